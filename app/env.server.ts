@@ -1,0 +1,77 @@
+import { z } from "zod";
+
+// Every variable the server reads, parsed once at boot. A bad value stops the server with a
+// message that names the variable and says what it should look like.
+const nonEmpty = (what: string) =>
+  z
+    .string({ required_error: `is required (${what})` })
+    .trim()
+    .min(1, `must not be empty (${what})`);
+
+const httpUrl = (what: string) =>
+  nonEmpty(what).refine((value) => /^https?:\/\/[^\s/]+/.test(value) && URL.canParse(value), {
+    message: `must be an absolute http(s) URL (${what})`,
+  });
+
+export const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  SHOPIFY_API_KEY: nonEmpty("the app's client id from the Partner Dashboard"),
+  SHOPIFY_API_SECRET: nonEmpty("the app's client secret from the Partner Dashboard"),
+  SHOPIFY_APP_URL: httpUrl("the public URL of this app, e.g. https://example.trycloudflare.com"),
+  SCOPES: nonEmpty("comma-separated access scopes, e.g. read_orders,read_products").transform((value) =>
+    value
+      .split(",")
+      .map((scope) => scope.trim())
+      .filter(Boolean),
+  ),
+  DATABASE_URL: nonEmpty("a SQLite file URL such as file:prisma/dev.sqlite, or a libsql:// URL").default(
+    "file:prisma/dev.sqlite",
+  ),
+  SHIPPING_API_BASE_URL: httpUrl("the shipping service base URL, e.g. http://127.0.0.1:4010").default(
+    "http://127.0.0.1:4010",
+  ),
+  // Shipping API keys are stored encrypted with this key (AES-256-GCM needs exactly 32 bytes).
+  APP_ENCRYPTION_KEY: nonEmpty("32 random bytes as 64 hex characters: openssl rand -hex 32").refine(
+    (value) => /^[0-9a-fA-F]{64}$/.test(value),
+    { message: "must be 64 hex characters (32 bytes): generate one with `openssl rand -hex 32`" },
+  ),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export class EnvError extends Error {
+  constructor(readonly problems: Array<{ variable: string; message: string }>) {
+    super(
+      `Invalid environment configuration:\n${problems.map((p) => `  ${p.variable} ${p.message}`).join("\n")}\n` +
+        "See .env.example for every variable and what it should look like.",
+    );
+    this.name = "EnvError";
+  }
+}
+
+// Empty strings in a .env file mean "not set", so defaults apply instead of failing min(1).
+function dropEmpty(source: Record<string, string | undefined>): Record<string, string> {
+  const entries = Object.entries(source).filter(
+    (entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== "",
+  );
+  return Object.fromEntries(entries);
+}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = EnvSchema.safeParse(dropEmpty(source));
+  if (result.success) return result.data;
+  throw new EnvError(
+    result.error.issues.map((issue) => ({
+      variable: String(issue.path[0] ?? "(environment)"),
+      message: issue.message,
+    })),
+  );
+}
+
+let cached: Env | undefined;
+
+/** The parsed environment; parsed on first use (boot) and then reused. */
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

@@ -1,0 +1,35 @@
+import "@shopify/shopify-app-remix/adapters/node";
+
+import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
+import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
+
+import prisma from "./db.server";
+import { getEnv } from "./env.server";
+
+const env = getEnv();
+
+export const apiVersion = ApiVersion.October26;
+
+const shopify = shopifyApp({
+  apiKey: env.SHOPIFY_API_KEY,
+  apiSecretKey: env.SHOPIFY_API_SECRET,
+  apiVersion,
+  scopes: env.SCOPES,
+  appUrl: env.SHOPIFY_APP_URL,
+  authPathPrefix: "/auth",
+  sessionStorage: new PrismaSessionStorage(prisma),
+  distribution: AppDistribution.AppStore,
+  // Token exchange: embedded requests carry a session token and the library swaps it for an
+  // access token, so there is no OAuth redirect dance inside the admin.
+  // Tests read outcomes, not the library's progress lines.
+  logger: { level: env.NODE_ENV === "test" ? LogSeverity.Warning : LogSeverity.Info },
+  future: { unstable_newEmbeddedAuthStrategy: true, expiringOfflineAccessTokens: true },
+});
+
+export default shopify;
+export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
+export const authenticate = shopify.authenticate;
+export const unauthenticated = shopify.unauthenticated;
+export const login = shopify.login;
+export const registerWebhooks = shopify.registerWebhooks;
+export const sessionStorage = shopify.sessionStorage;

@@ -1,0 +1,62 @@
+import { setAbstractFetchFunc } from "@shopify/shopify-api/runtime";
+import { http, HttpResponse } from "msw";
+import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll } from "vitest";
+
+import { TEST_SHOP } from "../setup/test-env";
+
+export const server = setupServer();
+
+/** Starts msw for this test file; any request without a handler fails the test instead of leaving the machine. */
+export function setupMockServer() {
+  beforeAll(() => {
+    server.listen({ onUnhandledRequest: "error" });
+    // Shopify's node adapter captured fetch at import time, before msw patched it.
+    setAbstractFetchFunc((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
+  });
+  afterEach(() => server.resetHandlers());
+  afterAll(() => server.close());
+  return server;
+}
+
+export type TokenExchangeCall = { shop: string; subjectToken: string; requestedTokenType: string };
+
+/** Answers Shopify's token exchange for the shop with an offline access token and records each call. */
+export function mockTokenExchange(shop: string = TEST_SHOP) {
+  const calls: TokenExchangeCall[] = [];
+  server.use(
+    http.post(`https://${shop}/admin/oauth/access_token`, async ({ request }) => {
+      const body = (await request.json()) as Record<string, string>;
+      calls.push({
+        shop,
+        subjectToken: body.subject_token ?? "",
+        requestedTokenType: body.requested_token_type ?? "",
+      });
+      return HttpResponse.json({
+        access_token: "shpat_exchanged_offline_token",
+        scope:
+          "read_orders,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,read_products,read_locations",
+        expires_in: 3600,
+        refresh_token: "shprt_refresh",
+        refresh_token_expires_in: 7_776_000,
+      });
+    }),
+  );
+  return calls;
+}
+
+/** Answers Admin GraphQL for the shop by operation name. */
+export function mockAdminGraphql(responses: Record<string, unknown>, shop: string = TEST_SHOP) {
+  const seen: string[] = [];
+  server.use(
+    http.post(`https://${shop}/admin/api/2026-10/graphql.json`, async ({ request }) => {
+      const body = (await request.json()) as { query?: string };
+      const name = /(?:query|mutation)\s+(\w+)/.exec(body.query ?? "")?.[1] ?? "(anonymous)";
+      seen.push(name);
+      const response = responses[name];
+      if (response === undefined) return HttpResponse.json({ errors: [{ message: `no mock for ${name}` }] });
+      return HttpResponse.json(response);
+    }),
+  );
+  return seen;
+}

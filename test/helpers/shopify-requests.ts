@@ -1,0 +1,83 @@
+import { createHmac, randomUUID } from "node:crypto";
+
+import { TEST_ENV, TEST_SHOP } from "../setup/test-env";
+
+function base64Url(input: Buffer | string): string {
+  return Buffer.from(input).toString("base64url");
+}
+
+export type SessionTokenOptions = {
+  shop?: string;
+  userId?: string;
+  secret?: string;
+  apiKey?: string;
+  /** Seconds from now; negative for an expired token. */
+  expiresIn?: number;
+};
+
+/** A Shopify session token (App Bridge id token): an HS256 JWT signed with the app's secret. */
+export function createSessionToken(options: SessionTokenOptions = {}): string {
+  const shop = options.shop ?? TEST_SHOP;
+  const now = Math.floor(Date.now() / 1000);
+  const header = { alg: "HS256", typ: "JWT" };
+  const payload = {
+    iss: `https://${shop}/admin`,
+    dest: `https://${shop}`,
+    aud: options.apiKey ?? TEST_ENV.SHOPIFY_API_KEY,
+    sub: options.userId ?? "42",
+    exp: now + (options.expiresIn ?? 60),
+    nbf: now - 5,
+    iat: now - 5,
+    jti: randomUUID(),
+    sid: randomUUID(),
+  };
+  const unsigned = `${base64Url(JSON.stringify(header))}.${base64Url(JSON.stringify(payload))}`;
+  const signature = createHmac("sha256", options.secret ?? TEST_ENV.SHOPIFY_API_SECRET)
+    .update(unsigned)
+    .digest();
+  return `${unsigned}.${base64Url(signature)}`;
+}
+
+/** A request as App Bridge sends it from the embedded admin: the session token as a Bearer header. */
+export function createAdminRequest(path: string, options: SessionTokenOptions & { token?: string | null } = {}) {
+  const url = new URL(path, TEST_ENV.SHOPIFY_APP_URL);
+  const headers = new Headers();
+  const token = options.token === undefined ? createSessionToken(options) : options.token;
+  if (token) headers.set("Authorization", `Bearer ${token}`);
+  return new Request(url, { headers });
+}
+
+export function signWebhookBody(body: string, secret: string = TEST_ENV.SHOPIFY_API_SECRET): string {
+  return createHmac("sha256", secret).update(body, "utf8").digest("base64");
+}
+
+export type WebhookRequestOptions = {
+  topic: string;
+  path: string;
+  payload: unknown;
+  shop?: string;
+  webhookId?: string;
+  eventId?: string;
+  /** Override the signature, e.g. to send a badly signed request. */
+  hmac?: string;
+};
+
+/** A webhook delivery as Shopify sends it: raw JSON body, HMAC-SHA256 of it, the X-Shopify-* headers. */
+export function createWebhookRequest(options: WebhookRequestOptions): Request {
+  const body = JSON.stringify(options.payload);
+  const webhookId = options.webhookId ?? randomUUID();
+  return new Request(new URL(options.path, TEST_ENV.SHOPIFY_APP_URL), {
+    method: "POST",
+    body,
+    headers: {
+      "Content-Type": "application/json",
+      "X-Shopify-Hmac-Sha256": options.hmac ?? signWebhookBody(body),
+      "X-Shopify-Topic": options.topic,
+      "X-Shopify-Shop-Domain": options.shop ?? TEST_SHOP,
+      "X-Shopify-API-Version": "2026-10",
+      "X-Shopify-Webhook-Id": webhookId,
+      "X-Shopify-Event-Id": options.eventId ?? webhookId,
+      "X-Shopify-Triggered-At": new Date().toISOString(),
+    },
+  });
+}

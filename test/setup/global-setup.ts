@@ -1,0 +1,5 @@
+import { createBaseDatabase } from "./database";
+
+export default function globalSetup() {
+  createBaseDatabase();
+}

@@ -1,0 +1,38 @@
+import { afterEach, beforeEach, vi } from "vitest";
+
+import { resetWorkerDatabase, workerDatabasePath } from "./database";
+import { TEST_ENV } from "./test-env";
+
+Object.assign(process.env, TEST_ENV);
+
+// Each worker owns one SQLite file, refreshed from the migrated base before every test, so tests
+// never see each other's rows and no test pays for running migrations.
+const databasePath = workerDatabasePath();
+process.env.DATABASE_URL = `file:${databasePath}`;
+resetWorkerDatabase(databasePath);
+
+beforeEach(async () => {
+  // Close the app's client (if a test file loaded it) before swapping the file under it; the
+  // next query reconnects to the fresh copy.
+  await globalThis.prismaGlobal?.$disconnect();
+  resetWorkerDatabase(databasePath);
+});
+
+// An unexpected console.error fails the test that caused it: errors the code logs are bugs
+// unless the test says it expects them (by spying on console.error itself).
+let consoleErrorCalls: unknown[][] = [];
+beforeEach(() => {
+  consoleErrorCalls = [];
+  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+    consoleErrorCalls.push(args);
+  });
+});
+afterEach(() => {
+  const calls = consoleErrorCalls;
+  consoleErrorCalls = [];
+  if (calls.length > 0) {
+    throw new Error(
+      `console.error was called unexpectedly:\n${calls.map((call) => call.map(String).join(" ")).join("\n")}`,
+    );
+  }
+});
