@@ -1,5 +1,6 @@
 import { createBaseDatabase } from "./database";
 
 export default function globalSetup() {
-  createBaseDatabase();
+  const { remove } = createBaseDatabase();
+  return remove;
 }
