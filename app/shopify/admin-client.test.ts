@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+
+import { type AdminGraphqlClient, runAdminGraphql } from "./admin-client";
+
+const request = { operation: "Test", document: "query Test { shop { name } }", schema: z.object({ shop: z.object({ name: z.string() }) }) };
+const respond = (body: unknown, status = 200): AdminGraphqlClient => async () => new Response(typeof body === "string" ? body : JSON.stringify(body), { status });
+
+describe("runAdminGraphql", () => {
+  it("returns parsed data", async () => {
+    expect(await runAdminGraphql(respond({ data: { shop: { name: "A" } } }), request)).toEqual({ ok: true, value: { data: { shop: { name: "A" } }, problems: [] } });
+  });
+
+  it("recovers partial data from the GraphqlQueryError that @shopify/shopify-api throws", async () => {
+    const thrown = Object.assign(new Error("This app is not approved to access the Order object"), {
+      body: { data: { shop: { name: "A" } }, errors: { graphQLErrors: [{ message: "This app is not approved to access the Order object.", path: ["order", "email"] }] } },
+    });
+    const result = await runAdminGraphql(async () => Promise.reject(thrown), request);
+    expect(result).toMatchObject({ ok: true, value: { data: { shop: { name: "A" } }, problems: [{ code: "PROTECTED_CUSTOMER_DATA", path: "order.email" }] } });
+  });
+
+  it("rethrows a Response so Remix can re-authenticate", async () => {
+    const redirect = new Response(null, { status: 302 });
+    await expect(runAdminGraphql(async () => Promise.reject(redirect), request)).rejects.toBe(redirect);
+  });
+
+  it.each([
+    ["errors without data", respond({ errors: [{ message: "Internal error" }] }), "GRAPHQL_ERROR"],
+    ["a throttled answer", respond({ errors: [{ message: "Throttled", extensions: { code: "THROTTLED" } }] }), "THROTTLED"],
+    ["HTTP 429", respond("", 429), "THROTTLED"],
+    ["HTTP 503", respond({ errors: "Service Unavailable" }, 503), "NETWORK_ERROR"],
+    ["HTTP 401 with a string error", respond({ errors: "[API] Invalid API key or access token" }, 401), "GRAPHQL_ERROR"],
+    ["a body that is not JSON", respond("<html>"), "INVALID_RESPONSE"],
+    ["data of the wrong shape", respond({ data: { shop: { name: 5 } } }), "INVALID_RESPONSE"],
+    ["a network failure", (async () => Promise.reject(new TypeError("fetch failed"))) as AdminGraphqlClient, "NETWORK_ERROR"],
+  ])("maps %s to %s with a merchant message and a log message", async (_name, admin, code) => {
+    const result = await runAdminGraphql(admin, request);
+    expect(result).toMatchObject({ ok: false, error: { code, message: expect.any(String), logMessage: expect.stringContaining("Test") } });
+  });
+});

@@ -1,0 +1,210 @@
+import { z } from "zod";
+
+import { err, ok, type Result } from "~/utils/result";
+
+// The port the adapters depend on (defined once, next to the admin.graphql wrapper). Routes pass
+// `toAdminGraphqlClient(admin.graphql)` or admin.graphql itself; tests pass the emulator's handler.
+import type { AdminGraphqlClient } from "./admin-client.server";
+export type { AdminGraphqlClient };
+
+export type ShopifyErrorCode =
+  | "USER_ERROR"
+  | "GRAPHQL_ERROR"
+  | "THROTTLED"
+  | "NOT_FOUND"
+  | "INVALID_RESPONSE"
+  | "NETWORK_ERROR";
+
+export interface ShopifyError {
+  readonly code: ShopifyErrorCode;
+  // Safe to show the merchant.
+  readonly message: string;
+  // For our logs: operation, raw messages, status codes.
+  readonly logMessage: string;
+  // Dotted input paths from userErrors (e.g. "fulfillment.trackingInfo").
+  readonly fields?: readonly string[];
+}
+
+// Something wrong next to usable data: the call succeeded but parts are missing.
+export type ShopifyProblemCode = "PROTECTED_CUSTOMER_DATA" | "PARTIAL_DATA" | "TRUNCATED";
+export interface ShopifyProblem {
+  readonly code: ShopifyProblemCode;
+  readonly message: string;
+  readonly logMessage: string;
+  readonly path?: string;
+}
+
+const GraphqlErrorSchema = z
+  .object({
+    message: z.string(),
+    path: z.array(z.union([z.string(), z.number()])).optional(),
+    extensions: z.object({ code: z.string().optional() }).passthrough().optional(),
+  })
+  .passthrough();
+type GraphqlError = z.infer<typeof GraphqlErrorSchema>;
+
+const EnvelopeSchema = z.object({
+  data: z.unknown().optional(),
+  // Shopify answers some HTTP-level failures with a string or an object instead of a list.
+  errors: z.union([z.array(GraphqlErrorSchema), z.string(), z.record(z.unknown())]).optional(),
+  extensions: z.unknown().optional(),
+});
+
+export const UserErrorSchema = z.object({
+  field: z.array(z.string()).nullish(),
+  message: z.string(),
+});
+export type UserError = z.infer<typeof UserErrorSchema>;
+
+const MERCHANT_MESSAGES: Record<Exclude<ShopifyErrorCode, "USER_ERROR" | "NOT_FOUND">, string> = {
+  GRAPHQL_ERROR: "Shopify couldn't process the request. Try again; if it keeps failing, contact support.",
+  THROTTLED: "Shopify is busy right now. Try again in a few seconds.",
+  INVALID_RESPONSE: "Shopify sent a response we couldn't read. Try again; if it keeps failing, contact support.",
+  NETWORK_ERROR: "We couldn't reach Shopify. Try again in a moment.",
+};
+
+export function createShopifyError(
+  code: ShopifyErrorCode,
+  logMessage: string,
+  overrides: { message?: string; fields?: readonly string[] } = {},
+): ShopifyError {
+  const message =
+    overrides.message ??
+    (code === "USER_ERROR" || code === "NOT_FOUND" ? "Shopify refused the request." : MERCHANT_MESSAGES[code]);
+  return { code, message, logMessage, ...(overrides.fields ? { fields: overrides.fields } : {}) };
+}
+
+// userErrors are the merchant-fixable kind: Shopify's own messages are written for merchants.
+export function toUserError(operation: string, userErrors: readonly UserError[]): ShopifyError {
+  const fields = userErrors.flatMap((e) => (e.field?.length ? [e.field.join(".")] : []));
+  const messages = userErrors.map((e) => e.message);
+  return createShopifyError("USER_ERROR", `${operation}: userErrors ${JSON.stringify(userErrors)}`, {
+    message: `Shopify refused the request: ${messages.join(" ")}`,
+    fields,
+  });
+}
+
+interface Envelope {
+  data: unknown;
+  errors: GraphqlError[];
+  rawErrors?: string;
+}
+
+// @shopify/shopify-api's client throws GraphqlQueryError when the response carries `errors`,
+// even when `data` is present (protected customer data not approved). Its `body` holds the
+// original payload, so we recover the partial data instead of failing the whole call.
+function readThrownGraphqlError(error: unknown): Envelope | undefined {
+  if (typeof error !== "object" || error === null || !("body" in error)) return undefined;
+  const body = (error as { body?: unknown }).body;
+  const parsed = z
+    .object({
+      data: z.unknown().optional(),
+      errors: z
+        .object({ graphQLErrors: z.array(GraphqlErrorSchema).optional(), message: z.string().optional() })
+        .passthrough()
+        .optional(),
+    })
+    .safeParse(body);
+  if (!parsed.success) return undefined;
+  const graphQLErrors = parsed.data.errors?.graphQLErrors ?? [];
+  const fallback = parsed.data.errors?.message;
+  return {
+    data: parsed.data.data ?? null,
+    errors: graphQLErrors.length || !fallback ? graphQLErrors : [{ message: fallback }],
+  };
+}
+
+function statusOf(error: unknown): number | undefined {
+  if (typeof error !== "object" || error === null || !("response" in error)) return undefined;
+  const response = (error as { response?: unknown }).response;
+  if (typeof response === "object" && response !== null) {
+    const code = (response as { code?: unknown; status?: unknown }).code ?? (response as { status?: unknown }).status;
+    if (typeof code === "number") return code;
+  }
+  return undefined;
+}
+
+const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+
+async function callAdmin(
+  admin: AdminGraphqlClient,
+  operation: string,
+  document: string,
+  variables: Record<string, unknown>,
+): Promise<Result<Envelope, ShopifyError>> {
+  let response: Response;
+  try {
+    response = await admin(document, { variables });
+  } catch (error) {
+    // A thrown Response is the library asking Remix to re-authenticate: not ours to swallow.
+    if (error instanceof Response) throw error;
+    const envelope = readThrownGraphqlError(error);
+    if (envelope) return ok(envelope);
+    const status = statusOf(error);
+    if (status === 429 || /max retries|throttl/i.test(describe(error))) {
+      return err(createShopifyError("THROTTLED", `${operation}: ${describe(error)}`));
+    }
+    return err(createShopifyError("NETWORK_ERROR", `${operation}: ${describe(error)}${status ? ` (HTTP ${status})` : ""}`));
+  }
+
+  if (response.status === 429) return err(createShopifyError("THROTTLED", `${operation}: HTTP 429`));
+  const text = await response.text().catch(() => "");
+  if (!response.ok) {
+    const code = response.status >= 500 ? "NETWORK_ERROR" : "GRAPHQL_ERROR";
+    return err(createShopifyError(code, `${operation}: HTTP ${response.status} ${text.slice(0, 500)}`));
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return err(createShopifyError("INVALID_RESPONSE", `${operation}: body is not JSON: ${text.slice(0, 200)}`));
+  }
+  const parsed = EnvelopeSchema.safeParse(json);
+  if (!parsed.success) {
+    return err(createShopifyError("INVALID_RESPONSE", `${operation}: unexpected envelope: ${parsed.error.message}`));
+  }
+  const { data, errors } = parsed.data;
+  if (errors !== undefined && !Array.isArray(errors)) {
+    return ok({ data: data ?? null, errors: [], rawErrors: JSON.stringify(errors) });
+  }
+  return ok({ data: data ?? null, errors: errors ?? [] });
+}
+
+function toProblem(error: GraphqlError): ShopifyProblem {
+  const path = error.path?.join(".");
+  const isProtected = /not approved to access|protected customer data/i.test(error.message);
+  return {
+    code: isProtected ? "PROTECTED_CUSTOMER_DATA" : "PARTIAL_DATA",
+    message: isProtected
+      ? "Shopify withheld customer details (name, address, phone or email) because this app isn't approved for protected customer data."
+      : "Shopify returned part of the data with errors; some details may be missing.",
+    logMessage: `${error.message}${path ? ` at ${path}` : ""}`,
+    ...(path ? { path } : {}),
+  };
+}
+
+// Runs one document and parses `data` with `schema` at the boundary. Top-level errors without
+// data are failures; errors next to data become problems the caller can show.
+export async function runAdminGraphql<S extends z.ZodTypeAny>(
+  admin: AdminGraphqlClient,
+  request: { operation: string; document: string; variables?: Record<string, unknown>; schema: S },
+): Promise<Result<{ data: z.infer<S>; problems: ShopifyProblem[] }, ShopifyError>> {
+  const { operation, document, schema } = request;
+  const called = await callAdmin(admin, operation, document, request.variables ?? {});
+  if (!called.ok) return called;
+  const { data, errors, rawErrors } = called.value;
+
+  if (errors.some((e) => e.extensions?.code === "THROTTLED")) {
+    return err(createShopifyError("THROTTLED", `${operation}: ${JSON.stringify(errors)}`));
+  }
+  if (data === null || data === undefined || rawErrors) {
+    const detail = rawErrors ?? errors.map((e) => e.message).join("; ");
+    return err(createShopifyError("GRAPHQL_ERROR", `${operation}: ${detail || "no data"}`));
+  }
+  const parsedData = schema.safeParse(data);
+  if (!parsedData.success) {
+    const detail = errors.length ? ` (errors: ${errors.map((e) => e.message).join("; ")})` : "";
+    return err(createShopifyError("INVALID_RESPONSE", `${operation}: ${parsedData.error.message}${detail}`));
+  }
+  return ok({ data: parsedData.data as z.infer<S>, problems: errors.map(toProblem) });
+}

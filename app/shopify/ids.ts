@@ -1,0 +1,30 @@
+// Shopify ids cross module boundaries (routes, jobs, the database): branding stops an order GID
+// from being passed where a fulfillment order GID is expected.
+export type OrderGid = string & { readonly __brand: "OrderGid" };
+export type LineItemGid = string & { readonly __brand: "LineItemGid" };
+export type FulfillmentOrderGid = string & { readonly __brand: "FulfillmentOrderGid" };
+export type FulfillmentOrderLineItemGid = string & { readonly __brand: "FulfillmentOrderLineItemGid" };
+export type FulfillmentGid = string & { readonly __brand: "FulfillmentGid" };
+export type LocationGid = string & { readonly __brand: "LocationGid" };
+
+const GID_PATTERN = /^gid:\/\/shopify\/([A-Za-z]+)\/([^/?#]+)/;
+
+function parseGid<T extends string>(type: string, value: string): T | undefined {
+  const match = GID_PATTERN.exec(value);
+  return match && match[1] === type ? (value as T) : undefined;
+}
+
+export const parseOrderGid = (value: string) => parseGid<OrderGid>("Order", value);
+export const parseFulfillmentOrderGid = (value: string) => parseGid<FulfillmentOrderGid>("FulfillmentOrder", value);
+export const parseFulfillmentGid = (value: string) => parseGid<FulfillmentGid>("Fulfillment", value);
+export const parseLocationGid = (value: string) => parseGid<LocationGid>("Location", value);
+
+// For callers that hold a numeric id (the admin URL, REST webhooks) and need the GID.
+export function toOrderGid(numericId: string | number | bigint): OrderGid {
+  return `gid://shopify/Order/${String(numericId)}` as OrderGid;
+}
+
+// The numeric tail of a GID, for display and for the shipping service's platform_order_id.
+export function getNumericId(gid: string): string | undefined {
+  return GID_PATTERN.exec(gid)?.[2];
+}

@@ -1,0 +1,144 @@
+import { z } from "zod";
+
+import { ok, type Result } from "~/utils/result";
+
+import { type AdminGraphqlClient, runAdminGraphql, type ShopifyError, type ShopifyProblem } from "./admin-client";
+import type { LocationGid } from "./ids";
+import type { ShopifyWeightUnit } from "./orders";
+import { SHOP_AND_LOCATIONS_FOR_LABELS_QUERY } from "./shop.graphql";
+
+export interface ShopifyShop {
+  readonly id: string;
+  readonly name: string;
+  readonly email: string;
+  readonly contactEmail: string;
+  readonly myshopifyDomain: string;
+  readonly currencyCode: string;
+  readonly weightUnit: ShopifyWeightUnit;
+  readonly unitSystem: string;
+  readonly ianaTimezone: string;
+  // The store's address (Shop.shopAddress); the fallback ship-from and phone for labels.
+  readonly address: {
+    readonly company: string | null;
+    readonly address1: string | null;
+    readonly address2: string | null;
+    readonly city: string | null;
+    readonly province: string | null;
+    readonly provinceCode: string | null;
+    readonly zip: string | null;
+    readonly country: string | null;
+    readonly countryCode: string | null;
+    readonly phone: string | null;
+  };
+}
+
+export interface ShopifyLocation {
+  readonly id: LocationGid;
+  readonly legacyId: string;
+  readonly name: string;
+  readonly isActive: boolean;
+  readonly fulfillsOnlineOrders: boolean;
+  readonly shipsInventory: boolean;
+  readonly address: {
+    readonly address1: string | null;
+    readonly address2: string | null;
+    readonly city: string | null;
+    readonly province: string | null;
+    readonly provinceCode: string | null;
+    readonly zip: string | null;
+    readonly country: string | null;
+    readonly countryCode: string | null;
+    readonly phone: string | null;
+  };
+}
+
+export interface ShopifyShopAndLocations {
+  readonly shop: ShopifyShop;
+  readonly locations: readonly ShopifyLocation[];
+  readonly problems: readonly ShopifyProblem[];
+}
+
+const ns = z.string().nullish().transform((v) => v ?? null);
+
+const DataSchema = z.object({
+  shop: z.object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    contactEmail: z.string(),
+    myshopifyDomain: z.string(),
+    currencyCode: z.string(),
+    weightUnit: z.enum(["GRAMS", "KILOGRAMS", "OUNCES", "POUNDS"]),
+    unitSystem: z.string(),
+    ianaTimezone: z.string(),
+    shopAddress: z.object({
+      company: ns,
+      address1: ns,
+      address2: ns,
+      city: ns,
+      province: ns,
+      provinceCode: ns,
+      zip: ns,
+      country: ns,
+      countryCodeV2: ns,
+      phone: ns,
+    }),
+  }),
+  locations: z.object({
+    pageInfo: z.object({ hasNextPage: z.boolean() }),
+    nodes: z.array(
+      z.object({
+        id: z
+          .string()
+          .refine((v) => v.startsWith("gid://shopify/Location/"), { message: "expected a Location GID" })
+          .transform((v) => v as LocationGid),
+        legacyResourceId: z.union([z.string(), z.number()]).transform(String),
+        name: z.string(),
+        isActive: z.boolean(),
+        fulfillsOnlineOrders: z.boolean(),
+        shipsInventory: z.boolean(),
+        address: z.object({
+          address1: ns,
+          address2: ns,
+          city: ns,
+          province: ns,
+          provinceCode: ns,
+          zip: ns,
+          country: ns,
+          countryCode: ns,
+          phone: ns,
+        }),
+      }),
+    ),
+  }),
+});
+
+// Active locations only (Shopify's default); 50 covers all but the largest merchants, and more
+// is reported as a problem instead of silently dropped.
+const LOCATIONS_PAGE_SIZE = 50;
+
+export async function getShopAndLocations(admin: AdminGraphqlClient): Promise<Result<ShopifyShopAndLocations, ShopifyError>> {
+  const result = await runAdminGraphql(admin, {
+    operation: "ShopAndLocationsForLabels",
+    document: SHOP_AND_LOCATIONS_FOR_LABELS_QUERY,
+    variables: { locationsFirst: LOCATIONS_PAGE_SIZE },
+    schema: DataSchema,
+  });
+  if (!result.ok) return result;
+  const { shop, locations } = result.value.data;
+  const problems: ShopifyProblem[] = [...result.value.problems];
+  if (locations.pageInfo.hasNextPage) {
+    problems.push({
+      code: "TRUNCATED",
+      message: `Only the first ${LOCATIONS_PAGE_SIZE} locations are shown.`,
+      logMessage: `ShopAndLocationsForLabels: more than ${LOCATIONS_PAGE_SIZE} locations`,
+    });
+  }
+  const { shopAddress, ...shopRest } = shop;
+  const { countryCodeV2, ...address } = shopAddress;
+  return ok({
+    shop: { ...shopRest, address: { ...address, countryCode: countryCodeV2 } },
+    locations: locations.nodes.map(({ legacyResourceId, ...location }) => ({ ...location, legacyId: legacyResourceId })),
+    problems,
+  });
+}

@@ -1,0 +1,409 @@
+import {
+  getNamedType,
+  getNullableType,
+  graphql,
+  GraphQLError,
+  type GraphQLFieldResolver,
+  GraphQLList,
+  GraphQLNonNull,
+  type GraphQLOutputType,
+  type GraphQLTypeResolver,
+} from "graphql";
+
+import { handleFulfillmentCreate, handleFulfillmentTrackingInfoUpdate } from "./fulfillments";
+import type {
+  FulfillmentOrderRecord,
+  FulfillmentRecord,
+  OrderRecord,
+  ShopifyEmulatorState,
+} from "./model";
+import { ADMIN_API_VERSION, loadAdminSchema } from "./schema";
+import { createSeedState, DEFAULT_SHOP_DOMAIN } from "./seed";
+
+// An in-memory slice of the Shopify Admin GraphQL API. Documents are executed by graphql-js on
+// Shopify's real schema, so parse and validation errors come back exactly where Shopify would
+// refuse the document. What is not emulated (see README.md) fails loudly instead of answering
+// with invented data.
+
+export type AdminGraphqlHandler = (
+  query: string,
+  options?: { variables?: Record<string, unknown> },
+) => Promise<Response>;
+
+// Failures a test or the demo can trigger for the next request.
+export type ShopifyEmulatorFailure = "THROTTLED" | "SERVICE_UNAVAILABLE";
+
+export interface ShopifyAdminEmulatorOptions {
+  shop?: string;
+  // Replace or adjust the seeded store; receives a fresh seed and returns the state to serve.
+  seed?: (state: ShopifyEmulatorState) => ShopifyEmulatorState;
+  // When set, fetch() requires this X-Shopify-Access-Token (in-process graphql() skips auth).
+  accessToken?: string;
+  // false emulates an app without Level 2 protected customer data approval: protected fields
+  // resolve to null with an error, next to the rest of the data.
+  protectedCustomerDataApproved?: boolean;
+}
+
+export interface ShopifyAdminEmulator {
+  shop: string;
+  graphqlUrl: string;
+  graphql: AdminGraphqlHandler;
+  fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  reset: () => void;
+  fulfillments: () => FulfillmentRecord[];
+  state: () => ShopifyEmulatorState;
+  findOrderByName: (name: string) => OrderRecord | undefined;
+  findFulfillmentOrder: (id: string) => FulfillmentOrderRecord | undefined;
+  failNextRequest: (failure: ShopifyEmulatorFailure) => void;
+  setProtectedCustomerDataApproved: (approved: boolean) => void;
+}
+
+export interface EmulatorContext {
+  state: ShopifyEmulatorState;
+  protectedCustomerDataApproved: boolean;
+}
+
+type Rec = Record<string, unknown>;
+const isRecord = (value: unknown): value is Rec => typeof value === "object" && value !== null;
+
+// Fields Shopify marks `isProtected` (Level 2 protected customer data), from the schema metadata.
+const PROTECTED_FIELDS: Record<string, ReadonlySet<string>> = {
+  Order: new Set(["email", "phone"]),
+  MailingAddress: new Set(["name", "firstName", "lastName", "address1", "address2", "zip", "phone", "formatted", "latitude", "longitude"]),
+  FulfillmentOrderDestination: new Set(["firstName", "lastName", "address1", "address2", "city", "zip", "phone", "email"]),
+};
+
+function orderOf(state: ShopifyEmulatorState, orderId: string): OrderRecord | undefined {
+  return state.orders.find((o) => o.id === orderId);
+}
+
+function allFulfillmentOrders(state: ShopifyEmulatorState): FulfillmentOrderRecord[] {
+  return state.orders.flatMap((o) => o.fulfillmentOrders);
+}
+
+function computeDisplayFulfillmentStatus(order: OrderRecord): string {
+  const lines = order.fulfillmentOrders.filter((fo) => fo.status !== "CANCELLED").flatMap((fo) => fo.lineItems);
+  const total = lines.reduce((n, l) => n + l.totalQuantity, 0);
+  const remaining = lines.reduce((n, l) => n + l.remainingQuantity, 0);
+  if (total === 0) return "FULFILLMENT_NOT_REQUIRED";
+  if (remaining === 0) return "FULFILLED";
+  if (remaining < total) return "PARTIALLY_FULFILLED";
+  return "UNFULFILLED";
+}
+
+const GRAMS_PER_UNIT = { GRAMS: 1, KILOGRAMS: 1000, OUNCES: 28.349523125, POUNDS: 453.59237 } as const;
+
+// Values computed from the state rather than stored, so they stay right after mutations.
+type Computed = (source: Rec, args: Rec, ctx: EmulatorContext) => unknown;
+const COMPUTED: Record<string, Record<string, Computed>> = {
+  Order: {
+    displayFulfillmentStatus: (o) => computeDisplayFulfillmentStatus(o as unknown as OrderRecord),
+    requiresShipping: (o) => (o as unknown as OrderRecord).lineItems.some((l) => l.requiresShipping),
+    totalWeight: (o) =>
+      String(
+        Math.round(
+          (o as unknown as OrderRecord).lineItems.reduce(
+            (g, l) => g + (l.weight ? l.weight.value * GRAMS_PER_UNIT[l.weight.unit] * l.quantity : 0),
+            0,
+          ),
+        ),
+      ),
+    legacyResourceId: (o) => String(o.id).split("/").pop(),
+  },
+  LineItem: {
+    unfulfilledQuantity: (li, _a, ctx) => {
+      const order = ctx.state.orders.find((o) => o.lineItems.some((l) => l.id === li.id));
+      return (order?.fulfillmentOrders ?? [])
+        .filter((fo) => fo.status !== "CANCELLED")
+        .flatMap((fo) => fo.lineItems)
+        .filter((l) => l.lineItem.id === li.id)
+        .reduce((n, l) => n + l.remainingQuantity, 0);
+    },
+  },
+  FulfillmentOrder: {
+    supportedActions: (fo) => {
+      const status = (fo as unknown as FulfillmentOrderRecord).status;
+      const actions =
+        status === "OPEN" || status === "IN_PROGRESS"
+          ? ["CREATE_FULFILLMENT", "HOLD", "MOVE", "SPLIT"]
+          : status === "ON_HOLD"
+            ? ["RELEASE_HOLD"]
+            : status === "SCHEDULED"
+              ? ["MARK_AS_OPEN"]
+              : [];
+      return actions.map((action) => ({ __typename: "FulfillmentOrderSupportedAction", action, externalUrl: null }));
+    },
+    order: (fo, _a, ctx) => orderOf(ctx.state, String(fo.orderId)),
+    fulfillments: (fo, _a, ctx) =>
+      (orderOf(ctx.state, String(fo.orderId))?.fulfillments ?? []).filter((f) => f.fulfillmentOrderIds.includes(String(fo.id))),
+    remainingLineItemsWeight: () => null,
+    internationalDuties: () => null,
+  },
+  Fulfillment: {
+    order: (f, _a, ctx) => orderOf(ctx.state, String(f.orderId)),
+    fulfillmentLineItems: (f) =>
+      (f as unknown as FulfillmentRecord).lineItems.map((l) => ({ __typename: "FulfillmentLineItem", id: l.id, quantity: l.quantity, lineItem: l.lineItem })),
+    legacyResourceId: (f) => String(f.id).split("/").pop(),
+  },
+  Location: { legacyResourceId: (l) => String(l.id).split("/").pop() },
+};
+
+// Every object with an id and a __typename, for node(id:) and nodes(ids:).
+function indexNodes(state: ShopifyEmulatorState): Map<string, Rec> {
+  const index = new Map<string, Rec>();
+  const seen = new Set<unknown>();
+  const visit = (value: unknown) => {
+    if (!isRecord(value) || seen.has(value)) return;
+    seen.add(value);
+    if (Array.isArray(value)) {
+      value.forEach(visit);
+      return;
+    }
+    if (typeof value.id === "string" && typeof value.__typename === "string" && !index.has(value.id)) index.set(value.id, value);
+    Object.values(value).forEach(visit);
+  };
+  visit(state);
+  return index;
+}
+
+// A small subset of Shopify's order search syntax: the terms the app sends. Unknown terms are
+// ignored (Shopify also ignores unknown search fields rather than failing).
+function matchesOrderQuery(order: OrderRecord, query: string | undefined): boolean {
+  if (!query) return true;
+  const terms = query.match(/(\S+:"[^"]*"|\S+)/g) ?? [];
+  return terms.every((term) => {
+    const [rawKey, ...rest] = term.split(":");
+    const key = (rawKey ?? "").toLowerCase();
+    const value = rest.join(":").replace(/^"|"$/g, "").toLowerCase();
+    if (!value) return true;
+    const display = computeDisplayFulfillmentStatus(order);
+    switch (key) {
+      case "fulfillment_status":
+        if (value === "unfulfilled") return display === "UNFULFILLED" || display === "PARTIALLY_FULFILLED";
+        if (value === "unshipped") return display === "UNFULFILLED";
+        if (value === "partial") return display === "PARTIALLY_FULFILLED";
+        if (value === "shipped" || value === "fulfilled") return display === "FULFILLED";
+        return value === "any";
+      case "status":
+        if (value === "open") return !order.closed && !order.cancelledAt;
+        if (value === "closed") return order.closed;
+        if (value === "cancelled") return Boolean(order.cancelledAt);
+        return true;
+      case "financial_status":
+        return value === "any" || order.displayFinancialStatus.toLowerCase() === value;
+      case "name":
+        return order.name.toLowerCase() === (value.startsWith("#") ? value : `#${value}`);
+      case "delivery_method":
+        return value === "shipping";
+      case "id":
+        return order.id.endsWith(`/${value}`);
+      default:
+        return true;
+    }
+  });
+}
+
+const CURSOR_PREFIX = "emulator:";
+const encodeCursor = (i: number) => Buffer.from(`${CURSOR_PREFIX}${i}`).toString("base64");
+function decodeCursor(cursor: unknown): number {
+  const text = typeof cursor === "string" ? Buffer.from(cursor, "base64").toString("utf8") : "";
+  const n = Number(text.slice(CURSOR_PREFIX.length));
+  if (!text.startsWith(CURSOR_PREFIX) || !Number.isInteger(n)) throw new GraphQLError("Invalid cursor for current pagination sort.");
+  return n;
+}
+
+const MAX_PAGE_SIZE = 250;
+
+function buildConnection(all: unknown[], args: Rec): Rec {
+  const first = typeof args.first === "number" ? args.first : undefined;
+  const last = typeof args.last === "number" ? args.last : undefined;
+  if (first === undefined && last === undefined) throw new GraphQLError("you must provide one of first or last");
+  if ((first ?? last ?? 0) > MAX_PAGE_SIZE) throw new GraphQLError(`The maximum number of items allowed per page is ${MAX_PAGE_SIZE}.`);
+  const items = args.reverse === true ? [...all].reverse() : all;
+  let start = args.after != null ? decodeCursor(args.after) + 1 : 0;
+  let end = args.before != null ? decodeCursor(args.before) : items.length;
+  if (first !== undefined) end = Math.min(end, start + first);
+  if (last !== undefined) start = Math.max(start, end - last);
+  const slice = items.slice(start, end).map((node, i) => ({ cursor: encodeCursor(start + i), node }));
+  return {
+    edges: slice,
+    nodes: slice.map((e) => e.node),
+    pageInfo: {
+      hasNextPage: end < items.length,
+      hasPreviousPage: start > 0,
+      startCursor: slice[0]?.cursor ?? null,
+      endCursor: slice[slice.length - 1]?.cursor ?? null,
+    },
+  };
+}
+
+// Turn a plain value into what the schema expects: arrays become connections or `first`-limited
+// lists, and missing required lists/booleans get Shopify's empty defaults.
+function shapeValue(value: unknown, returnType: GraphQLOutputType, args: Rec): unknown {
+  const named = getNamedType(returnType);
+  const nullable = getNullableType(returnType);
+  if (Array.isArray(value) && named.name.endsWith("Connection")) return buildConnection(value, args);
+  if (Array.isArray(value) && nullable instanceof GraphQLList && typeof args.first === "number") return value.slice(0, args.first);
+  if (value === undefined && returnType instanceof GraphQLNonNull) {
+    if (nullable instanceof GraphQLList) return [];
+    if (named.name === "Boolean") return false;
+  }
+  return value ?? null;
+}
+
+const fieldResolver: GraphQLFieldResolver<unknown, EmulatorContext> = (source, args, ctx, info) => {
+  if (!isRecord(source)) return null;
+  const typeName = info.parentType.name;
+  if (!ctx.protectedCustomerDataApproved && PROTECTED_FIELDS[typeName]?.has(info.fieldName)) {
+    throw new GraphQLError(
+      `This app is not approved to access the ${typeName} object. See https://shopify.dev/docs/apps/launch/protected-customer-data for more details.`,
+      { extensions: { code: "ACCESS_DENIED" } },
+    );
+  }
+  const computed = COMPUTED[typeName]?.[info.fieldName];
+  let value: unknown = computed ? computed(source, args, ctx) : source[info.fieldName];
+  const isRoot = typeName === "QueryRoot" || typeName === "Mutation";
+  if (isRoot && value === undefined) {
+    throw new GraphQLError(`The Shopify Admin emulator does not implement ${typeName}.${info.fieldName}.`, {
+      extensions: { code: "NOT_IMPLEMENTED_IN_EMULATOR" },
+    });
+  }
+  if (typeof value === "function") value = (value as (a: Rec, c: EmulatorContext) => unknown)(args, ctx);
+  return shapeValue(value, info.returnType, args);
+};
+
+const typeResolver: GraphQLTypeResolver<unknown, EmulatorContext> = (value) =>
+  isRecord(value) && typeof value.__typename === "string" ? value.__typename : undefined;
+
+const numericId = (id: string) => Number(id.split("/").pop());
+
+function byCreatedAt(a: OrderRecord, b: OrderRecord) {
+  return a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+}
+
+function createRootValue() {
+  return {
+    shop: (_: Rec, ctx: EmulatorContext) => ctx.state.shop,
+    order: (args: Rec, ctx: EmulatorContext) => ctx.state.orders.find((o) => o.id === args.id) ?? null,
+    orders: (args: Rec, ctx: EmulatorContext) => {
+      const filtered = ctx.state.orders.filter((o) => matchesOrderQuery(o, typeof args.query === "string" ? args.query : undefined));
+      return args.sortKey === "CREATED_AT" || args.sortKey === "PROCESSED_AT"
+        ? [...filtered].sort(byCreatedAt)
+        : [...filtered].sort((a, b) => numericId(a.id) - numericId(b.id));
+    },
+    locations: (args: Rec, ctx: EmulatorContext) => ctx.state.locations.filter((l) => args.includeInactive === true || l.isActive),
+    location: (args: Rec, ctx: EmulatorContext) =>
+      args.id == null ? (ctx.state.locations[0] ?? null) : (ctx.state.locations.find((l) => l.id === args.id) ?? null),
+    fulfillmentOrder: (args: Rec, ctx: EmulatorContext) => allFulfillmentOrders(ctx.state).find((fo) => fo.id === args.id) ?? null,
+    fulfillment: (args: Rec, ctx: EmulatorContext) =>
+      ctx.state.orders.flatMap((o) => o.fulfillments).find((f) => f.id === args.id) ?? null,
+    node: (args: Rec, ctx: EmulatorContext) => indexNodes(ctx.state).get(String(args.id)) ?? null,
+    nodes: (args: Rec, ctx: EmulatorContext) => {
+      const index = indexNodes(ctx.state);
+      return (Array.isArray(args.ids) ? args.ids : []).map((id) => index.get(String(id)) ?? null);
+    },
+    fulfillmentCreate: (args: Rec, ctx: EmulatorContext) => handleFulfillmentCreate(ctx.state, args),
+    fulfillmentTrackingInfoUpdate: (args: Rec, ctx: EmulatorContext) => handleFulfillmentTrackingInfoUpdate(ctx.state, args),
+  };
+}
+
+const jsonResponse = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+
+const COST_EXTENSIONS = {
+  cost: {
+    requestedQueryCost: 1,
+    actualQueryCost: 1,
+    throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 1999, restoreRate: 100 },
+  },
+};
+
+export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions = {}): ShopifyAdminEmulator {
+  const shop = options.shop ?? DEFAULT_SHOP_DOMAIN;
+  const schema = loadAdminSchema();
+  const rootValue = createRootValue();
+  const freshState = () => {
+    const seeded = createSeedState({ shop });
+    return options.seed ? options.seed(seeded) : seeded;
+  };
+  let state = freshState();
+  let protectedCustomerDataApproved = options.protectedCustomerDataApproved ?? true;
+  const pendingFailures: ShopifyEmulatorFailure[] = [];
+
+  const execute: AdminGraphqlHandler = async (query, requestOptions) => {
+    const failure = pendingFailures.shift();
+    if (failure === "THROTTLED") {
+      return jsonResponse({
+        errors: [{ message: "Throttled", extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" } }],
+        extensions: { cost: { requestedQueryCost: 752, actualQueryCost: null, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 12, restoreRate: 100 } } },
+      });
+    }
+    if (failure === "SERVICE_UNAVAILABLE") return jsonResponse({ errors: "Service Unavailable" }, 503);
+
+    const result = await graphql({
+      schema,
+      source: query,
+      variableValues: requestOptions?.variables ?? {},
+      rootValue,
+      contextValue: { state, protectedCustomerDataApproved } satisfies EmulatorContext,
+      fieldResolver,
+      typeResolver,
+    });
+    const body: Rec = {};
+    if (result.data !== undefined) body.data = result.data;
+    if (result.errors?.length) body.errors = result.errors.map((e) => e.toJSON());
+    body.extensions = COST_EXTENSIONS;
+    return jsonResponse(body);
+  };
+
+  const graphqlPath = `/admin/api/${ADMIN_API_VERSION}/graphql.json`;
+
+  const handleFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const request = input instanceof Request ? input : new Request(input, init);
+    const url = new URL(request.url);
+    if (url.hostname !== shop || url.pathname !== graphqlPath) {
+      return jsonResponse({ errors: "Not Found" }, 404);
+    }
+    if (request.method !== "POST") return jsonResponse({ errors: "Not Found" }, 404);
+    if (options.accessToken && request.headers.get("X-Shopify-Access-Token") !== options.accessToken) {
+      return jsonResponse({ errors: "[API] Invalid API key or access token (unrecognized login or wrong password)" }, 401);
+    }
+    let body: unknown;
+    try {
+      body = await request.json();
+    } catch {
+      return jsonResponse({ errors: { query: "Required parameter missing or invalid" } }, 400);
+    }
+    if (!isRecord(body) || typeof body.query !== "string") {
+      return jsonResponse({ errors: { query: "Required parameter missing or invalid" } }, 400);
+    }
+    const variables = isRecord(body.variables) ? body.variables : undefined;
+    return execute(body.query, { variables });
+  };
+
+  return {
+    shop,
+    graphqlUrl: `https://${shop}${graphqlPath}`,
+    graphql: execute,
+    fetch: handleFetch,
+    reset: () => {
+      state = freshState();
+      pendingFailures.length = 0;
+      protectedCustomerDataApproved = options.protectedCustomerDataApproved ?? true;
+    },
+    fulfillments: () =>
+      state.orders
+        .flatMap((o) => o.fulfillments)
+        .filter((f) => f.createdThroughApi)
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
+    state: () => state,
+    findOrderByName: (name) => state.orders.find((o) => o.name === name),
+    findFulfillmentOrder: (id) => allFulfillmentOrders(state).find((fo) => fo.id === id),
+    failNextRequest: (failure) => {
+      pendingFailures.push(failure);
+    },
+    setProtectedCustomerDataApproved: (approved) => {
+      protectedCustomerDataApproved = approved;
+    },
+  };
+}

@@ -1,0 +1,295 @@
+// Plain records the emulator keeps in memory. Field names follow the Admin GraphQL schema so the
+// generic resolver can answer by property lookup; `__typename` lets interfaces (Node) resolve.
+
+export type WeightUnit = "GRAMS" | "KILOGRAMS" | "OUNCES" | "POUNDS";
+export type FulfillmentOrderStatus =
+  | "OPEN"
+  | "IN_PROGRESS"
+  | "SCHEDULED"
+  | "ON_HOLD"
+  | "INCOMPLETE"
+  | "CLOSED"
+  | "CANCELLED";
+
+export interface MoneyV2 {
+  amount: string;
+  currencyCode: string;
+}
+export interface MoneyBag {
+  shopMoney: MoneyV2;
+  presentmentMoney: MoneyV2;
+}
+export interface WeightRecord {
+  value: number;
+  unit: WeightUnit;
+}
+
+export interface MailingAddressRecord {
+  __typename: "MailingAddress";
+  id: string;
+  firstName: string | null;
+  lastName: string | null;
+  name: string | null;
+  company: string | null;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  province: string | null;
+  provinceCode: string | null;
+  zip: string | null;
+  country: string | null;
+  countryCodeV2: string;
+  phone: string | null;
+  coordinatesValidated: boolean;
+}
+
+export interface ProductRecord {
+  __typename: "Product";
+  id: string;
+  title: string;
+  productType: string;
+  vendor: string;
+}
+
+export interface InventoryItemRecord {
+  __typename: "InventoryItem";
+  id: string;
+  sku: string | null;
+  harmonizedSystemCode: string | null;
+  countryCodeOfOrigin: string | null;
+  provinceCodeOfOrigin: string | null;
+  measurement: { __typename: "InventoryItemMeasurement"; id: string; weight: WeightRecord | null };
+  countryHarmonizedSystemCodes: { countryCode: string; harmonizedSystemCode: string }[];
+  requiresShipping: boolean;
+  tracked: boolean;
+}
+
+export interface ProductVariantRecord {
+  __typename: "ProductVariant";
+  id: string;
+  title: string;
+  displayName: string;
+  sku: string | null;
+  price: string;
+  product: ProductRecord;
+  inventoryItem: InventoryItemRecord;
+}
+
+export interface LineItemRecord {
+  __typename: "LineItem";
+  id: string;
+  title: string;
+  name: string;
+  variantTitle: string | null;
+  sku: string | null;
+  vendor: string | null;
+  quantity: number;
+  currentQuantity: number;
+  requiresShipping: boolean;
+  isGiftCard: boolean;
+  taxable: boolean;
+  originalUnitPriceSet: MoneyBag;
+  discountedUnitPriceAfterAllDiscountsSet: MoneyBag;
+  originalTotalSet: MoneyBag;
+  variant: ProductVariantRecord | null;
+  product: ProductRecord | null;
+  weight: WeightRecord | null;
+}
+
+export interface LocationAddressRecord {
+  __typename: "LocationAddress";
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  province: string | null;
+  provinceCode: string | null;
+  zip: string | null;
+  country: string | null;
+  countryCode: string | null;
+  phone: string | null;
+  formatted: string[];
+}
+
+export interface LocationRecord {
+  __typename: "Location";
+  id: string;
+  name: string;
+  isActive: boolean;
+  fulfillsOnlineOrders: boolean;
+  shipsInventory: boolean;
+  address: LocationAddressRecord;
+}
+
+export interface FulfillmentOrderLineItemRecord {
+  __typename: "FulfillmentOrderLineItem";
+  id: string;
+  lineItem: LineItemRecord;
+  totalQuantity: number;
+  remainingQuantity: number;
+  sku: string | null;
+  productTitle: string;
+  variantTitle: string | null;
+  vendor: string | null;
+  requiresShipping: boolean;
+  weight: WeightRecord | null;
+  inventoryItemId: string | null;
+  variant: ProductVariantRecord | null;
+}
+
+export interface FulfillmentOrderDestinationRecord {
+  __typename: "FulfillmentOrderDestination";
+  id: string;
+  firstName: string | null;
+  lastName: string | null;
+  company: string | null;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  province: string | null;
+  zip: string | null;
+  countryCode: string | null;
+  phone: string | null;
+  email: string | null;
+}
+
+export interface FulfillmentOrderRecord {
+  __typename: "FulfillmentOrder";
+  id: string;
+  orderId: string;
+  orderName: string;
+  status: FulfillmentOrderStatus;
+  requestStatus: "UNSUBMITTED";
+  createdAt: string;
+  updatedAt: string;
+  orderProcessedAt: string;
+  fulfillAt: string | null;
+  fulfillBy: string | null;
+  assignedLocation: {
+    __typename: "FulfillmentOrderAssignedLocation";
+    name: string;
+    address1: string | null;
+    address2: string | null;
+    city: string | null;
+    province: string | null;
+    zip: string | null;
+    countryCode: string;
+    phone: string | null;
+    location: LocationRecord;
+  };
+  destination: FulfillmentOrderDestinationRecord | null;
+  deliveryMethod: {
+    __typename: "DeliveryMethod";
+    id: string;
+    methodType: "SHIPPING";
+    serviceCode: string | null;
+    presentedName: string | null;
+  };
+  lineItems: FulfillmentOrderLineItemRecord[];
+  fulfillmentHolds: unknown[];
+}
+
+export interface TrackingInfoRecord {
+  company: string | null;
+  number: string | null;
+  url: string | null;
+}
+
+export interface FulfillmentRecord {
+  __typename: "Fulfillment";
+  id: string;
+  name: string;
+  orderId: string;
+  status: "SUCCESS" | "CANCELLED";
+  createdAt: string;
+  updatedAt: string;
+  fulfillmentOrderIds: string[];
+  trackingInfo: TrackingInfoRecord[];
+  notifyCustomer: boolean;
+  // True for fulfillments the app created through the API (what tests assert on), false for seeded history.
+  createdThroughApi: boolean;
+  lineItems: { id: string; fulfillmentOrderLineItemId: string; lineItem: LineItemRecord; quantity: number }[];
+}
+
+export interface LocalizedFieldRecord {
+  __typename: "LocalizedField";
+  key: string;
+  purpose: "SHIPPING" | "TAX";
+  countryCode: string;
+  title: string;
+  value: string;
+}
+
+export interface OrderRecord {
+  __typename: "Order";
+  id: string;
+  name: string;
+  createdAt: string;
+  processedAt: string;
+  updatedAt: string;
+  email: string | null;
+  phone: string | null;
+  note: string | null;
+  tags: string[];
+  currencyCode: string;
+  presentmentCurrencyCode: string;
+  displayFinancialStatus: "PAID" | "PENDING" | "AUTHORIZED";
+  closed: boolean;
+  cancelledAt: string | null;
+  test: boolean;
+  shippingAddress: MailingAddressRecord | null;
+  billingAddress: MailingAddressRecord | null;
+  shippingLine: {
+    __typename: "ShippingLine";
+    id: string;
+    title: string;
+    code: string | null;
+    source: string | null;
+    carrierIdentifier: string | null;
+  } | null;
+  subtotalPriceSet: MoneyBag;
+  totalPriceSet: MoneyBag;
+  lineItems: LineItemRecord[];
+  fulfillmentOrders: FulfillmentOrderRecord[];
+  fulfillments: FulfillmentRecord[];
+  localizedFields: LocalizedFieldRecord[];
+}
+
+export interface ShopAddressRecord {
+  __typename: "ShopAddress";
+  id: string;
+  company: string | null;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  province: string | null;
+  provinceCode: string | null;
+  zip: string | null;
+  country: string | null;
+  countryCodeV2: string;
+  phone: string | null;
+  coordinatesValidated: boolean;
+}
+
+export interface ShopRecord {
+  __typename: "Shop";
+  id: string;
+  name: string;
+  email: string;
+  contactEmail: string;
+  myshopifyDomain: string;
+  currencyCode: string;
+  weightUnit: WeightUnit;
+  unitSystem: "IMPERIAL_SYSTEM" | "METRIC_SYSTEM";
+  ianaTimezone: string;
+  shopAddress: ShopAddressRecord;
+  billingAddress: ShopAddressRecord;
+  plan: { __typename: "ShopPlan"; shopifyPlus: boolean; partnerDevelopment: boolean; publicDisplayName: string };
+}
+
+export interface ShopifyEmulatorState {
+  shop: ShopRecord;
+  locations: LocationRecord[];
+  orders: OrderRecord[];
+  // Monotonic counter for ids the emulator mints (fulfillments, FO splits).
+  nextId: number;
+}
