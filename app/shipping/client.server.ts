@@ -1,0 +1,556 @@
+// The only code that speaks the shipping service's wire format. One function per operation;
+// no HTTP outcome throws: every call returns a Result whose error is a ShippingError.
+
+import { err, ok, type Result } from "~/utils/result";
+
+import { createShippingError, mapHttpError, type ShippingError, type ShippingErrorField } from "./errors";
+import { checkDraftPackageCount } from "./preflight";
+import {
+  type AddressValidationRequest,
+  AddressValidationRequestSchema,
+  type AddressValidationResult,
+  AddressValidationResultSchema,
+  type CreateLabelRequest,
+  CreateLabelRequestSchema,
+  type DraftLabel,
+  DraftLabelSchema,
+  type LabelRecord,
+  LabelRecordSchema,
+  type PurchasedLabel,
+  PurchasedLabelSchema,
+  type Rate,
+  type RatesRequest,
+  RatesRequestSchema,
+  type RatesResponse,
+  RatesResponseSchema,
+} from "./schemas";
+
+export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+export type ShippingLogEntry = { level: "info" | "warn"; message: string; requestId?: string; code?: string };
+
+export type ShippingClientOptions = {
+  baseUrl: string;
+  apiKey: string;
+  fetch?: FetchLike;
+  /** Per attempt, including reading the body. */
+  timeoutMs?: number;
+  /** Extra attempts for calls that may be repeated. */
+  maxRetries?: number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** Never receives the API key. */
+  log?: (entry: ShippingLogEntry) => void;
+};
+
+export type PurchaseOutcome = PurchasedLabel & {
+  /** The label was found already bought (409, or read back after a lost response): charged once. */
+  alreadyPurchased: boolean;
+};
+
+export type CreateDraftLabelOptions = {
+  /** Send carrier/service/service_code alongside rate_id on purpose, to override the rate. */
+  overrideRate?: boolean;
+  /** The rate the rate_id came from: its date is the only ship_date sent. */
+  quote?: Rate | null;
+};
+
+export type ShippingClient = {
+  getRates(request: RatesRequest): Promise<Result<RatesResponse, ShippingError>>;
+  createDraftLabel(
+    request: CreateLabelRequest,
+    options?: CreateDraftLabelOptions,
+  ): Promise<Result<DraftLabel, ShippingError>>;
+  getLabel(labelId: string): Promise<Result<LabelRecord, ShippingError>>;
+  purchaseLabel(labelId: string): Promise<Result<PurchaseOutcome, ShippingError>>;
+  validateAddress(request: AddressValidationRequest): Promise<Result<AddressValidationResult, ShippingError>>;
+};
+
+const DEFAULT_TIMEOUT_MS = 15_000;
+const DEFAULT_MAX_RETRIES = 2;
+const BACKOFF_BASE_MS = 250;
+const BACKOFF_CAP_MS = 8_000;
+const STATE_COUNTRIES = new Set(["US", "CA", "AU"]);
+
+/**
+ * When a failed attempt may be repeated:
+ * - "safe": nothing is created or charged (rates, reads): network errors, timeouts, 429, 5xx.
+ * - "create": a repeat could duplicate a draft: only connection errors before sending, and 429.
+ * - "purchase": costs money: only 429 (the service refused it unprocessed); the rest is reconciled.
+ * - "never": billed per call (address validation).
+ */
+type RetryPolicy = "safe" | "create" | "purchase" | "never";
+
+// Errors from before the request left: nothing can have happened on the service's side.
+const CONNECT_ERROR_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"]);
+
+type Attempt =
+  | {
+      kind: "response";
+      status: number;
+      body: unknown;
+      bodyReadable: boolean;
+      requestId: string | null;
+      retryAfter: string | null;
+    }
+  | { kind: "timeout" }
+  | { kind: "network"; beforeSend: boolean; detail: string };
+
+class AttemptTimeout extends Error {}
+
+function causeCode(error: unknown): string | null {
+  if (typeof error !== "object" || error === null) return null;
+  const cause: unknown = "cause" in error ? error.cause : undefined;
+  if (typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string") {
+    return cause.code;
+  }
+  if ("code" in error && typeof error.code === "string") return error.code;
+  return null;
+}
+
+function describeZodIssues(
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+): ShippingErrorField[] {
+  return issues.map((issue) => ({ field: formatPath(issue.path), message: issue.message }));
+}
+
+function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out === "" ? String(part) : `.${String(part)}`;
+  }
+  return out === "" ? "(body)" : out;
+}
+
+function invalidRequest(operation: string, fields: ShippingErrorField[]): ShippingError {
+  return createShippingError({
+    code: "INVALID_REQUEST",
+    fields,
+    logMessage: `${operation}: request refused before sending: ${fields.map((f) => `${f.field} ${f.message}`).join("; ")}`,
+  });
+}
+
+/** Drops `state` where the service ignores it (it asks to omit it outside US, CA and AU). */
+function withoutForeignState<A extends { country?: string | undefined; state?: string | null | undefined }>(
+  address: A,
+): A {
+  const country = address.country ?? "US";
+  if (STATE_COUNTRIES.has(country) || address.state == null) return address;
+  const copy = { ...address };
+  delete copy.state;
+  return copy;
+}
+
+/**
+ * The body actually sent for label creation: validated against the request schema, with
+ * rate-overriding fields removed unless asked for, and ship_date only as the quote's date.
+ */
+export function buildCreateLabelBody(
+  request: CreateLabelRequest,
+  options: CreateDraftLabelOptions = {},
+): Result<CreateLabelRequest, ShippingError> {
+  const operation = "createDraftLabel";
+  const parsed = CreateLabelRequestSchema.safeParse(request);
+  if (!parsed.success) return err(invalidRequest(operation, describeZodIssues(parsed.error.issues)));
+  const body: CreateLabelRequest = { ...parsed.data };
+  if (body.parcel !== undefined && body.parcels !== undefined) {
+    return err(invalidRequest(operation, [{ field: "parcels", message: "send parcel or parcels, not both" }]));
+  }
+  if (body.rate_id !== undefined && !options.overrideRate) {
+    // Any of these would silently replace the chosen rate.
+    delete body.carrier;
+    delete body.service;
+    delete body.service_code;
+  }
+  if (body.service !== undefined && body.service_code !== undefined) {
+    return err(
+      invalidRequest(operation, [{ field: "service_code", message: "send service or service_code, not both" }]),
+    );
+  }
+  body.from_address = withoutForeignState(body.from_address);
+  body.to_address = withoutForeignState(body.to_address);
+
+  // A ship_date other than the quote's re-prices the label: with a rate, only the quote's date
+  // is sent (none at all when the quote is not at hand: the rate's own date then stands).
+  // The date is sent in one place only, top level.
+  const nested = body.options?.["ship_date"];
+  const requested = body.ship_date ?? (typeof nested === "string" ? nested : undefined);
+  if (body.options && "ship_date" in body.options) {
+    const rest = { ...body.options };
+    delete rest["ship_date"];
+    body.options = rest;
+  }
+  if (body.rate_id !== undefined) {
+    if (options.quote) body.ship_date = options.quote.ship_date;
+    else delete body.ship_date;
+  } else if (requested !== undefined) {
+    body.ship_date = requested;
+  }
+  return ok(body);
+}
+
+export function createShippingClient(options: ShippingClientOptions): ShippingClient {
+  const fetchImpl: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const random = options.random ?? Math.random;
+  const log = options.log ?? (() => {});
+  const base = options.baseUrl.endsWith("/") ? options.baseUrl : `${options.baseUrl}/`;
+
+  function urlFor(path: string): string {
+    return new URL(path.replace(/^\//, ""), base).toString();
+  }
+
+  async function attemptOnce(method: "GET" | "POST", path: string, body: unknown): Promise<Attempt> {
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new AttemptTimeout());
+      }, timeoutMs);
+    });
+    const headers: Record<string, string> = { Authorization: `Bearer ${options.apiKey}`, Accept: "application/json" };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    const run = async (): Promise<Attempt> => {
+      const response = await fetchImpl(urlFor(path), {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: controller.signal,
+      });
+      const text = await response.text();
+      let parsed: unknown = null;
+      let bodyReadable = true;
+      if (text !== "") {
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          bodyReadable = false;
+        }
+      }
+      return {
+        kind: "response",
+        status: response.status,
+        body: parsed,
+        bodyReadable,
+        requestId: response.headers.get("x-request-id"),
+        retryAfter: response.headers.get("retry-after"),
+      };
+    };
+    try {
+      return await Promise.race([run(), timeout]);
+    } catch (error) {
+      if (error instanceof AttemptTimeout || (error instanceof Error && error.name === "AbortError")) {
+        return { kind: "timeout" };
+      }
+      const code = causeCode(error);
+      return {
+        kind: "network",
+        beforeSend: code !== null && CONNECT_ERROR_CODES.has(code),
+        detail: `${error instanceof Error ? error.message : String(error)}${code ? ` (${code})` : ""}`,
+      };
+    } finally {
+      clearTimeout(timer);
+      timeout.catch(() => {});
+    }
+  }
+
+  function shouldRetry(policy: RetryPolicy, attempt: Attempt): boolean {
+    if (policy === "never") return false;
+    if (attempt.kind === "response") {
+      if (attempt.status === 429) return true;
+      return policy === "safe" && attempt.status >= 500;
+    }
+    if (attempt.kind === "network") return policy === "safe" || (policy === "create" && attempt.beforeSend);
+    return policy === "safe";
+  }
+
+  function backoffMs(retryIndex: number, retryAfter: string | null): number {
+    const exponential = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retryIndex);
+    // Equal jitter: spreads clients that failed together without ever waiting zero.
+    const jittered = exponential / 2 + random() * (exponential / 2);
+    if (retryAfter !== null) {
+      const seconds = Number(retryAfter);
+      const date = Date.parse(retryAfter);
+      const asked = Number.isFinite(seconds) ? seconds * 1000 : Number.isNaN(date) ? null : date - Date.now();
+      // Never sooner than the service asked; later if our own backoff has grown past it.
+      if (asked !== null) return Math.max(asked, jittered);
+    }
+    return jittered;
+  }
+
+  type Call<T> = {
+    operation: string;
+    method: "GET" | "POST";
+    path: string;
+    body?: unknown;
+    policy: RetryPolicy;
+    parse: (
+      body: unknown,
+    ) =>
+      | { success: true; data: T }
+      | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
+    sentRateId?: boolean;
+  };
+
+  async function call<T>(spec: Call<T>): Promise<Result<T, ShippingError>> {
+    let attempt: Attempt = await attemptOnce(spec.method, spec.path, spec.body);
+    for (let retry = 0; retry < maxRetries && shouldRetry(spec.policy, attempt); retry++) {
+      const wait = backoffMs(retry, attempt.kind === "response" ? attempt.retryAfter : null);
+      log({
+        level: "warn",
+        message: `${spec.operation}: ${describeAttempt(attempt)}; retry ${retry + 1} of ${maxRetries} in ${Math.round(wait)} ms`,
+        requestId: attempt.kind === "response" ? (attempt.requestId ?? undefined) : undefined,
+      });
+      await sleep(wait);
+      attempt = await attemptOnce(spec.method, spec.path, spec.body);
+    }
+    const result = toResult(spec, attempt);
+    if (!result.ok) {
+      log({
+        level: "warn",
+        message: result.error.logMessage,
+        code: result.error.code,
+        requestId: result.error.requestId ?? undefined,
+      });
+    }
+    return result;
+  }
+
+  function toResult<T>(spec: Call<T>, attempt: Attempt): Result<T, ShippingError> {
+    // Whether the request could have taken effect without our knowing.
+    const mutates = spec.method === "POST" && spec.policy !== "safe";
+    if (attempt.kind === "timeout") {
+      return err(
+        createShippingError({
+          code: "TIMEOUT",
+          logMessage: `${spec.operation}: no answer within ${timeoutMs} ms`,
+          outcomeUnknown: mutates,
+        }),
+      );
+    }
+    if (attempt.kind === "network") {
+      return err(
+        createShippingError({
+          code: "NETWORK_ERROR",
+          logMessage: `${spec.operation}: ${attempt.detail}`,
+          outcomeUnknown: mutates && !attempt.beforeSend,
+        }),
+      );
+    }
+    if (attempt.status < 200 || attempt.status >= 300) {
+      const error = mapHttpError(
+        attempt.status,
+        attempt.body,
+        { requestId: attempt.requestId, retryAfter: attempt.retryAfter },
+        { operation: spec.operation, sentRateId: spec.sentRateId },
+      );
+      if (attempt.status >= 500 && mutates) error.outcomeUnknown = true;
+      return err(error);
+    }
+    const requestId = attempt.requestId;
+    if (!attempt.bodyReadable) {
+      return err(
+        createShippingError({
+          code: "INVALID_RESPONSE",
+          status: attempt.status,
+          requestId,
+          logMessage: `${spec.operation}: HTTP ${attempt.status} body is not JSON`,
+        }),
+      );
+    }
+    const parsed = spec.parse(attempt.body);
+    if (!parsed.success) {
+      const fields = describeZodIssues(parsed.error.issues);
+      return err(
+        createShippingError({
+          code: "INVALID_RESPONSE",
+          status: attempt.status,
+          requestId,
+          fields,
+          logMessage: `${spec.operation}: HTTP ${attempt.status} body does not match the schema: ${fields.map((f) => `${f.field} ${f.message}`).join("; ")}`,
+        }),
+      );
+    }
+    return ok(parsed.data);
+  }
+
+  async function getLabel(labelId: string): Promise<Result<LabelRecord, ShippingError>> {
+    return call({
+      operation: "getLabel",
+      method: "GET",
+      path: `/v1/labels/${encodeURIComponent(labelId)}`,
+      policy: "safe",
+      parse: (body) => LabelRecordSchema.safeParse(body),
+    });
+  }
+
+  async function readPurchasedLabel(labelId: string): Promise<Result<PurchaseOutcome | null, ShippingError>> {
+    const record = await getLabel(labelId);
+    if (!record.ok) return record;
+    if (record.value.status === "draft") return ok(null);
+    const purchased = PurchasedLabelSchema.safeParse(record.value);
+    if (!purchased.success) {
+      return err(
+        createShippingError({
+          code: "INVALID_RESPONSE",
+          status: 200,
+          fields: describeZodIssues(purchased.error.issues),
+          logMessage: `purchaseLabel: label ${labelId} has status ${record.value.status} but no purchased label data`,
+        }),
+      );
+    }
+    return ok({ ...purchased.data, alreadyPurchased: true });
+  }
+
+  async function purchaseLabel(labelId: string): Promise<Result<PurchaseOutcome, ShippingError>> {
+    const path = `/v1/labels/${encodeURIComponent(labelId)}/purchase`;
+    let lastError: ShippingError | null = null;
+    for (let round = 0; round <= maxRetries; round++) {
+      const result = await call({
+        operation: "purchaseLabel",
+        method: "POST",
+        path,
+        body: {},
+        policy: "purchase",
+        parse: (body) => PurchasedLabelSchema.safeParse(body),
+      });
+      if (result.ok) return ok({ ...result.value, alreadyPurchased: false });
+      const error = result.error;
+      if (error.code === "ALREADY_PURCHASED") return recoverAlreadyPurchased(labelId, error);
+      if (!error.outcomeUnknown) return result;
+      lastError = error;
+      // The purchase may have gone through: read the label instead of buying blindly again.
+      const readBack = await readPurchasedLabel(labelId);
+      if (!readBack.ok) {
+        return err({
+          ...error,
+          outcomeUnknown: true,
+          logMessage: `${error.logMessage}; reading the label back failed: ${readBack.error.logMessage}`,
+        });
+      }
+      if (readBack.value !== null) {
+        log({
+          level: "info",
+          message: `purchaseLabel: ${labelId} was bought although the answer was lost`,
+          code: error.code,
+        });
+        return ok(readBack.value);
+      }
+      // Still a draft: the purchase did not happen, and a purchase is charged at most once
+      // (a repeat gets 409), so one more attempt cannot double-charge.
+      log({ level: "warn", message: `purchaseLabel: ${labelId} is still a draft after ${error.code}; trying again` });
+    }
+    return err(
+      lastError ?? createShippingError({ code: "UNEXPECTED_ERROR", logMessage: "purchaseLabel: no attempt made" }),
+    );
+  }
+
+  /** 409 ALREADY_PURCHASED: the label was bought before; read it back instead of failing. */
+  async function recoverAlreadyPurchased(
+    labelId: string,
+    conflict: ShippingError,
+  ): Promise<Result<PurchaseOutcome, ShippingError>> {
+    const readBack = await readPurchasedLabel(labelId);
+    if (!readBack.ok) return readBack;
+    if (readBack.value !== null) return ok(readBack.value);
+    return err(
+      createShippingError({
+        code: "UNEXPECTED_ERROR",
+        status: 409,
+        requestId: conflict.requestId,
+        logMessage: `purchaseLabel: 409 ALREADY_PURCHASED but ${labelId} reads back as a draft`,
+      }),
+    );
+  }
+
+  return {
+    async getRates(request) {
+      const parsed = RatesRequestSchema.safeParse(request);
+      if (!parsed.success) return err(invalidRequest("getRates", describeZodIssues(parsed.error.issues)));
+      const body = { ...parsed.data };
+      if (body.parcel !== undefined && body.parcels !== undefined) {
+        return err(invalidRequest("getRates", [{ field: "parcels", message: "send parcel or parcels, not both" }]));
+      }
+      body.from_address = withoutForeignState(body.from_address);
+      body.to_address = withoutForeignState(body.to_address);
+      return call({
+        operation: "getRates",
+        method: "POST",
+        path: "/v1/rates",
+        body,
+        policy: "safe",
+        parse: (b) => RatesResponseSchema.safeParse(b),
+      });
+    },
+
+    async createDraftLabel(request, createOptions = {}) {
+      const body = buildCreateLabelBody(request, createOptions);
+      if (!body.ok) {
+        log({ level: "warn", message: body.error.logMessage, code: body.error.code });
+        return body;
+      }
+      const created = await call({
+        operation: "createDraftLabel",
+        method: "POST",
+        path: "/v1/labels",
+        body: body.value,
+        policy: "create",
+        sentRateId: body.value.rate_id !== undefined,
+        parse: (b) => DraftLabelSchema.safeParse(b),
+      });
+      if (created.ok && checkDraftPackageCount(body.value, created.value).length > 0) {
+        // The caller must run checkDraftPackageCount before buying; the log keeps the evidence.
+        log({
+          level: "warn",
+          message: `createDraftLabel: draft ${created.value.id} counts ${created.value.package_count ?? "no"} boxes, ${body.value.parcels?.length ?? 1} sent`,
+          requestId: created.value.request_id,
+        });
+      }
+      return created;
+    },
+
+    getLabel,
+    purchaseLabel,
+
+    async validateAddress(request) {
+      const parsed = AddressValidationRequestSchema.safeParse(request);
+      if (!parsed.success) return err(invalidRequest("validateAddress", describeZodIssues(parsed.error.issues)));
+      return call({
+        operation: "validateAddress",
+        method: "POST",
+        path: "/v1/addresses/validate",
+        body: parsed.data,
+        policy: "never",
+        parse: (b) => AddressValidationResultSchema.safeParse(b),
+      });
+    },
+  };
+}
+
+function describeAttempt(attempt: Attempt): string {
+  if (attempt.kind === "timeout") return "timed out";
+  if (attempt.kind === "network") return `network error: ${attempt.detail}`;
+  return `HTTP ${attempt.status}`;
+}
+
+/**
+ * Re-quotes after RATE_EXPIRED and returns the rate of the same carrier and service, or null
+ * when that service is no longer offered (the merchant must choose again).
+ */
+export async function requoteSameService(
+  client: Pick<ShippingClient, "getRates">,
+  rateRequest: RatesRequest,
+  previous: { carrier: string; service_code: string },
+): Promise<Result<Rate | null, ShippingError>> {
+  const rates = await client.getRates(rateRequest);
+  if (!rates.ok) return rates;
+  const match = rates.value.rates.find(
+    (rate) =>
+      rate.service_code === previous.service_code && rate.carrier.toUpperCase() === previous.carrier.toUpperCase(),
+  );
+  return ok(match ?? null);
+}

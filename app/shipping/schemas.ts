@@ -1,0 +1,260 @@
+import { z } from "zod";
+
+// Wire shapes of the shipping service, field names exactly as shipping-api.md and contract.md
+// spell them (snake_case; camelCase only inside `billing`, as the spec has it).
+// Request schemas describe what we send; response schemas are `.passthrough()` so fields the
+// service adds later are kept rather than rejected.
+
+export const CARRIERS = ["USPS", "FEDEX", "UPS", "DHL"] as const;
+export const CarrierSchema = z.enum(CARRIERS);
+export type Carrier = z.infer<typeof CarrierSchema>;
+
+export const WEIGHT_UNITS = ["oz", "lb", "g", "kg"] as const;
+export const DIMENSION_UNITS = ["in", "cm"] as const;
+export const CONTENTS_TYPES = ["merchandise", "documents", "gift", "returned_goods", "sample"] as const;
+export const PAYERS = ["shipper", "recipient", "third_party"] as const;
+export const LABEL_FORMATS = ["pdf", "png", "zpl"] as const;
+export const LABEL_SIZES = ["4x6", "4x8"] as const;
+
+const RequiredText = z.string().trim().min(1);
+
+export const AddressSchema = z.object({
+  name: RequiredText,
+  company: z.string().optional(),
+  street1: RequiredText,
+  street2: z.string().nullish(),
+  city: RequiredText,
+  // Required only for US, CA and AU; others omit it or send null.
+  state: z.string().nullish(),
+  zip: RequiredText,
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/)
+    .optional(),
+  phone: z.string().nullish(),
+  email: z.string().nullish(),
+  delivery_instructions: z.string().nullish(),
+  residential: z.boolean().optional(),
+});
+export type Address = z.infer<typeof AddressSchema>;
+
+export const ParcelSchema = z.object({
+  weight: z.number(),
+  length: z.number(),
+  width: z.number(),
+  height: z.number(),
+  weight_unit: z.enum(WEIGHT_UNITS).optional(),
+  dimension_unit: z.enum(DIMENSION_UNITS).optional(),
+});
+export type Parcel = z.infer<typeof ParcelSchema>;
+
+export const CustomsSchema = z.object({
+  description: RequiredText,
+  // Declared value in USD (a number on the wire, per the spec).
+  value: z.number(),
+  contents_type: z.enum(CONTENTS_TYPES).optional(),
+  quantity: z.number().int().optional(),
+  hs_code: z.string().optional(),
+  country_of_origin: z.string().optional(),
+  tax_id: z.string().optional(),
+  tax_id_type: z.string().optional(),
+  eel_pfc: z.string().optional(),
+});
+export type Customs = z.infer<typeof CustomsSchema>;
+
+export const BillingSchema = z.object({
+  payer: z.enum(PAYERS),
+  accountNumber: z.string().optional(),
+  countryCode: z.string().optional(),
+  postalCode: z.string().optional(),
+});
+export type Billing = z.infer<typeof BillingSchema>;
+
+const ShipDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+export const CreateLabelRequestSchema = z.object({
+  rate_id: z.string().optional(),
+  from_address: AddressSchema,
+  to_address: AddressSchema,
+  parcel: ParcelSchema.optional(),
+  parcels: z.array(ParcelSchema).optional(),
+  carrier: CarrierSchema.optional(),
+  service: z.string().optional(),
+  service_code: z.string().optional(),
+  carrier_account_id: z.string().optional(),
+  label_format: z.enum(LABEL_FORMATS).optional(),
+  label_size: z.enum(LABEL_SIZES).optional(),
+  reference: z.string().optional(),
+  label_custom_fields: z.record(z.string(), z.string()).optional(),
+  // Inner fields not shown by the spec beyond ship_date; kept open.
+  options: z.record(z.string(), z.unknown()).optional(),
+  customs: CustomsSchema.optional(),
+  ship_date: ShipDateSchema.optional(),
+  billing: BillingSchema.optional(),
+  platform: z.string().optional(),
+  platform_order_id: z.string().optional(),
+  order_id: z.string().optional(),
+  channel: z.string().optional(),
+  external_order_id: z.string().optional(),
+});
+export type CreateLabelRequest = z.infer<typeof CreateLabelRequestSchema>;
+
+// Contract: POST /v1/rates request.
+export const RatesRequestSchema = z.object({
+  from_address: AddressSchema,
+  to_address: AddressSchema,
+  parcel: ParcelSchema.optional(),
+  parcels: z.array(ParcelSchema).optional(),
+  carrier: CarrierSchema.optional(),
+  carrier_account_id: z.string().optional(),
+  ship_date: ShipDateSchema.optional(),
+});
+export type RatesRequest = z.infer<typeof RatesRequestSchema>;
+
+// ---- responses ----
+
+export const RateSchema = z
+  .object({
+    rate_id: z.string(),
+    service_code: z.string(),
+    carrier: z.string(),
+    service: z.string(),
+    amount: z.string(),
+    currency: z.string(),
+    delivery_days: z.number().nullish(),
+    ship_date: z.string(),
+    expires_at: z.string(),
+  })
+  .passthrough();
+export type Rate = z.infer<typeof RateSchema>;
+
+export const RatesResponseSchema = z
+  .object({
+    rates: z.array(RateSchema),
+    address_validation: z.unknown().optional(),
+    request_id: z.string().optional(),
+  })
+  .passthrough();
+export type RatesResponse = z.infer<typeof RatesResponseSchema>;
+
+export const DraftLabelSchema = z
+  .object({
+    id: z.string(),
+    status: z.string(),
+    rate: z.null().optional(),
+    label_url: z.null().optional(),
+    package_count: z.number().int().optional(),
+    warnings: z.record(z.string(), z.unknown()).default({}),
+    carrier: z.string().nullish(),
+    service_code: z.string().nullish(),
+    rate_id: z.string().nullish(),
+    ship_date: z.string().nullish(),
+    request_id: z.string().optional(),
+  })
+  .passthrough();
+export type DraftLabel = z.infer<typeof DraftLabelSchema>;
+
+const PurchasedRateSchema = z
+  .object({
+    rate_id: z.string().nullish(),
+    service_code: z.string(),
+    carrier: z.string(),
+    service: z.string().optional(),
+    amount: z.string(),
+    currency: z.string(),
+  })
+  .passthrough();
+
+export const LabelRecordSchema = z
+  .object({
+    id: z.string(),
+    status: z.string(),
+    rate: PurchasedRateSchema.nullable().optional(),
+    label_url: z.string().nullable().optional(),
+    package_count: z.number().int().optional(),
+    tracking_numbers: z.array(z.string()).optional(),
+    charged: z.string().optional(),
+  })
+  .passthrough();
+export type LabelRecord = z.infer<typeof LabelRecordSchema>;
+
+export const PurchasedLabelSchema = z
+  .object({
+    id: z.string(),
+    status: z.string(),
+    rate: PurchasedRateSchema,
+    label_url: z.string(),
+    label_format: z.string().optional(),
+    tracking_numbers: z.array(z.string()),
+    tracking_url: z.string().nullish(),
+    package_count: z.number().int().optional(),
+    // What the balance lost; optional because a label record read back may not carry it.
+    charged: z.string().optional(),
+    request_id: z.string().optional(),
+  })
+  .passthrough();
+export type PurchasedLabel = z.infer<typeof PurchasedLabelSchema>;
+
+export const AddressValidationRequestSchema = z.object({
+  street1: RequiredText,
+  street2: z.string().nullish(),
+  city: RequiredText,
+  state: z.string().regex(/^[A-Za-z]{2}$/),
+  zip: z.string().regex(/^\d{5}(-?\d{4})?$/),
+  country: z.literal("US").optional(),
+});
+export type AddressValidationRequest = z.infer<typeof AddressValidationRequestSchema>;
+
+export const AddressValidationResultSchema = z
+  .object({
+    address: z
+      .object({
+        street1: z.string(),
+        street2: z.string().nullish(),
+        city: z.string(),
+        state: z.string(),
+        zip: z.string(),
+        zip4: z.string().nullish(),
+        country: z.string().optional(),
+      })
+      .passthrough(),
+    zip4: z.string().nullish(),
+    carrier_route: z.string().nullish(),
+    dpv: z
+      .object({
+        match_code: z.string(),
+        deliverable: z.boolean(),
+        vacant: z.boolean().optional(),
+      })
+      .passthrough(),
+    residential: z.boolean(),
+    messages: z.array(z.unknown()).optional(),
+    billed: z.string(),
+    mocked: z.boolean().optional(),
+    request_id: z.string().optional(),
+  })
+  .passthrough();
+export type AddressValidationResult = z.infer<typeof AddressValidationResultSchema>;
+
+export const ErrorBodySchema = z
+  .object({
+    error: z
+      .object({
+        code: z.string(),
+        message: z.string(),
+        fields: z.array(z.object({ field: z.string(), message: z.string() }).passthrough()).optional(),
+      })
+      .passthrough(),
+    request_id: z.string().optional(),
+  })
+  .passthrough();
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** Decimal string from the wire ("18.40") to integer cents; null when it is not a money amount. */
+export function parseAmountCents(amount: string): number | null {
+  const match = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(amount.trim());
+  if (!match) return null;
+  const [, sign, whole = "0", fraction = ""] = match;
+  const cents = Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
+  return sign === "-" ? -cents : cents;
+}

@@ -1,0 +1,111 @@
+// Check-digit validators for the tax ids the service demands for Brazil and Italy.
+// A wrong check digit is caught here instead of as a customs hold days later.
+
+export type TaxIdKind = "cpf" | "cnpj" | "codice_fiscale" | "partita_iva";
+
+function digitsOf(value: string): number[] {
+  return [...value].map(Number);
+}
+
+/** Brazilian individual taxpayer id: 11 digits, two mod-11 check digits. Dots and dashes allowed. */
+export function isValidCpf(input: string): boolean {
+  const value = input.replace(/[.\-\s]/g, "");
+  if (!/^\d{11}$/.test(value)) return false;
+  // Repeated digits pass the arithmetic but are never issued.
+  if (/^(\d)\1{10}$/.test(value)) return false;
+  const d = digitsOf(value);
+  const checkDigit = (length: number): number => {
+    let sum = 0;
+    for (let i = 0; i < length; i++) sum += (d[i] ?? 0) * (length + 1 - i);
+    const rest = sum % 11;
+    return rest < 2 ? 0 : 11 - rest;
+  };
+  return checkDigit(9) === d[9] && checkDigit(10) === d[10];
+}
+
+/** Brazilian company id: 14 digits, two mod-11 check digits with weights 2..9 cycling. */
+export function isValidCnpj(input: string): boolean {
+  const value = input.replace(/[.\-/\s]/g, "");
+  if (!/^\d{14}$/.test(value)) return false;
+  if (/^(\d)\1{13}$/.test(value)) return false;
+  const d = digitsOf(value);
+  const checkDigit = (length: number): number => {
+    let sum = 0;
+    let weight = 2;
+    for (let i = length - 1; i >= 0; i--) {
+      sum += (d[i] ?? 0) * weight;
+      weight = weight === 9 ? 2 : weight + 1;
+    }
+    const rest = sum % 11;
+    return rest < 2 ? 0 : 11 - rest;
+  };
+  return checkDigit(12) === d[12] && checkDigit(13) === d[13];
+}
+
+/** Italian VAT number: 11 digits, last one a Luhn-style check digit. */
+export function isValidPartitaIva(input: string): boolean {
+  const value = input.replace(/\s/g, "").replace(/^IT/i, "");
+  if (!/^\d{11}$/.test(value)) return false;
+  if (/^0{11}$/.test(value)) return false;
+  const d = digitsOf(value);
+  let sum = 0;
+  for (let i = 0; i < 10; i++) {
+    const digit = d[i] ?? 0;
+    if (i % 2 === 0) {
+      sum += digit;
+    } else {
+      const doubled = digit * 2;
+      sum += doubled > 9 ? doubled - 9 : doubled;
+    }
+  }
+  return (10 - (sum % 10)) % 10 === d[10];
+}
+
+// Values of characters in odd (1st, 3rd, ...) positions of a codice fiscale.
+// prettier-ignore
+const ODD_VALUES: Record<string, number> = {
+  "0": 1, "1": 0, "2": 5, "3": 7, "4": 9, "5": 13, "6": 15, "7": 17, "8": 19, "9": 21,
+  A: 1, B: 0, C: 5, D: 7, E: 9, F: 13, G: 15, H: 17, I: 19, J: 21, K: 2, L: 4, M: 18,
+  N: 20, O: 11, P: 3, Q: 6, R: 8, S: 12, T: 14, U: 16, V: 10, W: 22, X: 25, Y: 24, Z: 23,
+};
+
+function evenValue(char: string): number {
+  return /\d/.test(char) ? Number(char) : char.charCodeAt(0) - 65;
+}
+
+// Omocodia: digits in the date and place parts may be replaced by these letters.
+const CODICE_FISCALE_PATTERN = /^[A-Z]{6}[\dLMNPQRSTUV]{2}[ABCDEHLMPRST][\dLMNPQRSTUV]{2}[A-Z][\dLMNPQRSTUV]{3}[A-Z]$/;
+
+/** Italian personal tax code: 16 characters, the last a check letter over the first 15. */
+export function isValidCodiceFiscale(input: string): boolean {
+  const value = input.replace(/\s/g, "").toUpperCase();
+  if (!CODICE_FISCALE_PATTERN.test(value)) return false;
+  let sum = 0;
+  for (let i = 0; i < 15; i++) {
+    const char = value.charAt(i);
+    sum += i % 2 === 0 ? (ODD_VALUES[char] ?? 0) : evenValue(char);
+  }
+  return String.fromCharCode(65 + (sum % 26)) === value.charAt(15);
+}
+
+export type TaxIdCheck = { valid: true; kind: TaxIdKind } | { valid: false; expected: string };
+
+/** Checks the tax id a destination requires; null when the destination needs none. */
+export function checkTaxIdForDestination(country: string, taxId: string): TaxIdCheck | null {
+  if (country === "BR") {
+    if (isValidCpf(taxId)) return { valid: true, kind: "cpf" };
+    if (isValidCnpj(taxId)) return { valid: true, kind: "cnpj" };
+    return { valid: false, expected: "a CPF (11 digits) or CNPJ (14 digits) with valid check digits" };
+  }
+  if (country === "IT") {
+    if (isValidCodiceFiscale(taxId)) return { valid: true, kind: "codice_fiscale" };
+    if (isValidPartitaIva(taxId)) return { valid: true, kind: "partita_iva" };
+    return {
+      valid: false,
+      expected: "a codice fiscale (16 characters) or partita IVA (11 digits) with a valid check character",
+    };
+  }
+  return null;
+}
+
+export const TAX_ID_COUNTRIES: readonly string[] = ["BR", "IT"];

@@ -1,0 +1,156 @@
+// The emulator's mutable state, rebuilt from the configuration on reset. Stored records are kept
+// small and capped (oldest evicted first) so that memory stays flat under bulk benchmarks.
+
+import { type EmulatorConfig, parseMoneyToCents } from "./config";
+import { makeHexToken } from "./ids";
+import type { LabelFormat, LabelSize } from "./label-files";
+import type { Carrier, ServiceDefinition } from "./pricing";
+import type { Address, Billing, Customs, JsonObject, Parcel } from "./validation";
+
+export interface OrganizationState {
+  id: string;
+  labelAllowance: number;
+  labelsCreated: number;
+  balanceCents: number;
+  carrierAccounts: ReadonlyMap<string, string>;
+  charges: Array<{ labelId: string; amountCents: number }>;
+  validationsBilled: number;
+}
+
+export interface RateRecord {
+  id: string;
+  orgId: string;
+  service: ServiceDefinition;
+  amountCents: number;
+  shipDate: string;
+  expiresAtMs: number;
+}
+
+export interface PurchaseRecord {
+  rate: { id: string; service: ServiceDefinition; amountCents: number };
+  chargedCents: number;
+  trackingNumbers: string[];
+  purchasedAt: string;
+}
+
+export interface LabelRecord {
+  id: string;
+  orgId: string;
+  status: "draft" | "purchased";
+  carrier: Carrier;
+  service: ServiceDefinition;
+  /** The rate the draft was created from; null for carrier+service drafts and overridden rates. */
+  rate: RateRecord | null;
+  shipDate: string | null;
+  from: Address;
+  to: Address;
+  parcels: Parcel[];
+  multiPiece: boolean;
+  customs: Customs | null;
+  billing: Billing | null;
+  carrierAccountId: string | null;
+  labelFormat: LabelFormat;
+  labelSize: LabelSize;
+  reference: string | null;
+  platform: string | null;
+  platformOrderId: string | null;
+  orderId: string | null;
+  labelCustomFields: JsonObject | null;
+  options: JsonObject | null;
+  warnings: Record<string, string>;
+  createdAt: string;
+  purchase: PurchaseRecord | null;
+}
+
+export type FaultKind = "rate_limited" | "unavailable" | "drop_connection" | "lost_after_charge";
+
+export interface FaultConfig {
+  latency_ms?: Record<string, number>;
+  failures?: Array<{ endpoint: string; kind: FaultKind; times?: number; retry_after?: number }>;
+}
+
+export interface ActiveFailure {
+  endpoint: string;
+  kind: FaultKind;
+  remaining: number;
+  retryAfter: number;
+}
+
+export class EmulatorState {
+  readonly organizations = new Map<string, OrganizationState>();
+  readonly labels = new Map<string, LabelRecord>();
+  readonly rates = new Map<string, RateRecord>();
+  latencyMs = new Map<string, number>();
+  failures: ActiveFailure[] = [];
+  private readonly counters = new Map<string, number>();
+
+  constructor(readonly config: EmulatorConfig) {
+    this.reset();
+  }
+
+  reset(): void {
+    this.organizations.clear();
+    for (const [id, org] of Object.entries(this.config.organizations)) {
+      this.organizations.set(id, {
+        id,
+        labelAllowance: org.label_allowance,
+        labelsCreated: 0,
+        balanceCents: parseMoneyToCents(org.balance),
+        carrierAccounts: new Map(org.carrier_accounts.map((a) => [a.id, a.carrier])),
+        charges: [],
+        validationsBilled: 0,
+      });
+    }
+    this.labels.clear();
+    this.rates.clear();
+    this.counters.clear();
+    this.latencyMs = new Map();
+    this.failures = [];
+  }
+
+  /** Next id of a kind: seeded and sequential, so a replay after reset gives the same ids. */
+  nextId(prefix: string): string {
+    const n = (this.counters.get(prefix) ?? 0) + 1;
+    this.counters.set(prefix, n);
+    return `${prefix}_${makeHexToken(this.config.seed, prefix, n)}`;
+  }
+
+  storeLabel(label: LabelRecord): void {
+    this.labels.set(label.id, label);
+    evictOldest(this.labels, this.config.limits.max_stored_labels);
+  }
+
+  storeRate(rate: RateRecord): void {
+    this.rates.set(rate.id, rate);
+    evictOldest(this.rates, this.config.limits.max_stored_rates);
+  }
+
+  setFaults(faults: FaultConfig): void {
+    this.latencyMs = new Map(Object.entries(faults.latency_ms ?? {}).filter(([, ms]) => ms > 0));
+    this.failures = (faults.failures ?? []).map((f) => ({
+      endpoint: f.endpoint,
+      kind: f.kind,
+      remaining: f.times ?? 1,
+      retryAfter: f.retry_after ?? 1,
+    }));
+  }
+
+  /** The next injected failure for this endpoint, counting it down; cleared when used up. */
+  takeFailure(endpoint: string): ActiveFailure | null {
+    if (this.failures.length === 0) return null;
+    const failure = this.failures.find((f) => f.endpoint === endpoint && f.remaining > 0);
+    if (failure === undefined) return null;
+    failure.remaining -= 1;
+    if (failure.remaining <= 0) this.failures = this.failures.filter((f) => f !== failure);
+    return failure;
+  }
+}
+
+/** Maps keep insertion order: the first keys are the oldest. */
+function evictOldest<V>(map: Map<string, V>, max: number): void {
+  while (map.size > max) {
+    const oldest = map.keys().next();
+    if (oldest.done === true) return;
+    map.delete(oldest.value);
+  }
+}
