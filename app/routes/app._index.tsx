@@ -3,15 +3,14 @@ import { useLoaderData } from "@remix-run/react";
 import { Banner, BlockStack, Card, Layout, Page, Text } from "@shopify/polaris";
 
 import { authenticate } from "../shopify.server";
-import { toAdminGraphqlClient } from "../shopify/admin-client.server";
 import { getShopOverview } from "../shopify/shop-overview.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin, session } = await authenticate.admin(request);
-  const overview = await getShopOverview(toAdminGraphqlClient(admin.graphql));
+  const overview = await getShopOverview(admin.graphql);
   if (!overview.ok) {
     console.warn(overview.error.logMessage);
-    return { shop: session.shop, name: null, currencyCode: null, problem: overview.error.merchantMessage };
+    return { shop: session.shop, name: null, currencyCode: null, problem: overview.error.message };
   }
   return {
     shop: overview.value.domain,

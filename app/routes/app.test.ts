@@ -72,6 +72,6 @@ describe("home page loader", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const result = await callLoader(homeLoader, createAdminRequest("/app"));
     expect(warn).toHaveBeenCalledWith("ShopOverview: Internal error");
-    expect(result).toMatchObject({ shop: TEST_SHOP, name: null, problem: expect.stringMatching(/Reload/) });
+    expect(result).toMatchObject({ shop: TEST_SHOP, name: null, problem: expect.stringMatching(/Try again/) });
   });
 });

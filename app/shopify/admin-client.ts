@@ -2,18 +2,19 @@ import { z } from "zod";
 
 import { err, ok, type Result } from "~/utils/result";
 
-// The port the adapters depend on (defined once, next to the admin.graphql wrapper). Routes pass
-// `toAdminGraphqlClient(admin.graphql)` or admin.graphql itself; tests pass the emulator's handler.
-import type { AdminGraphqlClient } from "./admin-client.server";
-export type { AdminGraphqlClient };
+/**
+ * The port every Shopify adapter depends on: answers a GraphQL document with a fetch Response
+ * whose JSON is `{ data, errors?, extensions? }`. Routes pass `admin.graphql` from
+ * `authenticate.admin` (which throws on GraphQL errors: `callAdmin` below recovers those answers);
+ * tests and the demo pass the Shopify emulator's handler.
+ */
+export type AdminGraphqlClient = (
+  query: string,
+  options?: { variables?: Record<string, unknown> },
+) => Promise<Response>;
 
 export type ShopifyErrorCode =
-  | "USER_ERROR"
-  | "GRAPHQL_ERROR"
-  | "THROTTLED"
-  | "NOT_FOUND"
-  | "INVALID_RESPONSE"
-  | "NETWORK_ERROR";
+  "USER_ERROR" | "GRAPHQL_ERROR" | "THROTTLED" | "NOT_FOUND" | "INVALID_RESPONSE" | "NETWORK_ERROR";
 
 export interface ShopifyError {
   readonly code: ShopifyErrorCode;
@@ -144,7 +145,9 @@ async function callAdmin(
     if (status === 429 || /max retries|throttl/i.test(describe(error))) {
       return err(createShopifyError("THROTTLED", `${operation}: ${describe(error)}`));
     }
-    return err(createShopifyError("NETWORK_ERROR", `${operation}: ${describe(error)}${status ? ` (HTTP ${status})` : ""}`));
+    return err(
+      createShopifyError("NETWORK_ERROR", `${operation}: ${describe(error)}${status ? ` (HTTP ${status})` : ""}`),
+    );
   }
 
   if (response.status === 429) return err(createShopifyError("THROTTLED", `${operation}: HTTP 429`));

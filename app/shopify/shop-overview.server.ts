@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 import { err, ok, type Result } from "../utils/result";
-import type { AdminGraphqlClient } from "./admin-client.server";
+import { type AdminGraphqlClient, runAdminGraphql, type ShopifyError } from "./admin-client";
 
 export const SHOP_OVERVIEW_QUERY = `#graphql
   query ShopOverview {
@@ -13,34 +13,20 @@ export const SHOP_OVERVIEW_QUERY = `#graphql
   }
 `;
 
-const ShopOverviewResponseSchema = z.object({
-  data: z
-    .object({
-      shop: z.object({ name: z.string(), myshopifyDomain: z.string(), currencyCode: z.string() }).nullable(),
-    })
-    .nullable()
-    .optional(),
-  errors: z.array(z.object({ message: z.string() }).passthrough()).optional(),
+const ShopOverviewDataSchema = z.object({
+  shop: z.object({ name: z.string(), myshopifyDomain: z.string(), currencyCode: z.string() }),
 });
 
 export type ShopOverview = { name: string; domain: string; currencyCode: string };
-export type ShopOverviewError = { code: "SHOPIFY_UNAVAILABLE"; logMessage: string; merchantMessage: string };
 
 /** The shop's name and currency for the home page: proof that the Admin API answers for this shop. */
-export async function getShopOverview(graphql: AdminGraphqlClient): Promise<Result<ShopOverview, ShopOverviewError>> {
-  const unavailable = (logMessage: string) =>
-    err<ShopOverviewError>({
-      code: "SHOPIFY_UNAVAILABLE",
-      logMessage,
-      merchantMessage: "Shopify did not return your store details. Reload the page in a moment.",
-    });
-  const response = await graphql(SHOP_OVERVIEW_QUERY);
-  const parsed = ShopOverviewResponseSchema.safeParse(await response.json().catch(() => null));
-  if (!parsed.success) return unavailable(`ShopOverview: unexpected response: ${parsed.error.message}`);
-  const shop = parsed.data.data?.shop;
-  if (!shop) {
-    const messages = parsed.data.errors?.map((e) => e.message).join("; ") ?? "no data";
-    return unavailable(`ShopOverview: ${messages}`);
-  }
+export async function getShopOverview(admin: AdminGraphqlClient): Promise<Result<ShopOverview, ShopifyError>> {
+  const result = await runAdminGraphql(admin, {
+    operation: "ShopOverview",
+    document: SHOP_OVERVIEW_QUERY,
+    schema: ShopOverviewDataSchema,
+  });
+  if (!result.ok) return err(result.error);
+  const { shop } = result.value.data;
   return ok({ name: shop.name, domain: shop.myshopifyDomain, currencyCode: shop.currencyCode });
 }
