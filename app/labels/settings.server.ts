@@ -1,0 +1,195 @@
+import type { PrismaClient, ShopSettings } from "@prisma/client";
+
+import { getEnv } from "~/env.server";
+import { createShippingClient, type FetchLike, type ShippingClient } from "~/shipping/client.server";
+import { err, ok, type Result } from "~/utils/result";
+
+import { openSecret, sealSecret } from "./secret-box.server";
+import {
+  DEFAULT_LABEL_SETTINGS,
+  type LabelSettings,
+  type LabelSettingsInput,
+  LabelSettingsInputSchema,
+  LabelSettingsSchema,
+} from "./settings";
+
+// Per-shop settings in the database. The shipping API key is stored only sealed with
+// AES-256-GCM; it leaves this module only inside a shipping client, never in a return value
+// meant for a route, a log line or an error.
+
+export type SettingsError =
+  | { code: "API_KEY_MISSING"; message: string; logMessage: string }
+  | { code: "API_KEY_UNREADABLE"; message: string; logMessage: string }
+  | { code: "INVALID_SETTINGS"; message: string; logMessage: string; fields: string[] };
+
+/** What a loader may send to the browser: the settings and whether a key is set, never the key. */
+export type SettingsView = LabelSettings & { apiKey: { configured: boolean; hint: string | null } };
+
+type Options = { encryptionKey?: string };
+const encryptionKeyOf = (options: Options) => options.encryptionKey ?? getEnv().APP_ENCRYPTION_KEY;
+
+function toLabelSettings(row: ShopSettings | null): LabelSettings {
+  if (!row) return DEFAULT_LABEL_SETTINGS;
+  const parsed = LabelSettingsSchema.safeParse({
+    mode: row.mode,
+    box: {
+      length: row.boxLength,
+      width: row.boxWidth,
+      height: row.boxHeight,
+      dimensionUnit: row.boxDimensionUnit,
+      maxWeight: row.boxMaxWeight,
+      weightUnit: row.boxWeightUnit,
+      tareWeight: row.boxTareWeight,
+    },
+    labelFormat: row.labelFormat,
+    labelSize: row.labelSize,
+    notifyCustomer: row.notifyCustomer,
+    autoDraft: row.autoDraft,
+    addressValidationPolicy: row.addressValidationPolicy,
+  });
+  // Rows are only written through saveShopSettings; a bad one falls back to safe defaults.
+  return parsed.success ? parsed.data : DEFAULT_LABEL_SETTINGS;
+}
+
+export async function getShopSettings(db: PrismaClient, shop: string): Promise<LabelSettings> {
+  return toLabelSettings(await db.shopSettings.findUnique({ where: { shop } }));
+}
+
+export async function getSettingsView(db: PrismaClient, shop: string): Promise<SettingsView> {
+  const row = await db.shopSettings.findUnique({ where: { shop } });
+  const configured = Boolean(row?.apiKeyCiphertext);
+  return {
+    ...toLabelSettings(row),
+    apiKey: { configured, hint: configured && row?.apiKeyHint ? `••••${row.apiKeyHint}` : null },
+  };
+}
+
+export async function saveShopSettings(
+  db: PrismaClient,
+  shop: string,
+  input: LabelSettingsInput,
+): Promise<Result<LabelSettings, SettingsError>> {
+  const parsed = LabelSettingsInputSchema.safeParse(input);
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((i) => i.path.join("."));
+    return err({
+      code: "INVALID_SETTINGS",
+      message: "Some settings are invalid.",
+      logMessage: `saveShopSettings: invalid ${fields.join(", ")}`,
+      fields,
+    });
+  }
+  const current = await getShopSettings(db, shop);
+  const next: LabelSettings = { ...current, ...parsed.data, box: { ...current.box, ...parsed.data.box } };
+  const data = {
+    mode: next.mode,
+    boxLength: next.box.length,
+    boxWidth: next.box.width,
+    boxHeight: next.box.height,
+    boxDimensionUnit: next.box.dimensionUnit,
+    boxMaxWeight: next.box.maxWeight,
+    boxWeightUnit: next.box.weightUnit,
+    boxTareWeight: next.box.tareWeight,
+    labelFormat: next.labelFormat,
+    labelSize: next.labelSize,
+    notifyCustomer: next.notifyCustomer,
+    autoDraft: next.autoDraft,
+    addressValidationPolicy: next.addressValidationPolicy,
+  };
+  await db.shopSettings.upsert({ where: { shop }, create: { shop, ...data }, update: data });
+  return ok(next);
+}
+
+export async function setShippingApiKey(
+  db: PrismaClient,
+  shop: string,
+  apiKey: string,
+  options: Options = {},
+): Promise<Result<{ hint: string }, SettingsError>> {
+  const trimmed = apiKey.trim();
+  if (trimmed.length < 8) {
+    return err({
+      code: "INVALID_SETTINGS",
+      message: "Enter the full API key from your shipping account.",
+      logMessage: "setShippingApiKey: key too short",
+      fields: ["apiKey"],
+    });
+  }
+  const sealed = sealSecret(trimmed, encryptionKeyOf(options));
+  if (!sealed.ok) {
+    return err({
+      code: "API_KEY_UNREADABLE",
+      message: "The app cannot store secrets right now; contact support.",
+      logMessage: `setShippingApiKey: ${sealed.error.logMessage}`,
+    });
+  }
+  const hint = trimmed.slice(-4);
+  // The mode follows the key: sk_test_ keys are sandbox keys (free, mocked validation).
+  const mode = trimmed.startsWith("sk_test_") ? "sandbox" : "live";
+  const data = {
+    apiKeyCiphertext: sealed.value.ciphertext,
+    apiKeyIv: sealed.value.iv,
+    apiKeyAuthTag: sealed.value.authTag,
+    apiKeyVersion: sealed.value.keyVersion,
+    apiKeyHint: hint,
+    mode,
+  };
+  await db.shopSettings.upsert({ where: { shop }, create: { shop, ...data }, update: data });
+  return ok({ hint: `••••${hint}` });
+}
+
+export async function clearShippingApiKey(db: PrismaClient, shop: string): Promise<void> {
+  await db.shopSettings.updateMany({
+    where: { shop },
+    data: { apiKeyCiphertext: null, apiKeyIv: null, apiKeyAuthTag: null, apiKeyHint: null },
+  });
+}
+
+/** Server-only: the decrypted key, for building a shipping client. Never return it to a route. */
+async function readShippingApiKey(
+  db: PrismaClient,
+  shop: string,
+  options: Options,
+): Promise<Result<string, SettingsError>> {
+  const row = await db.shopSettings.findUnique({ where: { shop } });
+  if (!row?.apiKeyCiphertext || !row.apiKeyIv || !row.apiKeyAuthTag) {
+    return err({
+      code: "API_KEY_MISSING",
+      message: "Enter your shipping API key in Settings first.",
+      logMessage: `no shipping API key for ${shop}`,
+    });
+  }
+  const opened = openSecret(
+    { ciphertext: row.apiKeyCiphertext, iv: row.apiKeyIv, authTag: row.apiKeyAuthTag, keyVersion: row.apiKeyVersion },
+    encryptionKeyOf(options),
+  );
+  if (!opened.ok) {
+    return err({
+      code: "API_KEY_UNREADABLE",
+      message: "The stored API key can no longer be read; enter it again in Settings.",
+      logMessage: `${shop}: ${opened.error.logMessage}`,
+    });
+  }
+  return ok(opened.value);
+}
+
+export async function createShippingClientForShop(
+  db: PrismaClient,
+  shop: string,
+  options: Options & {
+    baseUrl?: string;
+    fetch?: FetchLike;
+    log?: Parameters<typeof createShippingClient>[0]["log"];
+  } = {},
+): Promise<Result<ShippingClient, SettingsError>> {
+  const apiKey = await readShippingApiKey(db, shop, options);
+  if (!apiKey.ok) return apiKey;
+  return ok(
+    createShippingClient({
+      baseUrl: options.baseUrl ?? getEnv().SHIPPING_API_BASE_URL,
+      apiKey: apiKey.value,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.log ? { log: options.log } : {}),
+    }),
+  );
+}
