@@ -1,7 +1,5 @@
 import type { PrismaClient } from "@prisma/client";
 
-import { retryWhenBusy } from "./busy-retry.server";
-
 // The audit trail of every call to the shipping service that can cost money (address
 // validation, purchase): who, which order, how much, the service's request id, and the outcome.
 
@@ -22,21 +20,19 @@ export type AuditInput = {
 };
 
 export async function recordAudit(db: PrismaClient, entry: AuditInput): Promise<void> {
-  await retryWhenBusy(() =>
-    db.auditEntry.create({
-      data: {
-        shop: entry.shop,
-        action: entry.action,
-        outcome: entry.outcome,
-        orderGid: entry.orderGid ?? null,
-        labelId: entry.labelId ?? null,
-        amountCents: entry.amountCents ?? null,
-        currency: entry.currency ?? "USD",
-        requestId: entry.requestId ?? null,
-        detail: entry.detail ?? null,
-      },
-    }),
-  );
+  await db.auditEntry.create({
+    data: {
+      shop: entry.shop,
+      action: entry.action,
+      outcome: entry.outcome,
+      orderGid: entry.orderGid ?? null,
+      labelId: entry.labelId ?? null,
+      amountCents: entry.amountCents ?? null,
+      currency: entry.currency ?? "USD",
+      requestId: entry.requestId ?? null,
+      detail: entry.detail ?? null,
+    },
+  });
 }
 
 export async function listAuditEntries(db: PrismaClient, shop: string, filter: { labelId?: string } = {}) {

@@ -18,7 +18,6 @@ import {
 } from "~/shipping/schemas";
 import { err, ok, type Result } from "~/utils/result";
 
-import { labelTable } from "./busy-retry.server";
 import { fromShippingError, type LabelError, labelError } from "./label-errors";
 import {
   activeKeyFor,
@@ -185,7 +184,7 @@ export async function createDraft(
     );
   }
 
-  const row = await labelTable(db).update({
+  const row = await db.label.update({
     where: { id: labelId },
     data: {
       status: "draft",
@@ -229,7 +228,7 @@ async function claimDraftSlot(
 ): Promise<Result<string, LabelView>> {
   const activeKey = activeKeyFor(shop, input.fulfillmentOrderGid);
   try {
-    const row = await labelTable(db).create({
+    const row = await db.label.create({
       data: {
         shop,
         orderGid: input.orderGid,
@@ -244,9 +243,9 @@ async function claimDraftSlot(
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
   }
-  const holder = await labelTable(db).findFirst({ where: { shop, activeKey } });
+  const holder = await db.label.findFirst({ where: { shop, activeKey } });
   if (!holder) throw new Error(`active label for ${activeKey} vanished while claiming it`);
-  const takeover = await labelTable(db).updateMany({
+  const takeover = await db.label.updateMany({
     where: { id: holder.id, shop, status: "creating", purchaseLeaseUntil: { lt: now } },
     data: { purchaseLeaseUntil: new Date(now.getTime() + CREATING_LEASE_MS) },
   });
@@ -255,7 +254,7 @@ async function claimDraftSlot(
 
 // A draft that could not be created frees the fulfillment order for the next attempt.
 async function releaseSlot(db: PrismaClient, shop: string, labelId: string, reason: string): Promise<void> {
-  await labelTable(db).updateMany({
+  await db.label.updateMany({
     where: { id: labelId, shop, status: "creating" },
     data: { status: "failed", activeKey: null, lastError: reason, purchaseLeaseUntil: null },
   });
@@ -263,7 +262,7 @@ async function releaseSlot(db: PrismaClient, shop: string, labelId: string, reas
 
 /** Voids a label that was never bought, freeing its fulfillment order for a new draft. */
 export async function discardDraft(db: PrismaClient, shop: string, labelId: string): Promise<boolean> {
-  const result = await labelTable(db).updateMany({
+  const result = await db.label.updateMany({
     where: { id: labelId, shop, status: "draft" },
     data: { status: "voided", activeKey: null },
   });

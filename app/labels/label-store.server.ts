@@ -1,8 +1,6 @@
 import type { Label, PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
-import { labelTable } from "./busy-retry.server";
-
 // Reading Label rows, and the one shape the rest of the app sees. Every query filters by shop.
 
 export const LABEL_STATUSES = [
@@ -121,7 +119,7 @@ export function appendRequestId(json: string, requestId: string | null | undefin
 }
 
 export async function findLabel(db: PrismaClient, shop: string, labelId: string): Promise<LabelView | null> {
-  const row = await labelTable(db).findFirst({ where: { id: labelId, shop } });
+  const row = await db.label.findFirst({ where: { id: labelId, shop } });
   return row ? toLabelView(row) : null;
 }
 
@@ -130,18 +128,18 @@ export async function findActiveLabel(
   shop: string,
   fulfillmentOrderGid: string,
 ): Promise<LabelView | null> {
-  const row = await labelTable(db).findFirst({ where: { shop, activeKey: activeKeyFor(shop, fulfillmentOrderGid) } });
+  const row = await db.label.findFirst({ where: { shop, activeKey: activeKeyFor(shop, fulfillmentOrderGid) } });
   return row ? toLabelView(row) : null;
 }
 
 export async function listLabelsForOrder(db: PrismaClient, shop: string, orderGid: string): Promise<LabelView[]> {
-  const rows = await labelTable(db).findMany({ where: { shop, orderGid }, orderBy: { createdAt: "asc" } });
+  const rows = await db.label.findMany({ where: { shop, orderGid }, orderBy: { createdAt: "asc" } });
   return rows.map(toLabelView);
 }
 
 /** Purchased labels whose tracking has not reached Shopify yet (shown as "tracking pending"). */
 export async function listPendingWriteBacks(db: PrismaClient, shop: string): Promise<LabelView[]> {
-  const rows = await labelTable(db).findMany({
+  const rows = await db.label.findMany({
     where: { shop, status: "purchased", writeBackStatus: { in: ["pending", "writing", "failed"] } },
     orderBy: { updatedAt: "asc" },
   });

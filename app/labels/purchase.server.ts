@@ -7,7 +7,6 @@ import { parseAmountCents, PurchasedLabelSchema } from "~/shipping/schemas";
 import { err, ok, type Result } from "~/utils/result";
 
 import { recordAudit } from "./audit.server";
-import { labelTable } from "./busy-retry.server";
 import { fromShippingError, type LabelError, labelError } from "./label-errors";
 import { appendRequestId, findLabel, type LabelView, toLabelView } from "./label-store.server";
 
@@ -73,7 +72,7 @@ export async function purchase(
 
   const attemptId = randomUUID();
   const claimedAt = now();
-  const claim = await labelTable(db).updateMany({
+  const claim = await db.label.updateMany({
     where: {
       id: labelId,
       shop,
@@ -117,8 +116,8 @@ async function savePurchase(
   const { outcome } = bought;
   const chargedCents = parseAmountCents(outcome.charged ?? outcome.rate.amount);
   const chargeMismatch = chargedCents !== null && label.quotedCents !== null && chargedCents !== label.quotedCents;
-  const current = await labelTable(db).findFirst({ where: { id: label.id, shop } });
-  const saved = await labelTable(db).updateMany({
+  const current = await db.label.findFirst({ where: { id: label.id, shop } });
+  const saved = await db.label.updateMany({
     where: { id: label.id, shop, status: "purchasing", purchaseAttemptId: attemptId },
     data: {
       status: "purchased",
@@ -160,7 +159,7 @@ async function savePurchase(
     });
   }
   // Lost the attempt meanwhile (our lease expired and another caller saved it): theirs stands.
-  const row = await labelTable(db).findFirst({ where: { id: label.id, shop } });
+  const row = await db.label.findFirst({ where: { id: label.id, shop } });
   if (!row)
     return err(
       labelError("NOT_FOUND", "This label no longer exists.", `purchase: ${label.id} vanished after purchase`),
@@ -188,7 +187,7 @@ async function failAttempt(
   if (error.outcomeUnknown) {
     // Maybe charged: stay "purchasing" but end the lease, so the next call reads the label back
     // from the service before anything else.
-    await labelTable(db).updateMany({
+    await db.label.updateMany({
       where: { id: label.id, shop, status: "purchasing", purchaseAttemptId: attemptId },
       data: { purchaseLeaseUntil: new Date(0), lastError: error.logMessage },
     });
@@ -202,7 +201,7 @@ async function failAttempt(
     );
   }
   // Definitely not bought (balance, validation): back to draft so it can be fixed and retried.
-  await labelTable(db).updateMany({
+  await db.label.updateMany({
     where: { id: label.id, shop, status: "purchasing", purchaseAttemptId: attemptId },
     data: { status: "draft", purchaseAttemptId: null, purchaseLeaseUntil: null, lastError: error.logMessage },
   });
@@ -246,7 +245,7 @@ async function waitForOtherAttempt(
 /** For a job: finishes purchases whose attempt died (lease expired), without charging again. */
 export async function recoverStuckPurchases(deps: PurchaseDeps, options: PurchaseOptions = {}): Promise<LabelView[]> {
   const now = (deps.now ?? (() => new Date()))();
-  const stuck = await labelTable(deps.db).findMany({
+  const stuck = await deps.db.label.findMany({
     where: { shop: deps.shop, status: "purchasing", purchaseLeaseUntil: { lt: now } },
     select: { id: true },
   });

@@ -6,7 +6,6 @@ import { createFulfillmentWithTracking } from "~/shopify/fulfillments";
 import type { FulfillmentGid, FulfillmentOrderGid } from "~/shopify/ids";
 import { err, ok, type Result } from "~/utils/result";
 
-import { labelTable } from "./busy-retry.server";
 import { FULFILLMENT_ORDER_FULFILLMENTS_QUERY } from "./fulfillment-lookup.graphql";
 import { fromShopifyError, type LabelError, labelError } from "./label-errors";
 import { findLabel, type LabelView, toLabelView } from "./label-store.server";
@@ -102,7 +101,7 @@ export async function writeTracking(
     );
   }
 
-  const claim = await labelTable(db).updateMany({
+  const claim = await db.label.updateMany({
     where: {
       id: labelId,
       shop,
@@ -145,7 +144,7 @@ export async function writeTracking(
     fulfillmentGid = created.value.id;
   }
 
-  await labelTable(db).updateMany({
+  await db.label.updateMany({
     where: { id: labelId, shop, writeBackStatus: "writing" },
     data: {
       status: "fulfilled",
@@ -155,7 +154,7 @@ export async function writeTracking(
       writeBackLeaseUntil: null,
     },
   });
-  const row = await labelTable(db).findFirst({ where: { id: labelId, shop } });
+  const row = await db.label.findFirst({ where: { id: labelId, shop } });
   if (!row) return err(labelError("NOT_FOUND", "This label no longer exists.", `writeTracking: ${labelId} vanished`));
   return ok(toLabelView(row));
 }
@@ -168,7 +167,7 @@ async function markWriteBackFailed(
   // Shopify refusing the fulfillment (closed fulfillment order, nothing left) needs the
   // merchant; anything else (throttling, network) is retried.
   const status = error.code === "USER_ERROR" ? "failed" : "pending";
-  await labelTable(deps.db).updateMany({
+  await deps.db.label.updateMany({
     where: { id: label.id, shop: deps.shop, writeBackStatus: "writing" },
     data: { writeBackStatus: status, writeBackLastError: error.logMessage, writeBackLeaseUntil: null },
   });
@@ -181,7 +180,7 @@ export async function retryPendingWriteBacks(
   options: WriteTrackingOptions & { limit?: number },
 ): Promise<{ done: LabelView[]; stillPending: LabelView[] }> {
   const now = (deps.now ?? (() => new Date()))();
-  const rows = await labelTable(deps.db).findMany({
+  const rows = await deps.db.label.findMany({
     where: {
       shop: deps.shop,
       status: "purchased",
