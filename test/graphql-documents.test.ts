@@ -3,6 +3,9 @@ import { join, relative } from "node:path";
 
 import {
   buildClientSchema,
+  type DefinitionNode,
+  type DocumentNode,
+  type FragmentDefinitionNode,
   type GraphQLSchema,
   type IntrospectionQuery,
   Kind,
@@ -10,6 +13,7 @@ import {
   parse,
   specifiedRules,
   validate,
+  visit,
 } from "graphql";
 import { beforeAll, describe, expect, it } from "vitest";
 
@@ -30,18 +34,56 @@ function listSourceFiles(dir: string): string[] {
   });
 }
 
+// A fragment is shared by interpolating its document (`${SOME_FRAGMENT}`); as codegen does, the
+// interpolation is dropped here and the fragment is found by name among all documents.
 export function findGraphqlDocuments(dir: string): FoundDocument[] {
   return listSourceFiles(dir).flatMap((file) => {
     const text = readFileSync(file, "utf8");
     return [...text.matchAll(/`#graphql([\s\S]*?)`/g)].map((match) => ({
       file: relative(ROOT, file),
-      source: match[1] ?? "",
+      source: (match[1] ?? "").replace(/\$\{\s*[A-Z0-9_]+\s*\}/g, ""),
     }));
   });
 }
 
+function collectFragments(found: FoundDocument[]): Map<string, FragmentDefinitionNode> {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const { source } of found) {
+    for (const definition of parse(source).definitions) {
+      if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+    }
+  }
+  return fragments;
+}
+
+/** The document plus every fragment it spreads (transitively) that it does not define itself. */
+function withSpreadFragments(source: string, fragments: Map<string, FragmentDefinitionNode>): DocumentNode {
+  const document = parse(source);
+  const defined = new Set(
+    document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [d.name.value] : [])),
+  );
+  const added: FragmentDefinitionNode[] = [];
+  const addSpreads = (node: DefinitionNode) =>
+    visit(node, {
+      FragmentSpread(spread) {
+        const name = spread.name.value;
+        const fragment = fragments.get(name);
+        if (defined.has(name) || !fragment) return;
+        defined.add(name);
+        added.push(fragment);
+        addSpreads(fragment);
+      },
+    });
+  document.definitions.forEach(addSpreads);
+  return { ...document, definitions: [...document.definitions, ...added] };
+}
+
 let schema: GraphQLSchema;
 const documents = findGraphqlDocuments(join(ROOT, "app"));
+const fragments = collectFragments(documents);
+const operations = documents.filter(({ source }) =>
+  parse(source).definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION),
+);
 
 beforeAll(() => {
   const json = JSON.parse(readFileSync(SCHEMA_PATH, "utf8")) as { data: IntrospectionQuery };
@@ -54,22 +96,32 @@ describe("GraphQL documents in app/", () => {
   });
 
   it("names every operation, once across the app", () => {
-    const names = documents.flatMap(({ source }) =>
+    const names = operations.flatMap(({ source }) =>
       parse(source).definitions.flatMap((d) => (d.kind === Kind.OPERATION_DEFINITION ? [d.name?.value ?? ""] : [])),
     );
     expect(names).not.toContain("");
     expect(new Set(names).size).toBe(names.length);
   });
 
-  it.each(documents.map((d) => [d.file, d.source.trim().split("\n")[0] ?? "", d.source] as const))(
+  it.each(operations.map((d) => [d.file, d.source.trim().split("\n")[0] ?? "", d.source] as const))(
     "%s: %s is valid against the Admin 2026-10 schema with no deprecated fields",
     (_file, _firstLine, source) => {
-      expect(source).not.toContain("${");
-      const document = parse(source);
+      const document = withSpreadFragments(source, fragments);
       const problems = validate(schema, document, [...specifiedRules, NoDeprecatedCustomRule]).map((e) => e.message);
       expect(problems).toEqual([]);
     },
   );
+
+  it("uses every shared fragment in some operation", () => {
+    const spread = new Set(
+      operations.flatMap(({ source }) =>
+        withSpreadFragments(source, fragments).definitions.flatMap((d) =>
+          d.kind === Kind.FRAGMENT_DEFINITION ? [d.name.value] : [],
+        ),
+      ),
+    );
+    expect([...fragments.keys()].filter((name) => !spread.has(name))).toEqual([]);
+  });
 
   it("refuses a deprecated field, so the check can fail", () => {
     const problems = validate(schema, parse("query Deprecated { shop { billingAddress { city } } }"), [

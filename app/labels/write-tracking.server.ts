@@ -1,12 +1,10 @@
 import type { PrismaClient } from "@prisma/client";
-import { z } from "zod";
 
-import { type AdminGraphqlClient, runAdminGraphql, type ShopifyError } from "~/shopify/admin-client";
-import { createFulfillmentWithTracking } from "~/shopify/fulfillments";
-import type { FulfillmentGid, FulfillmentOrderGid } from "~/shopify/ids";
+import type { AdminGraphqlClient, ShopifyError } from "~/shopify/admin-client";
+import { createFulfillmentWithTracking, findFulfillmentWithTracking } from "~/shopify/fulfillments";
+import type { FulfillmentOrderGid } from "~/shopify/ids";
 import { err, ok, type Result } from "~/utils/result";
 
-import { FULFILLMENT_ORDER_FULFILLMENTS_QUERY } from "./fulfillment-lookup.graphql";
 import { fromShopifyError, type LabelError, labelError } from "./label-errors";
 import { findLabel, type LabelView, toLabelView } from "./label-store.server";
 import { getShopSettings } from "./settings.server";
@@ -40,43 +38,6 @@ export type WriteTrackingDeps = { db: PrismaClient; shop: string; admin: AdminGr
 export type WriteTrackingOptions = { notifyCustomer?: boolean; leaseMs?: number };
 
 const DEFAULT_LEASE_MS = 60_000;
-
-const LookupSchema = z.object({
-  fulfillmentOrder: z
-    .object({
-      id: z.string(),
-      status: z.string(),
-      fulfillments: z.object({
-        nodes: z.array(
-          z.object({
-            id: z.string(),
-            status: z.string(),
-            trackingInfo: z.array(z.object({ number: z.string().nullish() })),
-          }),
-        ),
-      }),
-    })
-    .nullable(),
-});
-
-async function findExistingFulfillment(
-  admin: AdminGraphqlClient,
-  fulfillmentOrderGid: string,
-  trackingNumbers: readonly string[],
-): Promise<Result<FulfillmentGid | null, ShopifyError>> {
-  const result = await runAdminGraphql(admin, {
-    operation: "LabelFulfillmentOrderFulfillments",
-    document: FULFILLMENT_ORDER_FULFILLMENTS_QUERY,
-    variables: { id: fulfillmentOrderGid },
-    schema: LookupSchema,
-  });
-  if (!result.ok) return result;
-  const numbers = new Set(trackingNumbers);
-  const match = result.value.data.fulfillmentOrder?.fulfillments.nodes.find(
-    (f) => f.status !== "CANCELLED" && f.trackingInfo.some((t) => t.number && numbers.has(t.number)),
-  );
-  return ok(match ? (match.id as FulfillmentGid) : null);
-}
 
 export async function writeTracking(
   deps: WriteTrackingDeps,
@@ -126,7 +87,7 @@ export async function writeTracking(
       : err(labelError("NOT_FOUND", "This label no longer exists.", `writeTracking: ${labelId} vanished`));
   }
 
-  const existing = await findExistingFulfillment(admin, label.fulfillmentOrderGid, label.trackingNumbers);
+  const existing = await findFulfillmentWithTracking(admin, label.fulfillmentOrderGid, label.trackingNumbers);
   if (!existing.ok) return markWriteBackFailed(deps, label, existing.error);
   let fulfillmentGid = existing.value;
   if (!fulfillmentGid) {

@@ -3,20 +3,40 @@ import { z } from "zod";
 
 import { type AdminGraphqlClient, runAdminGraphql } from "./admin-client";
 
-const request = { operation: "Test", document: "query Test { shop { name } }", schema: z.object({ shop: z.object({ name: z.string() }) }) };
-const respond = (body: unknown, status = 200): AdminGraphqlClient => async () => new Response(typeof body === "string" ? body : JSON.stringify(body), { status });
+const request = {
+  operation: "Test",
+  document: "query Test { shop { name } }",
+  schema: z.object({ shop: z.object({ name: z.string() }) }),
+};
+const respond =
+  (body: unknown, status = 200): AdminGraphqlClient =>
+  async () =>
+    new Response(typeof body === "string" ? body : JSON.stringify(body), { status });
 
 describe("runAdminGraphql", () => {
   it("returns parsed data", async () => {
-    expect(await runAdminGraphql(respond({ data: { shop: { name: "A" } } }), request)).toEqual({ ok: true, value: { data: { shop: { name: "A" } }, problems: [] } });
+    expect(await runAdminGraphql(respond({ data: { shop: { name: "A" } } }), request)).toEqual({
+      ok: true,
+      value: { data: { shop: { name: "A" } }, problems: [] },
+    });
   });
 
   it("recovers partial data from the GraphqlQueryError that @shopify/shopify-api throws", async () => {
     const thrown = Object.assign(new Error("This app is not approved to access the Order object"), {
-      body: { data: { shop: { name: "A" } }, errors: { graphQLErrors: [{ message: "This app is not approved to access the Order object.", path: ["order", "email"] }] } },
+      body: {
+        data: { shop: { name: "A" } },
+        errors: {
+          graphQLErrors: [
+            { message: "This app is not approved to access the Order object.", path: ["order", "email"] },
+          ],
+        },
+      },
     });
     const result = await runAdminGraphql(async () => Promise.reject(thrown), request);
-    expect(result).toMatchObject({ ok: true, value: { data: { shop: { name: "A" } }, problems: [{ code: "PROTECTED_CUSTOMER_DATA", path: "order.email" }] } });
+    expect(result).toMatchObject({
+      ok: true,
+      value: { data: { shop: { name: "A" } }, problems: [{ code: "PROTECTED_CUSTOMER_DATA", path: "order.email" }] },
+    });
   });
 
   it("rethrows a Response so Remix can re-authenticate", async () => {
@@ -26,15 +46,30 @@ describe("runAdminGraphql", () => {
 
   it.each([
     ["errors without data", respond({ errors: [{ message: "Internal error" }] }), "GRAPHQL_ERROR"],
-    ["a throttled answer", respond({ errors: [{ message: "Throttled", extensions: { code: "THROTTLED" } }] }), "THROTTLED"],
+    [
+      "a throttled answer",
+      respond({ errors: [{ message: "Throttled", extensions: { code: "THROTTLED" } }] }),
+      "THROTTLED",
+    ],
     ["HTTP 429", respond("", 429), "THROTTLED"],
     ["HTTP 503", respond({ errors: "Service Unavailable" }, 503), "NETWORK_ERROR"],
-    ["HTTP 401 with a string error", respond({ errors: "[API] Invalid API key or access token" }, 401), "GRAPHQL_ERROR"],
+    [
+      "HTTP 401 with a string error",
+      respond({ errors: "[API] Invalid API key or access token" }, 401),
+      "GRAPHQL_ERROR",
+    ],
     ["a body that is not JSON", respond("<html>"), "INVALID_RESPONSE"],
     ["data of the wrong shape", respond({ data: { shop: { name: 5 } } }), "INVALID_RESPONSE"],
-    ["a network failure", (async () => Promise.reject(new TypeError("fetch failed"))) as AdminGraphqlClient, "NETWORK_ERROR"],
+    [
+      "a network failure",
+      (async () => Promise.reject(new TypeError("fetch failed"))) as AdminGraphqlClient,
+      "NETWORK_ERROR",
+    ],
   ])("maps %s to %s with a merchant message and a log message", async (_name, admin, code) => {
     const result = await runAdminGraphql(admin, request);
-    expect(result).toMatchObject({ ok: false, error: { code, message: expect.any(String), logMessage: expect.stringContaining("Test") } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code, message: expect.any(String), logMessage: expect.stringContaining("Test") },
+    });
   });
 });

@@ -10,18 +10,33 @@ beforeEach(() => emulator.reset());
 function fulfillmentOrder(name: string, index = 0) {
   const fo = emulator.findOrderByName(name)?.fulfillmentOrders[index];
   if (!fo) throw new Error(`seed has no fulfillment order ${index} on ${name}`);
-  return { ...fo, gid: fo.id as FulfillmentOrderGid, lineGids: fo.lineItems.map((l) => l.id as FulfillmentOrderLineItemGid) };
+  return {
+    ...fo,
+    gid: fo.id as FulfillmentOrderGid,
+    lineGids: fo.lineItems.map((l) => l.id as FulfillmentOrderLineItemGid),
+  };
 }
 
-const UPS = { company: "UPS", numbers: ["1Z999AA10123456784"], urls: ["https://www.ups.com/track?tracknum=1Z999AA10123456784"] };
+const UPS = {
+  company: "UPS",
+  numbers: ["1Z999AA10123456784"],
+  urls: ["https://www.ups.com/track?tracknum=1Z999AA10123456784"],
+};
 
 describe("createFulfillmentWithTracking", () => {
   it("fulfils everything remaining with tracking and the customer notification", async () => {
     const fo = fulfillmentOrder("#1003");
-    const result = await createFulfillmentWithTracking(emulator.graphql, { fulfillmentOrderId: fo.gid, lineItems: "all remaining", tracking: UPS, notifyCustomer: true });
+    const result = await createFulfillmentWithTracking(emulator.graphql, {
+      fulfillmentOrderId: fo.gid,
+      lineItems: "all remaining",
+      tracking: UPS,
+      notifyCustomer: true,
+    });
     if (!result.ok) throw new Error(result.error.logMessage);
     expect(result.value.trackingInfo).toEqual([{ company: "UPS", number: UPS.numbers[0], url: UPS.urls[0] }]);
-    expect(emulator.fulfillments()).toMatchObject([{ id: result.value.id, notifyCustomer: true, fulfillmentOrderIds: [fo.gid], trackingInfo: [{ company: "UPS" }] }]);
+    expect(emulator.fulfillments()).toMatchObject([
+      { id: result.value.id, notifyCustomer: true, fulfillmentOrderIds: [fo.gid], trackingInfo: [{ company: "UPS" }] },
+    ]);
     expect(emulator.findFulfillmentOrder(fo.gid)?.status).toBe("CLOSED");
   });
 
@@ -35,7 +50,10 @@ describe("createFulfillmentWithTracking", () => {
       tracking: { company: "UPS", numbers: ["1Z999AA10123456784", "1Z999AA10123456793"], urls: [] },
       notifyCustomer: false,
     });
-    expect(result.ok && result.value.trackingInfo.map((t) => t.number)).toEqual(["1Z999AA10123456784", "1Z999AA10123456793"]);
+    expect(result.ok && result.value.trackingInfo.map((t) => t.number)).toEqual([
+      "1Z999AA10123456784",
+      "1Z999AA10123456793",
+    ]);
     expect(emulator.findFulfillmentOrder(fo.gid)?.status).toBe("IN_PROGRESS");
     expect(emulator.fulfillments()[0]?.notifyCustomer).toBe(false);
   });
@@ -44,34 +62,75 @@ describe("createFulfillmentWithTracking", () => {
     const fo = fulfillmentOrder("#1017");
     const [mugs] = fo.lineGids;
     if (!mugs) throw new Error("seed: #1017 has no lines");
-    const result = await createFulfillmentWithTracking(emulator.graphql, { fulfillmentOrderId: fo.gid, lineItems: [{ id: mugs, quantity: 1 }], tracking: UPS, notifyCustomer: true });
+    const result = await createFulfillmentWithTracking(emulator.graphql, {
+      fulfillmentOrderId: fo.gid,
+      lineItems: [{ id: mugs, quantity: 1 }],
+      tracking: UPS,
+      notifyCustomer: true,
+    });
     expect(result.ok).toBe(true);
   });
 
   it("surfaces Shopify's userErrors for an unknown fulfillment order", async () => {
-    const result = await createFulfillmentWithTracking(emulator.graphql, { fulfillmentOrderId: "gid://shopify/FulfillmentOrder/404" as FulfillmentOrderGid, lineItems: "all remaining", tracking: UPS, notifyCustomer: true });
-    expect(result).toMatchObject({ ok: false, error: { code: "USER_ERROR", message: expect.stringMatching(/does not exist/), fields: ["fulfillment.lineItemsByFulfillmentOrder.0.fulfillmentOrderId"] } });
+    const result = await createFulfillmentWithTracking(emulator.graphql, {
+      fulfillmentOrderId: "gid://shopify/FulfillmentOrder/404" as FulfillmentOrderGid,
+      lineItems: "all remaining",
+      tracking: UPS,
+      notifyCustomer: true,
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        code: "USER_ERROR",
+        message: expect.stringMatching(/does not exist/),
+        fields: ["fulfillment.lineItemsByFulfillmentOrder.0.fulfillmentOrderId"],
+      },
+    });
     expect(emulator.fulfillments()).toEqual([]);
   });
 
   it("surfaces Shopify's userErrors for a closed fulfillment order", async () => {
     const closed = fulfillmentOrder("#1017", 1);
-    const result = await createFulfillmentWithTracking(emulator.graphql, { fulfillmentOrderId: closed.gid, lineItems: "all remaining", tracking: UPS, notifyCustomer: true });
-    expect(result).toMatchObject({ ok: false, error: { code: "USER_ERROR", message: expect.stringMatching(/unfulfillable status= closed/) } });
+    const result = await createFulfillmentWithTracking(emulator.graphql, {
+      fulfillmentOrderId: closed.gid,
+      lineItems: "all remaining",
+      tracking: UPS,
+      notifyCustomer: true,
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: "USER_ERROR", message: expect.stringMatching(/unfulfillable status= closed/) },
+    });
   });
 
   it("surfaces Shopify's userErrors for a quantity above what remains", async () => {
     const fo = fulfillmentOrder("#1017");
     const [mugs] = fo.lineGids;
     if (!mugs) throw new Error("seed: #1017 has no lines");
-    const result = await createFulfillmentWithTracking(emulator.graphql, { fulfillmentOrderId: fo.gid, lineItems: [{ id: mugs, quantity: 2 }], tracking: UPS, notifyCustomer: true });
-    expect(result).toMatchObject({ ok: false, error: { code: "USER_ERROR", fields: ["fulfillment.lineItemsByFulfillmentOrder.0.fulfillmentOrderLineItems.0.quantity"] } });
+    const result = await createFulfillmentWithTracking(emulator.graphql, {
+      fulfillmentOrderId: fo.gid,
+      lineItems: [{ id: mugs, quantity: 2 }],
+      tracking: UPS,
+      notifyCustomer: true,
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        code: "USER_ERROR",
+        fields: ["fulfillment.lineItemsByFulfillmentOrder.0.fulfillmentOrderLineItems.0.quantity"],
+      },
+    });
     expect(emulator.findFulfillmentOrder(fo.gid)?.lineItems[0]?.remainingQuantity).toBe(1);
   });
 
   it("refuses tracking links without tracking numbers before calling Shopify", async () => {
     const fo = fulfillmentOrder("#1002");
-    const result = await createFulfillmentWithTracking(emulator.graphql, { fulfillmentOrderId: fo.gid, lineItems: "all remaining", tracking: { company: "UPS", numbers: [], urls: ["https://www.ups.com/track"] }, notifyCustomer: true });
+    const result = await createFulfillmentWithTracking(emulator.graphql, {
+      fulfillmentOrderId: fo.gid,
+      lineItems: "all remaining",
+      tracking: { company: "UPS", numbers: [], urls: ["https://www.ups.com/track"] },
+      notifyCustomer: true,
+    });
     expect(result).toMatchObject({ ok: false, error: { code: "USER_ERROR", fields: ["tracking.numbers"] } });
     expect(emulator.fulfillments()).toEqual([]);
   });
@@ -80,19 +139,33 @@ describe("createFulfillmentWithTracking", () => {
 describe("updateFulfillmentTracking", () => {
   it("replaces the tracking on a fulfillment", async () => {
     const fo = fulfillmentOrder("#1004");
-    const created = await createFulfillmentWithTracking(emulator.graphql, { fulfillmentOrderId: fo.gid, lineItems: "all remaining", tracking: UPS, notifyCustomer: false });
+    const created = await createFulfillmentWithTracking(emulator.graphql, {
+      fulfillmentOrderId: fo.gid,
+      lineItems: "all remaining",
+      tracking: UPS,
+      notifyCustomer: false,
+    });
     if (!created.ok) throw new Error(created.error.logMessage);
     const updated = await updateFulfillmentTracking(emulator.graphql, {
       fulfillmentId: created.value.id,
       tracking: { company: "DHL Express", numbers: ["1234567890"], urls: ["https://www.dhl.com/track?id=1234567890"] },
       notifyCustomer: true,
     });
-    expect(updated.ok && updated.value.trackingInfo).toEqual([{ company: "DHL Express", number: "1234567890", url: "https://www.dhl.com/track?id=1234567890" }]);
-    expect(emulator.fulfillments()[0]).toMatchObject({ notifyCustomer: true, trackingInfo: [{ company: "DHL Express" }] });
+    expect(updated.ok && updated.value.trackingInfo).toEqual([
+      { company: "DHL Express", number: "1234567890", url: "https://www.dhl.com/track?id=1234567890" },
+    ]);
+    expect(emulator.fulfillments()[0]).toMatchObject({
+      notifyCustomer: true,
+      trackingInfo: [{ company: "DHL Express" }],
+    });
   });
 
   it("surfaces userErrors for an unknown fulfillment", async () => {
-    const result = await updateFulfillmentTracking(emulator.graphql, { fulfillmentId: "gid://shopify/Fulfillment/1" as FulfillmentGid, tracking: UPS, notifyCustomer: false });
+    const result = await updateFulfillmentTracking(emulator.graphql, {
+      fulfillmentId: "gid://shopify/Fulfillment/1" as FulfillmentGid,
+      tracking: UPS,
+      notifyCustomer: false,
+    });
     expect(result).toMatchObject({ ok: false, error: { code: "USER_ERROR", fields: ["fulfillmentId"] } });
   });
 });

@@ -12,6 +12,7 @@ import {
 } from "./admin-client";
 import {
   CREATE_FULFILLMENT_WITH_TRACKING_MUTATION,
+  FULFILLMENT_ORDER_FULFILLMENTS_QUERY,
   UPDATE_FULFILLMENT_TRACKING_MUTATION,
 } from "./fulfillments.graphql";
 import type { FulfillmentGid, FulfillmentOrderGid, FulfillmentOrderLineItemGid } from "./ids";
@@ -29,13 +30,18 @@ export interface ShopifyFulfillment {
   readonly name: string;
   readonly status: string;
   readonly createdAt: string;
-  readonly trackingInfo: readonly { readonly company: string | null; readonly number: string | null; readonly url: string | null }[];
+  readonly trackingInfo: readonly {
+    readonly company: string | null;
+    readonly number: string | null;
+    readonly url: string | null;
+  }[];
 }
 
 export interface CreateFulfillmentWithTrackingInput {
   readonly fulfillmentOrderId: FulfillmentOrderGid;
   // "all remaining" omits the item list, which Shopify reads as: fulfil everything left.
-  readonly lineItems: readonly { readonly id: FulfillmentOrderLineItemGid; readonly quantity: number }[] | "all remaining";
+  readonly lineItems:
+    readonly { readonly id: FulfillmentOrderLineItemGid; readonly quantity: number }[] | "all remaining";
   readonly tracking: ShopifyTracking;
   readonly notifyCustomer: boolean;
 }
@@ -56,9 +62,18 @@ const FulfillmentSchema = z.object({
   createdAt: z.string(),
   trackingInfo: z.array(
     z.object({
-      company: z.string().nullish().transform((v) => v ?? null),
-      number: z.string().nullish().transform((v) => v ?? null),
-      url: z.string().nullish().transform((v) => v ?? null),
+      company: z
+        .string()
+        .nullish()
+        .transform((v) => v ?? null),
+      number: z
+        .string()
+        .nullish()
+        .transform((v) => v ?? null),
+      url: z
+        .string()
+        .nullish()
+        .transform((v) => v ?? null),
     }),
   ),
 });
@@ -116,7 +131,11 @@ export async function createFulfillmentWithTracking(
     operation: "CreateFulfillmentWithTracking",
     document: CREATE_FULFILLMENT_WITH_TRACKING_MUTATION,
     variables: {
-      fulfillment: { lineItemsByFulfillmentOrder, trackingInfo: trackingInfo.value, notifyCustomer: input.notifyCustomer },
+      fulfillment: {
+        lineItemsByFulfillmentOrder,
+        trackingInfo: trackingInfo.value,
+        notifyCustomer: input.notifyCustomer,
+      },
     },
     schema: CreateDataSchema,
   });
@@ -133,9 +152,55 @@ export async function updateFulfillmentTracking(
   const result = await runAdminGraphql(admin, {
     operation: "UpdateFulfillmentTracking",
     document: UPDATE_FULFILLMENT_TRACKING_MUTATION,
-    variables: { fulfillmentId: input.fulfillmentId, trackingInfoInput: trackingInfo.value, notifyCustomer: input.notifyCustomer },
+    variables: {
+      fulfillmentId: input.fulfillmentId,
+      trackingInfoInput: trackingInfo.value,
+      notifyCustomer: input.notifyCustomer,
+    },
     schema: UpdateDataSchema,
   });
   if (!result.ok) return result;
   return readPayload("UpdateFulfillmentTracking", result.value.data.fulfillmentTrackingInfoUpdate);
+}
+
+const FulfillmentOrderFulfillmentsSchema = z.object({
+  fulfillmentOrder: z
+    .object({
+      id: z.string(),
+      status: z.string(),
+      fulfillments: z.object({
+        nodes: z.array(
+          z.object({
+            id: z.string(),
+            status: z.string(),
+            trackingInfo: z.array(z.object({ number: z.string().nullish() })),
+          }),
+        ),
+      }),
+    })
+    .nullable(),
+});
+
+/**
+ * The fulfillment of this fulfillment order that already carries one of these tracking numbers, if
+ * any: a write-back that crashed after Shopify created the fulfillment (but before the app saved
+ * its id) adopts it instead of creating a second one.
+ */
+export async function findFulfillmentWithTracking(
+  admin: AdminGraphqlClient,
+  fulfillmentOrderGid: string,
+  trackingNumbers: readonly string[],
+): Promise<Result<FulfillmentGid | null, ShopifyError>> {
+  const result = await runAdminGraphql(admin, {
+    operation: "FulfillmentOrderFulfillments",
+    document: FULFILLMENT_ORDER_FULFILLMENTS_QUERY,
+    variables: { id: fulfillmentOrderGid },
+    schema: FulfillmentOrderFulfillmentsSchema,
+  });
+  if (!result.ok) return result;
+  const numbers = new Set(trackingNumbers);
+  const match = result.value.data.fulfillmentOrder?.fulfillments.nodes.find(
+    (f) => f.status !== "CANCELLED" && f.trackingInfo.some((t) => t.number && numbers.has(t.number)),
+  );
+  return ok(match ? (match.id as FulfillmentGid) : null);
 }

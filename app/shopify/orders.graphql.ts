@@ -43,6 +43,57 @@ export const UNFULFILLED_ORDERS_FOR_LABELS_QUERY = `#graphql
   }
 `;
 
+// One line item as prefill needs it (weights, prices, HS code, origin), shared by the order query
+// and the query that pages through orders with more line items than the first page.
+export const LINE_ITEM_FOR_LABEL_FRAGMENT = `#graphql
+  fragment LineItemForLabel on LineItem {
+    id
+    title
+    name
+    variantTitle
+    sku
+    vendor
+    quantity
+    currentQuantity
+    unfulfilledQuantity
+    requiresShipping
+    weight {
+      unit
+      value
+    }
+    originalUnitPriceSet {
+      shopMoney {
+        amount
+        currencyCode
+      }
+      presentmentMoney {
+        amount
+        currencyCode
+      }
+    }
+    product {
+      id
+      productType
+    }
+    variant {
+      id
+      sku
+      inventoryItem {
+        id
+        harmonizedSystemCode
+        countryCodeOfOrigin
+        provinceCodeOfOrigin
+        measurement {
+          weight {
+            unit
+            value
+          }
+        }
+      }
+    }
+  }
+`;
+
 export const ORDER_FOR_LABEL_QUERY = `#graphql
   query OrderForLabel($id: ID!) {
     order(id: $id) {
@@ -99,50 +150,7 @@ export const ORDER_FOR_LABEL_QUERY = `#graphql
           endCursor
         }
         nodes {
-          id
-          title
-          name
-          variantTitle
-          sku
-          vendor
-          quantity
-          currentQuantity
-          unfulfilledQuantity
-          requiresShipping
-          weight {
-            unit
-            value
-          }
-          originalUnitPriceSet {
-            shopMoney {
-              amount
-              currencyCode
-            }
-            presentmentMoney {
-              amount
-              currencyCode
-            }
-          }
-          product {
-            id
-            productType
-          }
-          variant {
-            id
-            sku
-            inventoryItem {
-              id
-              harmonizedSystemCode
-              countryCodeOfOrigin
-              provinceCodeOfOrigin
-              measurement {
-                weight {
-                  unit
-                  value
-                }
-              }
-            }
-          }
+          ...LineItemForLabel
         }
       }
       fulfillmentOrders(first: 5) {
@@ -212,9 +220,10 @@ export const ORDER_FOR_LABEL_QUERY = `#graphql
       }
     }
   }
+  ${LINE_ITEM_FOR_LABEL_FRAGMENT}
 `;
 
-// The same line item selection as ORDER_FOR_LABEL_QUERY, for orders with more than 50 lines.
+// The next pages of line items, for orders with more than 50 lines.
 export const ORDER_LINE_ITEMS_FOR_LABEL_QUERY = `#graphql
   query OrderLineItemsForLabel($id: ID!, $after: String) {
     order(id: $id) {
@@ -225,52 +234,10 @@ export const ORDER_LINE_ITEMS_FOR_LABEL_QUERY = `#graphql
           endCursor
         }
         nodes {
-          id
-          title
-          name
-          variantTitle
-          sku
-          vendor
-          quantity
-          currentQuantity
-          unfulfilledQuantity
-          requiresShipping
-          weight {
-            unit
-            value
-          }
-          originalUnitPriceSet {
-            shopMoney {
-              amount
-              currencyCode
-            }
-            presentmentMoney {
-              amount
-              currencyCode
-            }
-          }
-          product {
-            id
-            productType
-          }
-          variant {
-            id
-            sku
-            inventoryItem {
-              id
-              harmonizedSystemCode
-              countryCodeOfOrigin
-              provinceCodeOfOrigin
-              measurement {
-                weight {
-                  unit
-                  value
-                }
-              }
-            }
-          }
+          ...LineItemForLabel
         }
       }
     }
   }
+  ${LINE_ITEM_FOR_LABEL_FRAGMENT}
 `;

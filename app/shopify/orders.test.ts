@@ -24,12 +24,20 @@ describe("getUnfulfilledOrders", () => {
   it("lists open unfulfilled and partly fulfilled orders, newest first, across pages", async () => {
     const first = await getUnfulfilledOrders(emulator.graphql, { first: 10 });
     if (!first.ok) throw new Error(first.error.logMessage);
-    expect(first.value.orders[0]).toMatchObject({ name: "#1017", displayFulfillmentStatus: "PARTIALLY_FULFILLED", shipTo: { city: "New York", countryCode: "US" }, totalPrice: { currencyCode: "USD" } });
+    expect(first.value.orders[0]).toMatchObject({
+      name: "#1017",
+      displayFulfillmentStatus: "PARTIALLY_FULFILLED",
+      shipTo: { city: "New York", countryCode: "US" },
+      totalPrice: { currencyCode: "USD" },
+    });
     expect(first.value.pageInfo.hasNextPage).toBe(true);
     const second = await getUnfulfilledOrders(emulator.graphql, { first: 10, after: first.value.pageInfo.endCursor });
     if (!second.ok) throw new Error(second.error.logMessage);
     expect([...first.value.orders, ...second.value.orders].map((o) => o.name)).toHaveLength(17);
-    expect(second.value.orders.at(-1)).toMatchObject({ name: "#1001", shipTo: { city: "Evanston", countryCode: "US" } });
+    expect(second.value.orders.at(-1)).toMatchObject({
+      name: "#1001",
+      shipTo: { city: "Evanston", countryCode: "US" },
+    });
   });
 
   it("drops an order once everything on it is fulfilled", async () => {
@@ -53,14 +61,26 @@ describe("getOrderForLabel", () => {
       shopCurrencyCode: "USD",
       presentmentCurrencyCode: "USD",
       customsTaxId: null,
-      shippingAddress: { name: "Emily Carter", company: null, address1: "1427 Maple Ave", city: "Evanston", provinceCode: "IL", zip: "60201", countryCode: "US", phone: "+18473281904" },
+      shippingAddress: {
+        name: "Emily Carter",
+        company: null,
+        address1: "1427 Maple Ave",
+        city: "Evanston",
+        provinceCode: "IL",
+        zip: "60201",
+        countryCode: "US",
+        phone: "+18473281904",
+      },
     });
     expect(order.lineItems[0]).toMatchObject({
       title: "Hand-thrown Stoneware Mug",
       productType: "Mugs",
       sku: "HP-MUG-SLATE",
       quantity: 2,
-      unitPrice: { shop: { amount: "28.00", currencyCode: "USD" }, presentment: { amount: "28.00", currencyCode: "USD" } },
+      unitPrice: {
+        shop: { amount: "28.00", currencyCode: "USD" },
+        presentment: { amount: "28.00", currencyCode: "USD" },
+      },
       weight: { value: 450, unit: "GRAMS" },
       hsCode: "6912.00",
       countryOfOrigin: "US",
@@ -70,11 +90,25 @@ describe("getOrderForLabel", () => {
     expect(fo).toMatchObject({
       status: "OPEN",
       canCreateFulfillment: true,
-      assignedLocation: { name: "Brooklyn Warehouse", city: "Brooklyn", zip: "11249", countryCode: "US", phone: "+17183872941", locationId: "gid://shopify/Location/71234560001" },
-      destination: { firstName: "Emily", lastName: "Carter", phone: "+18473281904", email: "emily.carter@fastmail.com" },
+      assignedLocation: {
+        name: "Brooklyn Warehouse",
+        city: "Brooklyn",
+        zip: "11249",
+        countryCode: "US",
+        phone: "+17183872941",
+        locationId: "gid://shopify/Location/71234560001",
+      },
+      destination: {
+        firstName: "Emily",
+        lastName: "Carter",
+        phone: "+18473281904",
+        email: "emily.carter@fastmail.com",
+      },
       lineItemsComplete: true,
     });
-    expect(fo?.lineItems.map((l) => [l.lineItemId, l.remainingQuantity, l.totalQuantity])).toEqual(order.lineItems.map((l) => [l.id, l.quantity, l.quantity]));
+    expect(fo?.lineItems.map((l) => [l.lineItemId, l.remainingQuantity, l.totalQuantity])).toEqual(
+      order.lineItems.map((l) => [l.id, l.quantity, l.quantity]),
+    );
   });
 
   it("keeps the company of a commercial address", async () => {
@@ -89,21 +123,38 @@ describe("getOrderForLabel", () => {
     ["#1004", "DE", null, "EUR"],
     ["#1005", "GB", null, "GBP"],
     ["#1010", "AU", "VIC", "AUD"],
-  ])("reads international order %s with its presentment currency and origins", async (name, country, province, currency) => {
-    const order = await loadOrder(name);
-    expect(order.shippingAddress).toMatchObject({ countryCode: country, provinceCode: province });
-    expect(order.presentmentCurrencyCode).toBe(currency);
-    expect(order.lineItems.every((l) => l.unitPrice.presentment.currencyCode === currency && l.unitPrice.shop.currencyCode === "USD")).toBe(true);
-    expect(order.lineItems.every((l) => l.hsCode && l.countryOfOrigin && l.weight)).toBe(true);
-  });
+  ])(
+    "reads international order %s with its presentment currency and origins",
+    async (name, country, province, currency) => {
+      const order = await loadOrder(name);
+      expect(order.shippingAddress).toMatchObject({ countryCode: country, provinceCode: province });
+      expect(order.presentmentCurrencyCode).toBe(currency);
+      expect(
+        order.lineItems.every(
+          (l) => l.unitPrice.presentment.currencyCode === currency && l.unitPrice.shop.currencyCode === "USD",
+        ),
+      ).toBe(true);
+      expect(order.lineItems.every((l) => l.hsCode && l.countryOfOrigin && l.weight)).toBe(true);
+    },
+  );
 
   it("finds the Brazilian CPF from checkout, and reports none when the buyer gave none", async () => {
-    expect((await loadOrder("#1006")).customsTaxId).toEqual({ value: "381.447.926-29", kind: "CPF", countryCode: "BR", sourceKey: "SHIPPING_CREDENTIAL_BR" });
+    expect((await loadOrder("#1006")).customsTaxId).toEqual({
+      value: "381.447.926-29",
+      kind: "CPF",
+      countryCode: "BR",
+      sourceKey: "SHIPPING_CREDENTIAL_BR",
+    });
     expect((await loadOrder("#1007")).customsTaxId).toBeNull();
   });
 
   it("finds the Italian codice fiscale from checkout, and reports none when the buyer gave none", async () => {
-    expect((await loadOrder("#1008")).customsTaxId).toEqual({ value: "RSSGLI90A41F205B", kind: "CODICE_FISCALE", countryCode: "IT", sourceKey: "TAX_CREDENTIAL_IT" });
+    expect((await loadOrder("#1008")).customsTaxId).toEqual({
+      value: "RSSGLI90A41F205B",
+      kind: "CODICE_FISCALE",
+      countryCode: "IT",
+      sourceKey: "TAX_CREDENTIAL_IT",
+    });
     expect((await loadOrder("#1009")).customsTaxId).toBeNull();
   });
 
@@ -115,13 +166,20 @@ describe("getOrderForLabel", () => {
 
   it("reads a heavy order with weights in pounds", async () => {
     const order = await loadOrder("#1012");
-    expect(order.lineItems.map((l) => [l.weight, l.quantity])).toEqual([[{ value: 35, unit: "POUNDS" }, 2], [{ value: 7.5, unit: "POUNDS" }, 1]]);
+    expect(order.lineItems.map((l) => [l.weight, l.quantity])).toEqual([
+      [{ value: 35, unit: "POUNDS" }, 2],
+      [{ value: 7.5, unit: "POUNDS" }, 1],
+    ]);
     expect(order.totalWeightGrams).toBeGreaterThan(35_000);
   });
 
   it("returns null phones for a customer without one instead of inventing a value", async () => {
     const order = await loadOrder("#1013");
-    expect([order.phone, order.shippingAddress?.phone, order.fulfillmentOrders[0]?.destination?.phone]).toEqual([null, null, null]);
+    expect([order.phone, order.shippingAddress?.phone, order.fulfillmentOrders[0]?.destination?.phone]).toEqual([
+      null,
+      null,
+      null,
+    ]);
     expect(order.email).toBe("liam.chen@shaw.ca");
   });
 
@@ -139,7 +197,9 @@ describe("getOrderForLabel", () => {
 
   it("returns both fulfillment orders of a split order with their own ship-from locations", async () => {
     const order = await loadOrder("#1016");
-    expect(order.fulfillmentOrders.map((fo) => [fo.assignedLocation.name, fo.assignedLocation.phone, fo.lineItems.length])).toEqual([
+    expect(
+      order.fulfillmentOrders.map((fo) => [fo.assignedLocation.name, fo.assignedLocation.phone, fo.lineItems.length]),
+    ).toEqual([
       ["Brooklyn Warehouse", "+17183872941", 1],
       ["Reno Fulfillment Center", null, 2],
     ]);
@@ -150,7 +210,10 @@ describe("getOrderForLabel", () => {
     expect(order.displayFulfillmentStatus).toBe("PARTIALLY_FULFILLED");
     const [open, closed] = order.fulfillmentOrders;
     expect(open).toMatchObject({ status: "IN_PROGRESS", canCreateFulfillment: true });
-    expect(open?.lineItems.map((l) => [l.totalQuantity, l.remainingQuantity])).toEqual([[4, 1], [2, 2]]);
+    expect(open?.lineItems.map((l) => [l.totalQuantity, l.remainingQuantity])).toEqual([
+      [4, 1],
+      [2, 2],
+    ]);
     expect(closed).toMatchObject({ status: "CLOSED", canCreateFulfillment: false, supportedActions: [] });
     expect(order.lineItems.map((l) => l.unfulfilledQuantity)).toEqual([1, 2, 0]);
   });
@@ -161,7 +224,10 @@ describe("getOrderForLabel", () => {
         const order = state.orders[0];
         const template = order?.lineItems[0];
         if (!order || !template) return state;
-        order.lineItems = Array.from({ length: 120 }, (_, i) => ({ ...template, id: `gid://shopify/LineItem/${90000 + i}` }));
+        order.lineItems = Array.from({ length: 120 }, (_, i) => ({
+          ...template,
+          id: `gid://shopify/LineItem/${90000 + i}`,
+        }));
         return state;
       },
     });
@@ -187,12 +253,21 @@ describe("getOrderForLabel", () => {
 
   it("reports THROTTLED when Shopify throttles the query", async () => {
     emulator.failNextRequest("THROTTLED");
-    expect(await getOrderForLabel(emulator.graphql, gidOf("#1001"))).toMatchObject({ ok: false, error: { code: "THROTTLED" } });
+    expect(await getOrderForLabel(emulator.graphql, gidOf("#1001"))).toMatchObject({
+      ok: false,
+      error: { code: "THROTTLED" },
+    });
   });
 });
 
 describe("selectCustomsTaxId", () => {
-  const field = (key: string, value: string, countryCode = "BR") => ({ key, value, countryCode, purpose: "TAX" as const, title: "" });
+  const field = (key: string, value: string, countryCode = "BR") => ({
+    key,
+    value,
+    countryCode,
+    purpose: "TAX" as const,
+    title: "",
+  });
 
   it("classifies CNPJ and partita IVA and ignores other countries' fields", () => {
     expect(selectCustomsTaxId([field("TAX_CREDENTIAL_BR", "11.222.333/0001-81")], "BR")?.kind).toBe("CNPJ");

@@ -9,13 +9,7 @@ import {
   type ShopifyError,
   type ShopifyProblem,
 } from "./admin-client";
-import type {
-  FulfillmentOrderGid,
-  FulfillmentOrderLineItemGid,
-  LineItemGid,
-  LocationGid,
-  OrderGid,
-} from "./ids";
+import type { FulfillmentOrderGid, FulfillmentOrderLineItemGid, LineItemGid, LocationGid, OrderGid } from "./ids";
 import {
   ORDER_FOR_LABEL_QUERY,
   ORDER_LINE_ITEMS_FOR_LABEL_QUERY,
@@ -79,13 +73,7 @@ export interface ShopifyOrderLineItem {
 }
 
 export type ShopifyFulfillmentOrderStatus =
-  | "OPEN"
-  | "IN_PROGRESS"
-  | "SCHEDULED"
-  | "ON_HOLD"
-  | "INCOMPLETE"
-  | "CLOSED"
-  | "CANCELLED";
+  "OPEN" | "IN_PROGRESS" | "SCHEDULED" | "ON_HOLD" | "INCOMPLETE" | "CLOSED" | "CANCELLED";
 
 export interface ShopifyFulfillmentOrderLineItem {
   readonly id: FulfillmentOrderLineItemGid;
@@ -106,7 +94,11 @@ export interface ShopifyFulfillmentOrder {
   readonly supportedActions: readonly string[];
   // Only fulfillment orders offering CREATE_FULFILLMENT can get a label written back.
   readonly canCreateFulfillment: boolean;
-  readonly deliveryMethod: { readonly methodType: string; readonly serviceCode: string | null; readonly presentedName: string | null } | null;
+  readonly deliveryMethod: {
+    readonly methodType: string;
+    readonly serviceCode: string | null;
+    readonly presentedName: string | null;
+  } | null;
   // The ship-from address. Phone may be missing: fall back to the shop's phone.
   readonly assignedLocation: {
     readonly locationId: LocationGid | null;
@@ -222,7 +214,10 @@ const MoneySchema = z.object({ amount: z.string(), currencyCode: z.string() });
 const MoneyBagSchema = z.object({ shopMoney: MoneySchema, presentmentMoney: MoneySchema });
 // UnsignedInt64 arrives as a string; a number is tolerated.
 const UInt64Schema = z.union([z.string(), z.number()]).transform((v) => String(v));
-const ns = z.string().nullish().transform((v) => v ?? null);
+const ns = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? null);
 
 const MailingAddressSchema = z.object({
   name: ns,
@@ -269,7 +264,13 @@ const LineItemSchema = z.object({
 });
 type LineItemData = z.infer<typeof LineItemSchema>;
 
-const PageInfoSchema = z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullish().transform((v) => v ?? null) });
+const PageInfoSchema = z.object({
+  hasNextPage: z.boolean(),
+  endCursor: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? null),
+});
 const LineItemConnectionSchema = z.object({ pageInfo: PageInfoSchema, nodes: z.array(LineItemSchema) });
 
 const FulfillmentOrderSchema = z.object({
@@ -373,9 +374,7 @@ const OrderSummarySchema = z.object({
   totalWeight: UInt64Schema.nullish(),
   currencyCode: z.string(),
   totalPriceSet: z.object({ shopMoney: MoneySchema }),
-  shippingAddress: z
-    .object({ name: ns, company: ns, city: ns, provinceCode: ns, countryCodeV2: ns })
-    .nullish(),
+  shippingAddress: z.object({ name: ns, company: ns, city: ns, provinceCode: ns, countryCodeV2: ns }).nullish(),
   shippingLine: z.object({ title: z.string(), code: ns }).nullish(),
 });
 
@@ -450,7 +449,12 @@ export function selectCustomsTaxId(
   for (const key of keys) {
     const field = fields.find((f) => f.key === key && f.value.trim() !== "");
     if (field) {
-      return { value: field.value.trim(), kind: classifyTaxId(destinationCountryCode, field.value), countryCode: field.countryCode, sourceKey: field.key };
+      return {
+        value: field.value.trim(),
+        kind: classifyTaxId(destinationCountryCode, field.value),
+        countryCode: field.countryCode,
+        sourceKey: field.key,
+      };
     }
   }
   return null;
@@ -473,7 +477,11 @@ export async function getUnfulfilledOrders(
   const result = await runAdminGraphql(admin, {
     operation: "UnfulfilledOrdersForLabels",
     document: UNFULFILLED_ORDERS_FOR_LABELS_QUERY,
-    variables: { first: options.first, after: options.after ?? null, query: options.query ?? DEFAULT_UNFULFILLED_ORDERS_QUERY },
+    variables: {
+      first: options.first,
+      after: options.after ?? null,
+      query: options.query ?? DEFAULT_UNFULFILLED_ORDERS_QUERY,
+    },
     schema: UnfulfilledOrdersDataSchema,
   });
   if (!result.ok) return result;
@@ -490,7 +498,13 @@ export async function getUnfulfilledOrders(
       totalWeightGrams: toWeightGrams(o.totalWeight),
       totalPrice: o.totalPriceSet.shopMoney,
       shipTo: o.shippingAddress
-        ? { name: o.shippingAddress.name, company: o.shippingAddress.company, city: o.shippingAddress.city, provinceCode: o.shippingAddress.provinceCode, countryCode: o.shippingAddress.countryCodeV2 }
+        ? {
+            name: o.shippingAddress.name,
+            company: o.shippingAddress.company,
+            city: o.shippingAddress.city,
+            provinceCode: o.shippingAddress.provinceCode,
+            countryCode: o.shippingAddress.countryCodeV2,
+          }
         : null,
       shippingLine: o.shippingLine ?? null,
     })),
@@ -518,7 +532,8 @@ export async function getOrderForLabel(
   if (!order) {
     return err(
       createShopifyError("NOT_FOUND", `OrderForLabel: order ${orderGid} not found`, {
-        message: "We couldn't find this order in Shopify. It may have been deleted, or it's older than this app can see.",
+        message:
+          "We couldn't find this order in Shopify. It may have been deleted, or it's older than this app can see.",
       }),
     );
   }
@@ -539,14 +554,25 @@ export async function getOrderForLabel(
     lineItems.push(...connection.nodes.map(toLineItem));
     pageInfo = connection.pageInfo;
   }
-  if (pageInfo.hasNextPage) problems.push(truncated("line items", `OrderForLabel: ${orderGid} has more than ${lineItems.length} line items`));
+  if (pageInfo.hasNextPage)
+    problems.push(truncated("line items", `OrderForLabel: ${orderGid} has more than ${lineItems.length} line items`));
   if (order.fulfillmentOrders.pageInfo.hasNextPage) {
-    problems.push(truncated("fulfillment orders", `OrderForLabel: ${orderGid} has more than ${order.fulfillmentOrders.nodes.length} fulfillment orders`));
+    problems.push(
+      truncated(
+        "fulfillment orders",
+        `OrderForLabel: ${orderGid} has more than ${order.fulfillmentOrders.nodes.length} fulfillment orders`,
+      ),
+    );
   }
 
   const fulfillmentOrders: ShopifyFulfillmentOrder[] = order.fulfillmentOrders.nodes.map((fo) => {
     if (fo.lineItems.pageInfo.hasNextPage) {
-      problems.push(truncated("items in one shipment", `OrderForLabel: fulfillment order ${fo.id} has more than ${fo.lineItems.nodes.length} line items`));
+      problems.push(
+        truncated(
+          "items in one shipment",
+          `OrderForLabel: fulfillment order ${fo.id} has more than ${fo.lineItems.nodes.length} line items`,
+        ),
+      );
     }
     const supportedActions = fo.supportedActions.map((a) => a.action);
     const { location, ...assigned } = fo.assignedLocation;

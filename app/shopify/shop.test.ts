@@ -14,7 +14,13 @@ describe("getShopAndLocations", () => {
       myshopifyDomain: "demo-shop.myshopify.com",
       currencyCode: "USD",
       weightUnit: "POUNDS",
-      address: { company: "Harbor & Pine Goods LLC", city: "Brooklyn", provinceCode: "NY", countryCode: "US", phone: "+17183872941" },
+      address: {
+        company: "Harbor & Pine Goods LLC",
+        city: "Brooklyn",
+        provinceCode: "NY",
+        countryCode: "US",
+        phone: "+17183872941",
+      },
     });
     expect(result.value.locations.map((l) => [l.name, l.legacyId, l.address.zip, l.address.phone])).toEqual([
       ["Brooklyn Warehouse", "71234560001", "11249", "+17183872941"],

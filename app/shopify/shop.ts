@@ -58,7 +58,10 @@ export interface ShopifyShopAndLocations {
   readonly problems: readonly ShopifyProblem[];
 }
 
-const ns = z.string().nullish().transform((v) => v ?? null);
+const ns = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? null);
 
 const DataSchema = z.object({
   shop: z.object({
@@ -117,7 +120,9 @@ const DataSchema = z.object({
 // is reported as a problem instead of silently dropped.
 const LOCATIONS_PAGE_SIZE = 50;
 
-export async function getShopAndLocations(admin: AdminGraphqlClient): Promise<Result<ShopifyShopAndLocations, ShopifyError>> {
+export async function getShopAndLocations(
+  admin: AdminGraphqlClient,
+): Promise<Result<ShopifyShopAndLocations, ShopifyError>> {
   const result = await runAdminGraphql(admin, {
     operation: "ShopAndLocationsForLabels",
     document: SHOP_AND_LOCATIONS_FOR_LABELS_QUERY,
@@ -138,7 +143,10 @@ export async function getShopAndLocations(admin: AdminGraphqlClient): Promise<Re
   const { countryCodeV2, ...address } = shopAddress;
   return ok({
     shop: { ...shopRest, address: { ...address, countryCode: countryCodeV2 } },
-    locations: locations.nodes.map(({ legacyResourceId, ...location }) => ({ ...location, legacyId: legacyResourceId })),
+    locations: locations.nodes.map(({ legacyResourceId, ...location }) => ({
+      ...location,
+      legacyId: legacyResourceId,
+    })),
     problems,
   });
 }
