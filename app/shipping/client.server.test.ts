@@ -10,38 +10,13 @@ import {
   type ShippingLogEntry,
 } from "./client.server";
 import { checkDraftPackageCount } from "./preflight";
-import type { Address, CreateLabelRequest, Parcel, Rate, RatesRequest } from "./schemas";
+import type { CreateLabelRequest, Rate, RatesRequest } from "./schemas";
+import { box, deRecipient, sender, usRecipient } from "./test-fixtures";
 
 const BASE_URL = "http://shipping.test";
 const NOW = new Date("2026-11-22T15:00:00Z");
 const emulator = createShippingEmulator({ now: () => NOW });
 
-const sender: Address = {
-  name: "Ada Shipper",
-  street1: "1 Congress Ave",
-  city: "Austin",
-  state: "TX",
-  zip: "78701",
-  country: "US",
-  phone: "+1 512 555 0134",
-};
-const usRecipient: Address = {
-  name: "Bob Buyer",
-  street1: "2 Oak Ave",
-  city: "Denver",
-  state: "CO",
-  zip: "80202",
-  country: "US",
-};
-const deRecipient: Address = {
-  name: "Clara Kunde",
-  street1: "Unter den Linden 5",
-  city: "Berlin",
-  zip: "10117",
-  country: "DE",
-  phone: "+49 30 901820",
-};
-const box: Parcel = { weight: 16, length: 10, width: 8, height: 4 };
 const domesticRates: RatesRequest = { from_address: sender, to_address: usRecipient, parcel: box };
 const upsGround: CreateLabelRequest = {
   from_address: sender,

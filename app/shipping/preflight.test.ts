@@ -8,34 +8,8 @@ import {
   preflightLabelRequest,
   type PreflightProblem,
 } from "./preflight";
-import type { Address, CreateLabelRequest, Parcel, Rate } from "./schemas";
-
-const sender: Address = {
-  name: "Ada Shipper",
-  street1: "1 Congress Ave",
-  city: "Austin",
-  state: "TX",
-  zip: "78701",
-  country: "US",
-  phone: "+1 512 555 0134",
-};
-const usRecipient: Address = {
-  name: "Bob Buyer",
-  street1: "2 Oak Ave",
-  city: "Denver",
-  state: "CO",
-  zip: "80202",
-  country: "US",
-};
-const deRecipient: Address = {
-  name: "Clara Kunde",
-  street1: "Unter den Linden 5",
-  city: "Berlin",
-  zip: "10117",
-  country: "DE",
-  phone: "+49 30 901820",
-};
-const box: Parcel = { weight: 16, length: 10, width: 8, height: 4 };
+import type { Address, CreateLabelRequest, Rate } from "./schemas";
+import { box, deRecipient, sender, usRecipient } from "./test-fixtures";
 
 const quote: Rate = {
   rate_id: "rate_1",
