@@ -33,19 +33,23 @@ export interface ShopifyMoneyBag {
   readonly presentment: ShopifyMoney;
 }
 
-export interface ShopifyMailingAddress {
-  readonly name: string | null;
-  readonly firstName: string | null;
-  readonly lastName: string | null;
-  readonly company: string | null;
+// The street lines every Shopify address shape shares (order, fulfillment order, shop, location).
+export interface ShopifyStreetAddress {
   readonly address1: string | null;
   readonly address2: string | null;
   readonly city: string | null;
   readonly province: string | null;
-  readonly provinceCode: string | null;
   readonly zip: string | null;
   readonly countryCode: string | null;
   readonly phone: string | null;
+}
+
+export interface ShopifyMailingAddress extends ShopifyStreetAddress {
+  readonly name: string | null;
+  readonly firstName: string | null;
+  readonly lastName: string | null;
+  readonly company: string | null;
+  readonly provinceCode: string | null;
 }
 
 export interface ShopifyOrderLineItem {
@@ -100,30 +104,19 @@ export interface ShopifyFulfillmentOrder {
     readonly presentedName: string | null;
   } | null;
   // The ship-from address. Phone may be missing: fall back to the shop's phone.
-  readonly assignedLocation: {
+  readonly assignedLocation: ShopifyStreetAddress & {
     readonly locationId: LocationGid | null;
     readonly name: string;
-    readonly address1: string | null;
-    readonly address2: string | null;
-    readonly city: string | null;
-    readonly province: string | null;
-    readonly zip: string | null;
     readonly countryCode: string;
-    readonly phone: string | null;
   };
-  readonly destination: {
-    readonly firstName: string | null;
-    readonly lastName: string | null;
-    readonly company: string | null;
-    readonly address1: string | null;
-    readonly address2: string | null;
-    readonly city: string | null;
-    readonly province: string | null;
-    readonly zip: string | null;
-    readonly countryCode: string | null;
-    readonly phone: string | null;
-    readonly email: string | null;
-  } | null;
+  readonly destination:
+    | (ShopifyStreetAddress & {
+        readonly firstName: string | null;
+        readonly lastName: string | null;
+        readonly company: string | null;
+        readonly email: string | null;
+      })
+    | null;
   readonly lineItems: readonly ShopifyFulfillmentOrderLineItem[];
   // False when the fulfillment order has more line items than one page (reported as a problem).
   readonly lineItemsComplete: boolean;

@@ -4,7 +4,7 @@ import { ok, type Result } from "~/utils/result";
 
 import { type AdminGraphqlClient, runAdminGraphql, type ShopifyError, type ShopifyProblem } from "./admin-client";
 import type { LocationGid } from "./ids";
-import type { ShopifyWeightUnit } from "./orders";
+import type { ShopifyStreetAddress, ShopifyWeightUnit } from "./orders";
 import { SHOP_AND_LOCATIONS_FOR_LABELS_QUERY } from "./shop.graphql";
 
 export interface ShopifyShop {
@@ -18,17 +18,10 @@ export interface ShopifyShop {
   readonly unitSystem: string;
   readonly ianaTimezone: string;
   // The store's address (Shop.shopAddress); the fallback ship-from and phone for labels.
-  readonly address: {
+  readonly address: ShopifyStreetAddress & {
     readonly company: string | null;
-    readonly address1: string | null;
-    readonly address2: string | null;
-    readonly city: string | null;
-    readonly province: string | null;
     readonly provinceCode: string | null;
-    readonly zip: string | null;
     readonly country: string | null;
-    readonly countryCode: string | null;
-    readonly phone: string | null;
   };
 }
 
@@ -39,16 +32,9 @@ export interface ShopifyLocation {
   readonly isActive: boolean;
   readonly fulfillsOnlineOrders: boolean;
   readonly shipsInventory: boolean;
-  readonly address: {
-    readonly address1: string | null;
-    readonly address2: string | null;
-    readonly city: string | null;
-    readonly province: string | null;
+  readonly address: ShopifyStreetAddress & {
     readonly provinceCode: string | null;
-    readonly zip: string | null;
     readonly country: string | null;
-    readonly countryCode: string | null;
-    readonly phone: string | null;
   };
 }
 
