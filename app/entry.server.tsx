@@ -5,7 +5,12 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 
+import { startBackgroundJobs } from "./jobs/background.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
+
+// Purchases interrupted after the charge and tracking write-backs Shopify did not take are
+// finished by a sweep in the server process (app/jobs/label-recovery.server.ts).
+startBackgroundJobs();
 
 export const streamTimeout = 5000;
 
