@@ -40,7 +40,44 @@ function isValidCpf(value: string): boolean {
 }
 
 function isValidCodiceFiscale(value: string): boolean {
-  const odd: Record<string, number> = { 0: 1, 1: 0, 2: 5, 3: 7, 4: 9, 5: 13, 6: 15, 7: 17, 8: 19, 9: 21, A: 1, B: 0, C: 5, D: 7, E: 9, F: 13, G: 15, H: 17, I: 19, J: 21, K: 2, L: 4, M: 18, N: 20, O: 11, P: 3, Q: 6, R: 8, S: 12, T: 14, U: 16, V: 10, W: 22, X: 25, Y: 24, Z: 23 };
+  const odd: Record<string, number> = {
+    0: 1,
+    1: 0,
+    2: 5,
+    3: 7,
+    4: 9,
+    5: 13,
+    6: 15,
+    7: 17,
+    8: 19,
+    9: 21,
+    A: 1,
+    B: 0,
+    C: 5,
+    D: 7,
+    E: 9,
+    F: 13,
+    G: 15,
+    H: 17,
+    I: 19,
+    J: 21,
+    K: 2,
+    L: 4,
+    M: 18,
+    N: 20,
+    O: 11,
+    P: 3,
+    Q: 6,
+    R: 8,
+    S: 12,
+    T: 14,
+    U: 16,
+    V: 10,
+    W: 22,
+    X: 25,
+    Y: 24,
+    Z: 23,
+  };
   const even = (c: string) => (/\d/.test(c) ? Number(c) : c.charCodeAt(0) - 65);
   if (!/^[A-Z0-9]{16}$/.test(value)) return false;
   let sum = 0;
@@ -59,25 +96,39 @@ describe("the Shopify Admin emulator", () => {
   });
 
   it("refuses a mutation whose input type does not match the schema", async () => {
-    const body = await run(CREATE, { fulfillment: { lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: 5 }], trackingNumber: "x" } });
+    const body = await run(CREATE, {
+      fulfillment: { lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: 5 }], trackingNumber: "x" },
+    });
     expect(body.errors?.[0]?.message).toMatch(/Variable "\$fulfillment"/);
   });
 
   it("serves every seeded scenario as an order with a shipping address and an open fulfillment order", async () => {
-    const body = await run(`query { orders(first: 50, sortKey: CREATED_AT) { nodes { name shippingAddress { countryCodeV2 }
+    const body =
+      await run(`query { orders(first: 50, sortKey: CREATED_AT) { nodes { name shippingAddress { countryCodeV2 }
       fulfillmentOrders(first: 5) { nodes { status supportedActions { action } } } } } }`);
-    const orders = body.data?.orders.nodes as { name: string; shippingAddress: { countryCodeV2: string }; fulfillmentOrders: { nodes: { status: string; supportedActions: { action: string }[] }[] } }[];
+    const orders = body.data?.orders.nodes as {
+      name: string;
+      shippingAddress: { countryCodeV2: string };
+      fulfillmentOrders: { nodes: { status: string; supportedActions: { action: string }[] }[] };
+    }[];
     expect(orders.map((o) => o.name).sort()).toEqual(Object.keys(ORDER_SCENARIOS).sort());
     for (const order of orders) {
-      expect(order.fulfillmentOrders.nodes.some((f) => f.supportedActions.some((a) => a.action === "CREATE_FULFILLMENT"))).toBe(true);
+      expect(
+        order.fulfillmentOrders.nodes.some((f) => f.supportedActions.some((a) => a.action === "CREATE_FULFILLMENT")),
+      ).toBe(true);
     }
   });
 
   it("filters orders with the search terms the app sends and pages with cursors", async () => {
-    const first = await run(`query { orders(first: 10, query: "status:open fulfillment_status:unfulfilled") { pageInfo { hasNextPage endCursor } nodes { name } } }`);
+    const first = await run(
+      `query { orders(first: 10, query: "status:open fulfillment_status:unfulfilled") { pageInfo { hasNextPage endCursor } nodes { name } } }`,
+    );
     expect(first.data?.orders.nodes).toHaveLength(10);
     expect(first.data?.orders.pageInfo.hasNextPage).toBe(true);
-    const second = await run(`query($after: String) { orders(first: 10, after: $after, query: "fulfillment_status:unfulfilled") { pageInfo { hasNextPage } nodes { name } } }`, { after: first.data?.orders.pageInfo.endCursor });
+    const second = await run(
+      `query($after: String) { orders(first: 10, after: $after, query: "fulfillment_status:unfulfilled") { pageInfo { hasNextPage } nodes { name } } }`,
+      { after: first.data?.orders.pageInfo.endCursor },
+    );
     expect(second.data?.orders.nodes).toHaveLength(7);
     const byName = await run(`query { orders(first: 5, query: "name:#1006") { nodes { name } } }`);
     expect(byName.data?.orders.nodes).toEqual([{ name: "#1006" }]);
@@ -90,8 +141,14 @@ describe("the Shopify Admin emulator", () => {
 
   it("resolves node and nodes by id", async () => {
     const id = fo("#1016", 1).id;
-    const body = await run(`query($id: ID!) { node(id: $id) { __typename ... on FulfillmentOrder { assignedLocation { name } } } }`, { id });
-    expect(body.data?.node).toEqual({ __typename: "FulfillmentOrder", assignedLocation: { name: "Reno Fulfillment Center" } });
+    const body = await run(
+      `query($id: ID!) { node(id: $id) { __typename ... on FulfillmentOrder { assignedLocation { name } } } }`,
+      { id },
+    );
+    expect(body.data?.node).toEqual({
+      __typename: "FulfillmentOrder",
+      assignedLocation: { name: "Reno Fulfillment Center" },
+    });
   });
 
   it("seeds tax ids with valid check digits", () => {
@@ -108,7 +165,11 @@ describe("the Shopify Admin emulator", () => {
     const body = await run(CREATE, {
       fulfillment: {
         lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: target.id }],
-        trackingInfo: { company: "UPS", numbers: ["1Z999AA10123456784"], urls: ["https://www.ups.com/track?tracknum=1Z999AA10123456784"] },
+        trackingInfo: {
+          company: "UPS",
+          numbers: ["1Z999AA10123456784"],
+          urls: ["https://www.ups.com/track?tracknum=1Z999AA10123456784"],
+        },
         notifyCustomer: true,
       },
     });
@@ -126,24 +187,52 @@ describe("the Shopify Admin emulator", () => {
     const target = fo("#1010");
     const line = target.lineItems[0];
     if (!line) throw new Error("seed: #1010 has no lines");
-    const body = await run(CREATE, { fulfillment: { lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: target.id, fulfillmentOrderLineItems: [{ id: line.id, quantity: 1 }] }] } });
+    const body = await run(CREATE, {
+      fulfillment: {
+        lineItemsByFulfillmentOrder: [
+          { fulfillmentOrderId: target.id, fulfillmentOrderLineItems: [{ id: line.id, quantity: 1 }] },
+        ],
+      },
+    });
     expect(body.data?.fulfillmentCreate.userErrors).toEqual([]);
     expect(fo("#1010").status).toBe("IN_PROGRESS");
     expect(fo("#1010").lineItems[0]?.remainingQuantity).toBe(3);
   });
 
   it.each([
-    ["an unknown fulfillment order", () => ({ lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: "gid://shopify/FulfillmentOrder/1" }] }), /does not exist/],
-    ["a closed fulfillment order", () => ({ lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: fo("#1017", 1).id }] }), /unfulfillable status= closed/],
+    [
+      "an unknown fulfillment order",
+      () => ({ lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: "gid://shopify/FulfillmentOrder/1" }] }),
+      /does not exist/,
+    ],
+    [
+      "a closed fulfillment order",
+      () => ({ lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: fo("#1017", 1).id }] }),
+      /unfulfillable status= closed/,
+    ],
     [
       "a quantity above what remains",
       () => {
         const target = fo("#1017", 0);
-        return { lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: target.id, fulfillmentOrderLineItems: [{ id: target.lineItems[0]?.id, quantity: 2 }] }] };
+        return {
+          lineItemsByFulfillmentOrder: [
+            {
+              fulfillmentOrderId: target.id,
+              fulfillmentOrderLineItems: [{ id: target.lineItems[0]?.id, quantity: 2 }],
+            },
+          ],
+        };
       },
       /Invalid fulfillment order line item quantity/,
     ],
-    ["tracking mixing number and numbers", () => ({ lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: fo("#1002").id }], trackingInfo: { number: "1", numbers: ["1"] } }), /cannot both be set/],
+    [
+      "tracking mixing number and numbers",
+      () => ({
+        lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: fo("#1002").id }],
+        trackingInfo: { number: "1", numbers: ["1"] },
+      }),
+      /cannot both be set/,
+    ],
   ])("rejects %s with userErrors and records nothing", async (_name, input, message) => {
     const body = await run(CREATE, { fulfillment: input() });
     expect(body.errors).toBeUndefined();
@@ -154,22 +243,34 @@ describe("the Shopify Admin emulator", () => {
   });
 
   it("updates tracking on a recorded fulfillment", async () => {
-    const created = await run(CREATE, { fulfillment: { lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: fo("#1003").id }] } });
+    const created = await run(CREATE, {
+      fulfillment: { lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: fo("#1003").id }] },
+    });
     const id = created.data?.fulfillmentCreate.fulfillment.id as string;
     const body = await run(
       `mutation($id: ID!, $t: FulfillmentTrackingInput!) { fulfillmentTrackingInfoUpdate(fulfillmentId: $id, trackingInfoInput: $t, notifyCustomer: true) { fulfillment { trackingInfo(first: 3) { company number } } userErrors { field message } } }`,
       { id, t: { company: "USPS", numbers: ["9400111899223856412024"] } },
     );
-    expect(body.data?.fulfillmentTrackingInfoUpdate).toEqual({ fulfillment: { trackingInfo: [{ company: "USPS", number: "9400111899223856412024" }] }, userErrors: [] });
+    expect(body.data?.fulfillmentTrackingInfoUpdate).toEqual({
+      fulfillment: { trackingInfo: [{ company: "USPS", number: "9400111899223856412024" }] },
+      userErrors: [],
+    });
     expect(emulator.fulfillments()[0]?.notifyCustomer).toBe(true);
   });
 
   it("withholds protected customer data with an error next to the rest of the data when not approved", async () => {
     const unapproved = createShopifyAdminEmulator({ protectedCustomerDataApproved: false });
     const id = unapproved.findOrderByName("#1001")?.id;
-    const response = await unapproved.graphql(`query($id: ID!) { order(id: $id) { name email shippingAddress { city address1 } } }`, { variables: { id } });
+    const response = await unapproved.graphql(
+      `query($id: ID!) { order(id: $id) { name email shippingAddress { city address1 } } }`,
+      { variables: { id } },
+    );
     const body = (await response.json()) as { data: { order: Record<string, unknown> }; errors: { message: string }[] };
-    expect(body.data.order).toEqual({ name: "#1001", email: null, shippingAddress: { city: "Evanston", address1: null } });
+    expect(body.data.order).toEqual({
+      name: "#1001",
+      email: null,
+      shippingAddress: { city: "Evanston", address1: null },
+    });
     expect(body.errors[0]?.message).toMatch(/not approved to access the Order object/);
   });
 
@@ -183,9 +284,15 @@ describe("the Shopify Admin emulator", () => {
   it("serves Shopify's GraphQL URL through fetch and refuses other paths and wrong tokens", async () => {
     const guarded = createShopifyAdminEmulator({ accessToken: "shpat_test" });
     const post = (url: string, token?: string) =>
-      guarded.fetch(url, { method: "POST", headers: { "Content-Type": "application/json", ...(token ? { "X-Shopify-Access-Token": token } : {}) }, body: JSON.stringify({ query: "{ shop { name } }" }) });
+      guarded.fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...(token ? { "X-Shopify-Access-Token": token } : {}) },
+        body: JSON.stringify({ query: "{ shop { name } }" }),
+      });
     expect((await post(guarded.graphqlUrl, "wrong")).status).toBe(401);
-    expect((await post("https://demo-shop.myshopify.com/admin/api/2024-01/graphql.json", "shpat_test")).status).toBe(404);
+    expect((await post("https://demo-shop.myshopify.com/admin/api/2024-01/graphql.json", "shpat_test")).status).toBe(
+      404,
+    );
     const ok = await post(guarded.graphqlUrl, "shpat_test");
     expect(await ok.json()).toMatchObject({ data: { shop: { name: "Harbor & Pine Goods" } } });
   });

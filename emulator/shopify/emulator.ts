@@ -11,12 +11,7 @@ import {
 } from "graphql";
 
 import { handleFulfillmentCreate, handleFulfillmentTrackingInfoUpdate } from "./fulfillments";
-import type {
-  FulfillmentOrderRecord,
-  FulfillmentRecord,
-  OrderRecord,
-  ShopifyEmulatorState,
-} from "./model";
+import type { FulfillmentOrderRecord, FulfillmentRecord, OrderRecord, ShopifyEmulatorState } from "./model";
 import { ADMIN_API_VERSION, loadAdminSchema } from "./schema";
 import { createSeedState, DEFAULT_SHOP_DOMAIN } from "./seed";
 
@@ -69,8 +64,28 @@ const isRecord = (value: unknown): value is Rec => typeof value === "object" && 
 // Fields Shopify marks `isProtected` (Level 2 protected customer data), from the schema metadata.
 const PROTECTED_FIELDS: Record<string, ReadonlySet<string>> = {
   Order: new Set(["email", "phone"]),
-  MailingAddress: new Set(["name", "firstName", "lastName", "address1", "address2", "zip", "phone", "formatted", "latitude", "longitude"]),
-  FulfillmentOrderDestination: new Set(["firstName", "lastName", "address1", "address2", "city", "zip", "phone", "email"]),
+  MailingAddress: new Set([
+    "name",
+    "firstName",
+    "lastName",
+    "address1",
+    "address2",
+    "zip",
+    "phone",
+    "formatted",
+    "latitude",
+    "longitude",
+  ]),
+  FulfillmentOrderDestination: new Set([
+    "firstName",
+    "lastName",
+    "address1",
+    "address2",
+    "city",
+    "zip",
+    "phone",
+    "email",
+  ]),
 };
 
 function orderOf(state: ShopifyEmulatorState, orderId: string): OrderRecord | undefined {
@@ -135,14 +150,21 @@ const COMPUTED: Record<string, Record<string, Computed>> = {
     },
     order: (fo, _a, ctx) => orderOf(ctx.state, String(fo.orderId)),
     fulfillments: (fo, _a, ctx) =>
-      (orderOf(ctx.state, String(fo.orderId))?.fulfillments ?? []).filter((f) => f.fulfillmentOrderIds.includes(String(fo.id))),
+      (orderOf(ctx.state, String(fo.orderId))?.fulfillments ?? []).filter((f) =>
+        f.fulfillmentOrderIds.includes(String(fo.id)),
+      ),
     remainingLineItemsWeight: () => null,
     internationalDuties: () => null,
   },
   Fulfillment: {
     order: (f, _a, ctx) => orderOf(ctx.state, String(f.orderId)),
     fulfillmentLineItems: (f) =>
-      (f as unknown as FulfillmentRecord).lineItems.map((l) => ({ __typename: "FulfillmentLineItem", id: l.id, quantity: l.quantity, lineItem: l.lineItem })),
+      (f as unknown as FulfillmentRecord).lineItems.map((l) => ({
+        __typename: "FulfillmentLineItem",
+        id: l.id,
+        quantity: l.quantity,
+        lineItem: l.lineItem,
+      })),
     legacyResourceId: (f) => String(f.id).split("/").pop(),
   },
   Location: { legacyResourceId: (l) => String(l.id).split("/").pop() },
@@ -159,7 +181,8 @@ function indexNodes(state: ShopifyEmulatorState): Map<string, Rec> {
       value.forEach(visit);
       return;
     }
-    if (typeof value.id === "string" && typeof value.__typename === "string" && !index.has(value.id)) index.set(value.id, value);
+    if (typeof value.id === "string" && typeof value.__typename === "string" && !index.has(value.id))
+      index.set(value.id, value);
     Object.values(value).forEach(visit);
   };
   visit(state);
@@ -208,7 +231,8 @@ const encodeCursor = (i: number) => Buffer.from(`${CURSOR_PREFIX}${i}`).toString
 function decodeCursor(cursor: unknown): number {
   const text = typeof cursor === "string" ? Buffer.from(cursor, "base64").toString("utf8") : "";
   const n = Number(text.slice(CURSOR_PREFIX.length));
-  if (!text.startsWith(CURSOR_PREFIX) || !Number.isInteger(n)) throw new GraphQLError("Invalid cursor for current pagination sort.");
+  if (!text.startsWith(CURSOR_PREFIX) || !Number.isInteger(n))
+    throw new GraphQLError("Invalid cursor for current pagination sort.");
   return n;
 }
 
@@ -218,7 +242,8 @@ function buildConnection(all: unknown[], args: Rec): Rec {
   const first = typeof args.first === "number" ? args.first : undefined;
   const last = typeof args.last === "number" ? args.last : undefined;
   if (first === undefined && last === undefined) throw new GraphQLError("you must provide one of first or last");
-  if ((first ?? last ?? 0) > MAX_PAGE_SIZE) throw new GraphQLError(`The maximum number of items allowed per page is ${MAX_PAGE_SIZE}.`);
+  if ((first ?? last ?? 0) > MAX_PAGE_SIZE)
+    throw new GraphQLError(`The maximum number of items allowed per page is ${MAX_PAGE_SIZE}.`);
   const items = args.reverse === true ? [...all].reverse() : all;
   let start = args.after != null ? decodeCursor(args.after) + 1 : 0;
   let end = args.before != null ? decodeCursor(args.before) : items.length;
@@ -243,7 +268,8 @@ function shapeValue(value: unknown, returnType: GraphQLOutputType, args: Rec): u
   const named = getNamedType(returnType);
   const nullable = getNullableType(returnType);
   if (Array.isArray(value) && named.name.endsWith("Connection")) return buildConnection(value, args);
-  if (Array.isArray(value) && nullable instanceof GraphQLList && typeof args.first === "number") return value.slice(0, args.first);
+  if (Array.isArray(value) && nullable instanceof GraphQLList && typeof args.first === "number")
+    return value.slice(0, args.first);
   if (value === undefined && returnType instanceof GraphQLNonNull) {
     if (nullable instanceof GraphQLList) return [];
     if (named.name === "Boolean") return false;
@@ -286,15 +312,19 @@ function createRootValue() {
     shop: (_: Rec, ctx: EmulatorContext) => ctx.state.shop,
     order: (args: Rec, ctx: EmulatorContext) => ctx.state.orders.find((o) => o.id === args.id) ?? null,
     orders: (args: Rec, ctx: EmulatorContext) => {
-      const filtered = ctx.state.orders.filter((o) => matchesOrderQuery(o, typeof args.query === "string" ? args.query : undefined));
+      const filtered = ctx.state.orders.filter((o) =>
+        matchesOrderQuery(o, typeof args.query === "string" ? args.query : undefined),
+      );
       return args.sortKey === "CREATED_AT" || args.sortKey === "PROCESSED_AT"
         ? [...filtered].sort(byCreatedAt)
         : [...filtered].sort((a, b) => numericId(a.id) - numericId(b.id));
     },
-    locations: (args: Rec, ctx: EmulatorContext) => ctx.state.locations.filter((l) => args.includeInactive === true || l.isActive),
+    locations: (args: Rec, ctx: EmulatorContext) =>
+      ctx.state.locations.filter((l) => args.includeInactive === true || l.isActive),
     location: (args: Rec, ctx: EmulatorContext) =>
       args.id == null ? (ctx.state.locations[0] ?? null) : (ctx.state.locations.find((l) => l.id === args.id) ?? null),
-    fulfillmentOrder: (args: Rec, ctx: EmulatorContext) => allFulfillmentOrders(ctx.state).find((fo) => fo.id === args.id) ?? null,
+    fulfillmentOrder: (args: Rec, ctx: EmulatorContext) =>
+      allFulfillmentOrders(ctx.state).find((fo) => fo.id === args.id) ?? null,
     fulfillment: (args: Rec, ctx: EmulatorContext) =>
       ctx.state.orders.flatMap((o) => o.fulfillments).find((f) => f.id === args.id) ?? null,
     node: (args: Rec, ctx: EmulatorContext) => indexNodes(ctx.state).get(String(args.id)) ?? null,
@@ -303,7 +333,8 @@ function createRootValue() {
       return (Array.isArray(args.ids) ? args.ids : []).map((id) => index.get(String(id)) ?? null);
     },
     fulfillmentCreate: (args: Rec, ctx: EmulatorContext) => handleFulfillmentCreate(ctx.state, args),
-    fulfillmentTrackingInfoUpdate: (args: Rec, ctx: EmulatorContext) => handleFulfillmentTrackingInfoUpdate(ctx.state, args),
+    fulfillmentTrackingInfoUpdate: (args: Rec, ctx: EmulatorContext) =>
+      handleFulfillmentTrackingInfoUpdate(ctx.state, args),
   };
 }
 
@@ -334,8 +365,19 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
     const failure = pendingFailures.shift();
     if (failure === "THROTTLED") {
       return jsonResponse({
-        errors: [{ message: "Throttled", extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" } }],
-        extensions: { cost: { requestedQueryCost: 752, actualQueryCost: null, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 12, restoreRate: 100 } } },
+        errors: [
+          {
+            message: "Throttled",
+            extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" },
+          },
+        ],
+        extensions: {
+          cost: {
+            requestedQueryCost: 752,
+            actualQueryCost: null,
+            throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 12, restoreRate: 100 },
+          },
+        },
       });
     }
     if (failure === "SERVICE_UNAVAILABLE") return jsonResponse({ errors: "Service Unavailable" }, 503);
@@ -366,7 +408,10 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
     }
     if (request.method !== "POST") return jsonResponse({ errors: "Not Found" }, 404);
     if (options.accessToken && request.headers.get("X-Shopify-Access-Token") !== options.accessToken) {
-      return jsonResponse({ errors: "[API] Invalid API key or access token (unrecognized login or wrong password)" }, 401);
+      return jsonResponse(
+        { errors: "[API] Invalid API key or access token (unrecognized login or wrong password)" },
+        401,
+      );
     }
     let body: unknown;
     try {

@@ -12,7 +12,8 @@ interface UserError {
 type Rec = Record<string, unknown>;
 const isRecord = (value: unknown): value is Rec => typeof value === "object" && value !== null;
 const asString = (value: unknown) => (typeof value === "string" ? value : undefined);
-const asStringArray = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : undefined);
+const asStringArray = (value: unknown) =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : undefined;
 
 function readTracking(input: unknown, field: string[]): { tracking: TrackingInfoRecord[]; errors: UserError[] } {
   if (!isRecord(input)) return { tracking: [], errors: [] };
@@ -22,10 +23,14 @@ function readTracking(input: unknown, field: string[]): { tracking: TrackingInfo
   const url = asString(input.url);
   const urls = asStringArray(input.urls);
   const errors: UserError[] = [];
-  if (number !== undefined && numbers !== undefined) errors.push({ field, message: "Tracking number and numbers cannot both be set." });
-  if (url !== undefined && urls !== undefined) errors.push({ field, message: "Tracking url and urls cannot both be set." });
-  if (url !== undefined && number === undefined) errors.push({ field, message: "Tracking url requires a tracking number." });
-  if (urls !== undefined && numbers === undefined) errors.push({ field, message: "Tracking urls requires tracking numbers." });
+  if (number !== undefined && numbers !== undefined)
+    errors.push({ field, message: "Tracking number and numbers cannot both be set." });
+  if (url !== undefined && urls !== undefined)
+    errors.push({ field, message: "Tracking url and urls cannot both be set." });
+  if (url !== undefined && number === undefined)
+    errors.push({ field, message: "Tracking url requires a tracking number." });
+  if (urls !== undefined && numbers === undefined)
+    errors.push({ field, message: "Tracking urls requires tracking numbers." });
   for (const u of [...(url ? [url] : []), ...(urls ?? [])]) {
     if (!/^https?:\/\/\S+$/i.test(u)) errors.push({ field, message: `Tracking url ${u} is not a valid url.` });
   }
@@ -46,12 +51,20 @@ function mintId(state: ShopifyEmulatorState, type: string): string {
   return `gid://shopify/${type}/${5399000000 + n}`;
 }
 
-export function handleFulfillmentCreate(state: ShopifyEmulatorState, args: Rec): { fulfillment: FulfillmentRecord | null; userErrors: UserError[] } {
+export function handleFulfillmentCreate(
+  state: ShopifyEmulatorState,
+  args: Rec,
+): { fulfillment: FulfillmentRecord | null; userErrors: UserError[] } {
   const input = isRecord(args.fulfillment) ? args.fulfillment : {};
-  const groups = Array.isArray(input.lineItemsByFulfillmentOrder) ? input.lineItemsByFulfillmentOrder.filter(isRecord) : [];
+  const groups = Array.isArray(input.lineItemsByFulfillmentOrder)
+    ? input.lineItemsByFulfillmentOrder.filter(isRecord)
+    : [];
   const fail = (...userErrors: UserError[]) => ({ fulfillment: null, userErrors });
   if (groups.length === 0) {
-    return fail({ field: ["fulfillment", "lineItemsByFulfillmentOrder"], message: "Line items by fulfillment order can't be blank." });
+    return fail({
+      field: ["fulfillment", "lineItemsByFulfillmentOrder"],
+      message: "Line items by fulfillment order can't be blank.",
+    });
   }
 
   const allFos = state.orders.flatMap((o) => o.fulfillmentOrders);
@@ -62,37 +75,65 @@ export function handleFulfillmentCreate(state: ShopifyEmulatorState, args: Rec):
     const path = ["fulfillment", "lineItemsByFulfillmentOrder", String(g), "fulfillmentOrderId"];
     if (!fo) return fail({ field: path, message: "Fulfillment order does not exist." });
     if (fo.status === "CLOSED" || fo.status === "CANCELLED") {
-      return fail({ field: path, message: `Fulfillment order ${fo.id} has an unfulfillable status= ${fo.status.toLowerCase()}.` });
+      return fail({
+        field: path,
+        message: `Fulfillment order ${fo.id} has an unfulfillable status= ${fo.status.toLowerCase()}.`,
+      });
     }
     if (fo.status !== "OPEN" && fo.status !== "IN_PROGRESS") {
-      return fail({ field: path, message: `The fulfillment order does not support the create_fulfillment action (status= ${fo.status.toLowerCase()}).` });
+      return fail({
+        field: path,
+        message: `The fulfillment order does not support the create_fulfillment action (status= ${fo.status.toLowerCase()}).`,
+      });
     }
-    if (plan.some((p) => p.fo.id === fo.id)) return fail({ field: path, message: "Fulfillment order ids must be unique." });
+    if (plan.some((p) => p.fo.id === fo.id))
+      return fail({ field: path, message: "Fulfillment order ids must be unique." });
 
-    const requested = Array.isArray(group.fulfillmentOrderLineItems) ? group.fulfillmentOrderLineItems.filter(isRecord) : undefined;
+    const requested = Array.isArray(group.fulfillmentOrderLineItems)
+      ? group.fulfillmentOrderLineItems.filter(isRecord)
+      : undefined;
     // Omitting the line items fulfils everything that remains on the fulfillment order.
     const lines = requested
       ? requested.map((r) => ({ id: asString(r.id), quantity: typeof r.quantity === "number" ? r.quantity : NaN }))
       : fo.lineItems.map((l) => ({ id: l.id, quantity: l.remainingQuantity })).filter((l) => l.quantity > 0);
     const resolved: { lineIndex: number; quantity: number }[] = [];
     for (const [k, line] of lines.entries()) {
-      const linePath = ["fulfillment", "lineItemsByFulfillmentOrder", String(g), "fulfillmentOrderLineItems", String(k)];
+      const linePath = [
+        "fulfillment",
+        "lineItemsByFulfillmentOrder",
+        String(g),
+        "fulfillmentOrderLineItems",
+        String(k),
+      ];
       const lineIndex = fo.lineItems.findIndex((l) => l.id === line.id);
       const foLine = fo.lineItems[lineIndex];
       if (!foLine) return fail({ field: [...linePath, "id"], message: "Invalid fulfillment order line item id." });
       if (!Number.isInteger(line.quantity) || line.quantity <= 0 || line.quantity > foLine.remainingQuantity) {
-        return fail({ field: [...linePath, "quantity"], message: "Invalid fulfillment order line item quantity requested." });
+        return fail({
+          field: [...linePath, "quantity"],
+          message: "Invalid fulfillment order line item quantity requested.",
+        });
       }
       resolved.push({ lineIndex, quantity: line.quantity });
     }
-    if (resolved.length === 0) return fail({ field: path, message: "Fulfillment order has no remaining line items to fulfill." });
+    if (resolved.length === 0)
+      return fail({ field: path, message: "Fulfillment order has no remaining line items to fulfill." });
     plan.push({ fo, lines: resolved });
   }
 
   const first = plan[0];
   if (!first) return fail({ field: ["fulfillment"], message: "Line items by fulfillment order can't be blank." });
-  if (plan.some((p) => p.fo.orderId !== first.fo.orderId || p.fo.assignedLocation.location.id !== first.fo.assignedLocation.location.id)) {
-    return fail({ field: ["fulfillment", "lineItemsByFulfillmentOrder"], message: "All fulfillment orders must belong to the same order and be assigned to the same location." });
+  if (
+    plan.some(
+      (p) =>
+        p.fo.orderId !== first.fo.orderId ||
+        p.fo.assignedLocation.location.id !== first.fo.assignedLocation.location.id,
+    )
+  ) {
+    return fail({
+      field: ["fulfillment", "lineItemsByFulfillmentOrder"],
+      message: "All fulfillment orders must belong to the same order and be assigned to the same location.",
+    });
   }
 
   const { tracking, errors } = readTracking(input.trackingInfo, ["fulfillment", "trackingInfo"]);
@@ -120,7 +161,12 @@ export function handleFulfillmentCreate(state: ShopifyEmulatorState, args: Rec):
       const foLine = fo.lineItems[lineIndex];
       if (!foLine) continue;
       foLine.remainingQuantity -= quantity;
-      fulfillment.lineItems.push({ id: mintId(state, "FulfillmentLineItem"), fulfillmentOrderLineItemId: foLine.id, lineItem: foLine.lineItem, quantity });
+      fulfillment.lineItems.push({
+        id: mintId(state, "FulfillmentLineItem"),
+        fulfillmentOrderLineItemId: foLine.id,
+        lineItem: foLine.lineItem,
+        quantity,
+      });
     }
     fo.status = fo.lineItems.every((l) => l.remainingQuantity === 0) ? "CLOSED" : "IN_PROGRESS";
     fo.updatedAt = now;
@@ -129,11 +175,18 @@ export function handleFulfillmentCreate(state: ShopifyEmulatorState, args: Rec):
   return { fulfillment, userErrors: [] };
 }
 
-export function handleFulfillmentTrackingInfoUpdate(state: ShopifyEmulatorState, args: Rec): { fulfillment: FulfillmentRecord | null; userErrors: UserError[] } {
+export function handleFulfillmentTrackingInfoUpdate(
+  state: ShopifyEmulatorState,
+  args: Rec,
+): { fulfillment: FulfillmentRecord | null; userErrors: UserError[] } {
   const fulfillment = state.orders.flatMap((o) => o.fulfillments).find((f) => f.id === args.fulfillmentId);
-  if (!fulfillment) return { fulfillment: null, userErrors: [{ field: ["fulfillmentId"], message: "Fulfillment does not exist." }] };
+  if (!fulfillment)
+    return { fulfillment: null, userErrors: [{ field: ["fulfillmentId"], message: "Fulfillment does not exist." }] };
   if (fulfillment.status === "CANCELLED") {
-    return { fulfillment: null, userErrors: [{ field: ["fulfillmentId"], message: "Cannot update tracking on a cancelled fulfillment." }] };
+    return {
+      fulfillment: null,
+      userErrors: [{ field: ["fulfillmentId"], message: "Cannot update tracking on a cancelled fulfillment." }],
+    };
   }
   const { tracking, errors } = readTracking(args.trackingInfoInput, ["trackingInfoInput"]);
   if (errors.length) return { fulfillment: null, userErrors: errors };

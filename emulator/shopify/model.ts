@@ -3,13 +3,7 @@
 
 export type WeightUnit = "GRAMS" | "KILOGRAMS" | "OUNCES" | "POUNDS";
 export type FulfillmentOrderStatus =
-  | "OPEN"
-  | "IN_PROGRESS"
-  | "SCHEDULED"
-  | "ON_HOLD"
-  | "INCOMPLETE"
-  | "CLOSED"
-  | "CANCELLED";
+  "OPEN" | "IN_PROGRESS" | "SCHEDULED" | "ON_HOLD" | "INCOMPLETE" | "CLOSED" | "CANCELLED";
 
 export interface MoneyV2 {
   amount: string;

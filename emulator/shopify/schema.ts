@@ -15,15 +15,15 @@ const DEFAULT_SCHEMA_PATH = fileURLToPath(
 let cached: { path: string; schema: GraphQLSchema } | undefined;
 
 // Building the schema from the 11 MB JSON takes about half a second: do it once per process.
-export function loadAdminSchema(path: string = process.env.SHOPIFY_ADMIN_SCHEMA_PATH ?? DEFAULT_SCHEMA_PATH): GraphQLSchema {
+export function loadAdminSchema(
+  path: string = process.env.SHOPIFY_ADMIN_SCHEMA_PATH ?? DEFAULT_SCHEMA_PATH,
+): GraphQLSchema {
   if (cached && cached.path === path) return cached.schema;
   let json: { data?: IntrospectionQuery } & Partial<IntrospectionQuery>;
   try {
     json = JSON.parse(readFileSync(path, "utf8")) as typeof json;
   } catch (error) {
-    throw new Error(
-      `Shopify Admin schema not found at ${path}; run \`npm run setup\` to fetch it (${String(error)})`,
-    );
+    throw new Error(`Shopify Admin schema not found at ${path}; run \`npm run setup\` to fetch it (${String(error)})`);
   }
   const introspection = json.data ?? (json as IntrospectionQuery);
   const schema = buildClientSchema(introspection, { assumeValid: true });
