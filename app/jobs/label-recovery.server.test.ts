@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 
 import db from "~/db.server";
 import { findLabel } from "~/labels/label-store.server";
-import { purchase, type PurchaseShippingPort } from "~/labels/purchase.server";
-import { createEmulators, DEMO_ORG, draftSeededOrder, TEST_LABEL_SHOP } from "~/labels/test-support";
+import { purchase } from "~/labels/purchase.server";
+import { crashAfterCharge, createEmulators, DEMO_ORG, draftSeededOrder, TEST_LABEL_SHOP } from "~/labels/test-support";
 import { writeTracking } from "~/labels/write-tracking.server";
 
 import { runLabelRecovery, startLabelRecoveryLoop } from "./label-recovery.server";
@@ -15,13 +15,7 @@ describe("label recovery sweep", () => {
   it("finishes a purchase that crashed after the charge and writes its tracking back, charging once", async () => {
     const emulators = createEmulators();
     const { draft, client, order } = await draftSeededOrder(db, emulators, "#1001");
-    const crashing: PurchaseShippingPort = {
-      getLabel: (id) => client.getLabel(id),
-      purchaseLabel: async (id) => {
-        await client.purchaseLabel(id);
-        throw new Error("process crashed");
-      },
-    };
+    const crashing = crashAfterCharge(client);
     await expect(purchase({ db, shop: SHOP, shipping: crashing }, draft.label.id)).rejects.toThrow("process crashed");
 
     const report = await runLabelRecovery({

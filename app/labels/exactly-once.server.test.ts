@@ -9,7 +9,14 @@ import { ok } from "~/utils/result";
 import { listAuditEntries } from "./audit.server";
 import { findLabel } from "./label-store.server";
 import { purchase, type PurchaseShippingPort, recoverStuckPurchases } from "./purchase.server";
-import { createEmulators, createTestShippingClient, DEMO_ORG, draftSeededOrder, TEST_LABEL_SHOP } from "./test-support";
+import {
+  crashAfterCharge,
+  createEmulators,
+  createTestShippingClient,
+  DEMO_ORG,
+  draftSeededOrder,
+  TEST_LABEL_SHOP,
+} from "./test-support";
 import { writeTracking } from "./write-tracking.server";
 
 const SHOP = TEST_LABEL_SHOP;
@@ -102,14 +109,7 @@ describe("purchase is exactly once", () => {
   it("recovers a purchase that crashed between the charge and the database write, without charging again", async () => {
     const emulators = createEmulators();
     const { draft, client, order } = await draftSeededOrder(db, emulators, "#1001");
-    // The process dies right after the service charged: nothing after the call runs.
-    const crashing: PurchaseShippingPort = {
-      getLabel: (id) => client.getLabel(id),
-      purchaseLabel: async (id) => {
-        await client.purchaseLabel(id);
-        throw new Error("process crashed");
-      },
-    };
+    const crashing = crashAfterCharge(client);
     await expect(purchase({ db, shop: SHOP, shipping: crashing }, draft.label.id)).rejects.toThrow("process crashed");
     expect(await findLabel(db, SHOP, draft.label.id)).toMatchObject({ status: "purchasing", trackingNumbers: [] });
     expect(emulators.shipping.charges(DEMO_ORG)).toHaveLength(1);

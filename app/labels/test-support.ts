@@ -44,6 +44,7 @@ import type { Rate } from "~/shipping/schemas";
 
 import { createDraft, quoteLabel } from "./create-draft.server";
 import { prefillLabelRequest } from "./prefill";
+import type { PurchaseShippingPort } from "./purchase.server";
 import { DEFAULT_LABEL_SETTINGS, type LabelSettings } from "./settings";
 
 export const TEST_LABEL_SHOP = "demo-shop.myshopify.com";
@@ -82,4 +83,15 @@ export async function draftSeededOrder(
   );
   if (!draft.ok) throw new Error(`${name} draft: ${draft.error.logMessage}`);
   return { order, prefilled, rate, draft: draft.value, client };
+}
+
+/** A shipping port whose process dies right after the service charged: nothing after the call runs. */
+export function crashAfterCharge(client: ShippingClient): PurchaseShippingPort {
+  return {
+    getLabel: (id) => client.getLabel(id),
+    purchaseLabel: async (id) => {
+      await client.purchaseLabel(id);
+      throw new Error("process crashed");
+    },
+  };
 }
