@@ -16,6 +16,7 @@ import {
   UPDATE_FULFILLMENT_TRACKING_MUTATION,
 } from "./fulfillments.graphql";
 import type { FulfillmentGid, FulfillmentOrderGid, FulfillmentOrderLineItemGid } from "./ids";
+import { GidSchema } from "./response-schemas";
 
 export interface ShopifyTracking {
   // A carrier name Shopify knows ("UPS", "USPS", "FedEx", "DHL Express") lets it build the link.
@@ -53,10 +54,7 @@ export interface UpdateFulfillmentTrackingInput {
 }
 
 const FulfillmentSchema = z.object({
-  id: z
-    .string()
-    .refine((v) => v.startsWith("gid://shopify/Fulfillment/"), { message: "expected a Fulfillment GID" })
-    .transform((v) => v as FulfillmentGid),
+  id: GidSchema<FulfillmentGid>("Fulfillment"),
   name: z.string(),
   status: z.string(),
   createdAt: z.string(),

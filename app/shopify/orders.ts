@@ -15,10 +15,11 @@ import {
   ORDER_LINE_ITEMS_FOR_LABEL_QUERY,
   UNFULFILLED_ORDERS_FOR_LABELS_QUERY,
 } from "./orders.graphql";
+import { GidSchema, ns, streetAddressFields, WeightUnitSchema } from "./response-schemas";
 
 // ---------- Normalized output types (what the label use cases consume) ----------
 
-export type ShopifyWeightUnit = "GRAMS" | "KILOGRAMS" | "OUNCES" | "POUNDS";
+export type ShopifyWeightUnit = z.infer<typeof WeightUnitSchema>;
 export interface ShopifyWeight {
   readonly value: number;
   readonly unit: ShopifyWeightUnit;
@@ -196,35 +197,19 @@ export interface ShopifyOrderPage {
 
 // ---------- Response schemas (the zod boundary) ----------
 
-const GidSchema = <T extends string>(type: string) =>
-  z
-    .string()
-    .refine((v) => v.startsWith(`gid://shopify/${type}/`), { message: `expected a ${type} GID` })
-    .transform((v) => v as T);
-
-const WeightSchema = z.object({ unit: z.enum(["GRAMS", "KILOGRAMS", "OUNCES", "POUNDS"]), value: z.number() });
+const WeightSchema = z.object({ unit: WeightUnitSchema, value: z.number() });
 const MoneySchema = z.object({ amount: z.string(), currencyCode: z.string() });
 const MoneyBagSchema = z.object({ shopMoney: MoneySchema, presentmentMoney: MoneySchema });
 // UnsignedInt64 arrives as a string; a number is tolerated.
 const UInt64Schema = z.union([z.string(), z.number()]).transform((v) => String(v));
-const ns = z
-  .string()
-  .nullish()
-  .transform((v) => v ?? null);
-
 const MailingAddressSchema = z.object({
+  ...streetAddressFields,
   name: ns,
   firstName: ns,
   lastName: ns,
   company: ns,
-  address1: ns,
-  address2: ns,
-  city: ns,
-  province: ns,
   provinceCode: ns,
-  zip: ns,
   countryCodeV2: ns,
-  phone: ns,
 });
 
 const LineItemSchema = z.object({
@@ -273,28 +258,18 @@ const FulfillmentOrderSchema = z.object({
   supportedActions: z.array(z.object({ action: z.string() })),
   deliveryMethod: z.object({ methodType: z.string(), serviceCode: ns, presentedName: ns }).nullish(),
   assignedLocation: z.object({
+    ...streetAddressFields,
     name: z.string(),
-    address1: ns,
-    address2: ns,
-    city: ns,
-    province: ns,
-    zip: ns,
     countryCode: z.string(),
-    phone: ns,
     location: z.object({ id: GidSchema<LocationGid>("Location") }).nullish(),
   }),
   destination: z
     .object({
+      ...streetAddressFields,
       firstName: ns,
       lastName: ns,
       company: ns,
-      address1: ns,
-      address2: ns,
-      city: ns,
-      province: ns,
-      zip: ns,
       countryCode: ns,
-      phone: ns,
       email: ns,
     })
     .nullish(),

@@ -5,6 +5,7 @@ import { ok, type Result } from "~/utils/result";
 import { type AdminGraphqlClient, runAdminGraphql, type ShopifyError, type ShopifyProblem } from "./admin-client";
 import type { LocationGid } from "./ids";
 import type { ShopifyStreetAddress, ShopifyWeightUnit } from "./orders";
+import { GidSchema, ns, streetAddressFields, WeightUnitSchema } from "./response-schemas";
 import { SHOP_AND_LOCATIONS_FOR_LABELS_QUERY } from "./shop.graphql";
 
 export interface ShopifyShop {
@@ -44,11 +45,6 @@ export interface ShopifyShopAndLocations {
   readonly problems: readonly ShopifyProblem[];
 }
 
-const ns = z
-  .string()
-  .nullish()
-  .transform((v) => v ?? null);
-
 const DataSchema = z.object({
   shop: z.object({
     id: z.string(),
@@ -57,45 +53,32 @@ const DataSchema = z.object({
     contactEmail: z.string(),
     myshopifyDomain: z.string(),
     currencyCode: z.string(),
-    weightUnit: z.enum(["GRAMS", "KILOGRAMS", "OUNCES", "POUNDS"]),
+    weightUnit: WeightUnitSchema,
     unitSystem: z.string(),
     ianaTimezone: z.string(),
     shopAddress: z.object({
+      ...streetAddressFields,
       company: ns,
-      address1: ns,
-      address2: ns,
-      city: ns,
-      province: ns,
       provinceCode: ns,
-      zip: ns,
       country: ns,
       countryCodeV2: ns,
-      phone: ns,
     }),
   }),
   locations: z.object({
     pageInfo: z.object({ hasNextPage: z.boolean() }),
     nodes: z.array(
       z.object({
-        id: z
-          .string()
-          .refine((v) => v.startsWith("gid://shopify/Location/"), { message: "expected a Location GID" })
-          .transform((v) => v as LocationGid),
+        id: GidSchema<LocationGid>("Location"),
         legacyResourceId: z.union([z.string(), z.number()]).transform(String),
         name: z.string(),
         isActive: z.boolean(),
         fulfillsOnlineOrders: z.boolean(),
         shipsInventory: z.boolean(),
         address: z.object({
-          address1: ns,
-          address2: ns,
-          city: ns,
-          province: ns,
+          ...streetAddressFields,
           provinceCode: ns,
-          zip: ns,
           country: ns,
           countryCode: ns,
-          phone: ns,
         }),
       }),
     ),
