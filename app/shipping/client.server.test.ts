@@ -11,28 +11,13 @@ import {
 } from "./client.server";
 import { checkDraftPackageCount } from "./preflight";
 import type { CreateLabelRequest, Rate, RatesRequest } from "./schemas";
-import { box, deRecipient, sender, usRecipient } from "./test-fixtures";
+import { box, deRecipient, dhlToGermany, sender, upsGroundDomestic, usRecipient } from "./test-fixtures";
 
 const BASE_URL = "http://shipping.test";
 const NOW = new Date("2026-11-22T15:00:00Z");
 const emulator = createShippingEmulator({ now: () => NOW });
 
 const domesticRates: RatesRequest = { from_address: sender, to_address: usRecipient, parcel: box };
-const upsGround: CreateLabelRequest = {
-  from_address: sender,
-  to_address: usRecipient,
-  parcel: box,
-  carrier: "UPS",
-  service_code: "svc_ups_ground",
-};
-const dhlToGermany: CreateLabelRequest = {
-  from_address: sender,
-  to_address: deRecipient,
-  parcel: box,
-  carrier: "DHL",
-  service_code: "svc_dhl_express_worldwide",
-  customs: { description: "Cotton T-shirts", value: 40 },
-};
 
 let sleeps: number[] = [];
 let logs: ShippingLogEntry[] = [];
@@ -93,14 +78,14 @@ describe("happy path against the emulator", () => {
   });
 
   it("keeps response fields the schema does not name", async () => {
-    const draft = await makeClient().createDraftLabel(upsGround);
+    const draft = await makeClient().createDraftLabel(upsGroundDomestic);
     expect(draft.ok && draft.value["created_at"]).toEqual(expect.any(String));
   });
 
   it("sends a rate_id without the carrier or service that would override it", async () => {
     const rate = await quoteFor(domesticRates, "svc_ups_ground");
     const request: CreateLabelRequest = {
-      ...upsGround,
+      ...upsGroundDomestic,
       rate_id: rate.rate_id,
       carrier: "FEDEX",
       service_code: undefined,
@@ -136,9 +121,9 @@ describe("happy path against the emulator", () => {
   });
 
   it("never sends both service and service_code, nor both parcel and parcels", async () => {
-    const both = await makeClient().createDraftLabel({ ...upsGround, service: "UPS Ground" });
+    const both = await makeClient().createDraftLabel({ ...upsGroundDomestic, service: "UPS Ground" });
     expect(!both.ok && both.error.code).toBe("INVALID_REQUEST");
-    const boxes = await makeClient().createDraftLabel({ ...upsGround, parcels: [box] });
+    const boxes = await makeClient().createDraftLabel({ ...upsGroundDomestic, parcels: [box] });
     expect(!boxes.ok && boxes.error).toMatchObject({ code: "INVALID_REQUEST", fields: [{ field: "parcels" }] });
   });
 
@@ -148,14 +133,14 @@ describe("happy path against the emulator", () => {
   });
 
   it("creates a multi-piece draft whose package_count matches the boxes sent", async () => {
-    const request: CreateLabelRequest = { ...upsGround, parcel: undefined, parcels: [box, box, box] };
+    const request: CreateLabelRequest = { ...upsGroundDomestic, parcel: undefined, parcels: [box, box, box] };
     const draft = await makeClient().createDraftLabel(request);
     expect(draft.ok && draft.value.package_count).toBe(3);
     if (draft.ok) expect(checkDraftPackageCount(request, draft.value)).toEqual([]);
   });
 
   it("flags a draft whose package_count differs from the boxes sent, so the purchase can be blocked", async () => {
-    const request: CreateLabelRequest = { ...upsGround, parcel: undefined, parcels: [box, box, box] };
+    const request: CreateLabelRequest = { ...upsGroundDomestic, parcel: undefined, parcels: [box, box, box] };
     const miscounting: FetchLike = async () =>
       Response.json(
         { id: "lbl_1", status: "draft", rate: null, label_url: null, package_count: 2, warnings: {} },
@@ -189,7 +174,7 @@ describe("every error code is mapped", () => {
     expect(!result.ok && result.error.merchantMessage).toContain("Settings");
   });
   it("NO_ORGANIZATION for a key without organization", async () => {
-    const result = await makeClient("sk_live_noorg").createDraftLabel(upsGround);
+    const result = await makeClient("sk_live_noorg").createDraftLabel(upsGroundDomestic);
     expect(!result.ok && result.error).toMatchObject({ code: "NO_ORGANIZATION", status: 400 });
   });
   it("VALIDATION_FAILED with the field paths the service gave", async () => {
@@ -209,7 +194,7 @@ describe("every error code is mapped", () => {
       const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
       return emulator.fetch(input, { ...init, body: JSON.stringify({ ...body, parcels: [box] }) });
     };
-    const result = await makeClient("sk_live_demo", { fetch: tampering }).createDraftLabel(upsGround);
+    const result = await makeClient("sk_live_demo", { fetch: tampering }).createDraftLabel(upsGroundDomestic);
     expect(!result.ok && result.error).toMatchObject({ code: "VALIDATION_ERROR", status: 400 });
   });
   it("CUSTOMS_REQUIRED for an international shipment without customs", async () => {
@@ -224,7 +209,7 @@ describe("every error code is mapped", () => {
     expect(!result.ok && result.error).toMatchObject({ code: "TAX_ID_REQUIRED", status: 400 });
   });
   it("SERVICE_REQUIRED when no service can be resolved", async () => {
-    const result = await makeClient().createDraftLabel({ ...upsGround, service_code: undefined });
+    const result = await makeClient().createDraftLabel({ ...upsGroundDomestic, service_code: undefined });
     expect(!result.ok && result.error).toMatchObject({
       code: "SERVICE_REQUIRED",
       status: 400,
@@ -268,13 +253,13 @@ describe("every error code is mapped", () => {
     expect(!result.ok && result.error).toMatchObject({ code: "ADDRESS_BLOCKED", status: 400, merchantFixable: false });
   });
   it("CARRIER_ACCOUNT_NOT_FOUND for another organization's carrier account", async () => {
-    const result = await makeClient().createDraftLabel({ ...upsGround, carrier_account_id: "ca_other_fedex" });
+    const result = await makeClient().createDraftLabel({ ...upsGroundDomestic, carrier_account_id: "ca_other_fedex" });
     expect(!result.ok && result.error).toMatchObject({ code: "CARRIER_ACCOUNT_NOT_FOUND", status: 400 });
     expect(!result.ok && result.error.merchantMessage).toContain("not on this shipping API key");
   });
   it("PLAN_LIMIT_REACHED once the allowance is used, telling the merchant to upgrade or wait", async () => {
-    await createDraft(upsGround, "sk_live_limit");
-    const result = await makeClient("sk_live_limit").createDraftLabel(upsGround);
+    await createDraft(upsGroundDomestic, "sk_live_limit");
+    const result = await makeClient("sk_live_limit").createDraftLabel(upsGroundDomestic);
     expect(!result.ok && result.error).toMatchObject({ code: "PLAN_LIMIT_REACHED", status: 403 });
     expect(!result.ok && result.error.merchantMessage).toMatch(/allowance is used up.*Upgrade.*wait/);
   });
@@ -283,7 +268,7 @@ describe("every error code is mapped", () => {
     expect(!result.ok && result.error).toMatchObject({ code: "NOT_FOUND", status: 404 });
   });
   it("INSUFFICIENT_BALANCE when the balance does not cover the label", async () => {
-    const id = await createDraft(upsGround, "sk_live_poor");
+    const id = await createDraft(upsGroundDomestic, "sk_live_poor");
     const result = await makeClient("sk_live_poor").purchaseLabel(id);
     expect(!result.ok && result.error).toMatchObject({ code: "INSUFFICIENT_BALANCE", status: 402 });
   });
@@ -321,7 +306,7 @@ describe("every error code is mapped", () => {
   });
   it("NETWORK_ERROR for a dropped connection on label creation, not retried and flagged as unknown outcome", async () => {
     emulator.setFaults({ failures: [{ endpoint: "POST /v1/labels", kind: "drop_connection", times: 1 }] });
-    const result = await makeClient().createDraftLabel(upsGround);
+    const result = await makeClient().createDraftLabel(upsGroundDomestic);
     expect(!result.ok && result.error).toMatchObject({ code: "NETWORK_ERROR", outcomeUnknown: true });
     expect(sleeps).toEqual([]);
   });
@@ -342,7 +327,7 @@ describe("every error code is mapped", () => {
       return emulator.fetch(input, init);
     };
     const result = await makeClient("sk_live_demo", { fetch: spy }).createDraftLabel({
-      ...upsGround,
+      ...upsGroundDomestic,
       from_address: { ...sender, name: "" },
     });
     expect(!result.ok && result.error).toMatchObject({
@@ -361,7 +346,7 @@ describe("every error code is mapped", () => {
 
 describe("purchase is never repeated blindly", () => {
   it("charges once when the purchase response is lost after the charge", async () => {
-    const id = await createDraft(upsGround);
+    const id = await createDraft(upsGroundDomestic);
     emulator.setFaults({
       failures: [{ endpoint: "POST /v1/labels/{id}/purchase", kind: "lost_after_charge", times: 1 }],
     });
@@ -370,7 +355,7 @@ describe("purchase is never repeated blindly", () => {
     expect(emulator.charges("org_demo")).toHaveLength(1);
   });
   it("buys once when the connection dropped before the purchase was made", async () => {
-    const id = await createDraft(upsGround);
+    const id = await createDraft(upsGroundDomestic);
     emulator.setFaults({
       failures: [{ endpoint: "POST /v1/labels/{id}/purchase", kind: "drop_connection", times: 1 }],
     });
@@ -379,7 +364,7 @@ describe("purchase is never repeated blindly", () => {
     expect(emulator.charges("org_demo")).toHaveLength(1);
   });
   it("treats ALREADY_PURCHASED as the purchase it was, without charging again", async () => {
-    const id = await createDraft(upsGround);
+    const id = await createDraft(upsGroundDomestic);
     const first = await makeClient().purchaseLabel(id);
     const second = await makeClient().purchaseLabel(id);
     expect(second.ok && second.value).toMatchObject({ id, alreadyPurchased: true });
@@ -389,7 +374,7 @@ describe("purchase is never repeated blindly", () => {
     expect(emulator.charges("org_demo")).toHaveLength(1);
   });
   it("reports an unknown outcome when the label cannot be read back", async () => {
-    const id = await createDraft(upsGround);
+    const id = await createDraft(upsGroundDomestic);
     emulator.setFaults({
       failures: [
         { endpoint: "POST /v1/labels/{id}/purchase", kind: "lost_after_charge", times: 1 },
@@ -403,7 +388,7 @@ describe("purchase is never repeated blindly", () => {
 
 describe("retries", () => {
   it("honours Retry-After on 429 and then succeeds", async () => {
-    const id = await createDraft(upsGround);
+    const id = await createDraft(upsGroundDomestic);
     emulator.setFaults({
       failures: [{ endpoint: "POST /v1/labels/{id}/purchase", kind: "rate_limited", times: 1, retry_after: 2 }],
     });
@@ -432,13 +417,13 @@ describe("retries", () => {
       if (calls === 1) throw new TypeError("fetch failed", { cause: { code: "ECONNREFUSED" } });
       return emulator.fetch(input, init);
     };
-    const result = await makeClient("sk_live_demo", { fetch: refusingOnce }).createDraftLabel(upsGround);
+    const result = await makeClient("sk_live_demo", { fetch: refusingOnce }).createDraftLabel(upsGroundDomestic);
     expect(result.ok).toBe(true);
     expect(calls).toBe(2);
   });
   it("does not retry label creation after a 503, which may have created the draft", async () => {
     emulator.setFaults({ failures: [{ endpoint: "POST /v1/labels", kind: "unavailable", times: 1 }] });
-    const result = await makeClient().createDraftLabel(upsGround);
+    const result = await makeClient().createDraftLabel(upsGroundDomestic);
     expect(!result.ok && result.error).toMatchObject({ code: "SERVICE_UNAVAILABLE", outcomeUnknown: true });
     expect(sleeps).toEqual([]);
   });

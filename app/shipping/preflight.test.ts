@@ -9,7 +9,7 @@ import {
   type PreflightProblem,
 } from "./preflight";
 import type { Address, CreateLabelRequest, Rate } from "./schemas";
-import { box, deRecipient, sender, usRecipient } from "./test-fixtures";
+import { box, deRecipient, dhlToGermany, sender, upsGroundDomestic, usRecipient } from "./test-fixtures";
 
 const quote: Rate = {
   rate_id: "rate_1",
@@ -23,22 +23,9 @@ const quote: Rate = {
 };
 const now = new Date("2026-11-22T12:00:00Z");
 
-const domestic: CreateLabelRequest = {
-  from_address: sender,
-  to_address: usRecipient,
-  parcel: box,
-  carrier: "UPS",
-  service_code: "svc_ups_ground",
-};
+const domestic = upsGroundDomestic;
 const fromRate: CreateLabelRequest = { from_address: sender, to_address: usRecipient, parcel: box, rate_id: "rate_1" };
-const international: CreateLabelRequest = {
-  from_address: sender,
-  to_address: deRecipient,
-  parcel: box,
-  carrier: "DHL",
-  service_code: "svc_dhl_express_worldwide",
-  customs: { description: "Cotton T-shirts", value: 40 },
-};
+const international = dhlToGermany;
 
 function run(request: LabelRequestInput, context: PreflightContext = {}): PreflightProblem[] {
   return preflightLabelRequest(request, { now, ...context });

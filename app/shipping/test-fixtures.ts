@@ -1,4 +1,4 @@
-import type { Address, Parcel } from "./schemas";
+import type { Address, CreateLabelRequest, Parcel } from "./schemas";
 
 // Addresses and a box that every shipping test starts from: a valid domestic sender, a domestic
 // and an international recipient. Tests change one field at a time from these.
@@ -32,3 +32,22 @@ export const deRecipient: Address = {
 };
 
 export const box: Parcel = { weight: 16, length: 10, width: 8, height: 4 };
+
+/** A valid domestic label: UPS Ground by service code, no rate. */
+export const upsGroundDomestic: CreateLabelRequest = {
+  from_address: sender,
+  to_address: usRecipient,
+  parcel: box,
+  carrier: "UPS",
+  service_code: "svc_ups_ground",
+};
+
+/** A valid international label: DHL to Germany with a specific customs description. */
+export const dhlToGermany: CreateLabelRequest = {
+  from_address: sender,
+  to_address: deRecipient,
+  parcel: box,
+  carrier: "DHL",
+  service_code: "svc_dhl_express_worldwide",
+  customs: { description: "Cotton T-shirts", value: 40 },
+};
