@@ -36,7 +36,7 @@ export async function runLabelRecovery(deps: LabelRecoveryDeps): Promise<LabelRe
   const report: LabelRecoveryReport = { purchasesRecovered: 0, writeBacksDone: 0, writeBacksPending: 0, skipped: [] };
 
   const stuckShops = await shopsWith(deps.db, {
-    where: { status: "purchasing", purchaseLeaseUntil: { lt: now } },
+    where: { status: "purchasing", leaseUntil: { lt: now } },
   });
   for (const shop of stuckShops) {
     const shipping = await deps.shippingFor(shop);

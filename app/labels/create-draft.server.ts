@@ -200,7 +200,7 @@ export async function createDraft(
       labelSize: parsed.value.label_size ?? "4x6",
       packageCount: parsed.value.parcels?.length ?? 1,
       requestIds: appendRequestId("[]", draft.value.request_id),
-      purchaseLeaseUntil: null,
+      leaseUntil: null,
       lastError: null,
     },
   });
@@ -236,7 +236,7 @@ async function claimDraftSlot(
         fulfillmentOrderGid: input.fulfillmentOrderGid,
         activeKey,
         status: "creating",
-        purchaseLeaseUntil: new Date(now.getTime() + CREATING_LEASE_MS),
+        leaseUntil: new Date(now.getTime() + CREATING_LEASE_MS),
       },
     });
     return ok(row.id);
@@ -246,8 +246,8 @@ async function claimDraftSlot(
   const holder = await db.label.findFirst({ where: { shop, activeKey } });
   if (!holder) throw new Error(`active label for ${activeKey} vanished while claiming it`);
   const takeover = await db.label.updateMany({
-    where: { id: holder.id, shop, status: "creating", purchaseLeaseUntil: { lt: now } },
-    data: { purchaseLeaseUntil: new Date(now.getTime() + CREATING_LEASE_MS) },
+    where: { id: holder.id, shop, status: "creating", leaseUntil: { lt: now } },
+    data: { leaseUntil: new Date(now.getTime() + CREATING_LEASE_MS) },
   });
   return takeover.count === 1 ? ok(holder.id) : err(toLabelView(holder));
 }
@@ -256,7 +256,7 @@ async function claimDraftSlot(
 async function releaseSlot(db: PrismaClient, shop: string, labelId: string, reason: string): Promise<void> {
   await db.label.updateMany({
     where: { id: labelId, shop, status: "creating" },
-    data: { status: "failed", activeKey: null, lastError: reason, purchaseLeaseUntil: null },
+    data: { status: "failed", activeKey: null, lastError: reason, leaseUntil: null },
   });
 }
 

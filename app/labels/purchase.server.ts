@@ -76,12 +76,12 @@ export async function purchase(
     where: {
       id: labelId,
       shop,
-      OR: [{ status: "draft" }, { status: "purchasing", purchaseLeaseUntil: { lt: claimedAt } }],
+      OR: [{ status: "draft" }, { status: "purchasing", leaseUntil: { lt: claimedAt } }],
     },
     data: {
       status: "purchasing",
-      purchaseAttemptId: attemptId,
-      purchaseLeaseUntil: new Date(claimedAt.getTime() + leaseMs),
+      claimToken: attemptId,
+      leaseUntil: new Date(claimedAt.getTime() + leaseMs),
     },
   });
   if (claim.count === 0) return waitForOtherAttempt(deps, labelId, options);
@@ -118,7 +118,7 @@ async function savePurchase(
   const chargeMismatch = chargedCents !== null && label.quotedCents !== null && chargedCents !== label.quotedCents;
   const current = await db.label.findFirst({ where: { id: label.id, shop } });
   const saved = await db.label.updateMany({
-    where: { id: label.id, shop, status: "purchasing", purchaseAttemptId: attemptId },
+    where: { id: label.id, shop, status: "purchasing", claimToken: attemptId },
     data: {
       status: "purchased",
       chargedCents,
@@ -134,7 +134,7 @@ async function savePurchase(
       packageCount: outcome.package_count ?? label.packageCount,
       requestIds: appendRequestId(current?.requestIds ?? "[]", outcome.request_id),
       purchasedAt: deps.now?.() ?? new Date(),
-      purchaseLeaseUntil: null,
+      leaseUntil: null,
       lastError: null,
       writeBackStatus: "pending",
     },
@@ -188,8 +188,8 @@ async function failAttempt(
     // Maybe charged: stay "purchasing" but end the lease, so the next call reads the label back
     // from the service before anything else.
     await db.label.updateMany({
-      where: { id: label.id, shop, status: "purchasing", purchaseAttemptId: attemptId },
-      data: { purchaseLeaseUntil: new Date(0), lastError: error.logMessage },
+      where: { id: label.id, shop, status: "purchasing", claimToken: attemptId },
+      data: { leaseUntil: new Date(0), lastError: error.logMessage },
     });
     return err(
       labelError(
@@ -202,8 +202,8 @@ async function failAttempt(
   }
   // Definitely not bought (balance, validation): back to draft so it can be fixed and retried.
   await db.label.updateMany({
-    where: { id: label.id, shop, status: "purchasing", purchaseAttemptId: attemptId },
-    data: { status: "draft", purchaseAttemptId: null, purchaseLeaseUntil: null, lastError: error.logMessage },
+    where: { id: label.id, shop, status: "purchasing", claimToken: attemptId },
+    data: { status: "draft", claimToken: null, leaseUntil: null, lastError: error.logMessage },
   });
   return err(fromShippingError("purchase", error));
 }
@@ -246,7 +246,7 @@ async function waitForOtherAttempt(
 export async function recoverStuckPurchases(deps: PurchaseDeps, options: PurchaseOptions = {}): Promise<LabelView[]> {
   const now = (deps.now ?? (() => new Date()))();
   const stuck = await deps.db.label.findMany({
-    where: { shop: deps.shop, status: "purchasing", purchaseLeaseUntil: { lt: now } },
+    where: { shop: deps.shop, status: "purchasing", leaseUntil: { lt: now } },
     select: { id: true },
   });
   const recovered: LabelView[] = [];
