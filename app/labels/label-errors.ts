@@ -34,7 +34,7 @@ export function labelError(
 }
 
 export function fromShippingError(operation: string, error: ShippingError): LabelError {
-  return labelError("SHIPPING_ERROR", error.merchantMessage, `${operation}: ${error.logMessage}`, { shipping: error });
+  return labelError("SHIPPING_ERROR", error.message, `${operation}: ${error.logMessage}`, { shipping: error });
 }
 
 export function fromShopifyError(operation: string, error: ShopifyError): LabelError {

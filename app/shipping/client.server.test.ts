@@ -124,7 +124,7 @@ describe("happy path against the emulator", () => {
     const both = await makeClient().createDraftLabel({ ...upsGroundDomestic, service: "UPS Ground" });
     expect(!both.ok && both.error.code).toBe("INVALID_REQUEST");
     const boxes = await makeClient().createDraftLabel({ ...upsGroundDomestic, parcels: [box] });
-    expect(!boxes.ok && boxes.error).toMatchObject({ code: "INVALID_REQUEST", fields: [{ field: "parcels" }] });
+    expect(!boxes.ok && boxes.error).toMatchObject({ code: "INVALID_REQUEST", fields: [{ path: "parcels" }] });
   });
 
   it("drops a state the destination country does not use", () => {
@@ -171,7 +171,7 @@ describe("every error code is mapped", () => {
       status: 401,
       requestId: expect.stringMatching(/^req_/),
     });
-    expect(!result.ok && result.error.merchantMessage).toContain("Settings");
+    expect(!result.ok && result.error.message).toContain("Settings");
   });
   it("NO_ORGANIZATION for a key without organization", async () => {
     const result = await makeClient("sk_live_noorg").createDraftLabel(upsGroundDomestic);
@@ -185,7 +185,7 @@ describe("every error code is mapped", () => {
     expect(!result.ok && result.error).toMatchObject({
       code: "VALIDATION_FAILED",
       status: 400,
-      fields: [{ field: "to_address.phone" }],
+      fields: [{ path: "to_address.phone" }],
     });
   });
   it("VALIDATION_ERROR when parcel and parcels both reach the service", async () => {
@@ -250,18 +250,18 @@ describe("every error code is mapped", () => {
       ...dhlToGermany,
       to_address: { ...deRecipient, country: "CU", city: "Havana" },
     });
-    expect(!result.ok && result.error).toMatchObject({ code: "ADDRESS_BLOCKED", status: 400, merchantFixable: false });
+    expect(!result.ok && result.error).toMatchObject({ code: "ADDRESS_BLOCKED", status: 400, fixable: false });
   });
   it("CARRIER_ACCOUNT_NOT_FOUND for another organization's carrier account", async () => {
     const result = await makeClient().createDraftLabel({ ...upsGroundDomestic, carrier_account_id: "ca_other_fedex" });
     expect(!result.ok && result.error).toMatchObject({ code: "CARRIER_ACCOUNT_NOT_FOUND", status: 400 });
-    expect(!result.ok && result.error.merchantMessage).toContain("not on this shipping API key");
+    expect(!result.ok && result.error.message).toContain("not on this shipping API key");
   });
   it("PLAN_LIMIT_REACHED once the allowance is used, telling the merchant to upgrade or wait", async () => {
     await createDraft(upsGroundDomestic, "sk_live_limit");
     const result = await makeClient("sk_live_limit").createDraftLabel(upsGroundDomestic);
     expect(!result.ok && result.error).toMatchObject({ code: "PLAN_LIMIT_REACHED", status: 403 });
-    expect(!result.ok && result.error.merchantMessage).toMatch(/allowance is used up.*Upgrade.*wait/);
+    expect(!result.ok && result.error.message).toMatch(/allowance is used up.*Upgrade.*wait/);
   });
   it("NOT_FOUND for an unknown label", async () => {
     const result = await makeClient().getLabel("lbl_missing");
@@ -318,7 +318,7 @@ describe("every error code is mapped", () => {
     const b = await makeClient("sk_live_demo", { fetch: wrongShape }).getRates(domesticRates);
     expect(!a.ok && a.error.code).toBe("INVALID_RESPONSE");
     expect(!b.ok && b.error).toMatchObject({ code: "INVALID_RESPONSE", requestId: "req_fake" });
-    expect(!b.ok && b.error.fields.map((f) => f.field)).toContain("rates[0].rate_id");
+    expect(!b.ok && b.error.fields.map((f) => f.path)).toContain("rates[0].rate_id");
   });
   it("INVALID_REQUEST before sending anything when our schema refuses the request", async () => {
     let called = false;
@@ -332,7 +332,7 @@ describe("every error code is mapped", () => {
     });
     expect(!result.ok && result.error).toMatchObject({
       code: "INVALID_REQUEST",
-      fields: [{ field: "from_address.name" }],
+      fields: [{ path: "from_address.name" }],
     });
     expect(called).toBe(false);
   });
@@ -383,6 +383,130 @@ describe("purchase is never repeated blindly", () => {
     });
     const result = await makeClient().purchaseLabel(id);
     expect(!result.ok && result.error).toMatchObject({ code: "NETWORK_ERROR", outcomeUnknown: true });
+  });
+});
+
+describe("a purchase the service may have made is never reported as refused", () => {
+  it("takes 409 ALREADY_PURCHASED as the purchase it carries, even when the label cannot be read back", async () => {
+    const id = await createDraft(upsGroundDomestic);
+    const first = await makeClient().purchaseLabel(id);
+    if (!first.ok) throw new Error(first.error.logMessage);
+    emulator.setFaults({ failures: [{ endpoint: "GET /v1/labels/{id}", kind: "unavailable", times: 10 }] });
+    const again = await makeClient().purchaseLabel(id);
+    if (!again.ok) throw new Error(again.error.logMessage);
+    expect(again.value).toMatchObject({ alreadyPurchased: true, tracking_numbers: first.value.tracking_numbers });
+    expect(emulator.charges("org_demo")).toHaveLength(1);
+  });
+  it("reports an unknown outcome, not a refusal, for a 409 whose label is unusable and cannot be read back", async () => {
+    const conflictWithoutLabel: FetchLike = async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.endsWith("/purchase"))
+        return Response.json({ error: { code: "ALREADY_PURCHASED", message: "bought" } }, { status: 409 });
+      return Response.json({ error: { code: "SERVICE_UNAVAILABLE", message: "down" } }, { status: 503 });
+    };
+    const result = await makeClient("sk_live_demo", { fetch: conflictWithoutLabel }).purchaseLabel("lbl_1");
+    expect(!result.ok && result.error).toMatchObject({ outcomeUnknown: true });
+  });
+  it("reports an unknown outcome for a 2xx purchase answer it cannot read", async () => {
+    const id = await createDraft(upsGroundDomestic);
+    let purchases = 0;
+    const garbledAfterCharge: FetchLike = async (input, init) => {
+      const response = await emulator.fetch(input, init);
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.endsWith("/purchase")) {
+        purchases += 1;
+        return new Response("<html>proxy error</html>", { status: 200 });
+      }
+      return response;
+    };
+    // The read-back finds the label bought: the unreadable answer was a purchase.
+    const result = await makeClient("sk_live_demo", { fetch: garbledAfterCharge }).purchaseLabel(id);
+    expect(result.ok && result.value.alreadyPurchased).toBe(true);
+    expect(purchases).toBe(1);
+    expect(emulator.charges("org_demo")).toHaveLength(1);
+  });
+  it("refuses cleanly on a 429 once a read-back has proved the label still a draft", async () => {
+    const id = await createDraft(upsGroundDomestic);
+    let purchases = 0;
+    // A 502 leaves the outcome unknown; the read-back shows a draft (not bought); the retry is
+    // refused with 429, which the service never processed: not bought, and safe to say so.
+    const flaky: FetchLike = async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.endsWith("/purchase")) {
+        purchases += 1;
+        if (purchases === 1) return Response.json({ error: { code: "X", message: "boom" } }, { status: 502 });
+        return Response.json({ error: { code: "RATE_LIMITED", message: "slow down" } }, { status: 429 });
+      }
+      return emulator.fetch(input, init);
+    };
+    const result = await makeClient("sk_live_demo", { fetch: flaky, maxRetries: 1 }).purchaseLabel(id);
+    expect(!result.ok && result.error).toMatchObject({ code: "RATE_LIMITED" });
+    expect(!result.ok && result.error.outcomeUnknown).toBeFalsy();
+    expect(emulator.charges("org_demo")).toHaveLength(0);
+  });
+});
+
+describe("a call never outlives its deadline", () => {
+  function fakeClock(start = NOW.getTime()) {
+    let t = start;
+    return {
+      now: () => t,
+      sleep: async (ms: number) => {
+        sleeps.push(ms);
+        t += ms;
+      },
+    };
+  }
+  it("stops waiting for Retry-After when the wait would pass the deadline, and says it was not bought", async () => {
+    const id = await createDraft(upsGroundDomestic);
+    emulator.setFaults({
+      failures: [{ endpoint: "POST /v1/labels/{id}/purchase", kind: "rate_limited", times: 10, retry_after: 30 }],
+    });
+    const clock = fakeClock();
+    const client = makeClient("sk_live_demo", { ...clock, maxRetries: 5 });
+    const deadline = clock.now() + 50_000;
+    const result = await client.purchaseLabel(id, { deadline });
+    expect(clock.now()).toBeLessThanOrEqual(deadline);
+    expect(sleeps).toEqual([30_000]);
+    expect(!result.ok && result.error).toMatchObject({ code: "RATE_LIMITED", retryAfterMs: 30_000 });
+    expect(!result.ok && result.error.outcomeUnknown).toBeFalsy();
+    expect(emulator.charges("org_demo")).toHaveLength(0);
+  });
+  it("bounds label creation the same way", async () => {
+    emulator.setFaults({
+      failures: [{ endpoint: "POST /v1/labels", kind: "rate_limited", times: 10, retry_after: 30 }],
+    });
+    const clock = fakeClock();
+    const deadline = clock.now() + 50_000;
+    const result = await makeClient("sk_live_demo", clock).createDraftLabel(upsGroundDomestic, { deadline });
+    expect(!result.ok && result.error.code).toBe("RATE_LIMITED");
+    expect(clock.now()).toBeLessThanOrEqual(deadline);
+  });
+  it("bounds a call without a deadline by the client's call budget", async () => {
+    emulator.setFaults({
+      failures: [{ endpoint: "POST /v1/rates", kind: "rate_limited", times: 10, retry_after: 20 }],
+    });
+    const clock = fakeClock();
+    const start = clock.now();
+    const result = await makeClient("sk_live_demo", { ...clock, callBudgetMs: 30_000, maxRetries: 5 }).getRates(
+      domesticRates,
+    );
+    expect(!result.ok && result.error.code).toBe("RATE_LIMITED");
+    expect(clock.now() - start).toBeLessThanOrEqual(30_000);
+  });
+  it("sends nothing once the deadline has passed", async () => {
+    let sent = 0;
+    const counting: FetchLike = async (input, init) => {
+      sent += 1;
+      return emulator.fetch(input, init);
+    };
+    const clock = fakeClock();
+    const result = await makeClient("sk_live_demo", { ...clock, fetch: counting }).purchaseLabel("lbl_x", {
+      deadline: clock.now() - 1,
+    });
+    expect(!result.ok && result.error).toMatchObject({ code: "TIMEOUT" });
+    expect(!result.ok && result.error.outcomeUnknown).toBeFalsy();
+    expect(sent).toBe(0);
   });
 });
 

@@ -3,8 +3,15 @@
 
 import { err, ok, type Result } from "~/utils/result";
 
-import { createShippingError, mapHttpError, type ShippingError, type ShippingErrorField } from "./errors";
-import { checkDraftPackageCount } from "./preflight";
+import {
+  createShippingError,
+  mapHttpError,
+  parseRetryAfterMs,
+  type ShippingError,
+  type ShippingErrorField,
+  withOutcomeUnknown,
+} from "./errors";
+import { checkDraftPackageCount, STATE_REQUIRED_COUNTRIES } from "./preflight";
 import {
   type AddressValidationRequest,
   AddressValidationRequestSchema,
@@ -38,17 +45,28 @@ export type ShippingClientOptions = {
   /** Extra attempts for calls that may be repeated. */
   maxRetries?: number;
   sleep?: (ms: number) => Promise<void>;
+  /** The clock deadlines are measured on (epoch ms); tests pass a fake one that `sleep` advances. */
+  now?: () => number;
+  /** The longest a call may take, retries and waits included, when the caller gives no deadline. */
+  callBudgetMs?: number;
   random?: () => number;
   /** Never receives the API key. */
   log?: (entry: ShippingLogEntry) => void;
 };
+
+/**
+ * Per call. `deadline` (epoch ms, on the client's clock) bounds the call's total time: attempts,
+ * retries and Retry-After waits. A caller guarding the call with a lease passes a deadline
+ * before the lease ends, so the call can never outlive it (ADR 5).
+ */
+export type CallOptions = { deadline?: number };
 
 export type PurchaseOutcome = PurchasedLabel & {
   /** The label was found already bought (409, or read back after a lost response): charged once. */
   alreadyPurchased: boolean;
 };
 
-export type CreateDraftLabelOptions = {
+export type CreateDraftLabelOptions = CallOptions & {
   /** Send carrier/service/service_code alongside rate_id on purpose, to override the rate. */
   overrideRate?: boolean;
   /** The rate the rate_id came from: its date is the only ship_date sent. */
@@ -56,21 +74,30 @@ export type CreateDraftLabelOptions = {
 };
 
 export type ShippingClient = {
-  getRates(request: RatesRequest): Promise<Result<RatesResponse, ShippingError>>;
+  getRates(request: RatesRequest, options?: CallOptions): Promise<Result<RatesResponse, ShippingError>>;
   createDraftLabel(
     request: CreateLabelRequest,
     options?: CreateDraftLabelOptions,
   ): Promise<Result<DraftLabel, ShippingError>>;
-  getLabel(labelId: string): Promise<Result<LabelRecord, ShippingError>>;
-  purchaseLabel(labelId: string): Promise<Result<PurchaseOutcome, ShippingError>>;
-  validateAddress(request: AddressValidationRequest): Promise<Result<AddressValidationResult, ShippingError>>;
+  getLabel(labelId: string, options?: CallOptions): Promise<Result<LabelRecord, ShippingError>>;
+  /**
+   * Buys a draft, never twice. An error without `outcomeUnknown` means the service did not buy
+   * it; with `outcomeUnknown` it may have, and only reading the label back can tell.
+   */
+  purchaseLabel(labelId: string, options?: CallOptions): Promise<Result<PurchaseOutcome, ShippingError>>;
+  validateAddress(
+    request: AddressValidationRequest,
+    options?: CallOptions,
+  ): Promise<Result<AddressValidationResult, ShippingError>>;
 };
 
 const DEFAULT_TIMEOUT_MS = 15_000;
+const DEFAULT_CALL_BUDGET_MS = 30_000;
 const DEFAULT_MAX_RETRIES = 2;
 const BACKOFF_BASE_MS = 250;
 const BACKOFF_CAP_MS = 8_000;
-const STATE_COUNTRIES = new Set(["US", "CA", "AU"]);
+// No attempt starts with less time than this left before the deadline: it could not finish.
+const MIN_ATTEMPT_MS = 1_000;
 
 /**
  * When a failed attempt may be repeated:
@@ -94,7 +121,9 @@ type Attempt =
       retryAfter: string | null;
     }
   | { kind: "timeout" }
-  | { kind: "network"; beforeSend: boolean; detail: string };
+  | { kind: "network"; beforeSend: boolean; detail: string }
+  // Not sent: the call's deadline left no time for it.
+  | { kind: "out_of_time" };
 
 class AttemptTimeout extends Error {}
 
@@ -111,7 +140,7 @@ function causeCode(error: unknown): string | null {
 function describeZodIssues(
   issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
 ): ShippingErrorField[] {
-  return issues.map((issue) => ({ field: formatPath(issue.path), message: issue.message }));
+  return issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
 }
 
 function formatPath(path: ReadonlyArray<PropertyKey>): string {
@@ -127,7 +156,7 @@ function invalidRequest(operation: string, fields: ShippingErrorField[]): Shippi
   return createShippingError({
     code: "INVALID_REQUEST",
     fields,
-    logMessage: `${operation}: request refused before sending: ${fields.map((f) => `${f.field} ${f.message}`).join("; ")}`,
+    logMessage: `${operation}: request refused before sending: ${fields.map((f) => `${f.path} ${f.message}`).join("; ")}`,
   });
 }
 
@@ -136,7 +165,7 @@ function withoutForeignState<A extends { country?: string | undefined; state?: s
   address: A,
 ): A {
   const country = address.country ?? "US";
-  if (STATE_COUNTRIES.has(country) || address.state == null) return address;
+  if (STATE_REQUIRED_COUNTRIES.includes(country) || address.state == null) return address;
   const copy = { ...address };
   delete copy.state;
   return copy;
@@ -155,7 +184,7 @@ export function buildCreateLabelBody(
   if (!parsed.success) return err(invalidRequest(operation, describeZodIssues(parsed.error.issues)));
   const body: CreateLabelRequest = { ...parsed.data };
   if (body.parcel !== undefined && body.parcels !== undefined) {
-    return err(invalidRequest(operation, [{ field: "parcels", message: "send parcel or parcels, not both" }]));
+    return err(invalidRequest(operation, [{ path: "parcels", message: "send parcel or parcels, not both" }]));
   }
   if (body.rate_id !== undefined && !options.overrideRate) {
     // Any of these would silently replace the chosen rate.
@@ -165,7 +194,7 @@ export function buildCreateLabelBody(
   }
   if (body.service !== undefined && body.service_code !== undefined) {
     return err(
-      invalidRequest(operation, [{ field: "service_code", message: "send service or service_code, not both" }]),
+      invalidRequest(operation, [{ path: "service_code", message: "send service or service_code, not both" }]),
     );
   }
   body.from_address = withoutForeignState(body.from_address);
@@ -195,6 +224,8 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const now = options.now ?? Date.now;
+  const callBudgetMs = options.callBudgetMs ?? DEFAULT_CALL_BUDGET_MS;
   const random = options.random ?? Math.random;
   const log = options.log ?? (() => {});
   const base = options.baseUrl.endsWith("/") ? options.baseUrl : `${options.baseUrl}/`;
@@ -203,14 +234,19 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
     return new URL(path.replace(/^\//, ""), base).toString();
   }
 
-  async function attemptOnce(method: "GET" | "POST", path: string, body: unknown): Promise<Attempt> {
+  const deadlineOf = (call: CallOptions | undefined) => call?.deadline ?? now() + callBudgetMs;
+
+  async function attemptOnce(method: "GET" | "POST", path: string, body: unknown, deadline: number): Promise<Attempt> {
+    const remaining = deadline - now();
+    if (remaining < MIN_ATTEMPT_MS) return { kind: "out_of_time" };
+    const attemptTimeoutMs = Math.min(timeoutMs, remaining);
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         controller.abort();
         reject(new AttemptTimeout());
-      }, timeoutMs);
+      }, attemptTimeoutMs);
     });
     const headers: Record<string, string> = { Authorization: `Bearer ${options.apiKey}`, Accept: "application/json" };
     if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -272,14 +308,9 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
     const exponential = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retryIndex);
     // Equal jitter: spreads clients that failed together without ever waiting zero.
     const jittered = exponential / 2 + random() * (exponential / 2);
-    if (retryAfter !== null) {
-      const seconds = Number(retryAfter);
-      const date = Date.parse(retryAfter);
-      const asked = Number.isFinite(seconds) ? seconds * 1000 : Number.isNaN(date) ? null : date - Date.now();
-      // Never sooner than the service asked; later if our own backoff has grown past it.
-      if (asked !== null) return Math.max(asked, jittered);
-    }
-    return jittered;
+    const asked = parseRetryAfterMs(retryAfter, now());
+    // Never sooner than the service asked; later if our own backoff has grown past it.
+    return asked === null ? jittered : Math.max(asked, jittered);
   }
 
   type Call<T> = {
@@ -294,19 +325,29 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
       | { success: true; data: T }
       | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
     sentRateId?: boolean;
+    deadline: number;
   };
 
   async function call<T>(spec: Call<T>): Promise<Result<T, ShippingError>> {
-    let attempt: Attempt = await attemptOnce(spec.method, spec.path, spec.body);
+    let attempt: Attempt = await attemptOnce(spec.method, spec.path, spec.body, spec.deadline);
     for (let retry = 0; retry < maxRetries && shouldRetry(spec.policy, attempt); retry++) {
       const wait = backoffMs(retry, attempt.kind === "response" ? attempt.retryAfter : null);
+      if (now() + wait + MIN_ATTEMPT_MS > spec.deadline) {
+        // Waiting as asked would outlive the caller's deadline (and the lease behind it): give
+        // the caller this answer now; Retry-After travels with a 429 so it can say when.
+        log({
+          level: "warn",
+          message: `${spec.operation}: ${describeAttempt(attempt)}; no retry, ${Math.round(wait)} ms would pass the deadline`,
+        });
+        break;
+      }
       log({
         level: "warn",
         message: `${spec.operation}: ${describeAttempt(attempt)}; retry ${retry + 1} of ${maxRetries} in ${Math.round(wait)} ms`,
         requestId: attempt.kind === "response" ? (attempt.requestId ?? undefined) : undefined,
       });
       await sleep(wait);
-      attempt = await attemptOnce(spec.method, spec.path, spec.body);
+      attempt = await attemptOnce(spec.method, spec.path, spec.body, spec.deadline);
     }
     const result = toResult(spec, attempt);
     if (!result.ok) {
@@ -323,6 +364,14 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
   function toResult<T>(spec: Call<T>, attempt: Attempt): Result<T, ShippingError> {
     // Whether the request could have taken effect without our knowing.
     const mutates = spec.method === "POST" && spec.policy !== "safe";
+    if (attempt.kind === "out_of_time") {
+      return err(
+        createShippingError({
+          code: "TIMEOUT",
+          logMessage: `${spec.operation}: not sent, the call's deadline had passed`,
+        }),
+      );
+    }
     if (attempt.kind === "timeout") {
       return err(
         createShippingError({
@@ -348,10 +397,12 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
         { requestId: attempt.requestId, retryAfter: attempt.retryAfter },
         { operation: spec.operation, sentRateId: spec.sentRateId },
       );
-      if (attempt.status >= 500 && mutates) error.outcomeUnknown = true;
-      return err(error);
+      // A 5xx may come after the work was done (a crash before answering).
+      return err(attempt.status >= 500 && mutates ? withOutcomeUnknown(error) : error);
     }
     const requestId = attempt.requestId;
+    // A 2xx to a call that creates or charges did take effect, even if we cannot read it.
+    const acceptedUnread = mutates ? { outcomeUnknown: true } : {};
     if (!attempt.bodyReadable) {
       return err(
         createShippingError({
@@ -359,6 +410,7 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
           status: attempt.status,
           requestId,
           logMessage: `${spec.operation}: HTTP ${attempt.status} body is not JSON`,
+          ...acceptedUnread,
         }),
       );
     }
@@ -371,43 +423,61 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
           status: attempt.status,
           requestId,
           fields,
-          logMessage: `${spec.operation}: HTTP ${attempt.status} body does not match the schema: ${fields.map((f) => `${f.field} ${f.message}`).join("; ")}`,
+          logMessage: `${spec.operation}: HTTP ${attempt.status} body does not match the schema: ${fields.map((f) => `${f.path} ${f.message}`).join("; ")}`,
+          ...acceptedUnread,
         }),
       );
     }
     return ok(parsed.data);
   }
 
-  async function getLabel(labelId: string): Promise<Result<LabelRecord, ShippingError>> {
+  async function getLabel(labelId: string, callOptions?: CallOptions): Promise<Result<LabelRecord, ShippingError>> {
     return call({
       operation: "getLabel",
       method: "GET",
       path: `/v1/labels/${encodeURIComponent(labelId)}`,
       policy: "safe",
       parse: (body) => LabelRecordSchema.safeParse(body),
+      deadline: deadlineOf(callOptions),
     });
   }
 
-  async function readPurchasedLabel(labelId: string): Promise<Result<PurchaseOutcome | null, ShippingError>> {
-    const record = await getLabel(labelId);
-    if (!record.ok) return record;
-    if (record.value.status === "draft") return ok(null);
-    const purchased = PurchasedLabelSchema.safeParse(record.value);
+  /** A label record as a purchase: null while it is a draft, an error when it is neither. */
+  function asPurchase(labelId: string, record: unknown): Result<PurchaseOutcome | null, ShippingError> {
+    const parsed = LabelRecordSchema.safeParse(record);
+    if (parsed.success && parsed.data.status === "draft") return ok(null);
+    const purchased = PurchasedLabelSchema.safeParse(record);
     if (!purchased.success) {
       return err(
         createShippingError({
           code: "INVALID_RESPONSE",
           status: 200,
           fields: describeZodIssues(purchased.error.issues),
-          logMessage: `purchaseLabel: label ${labelId} has status ${record.value.status} but no purchased label data`,
+          logMessage: `purchaseLabel: label ${labelId} is ${parsed.success ? parsed.data.status : "unreadable"} and carries no purchased label data`,
         }),
       );
     }
     return ok({ ...purchased.data, alreadyPurchased: true });
   }
 
-  async function purchaseLabel(labelId: string): Promise<Result<PurchaseOutcome, ShippingError>> {
+  async function readPurchasedLabel(
+    labelId: string,
+    deadline: number,
+  ): Promise<Result<PurchaseOutcome | null, ShippingError>> {
+    const record = await getLabel(labelId, { deadline });
+    if (!record.ok) return record;
+    return asPurchase(labelId, record.value);
+  }
+
+  async function purchaseLabel(
+    labelId: string,
+    callOptions?: CallOptions,
+  ): Promise<Result<PurchaseOutcome, ShippingError>> {
     const path = `/v1/labels/${encodeURIComponent(labelId)}/purchase`;
+    // One deadline for every purchase attempt and read-back below.
+    const deadline = deadlineOf(callOptions);
+    // Once an attempt may have been charged, every later failure stays "maybe charged".
+    let maybeCharged = false;
     let lastError: ShippingError | null = null;
     for (let round = 0; round <= maxRetries; round++) {
       const result = await call({
@@ -417,20 +487,20 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
         body: {},
         policy: "purchase",
         parse: (body) => PurchasedLabelSchema.safeParse(body),
+        deadline,
       });
       if (result.ok) return ok({ ...result.value, alreadyPurchased: false });
       const error = result.error;
-      if (error.code === "ALREADY_PURCHASED") return recoverAlreadyPurchased(labelId, error);
-      if (!error.outcomeUnknown) return result;
+      if (error.code === "ALREADY_PURCHASED") return recoverAlreadyPurchased(labelId, error, deadline);
+      if (!error.outcomeUnknown) return err(maybeCharged ? withOutcomeUnknown(error) : error);
+      maybeCharged = true;
       lastError = error;
       // The purchase may have gone through: read the label instead of buying blindly again.
-      const readBack = await readPurchasedLabel(labelId);
+      const readBack = await readPurchasedLabel(labelId, deadline);
       if (!readBack.ok) {
-        return err({
-          ...error,
-          outcomeUnknown: true,
-          logMessage: `${error.logMessage}; reading the label back failed: ${readBack.error.logMessage}`,
-        });
+        return err(
+          withOutcomeUnknown(error, `${error.logMessage}; reading the label back failed: ${readBack.error.logMessage}`),
+        );
       }
       if (readBack.value !== null) {
         log({
@@ -442,6 +512,7 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
       }
       // Still a draft: the purchase did not happen, and a purchase is charged at most once
       // (a repeat gets 409), so one more attempt cannot double-charge.
+      maybeCharged = false;
       log({ level: "warn", message: `purchaseLabel: ${labelId} is still a draft after ${error.code}; trying again` });
     }
     return err(
@@ -449,31 +520,41 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
     );
   }
 
-  /** 409 ALREADY_PURCHASED: the label was bought before; read it back instead of failing. */
+  /**
+   * 409 ALREADY_PURCHASED is a purchase, never an error: the body carries the bought label.
+   * Only when that body is unusable is the label read back, and if that fails too the outcome
+   * stays unknown (it was bought, by someone), never a refusal.
+   */
   async function recoverAlreadyPurchased(
     labelId: string,
     conflict: ShippingError,
+    deadline: number,
   ): Promise<Result<PurchaseOutcome, ShippingError>> {
-    const readBack = await readPurchasedLabel(labelId);
-    if (!readBack.ok) return readBack;
-    if (readBack.value !== null) return ok(readBack.value);
+    if (conflict.conflictLabel !== undefined) {
+      const fromBody = asPurchase(labelId, conflict.conflictLabel);
+      if (fromBody.ok && fromBody.value !== null) return ok(fromBody.value);
+    }
+    const readBack = await readPurchasedLabel(labelId, deadline);
+    if (readBack.ok && readBack.value !== null) return ok(readBack.value);
+    const why = readBack.ok ? "it reads back as a draft" : `reading it back failed: ${readBack.error.logMessage}`;
     return err(
       createShippingError({
-        code: "UNEXPECTED_ERROR",
+        code: readBack.ok ? "UNEXPECTED_ERROR" : readBack.error.code,
         status: 409,
         requestId: conflict.requestId,
-        logMessage: `purchaseLabel: 409 ALREADY_PURCHASED but ${labelId} reads back as a draft`,
+        outcomeUnknown: true,
+        logMessage: `purchaseLabel: 409 ALREADY_PURCHASED for ${labelId} without a usable label; ${why}`,
       }),
     );
   }
 
   return {
-    async getRates(request) {
+    async getRates(request, callOptions) {
       const parsed = RatesRequestSchema.safeParse(request);
       if (!parsed.success) return err(invalidRequest("getRates", describeZodIssues(parsed.error.issues)));
       const body = { ...parsed.data };
       if (body.parcel !== undefined && body.parcels !== undefined) {
-        return err(invalidRequest("getRates", [{ field: "parcels", message: "send parcel or parcels, not both" }]));
+        return err(invalidRequest("getRates", [{ path: "parcels", message: "send parcel or parcels, not both" }]));
       }
       body.from_address = withoutForeignState(body.from_address);
       body.to_address = withoutForeignState(body.to_address);
@@ -484,6 +565,7 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
         body,
         policy: "safe",
         parse: (b) => RatesResponseSchema.safeParse(b),
+        deadline: deadlineOf(callOptions),
       });
     },
 
@@ -501,6 +583,7 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
         policy: "create",
         sentRateId: body.value.rate_id !== undefined,
         parse: (b) => DraftLabelSchema.safeParse(b),
+        deadline: deadlineOf(createOptions),
       });
       if (created.ok && checkDraftPackageCount(body.value, created.value).length > 0) {
         // The caller must run checkDraftPackageCount before buying; the log keeps the evidence.
@@ -516,7 +599,7 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
     getLabel,
     purchaseLabel,
 
-    async validateAddress(request) {
+    async validateAddress(request, callOptions) {
       const parsed = AddressValidationRequestSchema.safeParse(request);
       if (!parsed.success) return err(invalidRequest("validateAddress", describeZodIssues(parsed.error.issues)));
       return call({
@@ -526,6 +609,7 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
         body: parsed.data,
         policy: "never",
         parse: (b) => AddressValidationResultSchema.safeParse(b),
+        deadline: deadlineOf(callOptions),
       });
     },
   };
@@ -534,6 +618,7 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
 function describeAttempt(attempt: Attempt): string {
   if (attempt.kind === "timeout") return "timed out";
   if (attempt.kind === "network") return `network error: ${attempt.detail}`;
+  if (attempt.kind === "out_of_time") return "not sent (deadline)";
   return `HTTP ${attempt.status}`;
 }
 

@@ -34,10 +34,10 @@ describe("mapping HTTP errors", () => {
         serviceCode: code,
         status,
         requestId: "req_1",
-        fields: [{ field: "customs.tax_id" }],
+        fields: [{ path: "customs.tax_id" }],
       });
       expect(error.logMessage).toContain(code);
-      expect(error.merchantMessage.length).toBeGreaterThan(20);
+      expect(error.message.length).toBeGreaterThan(20);
     },
   );
   it("splits SERVICE_REQUIRED answered to a rate_id off as RATE_EXPIRED", () => {
@@ -48,7 +48,7 @@ describe("mapping HTTP errors", () => {
       { operation: "test", sentRateId: true },
     );
     expect(error).toMatchObject({ code: "RATE_EXPIRED", serviceCode: "SERVICE_REQUIRED" });
-    expect(error.merchantMessage).toMatch(/new rates/i);
+    expect(error.message).toMatch(/new rates/i);
   });
   it("falls back to the status and the X-Request-Id header when the body is unreadable", () => {
     expect(mapHttpError(502, "<html>", { requestId: "req_h", retryAfter: null }, { operation: "t" })).toMatchObject({

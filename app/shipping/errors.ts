@@ -1,3 +1,5 @@
+import type { AppError, ErrorField } from "~/utils/app-error";
+
 import { ErrorBodySchema } from "./schemas";
 
 // Every way a call to the shipping service can fail, as one closed set. HTTP status and the
@@ -49,27 +51,24 @@ export type ContractErrorCode = (typeof CONTRACT_ERROR_CODES)[number];
 export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
 export type ShippingErrorCode = SpecErrorCode | ContractErrorCode | ClientErrorCode;
 
-export type ShippingErrorField = { field: string; message: string };
+export type ShippingErrorField = ErrorField;
 
-export type ShippingError = {
-  code: ShippingErrorCode;
+/** A failed call to the shipping service, in the app's one error shape (`source: "shipping"`). */
+export interface ShippingError extends AppError<ShippingErrorCode> {
+  readonly source: "shipping";
+  readonly fields: ShippingErrorField[];
   /** The code exactly as the service sent it (null when no error body came back). */
-  serviceCode: string | null;
-  status: number | null;
-  fields: ShippingErrorField[];
-  requestId: string | null;
-  /** For logs: technical, may quote the service; never holds the API key. */
-  logMessage: string;
-  /** For the merchant: what happened and what to do. */
-  merchantMessage: string;
-  /** The merchant can fix it (data, settings, plan); otherwise it is a system problem. */
-  merchantFixable: boolean;
-  retryable: boolean;
+  readonly serviceCode: string | null;
+  readonly status: number | null;
+  readonly requestId: string | null;
+  readonly retryable: boolean;
   /** True when the request may have taken effect although no answer was read. */
-  outcomeUnknown?: boolean;
+  readonly outcomeUnknown?: boolean;
   /** From Retry-After on 429. */
-  retryAfterMs?: number;
-};
+  readonly retryAfterMs?: number;
+  /** The label record a 409 ALREADY_PURCHASED carries in its body (contract: "body also carries `label`"). */
+  readonly conflictLabel?: unknown;
+}
 
 const KNOWN_SERVICE_CODES: ReadonlySet<string> = new Set([...SPEC_ERROR_CODES, ...CONTRACT_ERROR_CODES]);
 
@@ -80,7 +79,7 @@ function isServiceCode(code: string): code is SpecErrorCode | ContractErrorCode 
 type Describe = { merchant: (fields: ShippingErrorField[]) => string; fixable: boolean; retryable: boolean };
 
 function listFields(fields: ShippingErrorField[]): string {
-  return fields.length === 0 ? "" : ` (${fields.map((f) => `${f.field}: ${f.message}`).join("; ")})`;
+  return fields.length === 0 ? "" : ` (${fields.map((f) => `${f.path}: ${f.message}`).join("; ")})`;
 }
 
 const DESCRIPTIONS: Record<ShippingErrorCode, Describe> = {
@@ -219,28 +218,35 @@ export type ShippingErrorInput = {
   logMessage: string;
   outcomeUnknown?: boolean;
   retryAfterMs?: number;
+  conflictLabel?: unknown;
 };
 
 export function createShippingError(input: ShippingErrorInput): ShippingError {
   const description = DESCRIPTIONS[input.code];
   const fields = input.fields ?? [];
-  const error: ShippingError = {
+  return {
+    source: "shipping",
     code: input.code,
     serviceCode: input.serviceCode ?? null,
     status: input.status ?? null,
     fields,
     requestId: input.requestId ?? null,
     logMessage: input.logMessage,
-    merchantMessage: description.merchant(fields),
-    merchantFixable: description.fixable,
+    message: description.merchant(fields),
+    fixable: description.fixable,
     retryable: description.retryable,
+    ...(input.outcomeUnknown ? { outcomeUnknown: true } : {}),
+    ...(input.retryAfterMs !== undefined ? { retryAfterMs: input.retryAfterMs } : {}),
+    ...(input.conflictLabel !== undefined ? { conflictLabel: input.conflictLabel } : {}),
   };
-  if (input.outcomeUnknown) error.outcomeUnknown = true;
-  if (input.retryAfterMs !== undefined) error.retryAfterMs = input.retryAfterMs;
-  return error;
 }
 
-/** Retry-After is seconds or an HTTP date; null when absent or unreadable. */
+/** The same error with the outcome marked unknown: the request may have taken effect. */
+export function withOutcomeUnknown(error: ShippingError, logMessage: string = error.logMessage): ShippingError {
+  return { ...error, outcomeUnknown: true, logMessage };
+}
+
+/** Retry-After is seconds or an HTTP date; null when absent or unreadable. The one parser of it. */
 export function parseRetryAfterMs(header: string | null, now: number = Date.now()): number | null {
   if (header == null || header.trim() === "") return null;
   const seconds = Number(header);
@@ -308,7 +314,7 @@ export function mapHttpError(
   }
 
   const serviceCode = parsed.data.error.code;
-  const fields = (parsed.data.error.fields ?? []).map((f) => ({ field: f.field, message: f.message }));
+  const fields = (parsed.data.error.fields ?? []).map((f) => ({ path: f.field, message: f.message }));
   let code: ShippingErrorCode;
   if (isServiceCode(serviceCode)) {
     code = serviceCode === "SERVICE_REQUIRED" && context.sentRateId ? "RATE_EXPIRED" : serviceCode;
@@ -325,5 +331,6 @@ export function mapHttpError(
     requestId,
     retryAfterMs,
     logMessage: `${context.operation}: HTTP ${status}${statusNote} ${serviceCode}: ${parsed.data.error.message}`,
+    ...(code === "ALREADY_PURCHASED" && "label" in parsed.data ? { conflictLabel: parsed.data.label } : {}),
   });
 }
