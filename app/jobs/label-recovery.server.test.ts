@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import db from "~/db.server";
-import { findLabel } from "~/labels/label-store.server";
+import { findLabel } from "~/labels/label-repository.server";
 import { purchase } from "~/labels/purchase.server";
 import { crashAfterCharge, createEmulators, DEMO_ORG, draftSeededOrder, TEST_LABEL_SHOP } from "~/labels/test-support";
 import { writeTracking } from "~/labels/write-tracking.server";

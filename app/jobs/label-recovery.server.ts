@@ -1,5 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 
+import { listShopsNeedingRecovery } from "~/labels/label-repository.server";
 import { recoverStuckPurchases } from "~/labels/purchase.server";
 import { retryPendingWriteBacks } from "~/labels/write-tracking.server";
 import type { ShippingClient } from "~/shipping/client.server";
@@ -26,19 +27,12 @@ export type LabelRecoveryReport = {
   skipped: Array<{ shop: string; reason: string }>;
 };
 
-async function shopsWith(db: PrismaClient, where: Parameters<PrismaClient["label"]["findMany"]>[0]) {
-  const rows = await db.label.findMany({ ...where, distinct: ["shop"], select: { shop: true } });
-  return rows.map((row) => row.shop);
-}
-
 export async function runLabelRecovery(deps: LabelRecoveryDeps): Promise<LabelRecoveryReport> {
   const now = (deps.now ?? (() => new Date()))();
   const report: LabelRecoveryReport = { purchasesRecovered: 0, writeBacksDone: 0, writeBacksPending: 0, skipped: [] };
 
-  const stuckShops = await shopsWith(deps.db, {
-    where: { status: "purchasing", leaseUntil: { lt: now } },
-  });
-  for (const shop of stuckShops) {
+  const { stuckPurchases } = await listShopsNeedingRecovery(deps.db, now);
+  for (const shop of stuckPurchases) {
     const shipping = await deps.shippingFor(shop);
     if (!shipping) {
       report.skipped.push({ shop, reason: "no shipping API key" });
@@ -49,13 +43,8 @@ export async function runLabelRecovery(deps: LabelRecoveryDeps): Promise<LabelRe
   }
 
   // After the purchases above, so a recovered label's tracking goes out in the same sweep.
-  const pendingShops = await shopsWith(deps.db, {
-    where: {
-      status: "purchased",
-      OR: [{ writeBackStatus: "pending" }, { writeBackStatus: "writing", writeBackLeaseUntil: { lt: now } }],
-    },
-  });
-  for (const shop of pendingShops) {
+  const { pendingWriteBacks } = await listShopsNeedingRecovery(deps.db, now);
+  for (const shop of pendingWriteBacks) {
     const admin = await deps.adminFor(shop);
     if (!admin) {
       report.skipped.push({ shop, reason: "no offline session" });

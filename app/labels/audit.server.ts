@@ -1,4 +1,4 @@
-import type { PrismaClient } from "@prisma/client";
+import type { Prisma, PrismaClient } from "@prisma/client";
 
 // The audit trail of every call to the shipping service that can cost money (address
 // validation, purchase): who, which order, how much, the service's request id, and the outcome.
@@ -19,7 +19,8 @@ export type AuditInput = {
   detail?: string | null;
 };
 
-export async function recordAudit(db: PrismaClient, entry: AuditInput): Promise<void> {
+/** Takes a transaction client too: a purchase is saved and audited in one transaction. */
+export async function recordAudit(db: Prisma.TransactionClient, entry: AuditInput): Promise<void> {
   await db.auditEntry.create({
     data: {
       shop: entry.shop,

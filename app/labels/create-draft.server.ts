@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+
 import type { PrismaClient } from "@prisma/client";
 
 import type { ShippingClient } from "~/shipping/client.server";
@@ -13,20 +15,27 @@ import {
   type CreateLabelRequest,
   CreateLabelRequestSchema,
   parseAmountCents,
+  PurchasedLabelSchema,
   type Rate,
   type RatesRequest,
 } from "~/shipping/schemas";
+import type { FulfillmentOrderGid, OrderGid } from "~/shopify/ids";
 import { err, ok, type Result } from "~/utils/result";
 
-import { fromShippingError, type LabelError, labelError } from "./label-errors";
+import { fromShippingError, type LabelError, labelError, labelNotFound } from "./label-errors";
 import {
-  activeKeyFor,
-  appendRequestId,
+  claimCreationSlot,
+  completeCreation,
+  failCreation,
   findActiveLabel,
-  isUniqueViolation,
+  findLabel,
+  type LabelLineItem,
   type LabelView,
-  toLabelView,
-} from "./label-store.server";
+  savePurchased,
+  takeOverCreation,
+  voidDraft,
+} from "./label-repository.server";
+import { LEASE_SAFETY_MS } from "./purchase.server";
 
 // Quote and draft: rates for a prefilled request, then one persisted draft label per
 // fulfillment order. Drafts cost nothing; a second draft for the same fulfillment order
@@ -34,9 +43,11 @@ import {
 
 export type QuoteShippingPort = Pick<ShippingClient, "getRates">;
 export type DraftShippingPort = Pick<ShippingClient, "createDraftLabel">;
+export type DiscardShippingPort = Pick<ShippingClient, "getLabel">;
 
-// A draft being created by another request is left alone this long before it is taken over.
-const CREATING_LEASE_MS = 60_000;
+// A draft being created by another request is left alone this long before it is taken over;
+// the creating call itself must end before then (its deadline).
+export const CREATING_LEASE_MS = 60_000;
 
 // Quoting needs no service yet and no customs (rates quote without them). Without a chosen
 // service preflight assumes USPS, which cannot ship several boxes; the rates for several boxes
@@ -112,9 +123,11 @@ export async function quoteLabel(
 }
 
 export type CreateDraftInput = {
-  orderGid: string;
+  orderGid: OrderGid;
   orderName: string;
-  fulfillmentOrderGid: string;
+  fulfillmentOrderGid: FulfillmentOrderGid;
+  /** The fulfillment-order line items this label ships (from prefill, or as edited). */
+  lineItems: readonly LabelLineItem[];
   /** The prefilled (and possibly edited) request; its rate_id is set from `quote`. */
   request: LabelRequestInput;
   /** The rate the merchant chose. */
@@ -124,6 +137,43 @@ export type CreateDraftInput = {
 };
 
 export type CreateDraftDeps = { db: PrismaClient; shop: string; shipping: DraftShippingPort };
+
+function checkLineItems(lineItems: readonly LabelLineItem[]): PreflightProblem[] {
+  if (lineItems.length === 0) {
+    return [
+      {
+        path: "line_items",
+        code: "INVALID",
+        severity: "blocking",
+        message: "Choose at least one item to ship on this label.",
+      },
+    ];
+  }
+  const seen = new Set<string>();
+  return lineItems.flatMap((line, index): PreflightProblem[] => {
+    const duplicate = seen.has(line.id);
+    seen.add(line.id);
+    if (Number.isInteger(line.quantity) && line.quantity > 0 && !duplicate) return [];
+    return [
+      {
+        path: `line_items[${index}].quantity`,
+        code: "INVALID",
+        severity: "blocking",
+        message: duplicate ? "This item is listed twice." : "Ship a whole number of at least 1 of this item.",
+      },
+    ];
+  });
+}
+
+function blocked(message: string, operation: string, problems: PreflightProblem[]): LabelError {
+  const blocking = problems.filter((p) => p.severity === "blocking");
+  return labelError(
+    "PREFLIGHT_BLOCKED",
+    message,
+    `${operation} blocked: ${blocking.map((p) => `${p.path} ${p.code}`).join(", ")}`,
+    { problems },
+  );
+}
 
 /** ok with `existing: true` when the fulfillment order already had an active label. */
 export async function createDraft(
@@ -140,38 +190,34 @@ export async function createDraft(
   delete request.carrier;
   delete request.service;
   delete request.service_code;
-  const problems = preflightLabelRequest(request, { quote: input.quote, now, products: input.products ?? [] });
-  if (isBlocking(problems)) {
-    return err(
-      labelError(
-        "PREFLIGHT_BLOCKED",
-        "Fix the highlighted label details first.",
-        `draft blocked: ${problems
-          .filter((p) => p.severity === "blocking")
-          .map((p) => `${p.path} ${p.code}`)
-          .join(", ")}`,
-        { problems },
-      ),
-    );
-  }
+  const problems = [
+    ...checkLineItems(input.lineItems),
+    ...preflightLabelRequest(request, { quote: input.quote, now, products: input.products ?? [] }),
+  ];
+  if (isBlocking(problems)) return err(blocked("Fix the highlighted label details first.", "draft", problems));
   const parsed = parseRequest(request);
   if (!parsed.ok) return parsed;
 
-  const claimed = await claimDraftSlot(db, shop, input, now);
+  const token = randomUUID();
+  const leaseUntil = new Date(now.getTime() + CREATING_LEASE_MS);
+  const claimed = await claimSlot(deps, input, { token, leaseUntil, now });
   if (!claimed.ok) return ok({ label: claimed.error, existing: true, warnings: [] });
-  const labelId = claimed.value;
+  const ref = { db, shop, labelId: claimed.value };
 
-  const draft = await deps.shipping.createDraftLabel(parsed.value, { quote: input.quote });
+  const draft = await deps.shipping.createDraftLabel(parsed.value, {
+    quote: input.quote,
+    // The call ends before the lease does, so no second caller takes the slot over meanwhile.
+    deadline: leaseUntil.getTime() - LEASE_SAFETY_MS,
+  });
   if (!draft.ok) {
-    await releaseSlot(db, shop, labelId, draft.error.logMessage);
+    await failCreation(ref, token, draft.error.logMessage);
     return err(fromShippingError("createDraft", draft.error));
   }
   const countProblems = checkDraftPackageCount(parsed.value, draft.value);
   if (countProblems.length > 0) {
-    await releaseSlot(
-      db,
-      shop,
-      labelId,
+    await failCreation(
+      ref,
+      token,
       `package_count ${draft.value.package_count ?? "none"} for ${parsed.value.parcels?.length ?? 1} boxes`,
     );
     return err(
@@ -184,26 +230,36 @@ export async function createDraft(
     );
   }
 
-  const row = await db.label.update({
-    where: { id: labelId },
-    data: {
-      status: "draft",
-      serviceLabelId: draft.value.id,
-      rateId: input.quote.rate_id,
-      carrier: draft.value.carrier ?? input.quote.carrier,
-      serviceCode: draft.value.service_code ?? input.quote.service_code,
-      serviceName: input.quote.service,
-      quotedCents: parseAmountCents(input.quote.amount),
-      currency: input.quote.currency,
-      shipDate: draft.value.ship_date ?? input.quote.ship_date,
-      labelFormat: parsed.value.label_format ?? "pdf",
-      labelSize: parsed.value.label_size ?? "4x6",
-      packageCount: parsed.value.parcels?.length ?? 1,
-      requestIds: appendRequestId("[]", draft.value.request_id),
-      leaseUntil: null,
-      lastError: null,
-    },
+  const completed = await completeCreation(ref, token, {
+    serviceLabelId: draft.value.id,
+    rateId: input.quote.rate_id,
+    carrier: draft.value.carrier ?? input.quote.carrier,
+    serviceCode: draft.value.service_code ?? input.quote.service_code,
+    serviceName: input.quote.service,
+    quotedCents: parseAmountCents(input.quote.amount),
+    currency: input.quote.currency,
+    shipDate: draft.value.ship_date ?? input.quote.ship_date,
+    labelFormat: parsed.value.label_format ?? "pdf",
+    labelSize: parsed.value.label_size ?? "4x6",
+    packageCount: parsed.value.parcels?.length ?? 1,
+    requestId: draft.value.request_id ?? null,
   });
+  const label = await findLabel(db, shop, ref.labelId);
+  if (!completed) {
+    // Slower than the lease: another caller took the slot over and its label stands (it may be
+    // bought by now). Ours is an unused draft at the service, which costs nothing.
+    if (label && label.status !== "failed" && label.status !== "voided") {
+      return ok({ label, existing: true, warnings: [] });
+    }
+    return err(
+      labelError(
+        "INVALID_STATE",
+        "Another request was creating this label and did not finish. Try again.",
+        `createDraft: lost the creating slot of ${ref.labelId}; it is now ${label?.status ?? "gone"}`,
+      ),
+    );
+  }
+  if (!label) return err(labelNotFound("createDraft", shop, ref.labelId));
   const warnings = [
     ...problems.filter((p) => p.severity !== "blocking"),
     ...Object.entries(draft.value.warnings).map(([path, message]) => ({
@@ -213,58 +269,110 @@ export async function createDraft(
       message: String(message),
     })),
   ];
-  return ok({ label: toLabelView(row), existing: false, warnings });
+  return ok({ label, existing: false, warnings });
 }
 
 /**
- * Takes the fulfillment order's one active slot (a unique key), or returns the label holding
- * it. A slot left "creating" by a crashed request is taken over once its lease has expired.
+ * Takes the fulfillment order's one active slot, or returns the label holding it. A slot left
+ * "creating" by a request that died (or is slower than its lease) is taken over after the lease.
  */
-async function claimDraftSlot(
-  db: PrismaClient,
-  shop: string,
+async function claimSlot(
+  deps: CreateDraftDeps,
   input: CreateDraftInput,
-  now: Date,
+  claim: { token: string; leaseUntil: Date; now: Date },
 ): Promise<Result<string, LabelView>> {
-  const activeKey = activeKeyFor(shop, input.fulfillmentOrderGid);
-  try {
-    const row = await db.label.create({
-      data: {
-        shop,
-        orderGid: input.orderGid,
-        orderName: input.orderName,
-        fulfillmentOrderGid: input.fulfillmentOrderGid,
-        activeKey,
-        status: "creating",
-        leaseUntil: new Date(now.getTime() + CREATING_LEASE_MS),
-      },
-    });
-    return ok(row.id);
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
+  const { db, shop } = deps;
+  const inserted = await claimCreationSlot(db, shop, input, claim);
+  if (inserted) return ok(inserted);
+  const holder = await findActiveLabel(db, shop, input.fulfillmentOrderGid);
+  if (!holder) throw new Error(`active label for ${input.fulfillmentOrderGid} vanished while claiming it`);
+  const tookOver = await takeOverCreation({ db, shop, labelId: holder.id }, { ...claim, lineItems: input.lineItems });
+  return tookOver ? ok(holder.id) : err(holder);
+}
+
+export type DiscardDeps = { db: PrismaClient; shop: string; shipping: DiscardShippingPort; now?: () => Date };
+
+/**
+ * Voids a label that was never bought, freeing its fulfillment order for a new draft. The
+ * service is asked first: a label it reports bought (elsewhere, or by an attempt whose answer
+ * was lost) is saved as bought, never voided. `discarded: false` then says why in the label.
+ */
+export async function discardDraft(
+  deps: DiscardDeps,
+  labelId: string,
+): Promise<Result<{ label: LabelView; discarded: boolean }, LabelError>> {
+  const { db, shop } = deps;
+  const label = await findLabel(db, shop, labelId);
+  if (!label) return err(labelNotFound("discardDraft", shop, labelId));
+  if (label.status === "voided") return ok({ label, discarded: true });
+  if (label.status !== "draft" || !label.serviceLabelId) {
+    return err(
+      labelError(
+        "INVALID_STATE",
+        label.status === "purchasing"
+          ? "This label is being bought right now and cannot be discarded."
+          : label.status === "purchased" || label.status === "fulfilled"
+            ? "This label was bought; it cannot be discarded."
+            : "Only a draft label can be discarded.",
+        `discardDraft: ${labelId} is ${label.status}`,
+      ),
+    );
   }
-  const holder = await db.label.findFirst({ where: { shop, activeKey } });
-  if (!holder) throw new Error(`active label for ${activeKey} vanished while claiming it`);
-  const takeover = await db.label.updateMany({
-    where: { id: holder.id, shop, status: "creating", leaseUntil: { lt: now } },
-    data: { leaseUntil: new Date(now.getTime() + CREATING_LEASE_MS) },
-  });
-  return takeover.count === 1 ? ok(holder.id) : err(toLabelView(holder));
-}
-
-// A draft that could not be created frees the fulfillment order for the next attempt.
-async function releaseSlot(db: PrismaClient, shop: string, labelId: string, reason: string): Promise<void> {
-  await db.label.updateMany({
-    where: { id: labelId, shop, status: "creating" },
-    data: { status: "failed", activeKey: null, lastError: reason, leaseUntil: null },
-  });
-}
-
-/** Voids a label that was never bought, freeing its fulfillment order for a new draft. */
-export async function discardDraft(db: PrismaClient, shop: string, labelId: string): Promise<boolean> {
-  const result = await db.label.updateMany({
-    where: { id: labelId, shop, status: "draft" },
-    data: { status: "voided", activeKey: null },
-  });
-  return result.count === 1;
+  const ref = { db, shop, labelId };
+  const record = await deps.shipping.getLabel(label.serviceLabelId);
+  if (!record.ok && record.error.code !== "NOT_FOUND") {
+    return err(
+      labelError(
+        "SHIPPING_ERROR",
+        "We could not confirm with the shipping service that this label was never bought, so it was kept. Try again in a moment.",
+        `discardDraft ${labelId}: ${record.error.logMessage}`,
+        { shipping: record.error },
+      ),
+    );
+  }
+  if (record.ok && record.value.status !== "draft") {
+    const bought = PurchasedLabelSchema.safeParse(record.value);
+    if (!bought.success) {
+      return err(
+        labelError(
+          "INVALID_STATE",
+          "The shipping service reports this label as no longer a draft, so it was kept.",
+          `discardDraft ${labelId}: service status ${record.value.status} without label data`,
+        ),
+      );
+    }
+    const chargedCents = parseAmountCents(bought.data.charged ?? bought.data.rate.amount);
+    await savePurchased(
+      ref,
+      label.serviceLabelId,
+      {
+        chargedCents,
+        chargeMismatch: chargedCents !== null && label.quotedCents !== null && chargedCents !== label.quotedCents,
+        currency: bought.data.rate.currency,
+        carrier: bought.data.rate.carrier,
+        serviceCode: bought.data.rate.service_code,
+        serviceName: bought.data.rate.service ?? null,
+        trackingNumbers: bought.data.tracking_numbers,
+        trackingUrl: bought.data.tracking_url ?? null,
+        labelUrl: bought.data.label_url,
+        labelFormat: bought.data.label_format ?? null,
+        packageCount: bought.data.package_count ?? null,
+        requestId: bought.data.request_id ?? null,
+        purchasedAt: (deps.now ?? (() => new Date()))(),
+      },
+      {
+        outcome: "recovered",
+        orderGid: label.orderGid,
+        amountCents: chargedCents,
+        currency: bought.data.rate.currency,
+        requestId: null,
+        detail: "found bought at the service when discarding the draft",
+      },
+    );
+  } else {
+    await voidDraft(ref);
+  }
+  const now = await findLabel(db, shop, labelId);
+  if (!now) return err(labelNotFound("discardDraft", shop, labelId));
+  return ok({ label: now, discarded: now.status === "voided" });
 }

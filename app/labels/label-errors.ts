@@ -1,9 +1,10 @@
 import type { ShippingError } from "~/shipping/errors";
 import type { PreflightProblem } from "~/shipping/preflight";
 import type { ShopifyError } from "~/shopify/admin-client";
+import type { AppError, ErrorField } from "~/utils/app-error";
 
-// Every expected failure of the label use cases, as one closed set with a merchant message and
-// a log message. Routes map `code` to a response; nothing here throws for these.
+// Every expected failure of the label use cases, as one closed set in the app's one error
+// shape. Routes answer them through the one error-to-response mapping; nothing here throws.
 
 export type LabelErrorCode =
   | "PREFLIGHT_BLOCKED"
@@ -15,22 +16,50 @@ export type LabelErrorCode =
   | "PURCHASE_OUTCOME_UNKNOWN"
   | "PACKAGE_COUNT_MISMATCH";
 
-export type LabelError = {
-  code: LabelErrorCode;
-  message: string;
-  logMessage: string;
-  problems?: PreflightProblem[];
-  shipping?: ShippingError;
-  shopify?: ShopifyError;
+export interface LabelError extends AppError<LabelErrorCode> {
+  readonly source: "labels";
+  /** The preflight problems behind PREFLIGHT_BLOCKED (and package-count mismatches). */
+  readonly problems?: PreflightProblem[];
+  /** The failure behind SHIPPING_ERROR and PURCHASE_OUTCOME_UNKNOWN. */
+  readonly shipping?: ShippingError;
+  /** The failure behind SHOPIFY_ERROR. */
+  readonly shopify?: ShopifyError;
+}
+
+// Which codes the merchant can do something about by changing the label (422 on a route);
+// the rest are states to wait out or system problems.
+const FIXABLE: Record<LabelErrorCode, boolean> = {
+  PREFLIGHT_BLOCKED: true,
+  PACKAGE_COUNT_MISMATCH: true,
+  SHIPPING_ERROR: false,
+  SHOPIFY_ERROR: false,
+  NOT_FOUND: false,
+  INVALID_STATE: false,
+  PURCHASE_IN_PROGRESS: false,
+  PURCHASE_OUTCOME_UNKNOWN: false,
 };
+
+function fieldsOf(problems: readonly PreflightProblem[] | undefined): ErrorField[] {
+  return (problems ?? [])
+    .filter((problem) => problem.severity === "blocking")
+    .map((problem) => ({ path: problem.path, message: problem.message }));
+}
 
 export function labelError(
   code: LabelErrorCode,
   message: string,
   logMessage: string,
-  extra: Partial<LabelError> = {},
+  extra: Pick<LabelError, "problems" | "shipping" | "shopify"> = {},
 ): LabelError {
-  return { code, message, logMessage, ...extra };
+  return {
+    source: "labels",
+    code,
+    message,
+    logMessage,
+    fields: extra.shipping?.fields ?? fieldsOf(extra.problems),
+    fixable: extra.shipping?.fixable ?? FIXABLE[code],
+    ...extra,
+  };
 }
 
 export function fromShippingError(operation: string, error: ShippingError): LabelError {
@@ -40,3 +69,6 @@ export function fromShippingError(operation: string, error: ShippingError): Labe
 export function fromShopifyError(operation: string, error: ShopifyError): LabelError {
   return labelError("SHOPIFY_ERROR", error.message, `${operation}: ${error.logMessage}`, { shopify: error });
 }
+
+export const labelNotFound = (operation: string, shop: string, labelId: string): LabelError =>
+  labelError("NOT_FOUND", "This label no longer exists.", `${operation}: no label ${labelId} for ${shop}`);

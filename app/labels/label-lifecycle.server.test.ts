@@ -1,16 +1,28 @@
 import { describe, expect, it } from "vitest";
 
 import db from "~/db.server";
+import type { ShippingClient } from "~/shipping/client.server";
 
 import { listAuditEntries } from "./audit.server";
 import { createDraft, discardDraft } from "./create-draft.server";
-import { findLabel, listPendingWriteBacks } from "./label-store.server";
+import { findLabel, listPendingWriteBacks } from "./label-repository.server";
 import { purchase } from "./purchase.server";
 import { saveShopSettings } from "./settings.server";
 import { createEmulators, DEMO_ORG, draftSeededOrder, TEST_LABEL_SHOP } from "./test-support";
 import { retryPendingWriteBacks, writeTracking } from "./write-tracking.server";
 
 const SHOP = TEST_LABEL_SHOP;
+
+function requireFulfillmentOrder<T>(id: T | null): T {
+  if (id === null) throw new Error("prefill chose no fulfillment order");
+  return id;
+}
+
+async function discardFirstDraft(client: ShippingClient) {
+  const label = await db.label.findFirstOrThrow({ where: { shop: SHOP } });
+  const discarded = await discardDraft({ db, shop: SHOP, shipping: client }, label.id);
+  if (!discarded.ok || !discarded.value.discarded) throw new Error(`could not discard ${label.id}`);
+}
 
 describe("label lifecycle against both emulators", () => {
   it("takes a domestic order from quote to a fulfillment with tracking", async () => {
@@ -127,11 +139,12 @@ describe("label lifecycle against both emulators", () => {
   it("creates one draft when two requests draft the same fulfillment order at once", async () => {
     const emulators = createEmulators();
     const { prefilled, rate, client, order } = await draftSeededOrder(db, emulators, "#1002");
-    await discardDraft(db, SHOP, (await db.label.findFirstOrThrow({ where: { shop: SHOP } })).id);
+    await discardFirstDraft(client);
     const input = {
       orderGid: order.id,
       orderName: order.name,
-      fulfillmentOrderGid: prefilled.fulfillmentOrderId ?? "",
+      fulfillmentOrderGid: requireFulfillmentOrder(prefilled.fulfillmentOrderId),
+      lineItems: prefilled.lineItems,
       request: prefilled.request,
       quote: rate,
     };
@@ -147,14 +160,15 @@ describe("label lifecycle against both emulators", () => {
   it("refuses a draft whose request has a blocking problem, and creates nothing", async () => {
     const emulators = createEmulators();
     const { prefilled, rate, client, order } = await draftSeededOrder(db, emulators, "#1004");
-    await discardDraft(db, SHOP, (await db.label.findFirstOrThrow({ where: { shop: SHOP } })).id);
+    await discardFirstDraft(client);
     const request = { ...prefilled.request, to_address: { ...prefilled.request.to_address, phone: null } };
     const result = await createDraft(
       { db, shop: SHOP, shipping: client },
       {
         orderGid: order.id,
         orderName: order.name,
-        fulfillmentOrderGid: prefilled.fulfillmentOrderId ?? "",
+        fulfillmentOrderGid: requireFulfillmentOrder(prefilled.fulfillmentOrderId),
+        lineItems: prefilled.lineItems,
         request,
         quote: rate,
       },

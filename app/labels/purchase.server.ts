@@ -3,24 +3,35 @@ import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 
 import type { PurchaseOutcome, ShippingClient } from "~/shipping/client.server";
+import type { ShippingError } from "~/shipping/errors";
 import { parseAmountCents, PurchasedLabelSchema } from "~/shipping/schemas";
 import { err, ok, type Result } from "~/utils/result";
 
 import { recordAudit } from "./audit.server";
-import { fromShippingError, type LabelError, labelError } from "./label-errors";
-import { appendRequestId, findLabel, type LabelView, toLabelView } from "./label-store.server";
+import { fromShippingError, type LabelError, labelError, labelNotFound } from "./label-errors";
+import {
+  claimPurchase,
+  endPurchaseLease,
+  findLabel,
+  type LabelView,
+  listStuckPurchaseIds,
+  returnToDraft,
+  savePurchased,
+} from "./label-repository.server";
 
 // Buying a label exactly once, whatever happens: retries, double clicks, two processes, a lost
-// response, a crash between the charge and our database write. See
-// docs/decisions/0005-exactly-once-purchase-and-write-back.md.
+// response, a crash between the charge and our database write, a caller slower than its lease.
+// See docs/decisions/0005-exactly-once-purchase-and-write-back.md.
 //
 // 1. Claim: a conditional update moves the label from draft (or from purchasing whose lease
-//    expired) to purchasing with a fresh attempt id. Only one caller can win it.
-// 2. A takeover of an expired attempt first reads the label from the service: if the crashed
-//    attempt bought it, that purchase is saved and nothing is bought again.
-// 3. Buy: the client turns a lost response into a read-back and 409 ALREADY_PURCHASED into the
-//    bought label; the service never charges a label twice.
-// 4. Save, conditional on still owning the attempt; record the charge in the audit trail.
+//    ran out) to purchasing, owned by a fresh token. Only one caller wins it.
+// 2. A takeover reads the label from the service first. If the read fails, nothing is bought:
+//    the label stays purchasing until the service can say what it is.
+// 3. Buy, within a deadline before the lease ends: no call outlives the lease that guards it.
+//    The client turns a lost answer into a read-back and 409 ALREADY_PURCHASED into the bought
+//    label; the service never charges a label twice.
+// 4. Save what the service confirmed, with its audit entry, in one transaction. A refusal
+//    returns the label to draft; an unknown outcome leaves it purchasing, lease ended.
 
 export type PurchaseShippingPort = Pick<ShippingClient, "purchaseLabel" | "getLabel">;
 
@@ -28,6 +39,7 @@ export type PurchaseDeps = {
   db: PrismaClient;
   shop: string;
   shipping: PurchaseShippingPort;
+  /** Lease timestamps; the shipping client measures deadlines on the same clock. */
   now?: () => Date;
   sleep?: (ms: number) => Promise<void>;
 };
@@ -40,11 +52,31 @@ export type PurchaseOptions = {
   pollMs?: number;
 };
 
-const DEFAULT_LEASE_MS = 2 * 60_000;
+export const PURCHASE_LEASE_MS = 2 * 60_000;
+// The shipping calls must end this long before the lease does, leaving time to save.
+export const LEASE_SAFETY_MS = 10_000;
 const DEFAULT_WAIT_MS = 10_000;
 const DEFAULT_POLL_MS = 50;
 
 type Bought = { outcome: PurchaseOutcome; recovered: boolean };
+
+const cannotBuy = (label: LabelView, operation: string): LabelError | null => {
+  const why: Partial<Record<LabelView["status"], string>> = {
+    creating: "This label is still being created. Try again in a moment.",
+    voided: "This label was discarded. Create a new one.",
+    failed: "This label could not be created. Create a new one.",
+  };
+  const message = why[label.status];
+  if (message) return labelError("INVALID_STATE", message, `${operation}: ${label.id} is ${label.status}`);
+  if (!label.serviceLabelId) {
+    return labelError(
+      "INVALID_STATE",
+      "This label cannot be bought; create a new one.",
+      `${operation}: ${label.id} has no service label`,
+    );
+  }
+  return null;
+};
 
 export async function purchase(
   deps: PurchaseDeps,
@@ -53,159 +85,204 @@ export async function purchase(
 ): Promise<Result<LabelView, LabelError>> {
   const { db, shop } = deps;
   const now = deps.now ?? (() => new Date());
-  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const leaseMs = options.leaseMs ?? PURCHASE_LEASE_MS;
 
   const label = await findLabel(db, shop, labelId);
-  if (!label)
-    return err(labelError("NOT_FOUND", "This label no longer exists.", `purchase: no label ${labelId} for ${shop}`));
+  if (!label) return err(labelNotFound("purchase", shop, labelId));
   if (label.status === "purchased" || label.status === "fulfilled") return ok(label);
-  if ((label.status !== "draft" && label.status !== "purchasing") || !label.serviceLabelId) {
-    return err(
-      labelError(
-        "INVALID_STATE",
-        "This label cannot be bought; create a new one.",
-        `purchase: ${labelId} is ${label.status}`,
-      ),
-    );
-  }
+  const refused = cannotBuy(label, "purchase");
+  if (refused || !label.serviceLabelId) return err(refused ?? labelNotFound("purchase", shop, labelId));
   const serviceLabelId = label.serviceLabelId;
 
-  const attemptId = randomUUID();
+  const token = randomUUID();
   const claimedAt = now();
-  const claim = await db.label.updateMany({
-    where: {
-      id: labelId,
-      shop,
-      OR: [{ status: "draft" }, { status: "purchasing", leaseUntil: { lt: claimedAt } }],
-    },
-    data: {
-      status: "purchasing",
-      claimToken: attemptId,
-      leaseUntil: new Date(claimedAt.getTime() + leaseMs),
-    },
+  const ref = { db, shop, labelId };
+  const claimed = await claimPurchase(ref, {
+    token,
+    now: claimedAt,
+    leaseUntil: new Date(claimedAt.getTime() + leaseMs),
   });
-  if (claim.count === 0) return waitForOtherAttempt(deps, labelId, options);
+  if (!claimed) return waitForOtherAttempt(deps, labelId, options);
+  const deadline = claimedAt.getTime() + leaseMs - Math.min(LEASE_SAFETY_MS, leaseMs / 4);
 
-  // Taking over from an attempt that never finished: it may have been charged already.
-  const takeover = label.status === "purchasing";
-  let bought: Bought | null = null;
-  if (takeover) {
-    const readBack = await deps.shipping.getLabel(serviceLabelId);
-    if (readBack.ok && readBack.value.status !== "draft") {
+  // Taking over an attempt that never finished: it may have been charged. Only the service
+  // can say, so nothing is bought until it has.
+  if (claimed === "purchasing") {
+    const readBack = await deps.shipping.getLabel(serviceLabelId, { deadline });
+    if (!readBack.ok) return outcomeUnknown(deps, label, token, readBack.error);
+    if (readBack.value.status !== "draft") {
       const purchased = PurchasedLabelSchema.safeParse(readBack.value);
-      if (purchased.success) bought = { outcome: { ...purchased.data, alreadyPurchased: true }, recovered: true };
+      if (!purchased.success) {
+        return outcomeUnknown(deps, label, token, {
+          code: "INVALID_RESPONSE",
+          requestId: null,
+          logMessage: `read back ${serviceLabelId} as ${readBack.value.status} without label data`,
+        });
+      }
+      return save(deps, label, token, { outcome: { ...purchased.data, alreadyPurchased: true }, recovered: true });
     }
-    // A failed read falls through to the purchase call, which is safe: a bought label answers 409.
+    // Still a draft at the service: the earlier attempt was never charged.
   }
 
-  if (!bought) {
-    const result = await deps.shipping.purchaseLabel(serviceLabelId);
-    if (!result.ok) return failAttempt(deps, label, attemptId, result.error);
-    bought = { outcome: result.value, recovered: takeover && result.value.alreadyPurchased };
+  const result = await deps.shipping.purchaseLabel(serviceLabelId, { deadline });
+  if (result.ok) {
+    return save(deps, label, token, { outcome: result.value, recovered: result.value.alreadyPurchased });
   }
-  return savePurchase(deps, label, attemptId, bought);
+  if (result.error.outcomeUnknown) return outcomeUnknown(deps, label, token, result.error);
+  return refusedByService(deps, label, token, result.error);
 }
 
-async function savePurchase(
+function describeCharge(outcome: PurchaseOutcome, chargedCents: number | null, quotedCents: number | null) {
+  const notes = [
+    outcome.alreadyPurchased ? "read back from the service (answer lost or already bought)" : null,
+    chargedCents !== null && quotedCents !== null && chargedCents !== quotedCents
+      ? `charged ${chargedCents} differs from quoted ${quotedCents}`
+      : null,
+  ].filter(Boolean);
+  return notes.length ? notes.join("; ") : null;
+}
+
+/**
+ * Saves a purchase the service confirmed. If another caller saved it first (ours was taken
+ * over), theirs stands; either way the answer is the label as it now is, bought.
+ */
+async function save(
   deps: PurchaseDeps,
   label: LabelView,
-  attemptId: string,
+  token: string,
   bought: Bought,
 ): Promise<Result<LabelView, LabelError>> {
   const { db, shop } = deps;
   const { outcome } = bought;
+  const serviceLabelId = label.serviceLabelId ?? outcome.id;
   const chargedCents = parseAmountCents(outcome.charged ?? outcome.rate.amount);
-  const chargeMismatch = chargedCents !== null && label.quotedCents !== null && chargedCents !== label.quotedCents;
-  const current = await db.label.findFirst({ where: { id: label.id, shop } });
-  const saved = await db.label.updateMany({
-    where: { id: label.id, shop, status: "purchasing", claimToken: attemptId },
-    data: {
-      status: "purchased",
-      chargedCents,
-      chargeMismatch,
-      currency: outcome.rate.currency,
-      carrier: outcome.rate.carrier,
-      serviceCode: outcome.rate.service_code,
-      serviceName: outcome.rate.service ?? label.serviceName,
-      trackingNumbers: JSON.stringify(outcome.tracking_numbers),
-      trackingUrl: outcome.tracking_url ?? null,
-      labelUrl: outcome.label_url,
-      labelFormat: outcome.label_format ?? label.labelFormat,
-      packageCount: outcome.package_count ?? label.packageCount,
-      requestIds: appendRequestId(current?.requestIds ?? "[]", outcome.request_id),
-      purchasedAt: deps.now?.() ?? new Date(),
-      leaseUntil: null,
-      lastError: null,
-      writeBackStatus: "pending",
-    },
-  });
-  if (saved.count === 1) {
-    await recordAudit(db, {
-      shop,
-      action: "purchase",
-      outcome: bought.recovered ? "recovered" : "ok",
-      orderGid: label.orderGid,
-      labelId: label.id,
-      amountCents: chargedCents,
-      currency: outcome.rate.currency,
-      requestId: outcome.request_id ?? null,
-      detail:
-        [
-          outcome.alreadyPurchased ? "read back from the service (answer lost or already bought)" : null,
-          chargeMismatch ? `charged ${chargedCents} differs from quoted ${label.quotedCents}` : null,
-        ]
-          .filter(Boolean)
-          .join("; ") || null,
-    });
-  }
-  // Lost the attempt meanwhile (our lease expired and another caller saved it): theirs stands.
-  const row = await db.label.findFirst({ where: { id: label.id, shop } });
-  if (!row)
-    return err(
-      labelError("NOT_FOUND", "This label no longer exists.", `purchase: ${label.id} vanished after purchase`),
+  const ref = { db, shop, labelId: label.id };
+  try {
+    await savePurchased(
+      ref,
+      serviceLabelId,
+      {
+        chargedCents,
+        chargeMismatch: chargedCents !== null && label.quotedCents !== null && chargedCents !== label.quotedCents,
+        currency: outcome.rate.currency,
+        carrier: outcome.rate.carrier,
+        serviceCode: outcome.rate.service_code,
+        serviceName: outcome.rate.service ?? null,
+        trackingNumbers: outcome.tracking_numbers,
+        trackingUrl: outcome.tracking_url ?? null,
+        labelUrl: outcome.label_url,
+        labelFormat: outcome.label_format ?? null,
+        packageCount: outcome.package_count ?? null,
+        requestId: outcome.request_id ?? null,
+        purchasedAt: (deps.now ?? (() => new Date()))(),
+      },
+      {
+        outcome: bought.recovered ? "recovered" : "ok",
+        orderGid: label.orderGid,
+        amountCents: chargedCents,
+        currency: outcome.rate.currency,
+        requestId: outcome.request_id ?? null,
+        detail: describeCharge(outcome, chargedCents, label.quotedCents),
+      },
     );
-  return ok(toLabelView(row));
+  } catch (error) {
+    // The service bought it but we could not write that down. The label stays purchasing with
+    // its lease ended, so the next call or the recovery job reads it back and saves it: it is
+    // never bought again, and the merchant is told so instead of seeing a crash.
+    const reason = `saving purchase failed: ${error instanceof Error ? error.message : String(error)}`;
+    await endPurchaseLease(ref, token, reason).catch(() => false);
+    return err(
+      labelError(
+        "PURCHASE_OUTCOME_UNKNOWN",
+        "The label was bought, but we could not save it yet. It will appear here shortly and will not be charged again.",
+        `purchase ${label.id}: ${reason}`,
+      ),
+    );
+  }
+  return answerWithCurrentState(deps, label.id, "purchase");
 }
 
-async function failAttempt(
+/** The service may have bought it: stay purchasing, lease ended, until the service says. */
+async function outcomeUnknown(
   deps: PurchaseDeps,
   label: LabelView,
-  attemptId: string,
-  error: Parameters<typeof fromShippingError>[1],
+  token: string,
+  error: Pick<ShippingError, "code" | "logMessage" | "requestId">,
 ): Promise<Result<LabelView, LabelError>> {
   const { db, shop } = deps;
   await recordAudit(db, {
     shop,
     action: "purchase",
-    outcome: error.outcomeUnknown ? "unknown" : "error",
+    outcome: "unknown",
     orderGid: label.orderGid,
     labelId: label.id,
-    amountCents: null,
     requestId: error.requestId,
     detail: `${error.code}: ${error.logMessage}`,
   });
-  if (error.outcomeUnknown) {
-    // Maybe charged: stay "purchasing" but end the lease, so the next call reads the label back
-    // from the service before anything else.
-    await db.label.updateMany({
-      where: { id: label.id, shop, status: "purchasing", claimToken: attemptId },
-      data: { leaseUntil: new Date(0), lastError: error.logMessage },
-    });
+  await endPurchaseLease({ db, shop, labelId: label.id }, token, error.logMessage);
+  return err(
+    labelError(
+      "PURCHASE_OUTCOME_UNKNOWN",
+      "We could not confirm the purchase with the shipping service. Try again in a moment: the label will not be charged twice.",
+      `purchase ${label.id}: ${error.logMessage}`,
+    ),
+  );
+}
+
+/** The service refused the purchase (balance, validation, busy): nothing was charged. */
+async function refusedByService(
+  deps: PurchaseDeps,
+  label: LabelView,
+  token: string,
+  error: ShippingError,
+): Promise<Result<LabelView, LabelError>> {
+  const { db, shop } = deps;
+  await recordAudit(db, {
+    shop,
+    action: "purchase",
+    outcome: "error",
+    orderGid: label.orderGid,
+    labelId: label.id,
+    requestId: error.requestId,
+    detail: `${error.code}: ${error.logMessage}`,
+  });
+  await returnToDraft({ db, shop, labelId: label.id }, token, error.logMessage);
+  return err(fromShippingError("purchase", error));
+}
+
+/** The label as it now is: ok only when it is bought, otherwise an error naming its state. */
+async function answerWithCurrentState(
+  deps: PurchaseDeps,
+  labelId: string,
+  operation: string,
+): Promise<Result<LabelView, LabelError>> {
+  const label = await findLabel(deps.db, deps.shop, labelId);
+  if (!label) return err(labelNotFound(operation, deps.shop, labelId));
+  if (label.status === "purchased" || label.status === "fulfilled") return ok(label);
+  if (label.status === "purchasing") {
     return err(
       labelError(
-        "PURCHASE_OUTCOME_UNKNOWN",
-        "We could not confirm the purchase. Try again: the label will not be charged twice.",
-        `purchase ${label.id}: ${error.logMessage}`,
-        { shipping: error },
+        "PURCHASE_IN_PROGRESS",
+        "This label is being bought right now; it will not be charged twice.",
+        `${operation}: ${labelId} is owned by another attempt`,
       ),
     );
   }
-  // Definitely not bought (balance, validation): back to draft so it can be fixed and retried.
-  await db.label.updateMany({
-    where: { id: label.id, shop, status: "purchasing", claimToken: attemptId },
-    data: { status: "draft", claimToken: null, leaseUntil: null, lastError: error.logMessage },
-  });
-  return err(fromShippingError("purchase", error));
+  if (label.status === "draft") {
+    return err(
+      labelError(
+        "INVALID_STATE",
+        label.lastError
+          ? "The purchase failed; check the label and try again."
+          : "The label was not bought. Try again.",
+        `${operation}: ${labelId} ended as draft${label.lastError ? ` (${label.lastError})` : ""}`,
+      ),
+    );
+  }
+  return err(
+    cannotBuy(label, operation) ??
+      labelError("INVALID_STATE", "This label cannot be bought.", `${operation}: ${labelId} is ${label.status}`),
+  );
 }
 
 async function waitForOtherAttempt(
@@ -217,40 +294,18 @@ async function waitForOtherAttempt(
   const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
   const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
   for (let waited = 0; ; waited += pollMs) {
-    const label = await findLabel(deps.db, deps.shop, labelId);
-    if (!label) return err(labelError("NOT_FOUND", "This label no longer exists.", `purchase: ${labelId} vanished`));
-    if (label.status === "purchased" || label.status === "fulfilled") return ok(label);
-    if (label.status === "draft") {
-      return err(
-        labelError(
-          "INVALID_STATE",
-          label.lastError ? "The purchase failed; check the label and try again." : "Try again.",
-          `purchase: concurrent attempt on ${labelId} ended as draft`,
-        ),
-      );
-    }
-    if (waited >= waitMs) {
-      return err(
-        labelError(
-          "PURCHASE_IN_PROGRESS",
-          "This label is being bought right now; it will not be charged twice.",
-          `purchase: ${labelId} is owned by another attempt`,
-        ),
-      );
-    }
+    const answer = await answerWithCurrentState(deps, labelId, "purchase");
+    // Only a purchase still running is worth waiting for; any other state answers at once.
+    if (answer.ok || answer.error.code !== "PURCHASE_IN_PROGRESS" || waited >= waitMs) return answer;
     await sleep(pollMs);
   }
 }
 
-/** For a job: finishes purchases whose attempt died (lease expired), without charging again. */
+/** For a job: finishes purchases whose attempt died or ended unknown, without charging again. */
 export async function recoverStuckPurchases(deps: PurchaseDeps, options: PurchaseOptions = {}): Promise<LabelView[]> {
   const now = (deps.now ?? (() => new Date()))();
-  const stuck = await deps.db.label.findMany({
-    where: { shop: deps.shop, status: "purchasing", leaseUntil: { lt: now } },
-    select: { id: true },
-  });
   const recovered: LabelView[] = [];
-  for (const { id } of stuck) {
+  for (const id of await listStuckPurchaseIds(deps.db, deps.shop, now)) {
     const result = await purchase(deps, id, { ...options, waitMs: 0 });
     if (result.ok) recovered.push(result.value);
   }

@@ -1,6 +1,6 @@
 // Shared set-up for the label tests: both emulators in-process, the seeded order fetched through
 // the real adapters. Not a test file itself.
-import { createShippingClient, type ShippingClient } from "~/shipping/client.server";
+import { createShippingClient, type FetchLike, type ShippingClient } from "~/shipping/client.server";
 import type { OrderGid } from "~/shopify/ids";
 import { getOrderForLabel, type ShopifyOrderForLabel } from "~/shopify/orders";
 import { getShopAndLocations, type ShopifyShopAndLocations } from "~/shopify/shop";
@@ -15,11 +15,15 @@ export function createEmulators(): { shipping: ShippingEmulator; shopify: Shopif
   return { shipping: createShippingEmulator(), shopify: createShopifyAdminEmulator() };
 }
 
-export function createTestShippingClient(shipping: ShippingEmulator, apiKey = "sk_live_demo"): ShippingClient {
+export function createTestShippingClient(
+  shipping: ShippingEmulator,
+  apiKey = "sk_live_demo",
+  fetch: FetchLike = shipping.fetch,
+): ShippingClient {
   return createShippingClient({
     baseUrl: SHIPPING_BASE_URL,
     apiKey,
-    fetch: shipping.fetch,
+    fetch,
     sleep: async () => {},
     timeoutMs: 5_000,
   });
@@ -42,19 +46,24 @@ import type { PrismaClient } from "@prisma/client";
 
 import type { Rate } from "~/shipping/schemas";
 
-import { createDraft, quoteLabel } from "./create-draft.server";
+import { createDraft, type CreateDraftInput, quoteLabel } from "./create-draft.server";
 import { prefillLabelRequest } from "./prefill";
 import type { PurchaseShippingPort } from "./purchase.server";
 import { DEFAULT_LABEL_SETTINGS, type LabelSettings } from "./settings";
 
 export const TEST_LABEL_SHOP = "demo-shop.myshopify.com";
 
-/** Seeded order → prefill → quote → draft, through the real adapters and both emulators. */
-export async function draftSeededOrder(
-  db: PrismaClient,
+type SeededOptions = {
+  settings?: LabelSettings;
+  pickRate?: (rates: Rate[]) => Rate | undefined;
+  client?: ShippingClient;
+};
+
+/** Seeded order → prefill → quote, through the real adapters and both emulators; no draft yet. */
+export async function quoteSeededOrder(
   emulators: { shipping: ShippingEmulator; shopify: ShopifyAdminEmulator },
   name: string,
-  options: { settings?: LabelSettings; pickRate?: (rates: Rate[]) => Rate | undefined; client?: ShippingClient } = {},
+  options: SeededOptions = {},
 ) {
   const { order, shop } = await loadSeededOrder(emulators.shopify, name);
   const prefilled = prefillLabelRequest(order, options.settings ?? DEFAULT_LABEL_SETTINGS, {
@@ -62,7 +71,8 @@ export async function draftSeededOrder(
     locations: shop.locations,
   });
   const blocking = prefilled.problems.filter((p) => p.severity === "blocking");
-  if (blocking.length > 0 || !prefilled.fulfillmentOrderId) {
+  const fulfillmentOrderGid = prefilled.fulfillmentOrderId;
+  if (blocking.length > 0 || !fulfillmentOrderGid) {
     throw new Error(`${name} prefill blocked: ${blocking.map((p) => p.code).join(", ")}`);
   }
   const client = options.client ?? createTestShippingClient(emulators.shipping);
@@ -70,19 +80,124 @@ export async function draftSeededOrder(
   if (!quoted.ok) throw new Error(`${name} quote: ${quoted.error.logMessage}`);
   const rate = (options.pickRate ?? ((rates) => rates[0]))(quoted.value.rates);
   if (!rate) throw new Error(`${name}: no rate among ${quoted.value.rates.map((r) => r.service_code).join(", ")}`);
-  const draft = await createDraft(
-    { db, shop: TEST_LABEL_SHOP, shipping: client },
-    {
-      orderGid: order.id,
-      orderName: order.name,
-      fulfillmentOrderGid: prefilled.fulfillmentOrderId,
-      request: prefilled.request,
-      quote: rate,
-      products: prefilled.products,
-    },
-  );
+  const input: CreateDraftInput = {
+    orderGid: order.id,
+    orderName: order.name,
+    fulfillmentOrderGid,
+    lineItems: prefilled.lineItems,
+    request: prefilled.request,
+    quote: rate,
+    products: prefilled.products,
+  };
+  return { order, prefilled, rate, client, input };
+}
+
+/** Seeded order → prefill → quote → draft, through the real adapters and both emulators. */
+export async function draftSeededOrder(
+  db: PrismaClient,
+  emulators: { shipping: ShippingEmulator; shopify: ShopifyAdminEmulator },
+  name: string,
+  options: SeededOptions = {},
+) {
+  const quoted = await quoteSeededOrder(emulators, name, options);
+  const draft = await createDraft({ db, shop: TEST_LABEL_SHOP, shipping: quoted.client }, quoted.input);
   if (!draft.ok) throw new Error(`${name} draft: ${draft.error.logMessage}`);
-  return { order, prefilled, rate, draft: draft.value, client };
+  return { ...quoted, draft: draft.value };
+}
+
+/** Buys a draft at the service directly, as its dashboard or another tool would. */
+export async function buyAtTheService(
+  shipping: ShippingEmulator,
+  serviceLabelId: string | null,
+  apiKey = "sk_live_demo",
+) {
+  if (!serviceLabelId) throw new Error("the label has no service label to buy");
+  const response = await shipping.fetch(`${SHIPPING_BASE_URL}/v1/labels/${serviceLabelId}/purchase`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
+    body: "{}",
+  });
+  if (response.status !== 200) throw new Error(`buying ${serviceLabelId} at the service: HTTP ${response.status}`);
+}
+
+/** A fetch in front of the shipping emulator that counts the requests per "METHOD /path-suffix". */
+export function countingFetch(shipping: ShippingEmulator) {
+  const requests: string[] = [];
+  const fetch: FetchLike = async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    requests.push(`${init?.method ?? "GET"} ${url.pathname}`);
+    return shipping.fetch(input, init);
+  };
+  const count = (method: string, suffix: string) =>
+    requests.filter((r) => r.startsWith(`${method} `) && r.endsWith(suffix)).length;
+  return { fetch, requests, count };
+}
+
+/** A promise the test opens when it wants: holds a call in flight. */
+export function createGate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { open, opened };
+}
+
+/** Polls until the condition holds (a few seconds at most). */
+export async function waitUntil(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`timed out waiting until ${what}`);
+}
+
+/**
+ * A database client that fails or runs a hook where a test says, as a crash or a concurrent
+ * request would: inside transactions too. Everything else goes to the real client.
+ */
+export function interceptDb(
+  real: PrismaClient,
+  hooks: { failAuditInserts?: boolean; beforeLabelUpdateMany?: () => Promise<void> },
+): PrismaClient {
+  let beforeUpdate = hooks.beforeLabelUpdateMany;
+  const wrapDelegate = (delegate: object, override: Record<string, unknown>) =>
+    new Proxy(delegate, {
+      get(target, prop) {
+        if (typeof prop === "string" && prop in override) return override[prop];
+        const value: unknown = Reflect.get(target, prop);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+  const wrap = <C extends object>(client: C): C =>
+    new Proxy(client, {
+      get(target, prop) {
+        const value: unknown = Reflect.get(target, prop);
+        if (prop === "$transaction" && typeof value === "function") {
+          return (fn: (tx: object) => Promise<unknown>) =>
+            (value as (f: (tx: object) => Promise<unknown>) => Promise<unknown>).call(target, (tx) => fn(wrap(tx)));
+        }
+        if (prop === "auditEntry" && hooks.failAuditInserts && typeof value === "object" && value !== null) {
+          return wrapDelegate(value, {
+            create: async () => {
+              throw new Error("disk I/O error while writing the audit entry");
+            },
+          });
+        }
+        if (prop === "label" && beforeUpdate && typeof value === "object" && value !== null) {
+          const delegate = value as { updateMany: (args: unknown) => Promise<unknown> };
+          return wrapDelegate(delegate, {
+            updateMany: async (args: unknown) => {
+              const hook = beforeUpdate;
+              beforeUpdate = undefined;
+              if (hook) await hook();
+              return delegate.updateMany(args);
+            },
+          });
+        }
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+  return wrap(real);
 }
 
 /** A shipping port whose process dies right after the service charged: nothing after the call runs. */

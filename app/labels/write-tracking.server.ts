@@ -1,28 +1,41 @@
+import { randomUUID } from "node:crypto";
+
 import type { PrismaClient } from "@prisma/client";
 
-import type { AdminGraphqlClient, ShopifyError } from "~/shopify/admin-client";
-import { createFulfillmentWithTracking, findFulfillmentWithTracking } from "~/shopify/fulfillments";
-import type { FulfillmentOrderGid } from "~/shopify/ids";
+import { type AdminGraphqlClient, createShopifyError, type ShopifyError } from "~/shopify/admin-client";
+import { createFulfillmentWithTracking, getFulfillmentOrderForWriteBack } from "~/shopify/fulfillments";
+import type { FulfillmentGid } from "~/shopify/ids";
 import { err, ok, type Result } from "~/utils/result";
 
-import { fromShopifyError, type LabelError, labelError } from "./label-errors";
-import { findLabel, type LabelView, toLabelView } from "./label-store.server";
+import { fromShopifyError, type LabelError, labelError, labelNotFound } from "./label-errors";
+import {
+  claimWriteBack,
+  completeWriteBack,
+  findLabel,
+  type LabelLineItem,
+  type LabelView,
+  listRetryableWriteBackIds,
+  releaseWriteBack,
+} from "./label-repository.server";
 import { getShopSettings } from "./settings.server";
 
-// After purchase, the tracking goes to Shopify as a fulfillment of the fulfillment order's
-// remaining items, exactly once per label:
-// - a conditional claim (writeBackStatus → writing, with a lease) lets one caller write at a time;
-// - before creating, the fulfillment order's fulfillments are searched for this label's tracking
-//   number, so a crash between Shopify's answer and our save is adopted, not repeated;
-// - failures leave the label "pending" (retried by retryPendingWriteBacks) or "failed" when
-//   Shopify refused it (shown to the merchant), never silently dropped.
+// After purchase, the tracking goes to Shopify as a fulfillment of exactly the label's items,
+// exactly once per label:
+// - a conditional claim (writeBackStatus → writing, with a token and a lease) lets one writer
+//   write at a time;
+// - before creating, the fulfillment order's fulfillments are searched for this label's
+//   tracking number, so a fulfillment Shopify created but whose answer we lost is adopted;
+// - a fulfillment Shopify holds is a fact: any writer records it, whoever owns the claim;
+// - before marking a write-back failed, the search runs again: a slower writer may have
+//   created it meanwhile. Transient failures stay "pending" for the recovery job.
 
 /** Carrier names Shopify recognizes (it then builds tracking links itself). */
 const SHOPIFY_CARRIER_NAMES: Record<string, string> = { USPS: "USPS", UPS: "UPS", FEDEX: "FedEx", DHL: "DHL Express" };
 
-export function toShopifyCarrierName(carrier: string | null): string {
-  if (!carrier) return "Other";
-  return SHOPIFY_CARRIER_NAMES[carrier.toUpperCase()] ?? carrier;
+/** The carrier as Shopify names it, or null (company omitted) for a carrier Shopify does not know. */
+export function toShopifyCarrierName(carrier: string | null): string | null {
+  if (!carrier) return null;
+  return SHOPIFY_CARRIER_NAMES[carrier.toUpperCase()] ?? null;
 }
 
 /** One URL per tracking number: the service gives one URL, built around the first number. */
@@ -31,6 +44,16 @@ export function trackingUrlsFor(numbers: readonly string[], trackingUrl: string 
   const [first] = numbers;
   if (!first || !trackingUrl.includes(first)) return numbers.length === 1 ? [trackingUrl] : [];
   return numbers.map((n) => trackingUrl.replace(first, n));
+}
+
+/** The label's items, each capped at what remains on the fulfillment order; none left are dropped. */
+export function capToRemaining(
+  lineItems: readonly LabelLineItem[],
+  remaining: ReadonlyMap<string, number>,
+): LabelLineItem[] {
+  return lineItems
+    .map((line) => ({ id: line.id, quantity: Math.min(line.quantity, remaining.get(line.id) ?? 0) }))
+    .filter((line) => line.quantity > 0);
 }
 
 export type WriteTrackingDeps = { db: PrismaClient; shop: string; admin: AdminGraphqlClient; now?: () => Date };
@@ -47,10 +70,7 @@ export async function writeTracking(
   const { db, shop, admin } = deps;
   const now = (deps.now ?? (() => new Date()))();
   const label = await findLabel(db, shop, labelId);
-  if (!label)
-    return err(
-      labelError("NOT_FOUND", "This label no longer exists.", `writeTracking: no label ${labelId} for ${shop}`),
-    );
+  if (!label) return err(labelNotFound("writeTracking", shop, labelId));
   if (label.fulfillmentGid || label.status === "fulfilled") return ok(label);
   if (label.status !== "purchased") {
     return err(
@@ -62,75 +82,87 @@ export async function writeTracking(
     );
   }
 
-  const claim = await db.label.updateMany({
-    where: {
-      id: labelId,
-      shop,
-      status: "purchased",
-      fulfillmentGid: null,
-      OR: [
-        { writeBackStatus: { in: ["none", "pending", "failed"] } },
-        { writeBackStatus: "writing", writeBackLeaseUntil: { lt: now } },
-      ],
-    },
-    data: {
-      writeBackStatus: "writing",
-      writeBackLeaseUntil: new Date(now.getTime() + (options.leaseMs ?? DEFAULT_LEASE_MS)),
-      writeBackAttempts: { increment: 1 },
-    },
+  const ref = { db, shop, labelId };
+  const token = randomUUID();
+  const claimed = await claimWriteBack(ref, {
+    token,
+    now,
+    leaseUntil: new Date(now.getTime() + (options.leaseMs ?? DEFAULT_LEASE_MS)),
   });
-  if (claim.count === 0) {
-    // Another caller is writing it (or just finished): report the label as it stands.
-    const current = await findLabel(db, shop, labelId);
-    return current
-      ? ok(current)
-      : err(labelError("NOT_FOUND", "This label no longer exists.", `writeTracking: ${labelId} vanished`));
-  }
+  // Another writer is at it (or just finished): report the label as it stands.
+  if (!claimed) return currentLabel(deps, labelId);
 
-  const existing = await findFulfillmentWithTracking(admin, label.fulfillmentOrderGid, label.trackingNumbers);
-  if (!existing.ok) return markWriteBackFailed(deps, label, existing.error);
-  let fulfillmentGid = existing.value;
-  if (!fulfillmentGid) {
-    const created = await createFulfillmentWithTracking(admin, {
-      fulfillmentOrderId: label.fulfillmentOrderGid as FulfillmentOrderGid,
-      lineItems: "all remaining",
-      tracking: {
-        company: toShopifyCarrierName(label.carrier),
-        numbers: label.trackingNumbers,
-        urls: trackingUrlsFor(label.trackingNumbers, label.trackingUrl),
-      },
-      notifyCustomer: options.notifyCustomer ?? (await getShopSettings(db, shop)).notifyCustomer,
-    });
-    if (!created.ok) return markWriteBackFailed(deps, label, created.error);
-    fulfillmentGid = created.value.id;
-  }
+  const fo = await getFulfillmentOrderForWriteBack(admin, label.fulfillmentOrderGid, label.trackingNumbers);
+  if (!fo.ok) return giveUp(deps, label, token, fo.error);
+  if (fo.value.fulfillmentWithTracking) return record(deps, labelId, fo.value.fulfillmentWithTracking);
 
-  await db.label.updateMany({
-    where: { id: labelId, shop, writeBackStatus: "writing" },
-    data: {
-      status: "fulfilled",
-      fulfillmentGid,
-      writeBackStatus: "done",
-      writeBackLastError: null,
-      writeBackLeaseUntil: null,
+  const lineItems = capToRemaining(label.lineItems, fo.value.remaining);
+  if (lineItems.length === 0) {
+    return giveUp(
+      deps,
+      label,
+      token,
+      refusal(
+        label.lineItems.length === 0
+          ? "This label does not record which items it ships. Fulfil the order in Shopify and add the tracking number there."
+          : "None of this label's items are left to fulfil in Shopify (they were fulfilled or removed). Check the order in Shopify.",
+        `writeTracking: nothing of ${labelId}'s ${label.lineItems.length} lines remains on ${label.fulfillmentOrderGid}`,
+      ),
+    );
+  }
+  const created = await createFulfillmentWithTracking(admin, {
+    fulfillmentOrderId: label.fulfillmentOrderGid,
+    lineItems,
+    tracking: {
+      company: toShopifyCarrierName(label.carrier),
+      numbers: label.trackingNumbers,
+      urls: trackingUrlsFor(label.trackingNumbers, label.trackingUrl),
     },
+    notifyCustomer: options.notifyCustomer ?? (await getShopSettings(db, shop)).notifyCustomer,
   });
-  const row = await db.label.findFirst({ where: { id: labelId, shop } });
-  if (!row) return err(labelError("NOT_FOUND", "This label no longer exists.", `writeTracking: ${labelId} vanished`));
-  return ok(toLabelView(row));
+  if (!created.ok) return giveUp(deps, label, token, created.error);
+  return record(deps, labelId, created.value.id);
 }
 
-async function markWriteBackFailed(
+// Nothing to send is Shopify's refusal in advance: the merchant must look, as for a userError.
+const refusal = (message: string, logMessage: string): ShopifyError =>
+  createShopifyError("USER_ERROR", logMessage, { message });
+
+/** Shopify holds the fulfillment: record it (any writer may) and answer with the label. */
+async function record(
+  deps: WriteTrackingDeps,
+  labelId: string,
+  fulfillmentGid: FulfillmentGid,
+): Promise<Result<LabelView, LabelError>> {
+  await completeWriteBack({ db: deps.db, shop: deps.shop, labelId }, fulfillmentGid);
+  return currentLabel(deps, labelId);
+}
+
+async function currentLabel(deps: WriteTrackingDeps, labelId: string): Promise<Result<LabelView, LabelError>> {
+  const label = await findLabel(deps.db, deps.shop, labelId);
+  return label ? ok(label) : err(labelNotFound("writeTracking", deps.shop, labelId));
+}
+
+/**
+ * The write-back did not go through. A slower writer may have created the fulfillment
+ * meanwhile (ours then fails with "nothing left"), so look once more and adopt it. Otherwise:
+ * Shopify refusing it needs the merchant ("failed"); anything else (throttling, network) stays
+ * "pending" for the recovery job.
+ */
+async function giveUp(
   deps: WriteTrackingDeps,
   label: LabelView,
+  token: string,
   error: ShopifyError,
 ): Promise<Result<LabelView, LabelError>> {
-  // Shopify refusing the fulfillment (closed fulfillment order, nothing left) needs the
-  // merchant; anything else (throttling, network) is retried.
-  const status = error.code === "USER_ERROR" ? "failed" : "pending";
-  await deps.db.label.updateMany({
-    where: { id: label.id, shop: deps.shop, writeBackStatus: "writing" },
-    data: { writeBackStatus: status, writeBackLastError: error.logMessage, writeBackLeaseUntil: null },
+  const again = await getFulfillmentOrderForWriteBack(deps.admin, label.fulfillmentOrderGid, label.trackingNumbers);
+  if (again.ok && again.value.fulfillmentWithTracking) {
+    return record(deps, label.id, again.value.fulfillmentWithTracking);
+  }
+  const refused = error.code === "USER_ERROR" && again.ok;
+  await releaseWriteBack({ db: deps.db, shop: deps.shop, labelId: label.id }, token, {
+    status: refused ? "failed" : "pending",
+    error: error.logMessage,
   });
   return err(fromShopifyError("writeTracking", error));
 }
@@ -141,19 +173,9 @@ export async function retryPendingWriteBacks(
   options: WriteTrackingOptions & { limit?: number },
 ): Promise<{ done: LabelView[]; stillPending: LabelView[] }> {
   const now = (deps.now ?? (() => new Date()))();
-  const rows = await deps.db.label.findMany({
-    where: {
-      shop: deps.shop,
-      status: "purchased",
-      OR: [{ writeBackStatus: "pending" }, { writeBackStatus: "writing", writeBackLeaseUntil: { lt: now } }],
-    },
-    orderBy: { updatedAt: "asc" },
-    take: options.limit ?? 50,
-    select: { id: true },
-  });
   const done: LabelView[] = [];
   const stillPending: LabelView[] = [];
-  for (const { id } of rows) {
+  for (const id of await listRetryableWriteBackIds(deps.db, deps.shop, now, options.limit ?? 50)) {
     const result = await writeTracking(deps, id, options);
     if (result.ok && result.value.status === "fulfilled") done.push(result.value);
     else {

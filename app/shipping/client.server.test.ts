@@ -398,7 +398,7 @@ describe("a purchase the service may have made is never reported as refused", ()
     expect(emulator.charges("org_demo")).toHaveLength(1);
   });
   it("reports an unknown outcome, not a refusal, for a 409 whose label is unusable and cannot be read back", async () => {
-    const conflictWithoutLabel: FetchLike = async (input, init) => {
+    const conflictWithoutLabel: FetchLike = async (input) => {
       const url = String(input instanceof Request ? input.url : input);
       if (url.endsWith("/purchase"))
         return Response.json({ error: { code: "ALREADY_PURCHASED", message: "bought" } }, { status: 409 });

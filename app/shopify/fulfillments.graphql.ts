@@ -53,19 +53,50 @@ export const UPDATE_FULFILLMENT_TRACKING_MUTATION = `#graphql
   ${FULFILLMENT_WITH_TRACKING_FRAGMENT}
 `;
 
-// The fulfillments already on a fulfillment order, with their tracking numbers.
-export const FULFILLMENT_ORDER_FULFILLMENTS_QUERY = `#graphql
-  query FulfillmentOrderFulfillments($id: ID!) {
+// What a tracking write-back needs to know about a fulfillment order: the fulfillments already
+// on it (to adopt one carrying our tracking instead of creating a second) and what remains to
+// fulfil of each line (to send no more than that). Line items page on through
+// FULFILLMENT_ORDER_LINE_ITEMS_QUERY.
+export const FULFILLMENT_ORDER_FOR_WRITE_BACK_QUERY = `#graphql
+  query FulfillmentOrderForWriteBack($id: ID!) {
     fulfillmentOrder(id: $id) {
       id
       status
-      fulfillments(first: 50) {
+      fulfillments(first: 25) {
         nodes {
           id
           status
           trackingInfo(first: 20) {
             number
           }
+        }
+      }
+      lineItems(first: 100) {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          id
+          remainingQuantity
+        }
+      }
+    }
+  }
+`;
+
+export const FULFILLMENT_ORDER_LINE_ITEMS_QUERY = `#graphql
+  query FulfillmentOrderRemainingLineItems($id: ID!, $after: String) {
+    fulfillmentOrder(id: $id) {
+      id
+      lineItems(first: 100, after: $after) {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          id
+          remainingQuantity
         }
       }
     }

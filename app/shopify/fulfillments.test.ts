@@ -14,6 +14,9 @@ function fulfillmentOrder(name: string, index = 0) {
     ...fo,
     gid: fo.id as FulfillmentOrderGid,
     lineGids: fo.lineItems.map((l) => l.id as FulfillmentOrderLineItemGid),
+    remaining: fo.lineItems
+      .filter((l) => l.remainingQuantity > 0)
+      .map((l) => ({ id: l.id as FulfillmentOrderLineItemGid, quantity: l.remainingQuantity })),
   };
 }
 
@@ -24,11 +27,11 @@ const UPS = {
 };
 
 describe("createFulfillmentWithTracking", () => {
-  it("fulfils everything remaining with tracking and the customer notification", async () => {
+  it("fulfils the items it is given with tracking and the customer notification", async () => {
     const fo = fulfillmentOrder("#1003");
     const result = await createFulfillmentWithTracking(emulator.graphql, {
       fulfillmentOrderId: fo.gid,
-      lineItems: "all remaining",
+      lineItems: fo.remaining,
       tracking: UPS,
       notifyCustomer: true,
     });
@@ -38,6 +41,33 @@ describe("createFulfillmentWithTracking", () => {
       { id: result.value.id, notifyCustomer: true, fulfillmentOrderIds: [fo.gid], trackingInfo: [{ company: "UPS" }] },
     ]);
     expect(emulator.findFulfillmentOrder(fo.gid)?.status).toBe("CLOSED");
+  });
+
+  it("omits the company for a carrier Shopify does not know, instead of naming it", async () => {
+    const fo = fulfillmentOrder("#1003");
+    const result = await createFulfillmentWithTracking(emulator.graphql, {
+      fulfillmentOrderId: fo.gid,
+      lineItems: fo.remaining,
+      tracking: { ...UPS, company: null },
+      notifyCustomer: false,
+    });
+    if (!result.ok) throw new Error(result.error.logMessage);
+    expect(emulator.fulfillments()[0]?.trackingInfo).toEqual([
+      { company: null, number: UPS.numbers[0], url: UPS.urls[0] },
+    ]);
+  });
+
+  it("refuses, before calling Shopify, to fulfil an empty item list (which Shopify reads as everything)", async () => {
+    const fo = fulfillmentOrder("#1003");
+    const result = await createFulfillmentWithTracking(emulator.graphql, {
+      fulfillmentOrderId: fo.gid,
+      lineItems: [],
+      tracking: UPS,
+      notifyCustomer: false,
+    });
+    expect(!result.ok && result.error.code).toBe("USER_ERROR");
+    expect(emulator.fulfillments()).toHaveLength(0);
+    expect(emulator.findFulfillmentOrder(fo.gid)?.status).toBe("OPEN");
   });
 
   it("fulfils chosen quantities with several tracking numbers (multi-piece)", async () => {
@@ -74,7 +104,7 @@ describe("createFulfillmentWithTracking", () => {
   it("surfaces Shopify's userErrors for an unknown fulfillment order", async () => {
     const result = await createFulfillmentWithTracking(emulator.graphql, {
       fulfillmentOrderId: "gid://shopify/FulfillmentOrder/404" as FulfillmentOrderGid,
-      lineItems: "all remaining",
+      lineItems: [{ id: "gid://shopify/FulfillmentOrderLineItem/404" as FulfillmentOrderLineItemGid, quantity: 1 }],
       tracking: UPS,
       notifyCustomer: true,
     });
@@ -93,7 +123,7 @@ describe("createFulfillmentWithTracking", () => {
     const closed = fulfillmentOrder("#1017", 1);
     const result = await createFulfillmentWithTracking(emulator.graphql, {
       fulfillmentOrderId: closed.gid,
-      lineItems: "all remaining",
+      lineItems: closed.lineGids.map((id) => ({ id, quantity: 1 })),
       tracking: UPS,
       notifyCustomer: true,
     });
@@ -127,7 +157,7 @@ describe("createFulfillmentWithTracking", () => {
     const fo = fulfillmentOrder("#1002");
     const result = await createFulfillmentWithTracking(emulator.graphql, {
       fulfillmentOrderId: fo.gid,
-      lineItems: "all remaining",
+      lineItems: fo.remaining,
       tracking: { company: "UPS", numbers: [], urls: ["https://www.ups.com/track"] },
       notifyCustomer: true,
     });
@@ -141,7 +171,7 @@ describe("updateFulfillmentTracking", () => {
     const fo = fulfillmentOrder("#1004");
     const created = await createFulfillmentWithTracking(emulator.graphql, {
       fulfillmentOrderId: fo.gid,
-      lineItems: "all remaining",
+      lineItems: fo.remaining,
       tracking: UPS,
       notifyCustomer: false,
     });

@@ -12,15 +12,17 @@ import {
 } from "./admin-client";
 import {
   CREATE_FULFILLMENT_WITH_TRACKING_MUTATION,
-  FULFILLMENT_ORDER_FULFILLMENTS_QUERY,
+  FULFILLMENT_ORDER_FOR_WRITE_BACK_QUERY,
+  FULFILLMENT_ORDER_LINE_ITEMS_QUERY,
   UPDATE_FULFILLMENT_TRACKING_MUTATION,
 } from "./fulfillments.graphql";
 import type { FulfillmentGid, FulfillmentOrderGid, FulfillmentOrderLineItemGid } from "./ids";
 import { GidSchema } from "./response-schemas";
 
 export interface ShopifyTracking {
-  // A carrier name Shopify knows ("UPS", "USPS", "FedEx", "DHL Express") lets it build the link.
-  readonly company: string;
+  // A carrier name Shopify knows ("UPS", "USPS", "FedEx", "DHL Express") lets it build the link;
+  // null omits it (an unknown carrier is better unnamed than called "Other").
+  readonly company: string | null;
   readonly numbers: readonly string[];
   // Parallel to `numbers`; may be empty.
   readonly urls: readonly string[];
@@ -40,9 +42,9 @@ export interface ShopifyFulfillment {
 
 export interface CreateFulfillmentWithTrackingInput {
   readonly fulfillmentOrderId: FulfillmentOrderGid;
-  // "all remaining" omits the item list, which Shopify reads as: fulfil everything left.
-  readonly lineItems:
-    readonly { readonly id: FulfillmentOrderLineItemGid; readonly quantity: number }[] | "all remaining";
+  // Always the items the label ships: an omitted list would fulfil everything left on the
+  // fulfillment order, items not in the box included, and tell the customer so.
+  readonly lineItems: readonly { readonly id: FulfillmentOrderLineItemGid; readonly quantity: number }[];
   readonly tracking: ShopifyTracking;
   readonly notifyCustomer: boolean;
 }
@@ -93,7 +95,7 @@ function toTrackingInput(tracking: ShopifyTracking): Result<Record<string, unkno
     );
   }
   return ok({
-    company: tracking.company,
+    ...(tracking.company ? { company: tracking.company } : {}),
     ...(numbers.length ? { numbers } : {}),
     ...(urls.length ? { urls } : {}),
   });
@@ -117,12 +119,17 @@ export async function createFulfillmentWithTracking(
 ): Promise<Result<ShopifyFulfillment, ShopifyError>> {
   const trackingInfo = toTrackingInput(input.tracking);
   if (!trackingInfo.ok) return trackingInfo;
+  if (input.lineItems.length === 0) {
+    return err(
+      createShopifyError("USER_ERROR", "CreateFulfillmentWithTracking: no line items to fulfil", {
+        message: "Nothing on this label is left to fulfil in Shopify.",
+      }),
+    );
+  }
   const lineItemsByFulfillmentOrder = [
     {
       fulfillmentOrderId: input.fulfillmentOrderId,
-      ...(input.lineItems === "all remaining"
-        ? {}
-        : { fulfillmentOrderLineItems: input.lineItems.map((l) => ({ id: l.id, quantity: l.quantity })) }),
+      fulfillmentOrderLineItems: input.lineItems.map((l) => ({ id: l.id, quantity: l.quantity })),
     },
   ];
   const result = await runAdminGraphql(admin, {
@@ -161,7 +168,14 @@ export async function updateFulfillmentTracking(
   return readPayload("UpdateFulfillmentTracking", result.value.data.fulfillmentTrackingInfoUpdate);
 }
 
-const FulfillmentOrderFulfillmentsSchema = z.object({
+const RemainingLineItemsSchema = z.object({
+  pageInfo: z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullish() }),
+  nodes: z.array(
+    z.object({ id: GidSchema<FulfillmentOrderLineItemGid>("FulfillmentOrderLineItem"), remainingQuantity: z.number() }),
+  ),
+});
+
+const FulfillmentOrderForWriteBackSchema = z.object({
   fulfillmentOrder: z
     .object({
       id: z.string(),
@@ -169,36 +183,82 @@ const FulfillmentOrderFulfillmentsSchema = z.object({
       fulfillments: z.object({
         nodes: z.array(
           z.object({
-            id: z.string(),
+            id: GidSchema<FulfillmentGid>("Fulfillment"),
             status: z.string(),
             trackingInfo: z.array(z.object({ number: z.string().nullish() })),
           }),
         ),
       }),
+      lineItems: RemainingLineItemsSchema,
     })
     .nullable(),
 });
 
+const RemainingLineItemsPageSchema = z.object({
+  fulfillmentOrder: z.object({ id: z.string(), lineItems: RemainingLineItemsSchema }).nullable(),
+});
+
+export interface FulfillmentOrderForWriteBack {
+  /** The fulfillment (not cancelled) that already carries one of the tracking numbers, if any. */
+  readonly fulfillmentWithTracking: FulfillmentGid | null;
+  /** What remains to fulfil of each line item. */
+  readonly remaining: ReadonlyMap<FulfillmentOrderLineItemGid, number>;
+}
+
+// A fulfillment order holds at most a few hundred lines; past this many pages something is wrong.
+const MAX_LINE_ITEM_PAGES = 20;
+
 /**
- * The fulfillment of this fulfillment order that already carries one of these tracking numbers, if
- * any: a write-back that crashed after Shopify created the fulfillment (but before the app saved
- * its id) adopts it instead of creating a second one.
+ * What a tracking write-back needs from a fulfillment order: a fulfillment of ours already
+ * there (a write-back that crashed after Shopify created it adopts it instead of creating a
+ * second), and the quantities that remain, read in full.
  */
-export async function findFulfillmentWithTracking(
+export async function getFulfillmentOrderForWriteBack(
   admin: AdminGraphqlClient,
-  fulfillmentOrderGid: string,
+  fulfillmentOrderGid: FulfillmentOrderGid,
   trackingNumbers: readonly string[],
-): Promise<Result<FulfillmentGid | null, ShopifyError>> {
-  const result = await runAdminGraphql(admin, {
-    operation: "FulfillmentOrderFulfillments",
-    document: FULFILLMENT_ORDER_FULFILLMENTS_QUERY,
+): Promise<Result<FulfillmentOrderForWriteBack, ShopifyError>> {
+  const first = await runAdminGraphql(admin, {
+    operation: "FulfillmentOrderForWriteBack",
+    document: FULFILLMENT_ORDER_FOR_WRITE_BACK_QUERY,
     variables: { id: fulfillmentOrderGid },
-    schema: FulfillmentOrderFulfillmentsSchema,
+    schema: FulfillmentOrderForWriteBackSchema,
   });
-  if (!result.ok) return result;
+  if (!first.ok) return first;
+  const fo = first.value.data.fulfillmentOrder;
+  if (!fo) {
+    return err(
+      createShopifyError("NOT_FOUND", `FulfillmentOrderForWriteBack: ${fulfillmentOrderGid} not found`, {
+        message: "This shipment no longer exists in Shopify.",
+      }),
+    );
+  }
   const numbers = new Set(trackingNumbers);
-  const match = result.value.data.fulfillmentOrder?.fulfillments.nodes.find(
+  const match = fo.fulfillments.nodes.find(
     (f) => f.status !== "CANCELLED" && f.trackingInfo.some((t) => t.number && numbers.has(t.number)),
   );
-  return ok(match ? (match.id as FulfillmentGid) : null);
+  const remaining = new Map(fo.lineItems.nodes.map((l) => [l.id, l.remainingQuantity]));
+  let page = fo.lineItems.pageInfo;
+  for (let pages = 1; page.hasNextPage; pages++) {
+    if (pages >= MAX_LINE_ITEM_PAGES) {
+      return err(
+        createShopifyError(
+          "INVALID_RESPONSE",
+          `FulfillmentOrderForWriteBack: ${fulfillmentOrderGid} has too many lines`,
+        ),
+      );
+    }
+    const next = await runAdminGraphql(admin, {
+      operation: "FulfillmentOrderRemainingLineItems",
+      document: FULFILLMENT_ORDER_LINE_ITEMS_QUERY,
+      variables: { id: fulfillmentOrderGid, after: page.endCursor ?? null },
+      schema: RemainingLineItemsPageSchema,
+    });
+    if (!next.ok) return next;
+    const connection = next.value.data.fulfillmentOrder?.lineItems;
+    if (!connection) break;
+    for (const line of connection.nodes) remaining.set(line.id, line.remainingQuantity);
+    page = connection.pageInfo;
+  }
+  return ok({ fulfillmentWithTracking: match?.id ?? null, remaining });
 }

@@ -17,6 +17,8 @@ function parseGid<T extends string>(type: string, value: string): T | undefined 
 export const parseOrderGid = (value: string) => parseGid<OrderGid>("Order", value);
 export const parseFulfillmentOrderGid = (value: string) => parseGid<FulfillmentOrderGid>("FulfillmentOrder", value);
 export const parseFulfillmentGid = (value: string) => parseGid<FulfillmentGid>("Fulfillment", value);
+export const parseFulfillmentOrderLineItemGid = (value: string) =>
+  parseGid<FulfillmentOrderLineItemGid>("FulfillmentOrderLineItem", value);
 export const parseLocationGid = (value: string) => parseGid<LocationGid>("Location", value);
 
 // For callers that hold a numeric id (the admin URL, REST webhooks) and need the GID.

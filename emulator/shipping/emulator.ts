@@ -55,6 +55,8 @@ export interface ShippingEmulator {
   /** Inspection for tests: balance in USD cents and the number of charges for an organization/label. */
   balanceCents(orgId: string): number;
   charges(orgId: string): Array<{ labelId: string; amountCents: number }>;
+  /** How many labels (drafts) the organization has created, bought or not. */
+  labelsCreated(orgId: string): number;
   validationsBilled(orgId: string): number;
 }
 
@@ -223,6 +225,7 @@ export function createShippingEmulator(
     },
     balanceCents: (orgId) => core.state.organizations.get(orgId)?.balanceCents ?? 0,
     charges: (orgId) => [...(core.state.organizations.get(orgId)?.charges ?? [])],
+    labelsCreated: (orgId) => core.state.organizations.get(orgId)?.labelsCreated ?? 0,
     validationsBilled: (orgId) => core.state.organizations.get(orgId)?.validationsBilled ?? 0,
   };
   CORES.set(emulator, core);
