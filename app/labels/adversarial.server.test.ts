@@ -144,6 +144,40 @@ describe("a draft creation never overwrites a label it no longer owns", () => {
   });
 });
 
+describe("a draft creation that lost its claim does not record its draft", () => {
+  it("keeps the draft of the caller that owns the slot when the overtaken caller finishes first", async () => {
+    const emulators = createEmulators();
+    const { client, input } = await quoteSeededOrder(emulators, "#1001");
+    const gated = (gate: ReturnType<typeof createGate>): Pick<ShippingClient, "createDraftLabel"> => ({
+      createDraftLabel: async (request, options) => {
+        const created = await client.createDraftLabel(request, options);
+        await gate.opened;
+        return created;
+      },
+    });
+    const firstAnswer = createGate();
+    const secondAnswer = createGate();
+    const start = Date.now();
+    const first = createDraft({ db, shop: SHOP, shipping: gated(firstAnswer) }, { ...input, now: new Date(start) });
+    await waitUntil(() => emulators.shipping.labelsCreated(DEMO_ORG) === 1, "the first draft exists at the service");
+    const later = new Date(start + CREATING_LEASE_MS + 1_000);
+    const second = createDraft({ db, shop: SHOP, shipping: gated(secondAnswer) }, { ...input, now: later });
+    await waitUntil(() => emulators.shipping.labelsCreated(DEMO_ORG) === 2, "the second draft exists at the service");
+
+    // The overtaken first caller hears back first: the slot is no longer its own.
+    firstAnswer.open();
+    const lost = await first;
+    expect(lost.ok && lost.value.existing).toBe(true);
+    secondAnswer.open();
+    const won = await second;
+    if (!won.ok) throw new Error(won.error.logMessage);
+    expect(won.value.existing).toBe(false);
+    const label = await findLabel(db, SHOP, won.value.label.id);
+    expect(label).toMatchObject({ status: "draft", serviceLabelId: won.value.label.serviceLabelId });
+    expect(await db.label.count({ where: { shop: SHOP } })).toBe(1);
+  });
+});
+
 describe("no shipping call outlives the lease that guards it", () => {
   function clockedClient(emulators: ReturnType<typeof createEmulators>, clock: ReturnType<typeof fakeClock>) {
     return createShippingClient({

@@ -10,6 +10,7 @@ import { listAuditEntries } from "./audit.server";
 import { findLabel } from "./label-repository.server";
 import { purchase, type PurchaseShippingPort, recoverStuckPurchases } from "./purchase.server";
 import {
+  countingFetch,
   crashAfterCharge,
   createEmulators,
   createTestShippingClient,
@@ -67,12 +68,26 @@ describe("purchase is exactly once", () => {
     const emulators = createEmulators();
     const { draft, order } = await draftSeededOrder(db, emulators, "#1002");
     const other = await secondProcess();
-    // Each process has its own shipping client too.
+    // Each process has its own shipping client too; the service sees every request of both.
+    const counted = countingFetch(emulators.shipping);
     const [a, b] = await Promise.all([
-      purchase({ db, shop: SHOP, shipping: createTestShippingClient(emulators.shipping) }, draft.label.id),
-      purchase({ db: other, shop: SHOP, shipping: createTestShippingClient(emulators.shipping) }, draft.label.id),
+      purchase(
+        { db, shop: SHOP, shipping: createTestShippingClient(emulators.shipping, "sk_live_demo", counted.fetch) },
+        draft.label.id,
+      ),
+      purchase(
+        {
+          db: other,
+          shop: SHOP,
+          shipping: createTestShippingClient(emulators.shipping, "sk_live_demo", counted.fetch),
+        },
+        draft.label.id,
+      ),
     ]);
     expect(a.ok && b.ok).toBe(true);
+    // The claim lets one process call the service; the other waits for its result. (Without the
+    // claim both would call, and the service's 409 would hide it from the charge count.)
+    expect(counted.count("POST", "/purchase")).toBe(1);
     expect(emulators.shipping.charges(DEMO_ORG)).toHaveLength(1);
     expect(await purchaseCharges(draft.label.id)).toHaveLength(1);
 

@@ -1,0 +1,165 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+import db from "~/db.server";
+import type { FulfillmentGid, FulfillmentOrderGid, OrderGid } from "~/shopify/ids";
+
+import {
+  claimPurchase,
+  completeCreation,
+  completeWriteBack,
+  endPurchaseLease,
+  failCreation,
+  LABEL_STATUSES,
+  LABEL_TRANSITIONS,
+  type LabelStatus,
+  type LabelTransition,
+  returnToDraft,
+  savePurchased,
+  takeOverCreation,
+  voidDraft,
+} from "./label-repository.server";
+
+const SHOP = "repo-shop.myshopify.com";
+const TOKEN = "the-owner";
+const PAST = new Date(Date.now() - 60_000);
+const NOW = new Date();
+const SOON = new Date(Date.now() + 60_000);
+
+async function labelIn(status: LabelStatus, n: number): Promise<string> {
+  const row = await db.label.create({
+    data: {
+      shop: SHOP,
+      orderGid: `gid://shopify/Order/${n}`,
+      orderName: `#${n}`,
+      fulfillmentOrderGid: `gid://shopify/FulfillmentOrder/${n}`,
+      status,
+      serviceLabelId: `lbl_${n}`,
+      claimToken: TOKEN,
+      leaseUntil: PAST,
+    },
+  });
+  return row.id;
+}
+
+// Each transition called as its rightful owner would: only the state it may leave decides.
+const RUN: Record<Exclude<LabelTransition, "claimCreationSlot">, (labelId: string, n: number) => Promise<boolean>> = {
+  takeOverCreation: (labelId) =>
+    takeOverCreation({ db, shop: SHOP, labelId }, { token: "new", leaseUntil: SOON, now: NOW, lineItems: [] }),
+  completeCreation: (labelId, n) =>
+    completeCreation({ db, shop: SHOP, labelId }, TOKEN, {
+      serviceLabelId: `lbl_${n}`,
+      rateId: "rate_1",
+      carrier: "USPS",
+      serviceCode: "svc_usps_priority",
+      serviceName: "Priority Mail",
+      quotedCents: 900,
+      currency: "USD",
+      shipDate: null,
+      labelFormat: "pdf",
+      labelSize: "4x6",
+      packageCount: 1,
+      requestId: null,
+    }),
+  failCreation: (labelId) => failCreation({ db, shop: SHOP, labelId }, TOKEN, "refused"),
+  claimPurchase: async (labelId) =>
+    (await claimPurchase({ db, shop: SHOP, labelId }, { token: "new", leaseUntil: SOON, now: NOW })) !== null,
+  endPurchaseLease: (labelId) => endPurchaseLease({ db, shop: SHOP, labelId }, TOKEN, "unknown"),
+  returnToDraft: (labelId) => returnToDraft({ db, shop: SHOP, labelId }, TOKEN, "refused"),
+  savePurchased: (labelId, n) =>
+    savePurchased(
+      { db, shop: SHOP, labelId },
+      `lbl_${n}`,
+      {
+        chargedCents: 900,
+        chargeMismatch: false,
+        currency: "USD",
+        carrier: "USPS",
+        serviceCode: "svc_usps_priority",
+        serviceName: "Priority Mail",
+        trackingNumbers: ["9400"],
+        trackingUrl: null,
+        labelUrl: "http://labels/1.pdf",
+        labelFormat: "pdf",
+        packageCount: 1,
+        requestId: null,
+        purchasedAt: NOW,
+      },
+      { outcome: "ok", amountCents: 900 },
+    ),
+  voidDraft: (labelId) => voidDraft({ db, shop: SHOP, labelId }),
+  completeWriteBack: (labelId, n) =>
+    completeWriteBack({ db, shop: SHOP, labelId }, `gid://shopify/Fulfillment/${n}` as FulfillmentGid),
+};
+
+describe("the label state machine", () => {
+  it.each(Object.keys(RUN) as (keyof typeof RUN)[])(
+    "%s leaves exactly the states its table names, and enters the one it names",
+    async (transition) => {
+      const { from, to } = LABEL_TRANSITIONS[transition];
+      const outcomes: Record<string, { moved: boolean; now: string }> = {};
+      let n = 0;
+      for (const status of LABEL_STATUSES) {
+        n += 1;
+        const labelId = await labelIn(status, n);
+        const moved = await RUN[transition](labelId, n);
+        const row = await db.label.findUniqueOrThrow({ where: { id: labelId } });
+        outcomes[status] = { moved, now: row.status };
+      }
+      for (const status of LABEL_STATUSES) {
+        const allowed = (from as readonly LabelStatus[]).includes(status);
+        expect(outcomes[status], `${transition} from ${status}`).toEqual({
+          moved: allowed,
+          now: allowed ? to : status,
+        });
+      }
+    },
+  );
+
+  it("refuses a claimed state's transition to a caller without the owner's token", async () => {
+    const creating = await labelIn("creating", 1);
+    expect(await failCreation({ db, shop: SHOP, labelId: creating }, "not-the-owner", "x")).toBe(false);
+    const purchasing = await labelIn("purchasing", 2);
+    expect(await returnToDraft({ db, shop: SHOP, labelId: purchasing }, "not-the-owner", "x")).toBe(false);
+    expect(await endPurchaseLease({ db, shop: SHOP, labelId: purchasing }, "not-the-owner", "x")).toBe(false);
+  });
+
+  it("never touches another shop's label", async () => {
+    const labelId = await labelIn("draft", 1);
+    expect(await voidDraft({ db, shop: "other.myshopify.com", labelId })).toBe(false);
+    expect((await db.label.findUniqueOrThrow({ where: { id: labelId } })).status).toBe("draft");
+  });
+
+  it("keeps branded ids typed across the boundary", () => {
+    // Compile-time: LabelView ids are branded; a plain string does not fit.
+    const order: OrderGid = "gid://shopify/Order/1" as OrderGid;
+    const fo: FulfillmentOrderGid = "gid://shopify/FulfillmentOrder/1" as FulfillmentOrderGid;
+    expect([order, fo]).toHaveLength(2);
+  });
+});
+
+describe("label rows", () => {
+  it("are written by the label repository and nothing else in app/", () => {
+    const root = join(__dirname, "..");
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) {
+          if (name !== "types") walk(path);
+          continue;
+        }
+        if (!/\.tsx?$/.test(name) || /\.test\.tsx?$/.test(name) || name === "label-repository.server.ts") continue;
+        if (
+          /\.label\.(create|createMany|update|updateMany|upsert|delete|deleteMany)\(/.test(readFileSync(path, "utf8"))
+        ) {
+          offenders.push(relative(root, path));
+        }
+      }
+    };
+    walk(root);
+    expect(offenders).toEqual([]);
+  });
+});
