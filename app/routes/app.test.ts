@@ -1,7 +1,12 @@
 import { describe, expect, it, vi } from "vitest";
 
 import { mockAdminGraphql, mockTokenExchange, setupMockServer } from "../../test/helpers/msw";
-import { createAdminRequest, createSessionToken } from "../../test/helpers/shopify-requests";
+import {
+  createAdminRequest,
+  createDocumentRequest,
+  createHostParam,
+  createSessionToken,
+} from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
 import { loader as appLoader } from "./app";
@@ -29,27 +34,52 @@ describe("app loader", () => {
     expect(stored.map((s) => s.accessToken)).toEqual(["shpat_exchanged_offline_token"]);
   });
 
-  it("answers 401 and asks App Bridge to retry for a request without a session token", async () => {
-    const result = await callLoader(appLoader, createAdminRequest("/app", { token: null }));
-    expect(result).toBeInstanceOf(Response);
-    const response = result as Response;
-    // Without a token a document request is bounced to the auth page; a fetch gets a 401.
-    expect([302, 401]).toContain(response.status);
-    if (response.status === 302)
-      expect(response.headers.get("Location")).toMatch(/\/auth\/session-token|\/auth\/login/);
+  it("renders a page load that carries the session token as id_token", async () => {
+    mockTokenExchange();
+    const result = await callLoader(appLoader, createDocumentRequest("/app"));
+    expect(result).toEqual({ apiKey: "test-api-key" });
   });
 
-  it("answers 401 for a session token signed with another secret", async () => {
+  it("bounces a page load without a session token to the session-token page, which reloads the same URL", async () => {
+    const result = await callLoader(appLoader, createDocumentRequest("/app?tab=labels", { idToken: null }));
+    expect(result).toBeInstanceOf(Response);
+    const response = result as Response;
+    expect(response.status).toBe(302);
+    const host = createHostParam();
+    const reload = `https://ship-orders.test/app?tab=labels&embedded=1&shop=${TEST_SHOP}&host=${host}`;
+    const expected = new URLSearchParams({
+      tab: "labels",
+      embedded: "1",
+      shop: TEST_SHOP,
+      host,
+      "shopify-reload": reload,
+    });
+    expect(response.headers.get("Location")).toBe(`/auth/session-token?${expected.toString()}`);
+    expect(response.headers.has("X-Shopify-Retry-Invalid-Session-Request")).toBe(false);
+  });
+
+  it("sends a page load that names no shop to the login page", async () => {
+    const result = await callLoader(appLoader, createAdminRequest("/app", { token: null }));
+    expect(result).toBeInstanceOf(Response);
+    expect((result as Response).status).toBe(302);
+    expect((result as Response).headers.get("Location")).toBe("/auth/login");
+  });
+
+  it("answers 401 and asks App Bridge to retry for a fetch whose token is signed with another secret", async () => {
     const forged = createSessionToken({ secret: "not-the-app-secret" });
     const result = await callLoader(appLoader, createAdminRequest("/app", { token: forged }));
     expect(result).toBeInstanceOf(Response);
     expect((result as Response).status).toBe(401);
+    expect((result as Response).headers.get("X-Shopify-Retry-Invalid-Session-Request")).toBe("1");
     expect(await db.session.count()).toBe(0);
   });
 
-  it("answers 401 for an expired session token", async () => {
+  it("answers 401 and asks App Bridge to retry for a fetch whose token has expired", async () => {
     const result = await callLoader(appLoader, createAdminRequest("/app", { expiresIn: -120 }));
+    expect(result).toBeInstanceOf(Response);
     expect((result as Response).status).toBe(401);
+    expect((result as Response).headers.get("X-Shopify-Retry-Invalid-Session-Request")).toBe("1");
+    expect(await db.session.count()).toBe(0);
   });
 });
 

@@ -47,6 +47,28 @@ export function createAdminRequest(path: string, options: SessionTokenOptions & 
   return new Request(url, { headers });
 }
 
+/** The `host` query parameter the admin adds to embedded URLs: base64 of the shop's admin address. */
+export function createHostParam(shop: string = TEST_SHOP): string {
+  return Buffer.from(`admin.shopify.com/store/${shop.replace(".myshopify.com", "")}`).toString("base64");
+}
+
+export type DocumentRequestOptions = { shop?: string; idToken?: string | null };
+
+/**
+ * A page load inside the admin iframe: no Authorization header; shop, host and embedded=1 in the
+ * query, plus the session token as `id_token` unless `idToken` is null.
+ */
+export function createDocumentRequest(path: string, options: DocumentRequestOptions = {}): Request {
+  const shop = options.shop ?? TEST_SHOP;
+  const url = new URL(path, TEST_ENV.SHOPIFY_APP_URL);
+  url.searchParams.set("embedded", "1");
+  url.searchParams.set("shop", shop);
+  url.searchParams.set("host", createHostParam(shop));
+  const idToken = options.idToken === undefined ? createSessionToken({ shop }) : options.idToken;
+  if (idToken) url.searchParams.set("id_token", idToken);
+  return new Request(url);
+}
+
 export function signWebhookBody(body: string, secret: string = TEST_ENV.SHOPIFY_API_SECRET): string {
   return createHmac("sha256", secret).update(body, "utf8").digest("base64");
 }
