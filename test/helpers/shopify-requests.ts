@@ -78,8 +78,12 @@ export type WebhookRequestOptions = {
   path: string;
   payload: unknown;
   shop?: string;
+  /** X-Shopify-Webhook-Id; a fresh one per request unless given. */
   webhookId?: string;
-  eventId?: string;
+  /** X-Shopify-Event-Id, the same on every delivery of one event; defaults to the webhook id, null omits it. */
+  eventId?: string | null;
+  /** X-Shopify-Triggered-At; now unless given. */
+  triggeredAt?: Date;
   /** Override the signature, e.g. to send a badly signed request. */
   hmac?: string;
 };
@@ -88,18 +92,16 @@ export type WebhookRequestOptions = {
 export function createWebhookRequest(options: WebhookRequestOptions): Request {
   const body = JSON.stringify(options.payload);
   const webhookId = options.webhookId ?? randomUUID();
-  return new Request(new URL(options.path, TEST_ENV.SHOPIFY_APP_URL), {
-    method: "POST",
-    body,
-    headers: {
-      "Content-Type": "application/json",
-      "X-Shopify-Hmac-Sha256": options.hmac ?? signWebhookBody(body),
-      "X-Shopify-Topic": options.topic,
-      "X-Shopify-Shop-Domain": options.shop ?? TEST_SHOP,
-      "X-Shopify-API-Version": "2026-10",
-      "X-Shopify-Webhook-Id": webhookId,
-      "X-Shopify-Event-Id": options.eventId ?? webhookId,
-      "X-Shopify-Triggered-At": new Date().toISOString(),
-    },
+  const eventId = options.eventId === undefined ? webhookId : options.eventId;
+  const headers = new Headers({
+    "Content-Type": "application/json",
+    "X-Shopify-Hmac-Sha256": options.hmac ?? signWebhookBody(body),
+    "X-Shopify-Topic": options.topic,
+    "X-Shopify-Shop-Domain": options.shop ?? TEST_SHOP,
+    "X-Shopify-API-Version": "2026-10",
+    "X-Shopify-Webhook-Id": webhookId,
+    "X-Shopify-Triggered-At": (options.triggeredAt ?? new Date()).toISOString(),
   });
+  if (eventId !== null) headers.set("X-Shopify-Event-Id", eventId);
+  return new Request(new URL(options.path, TEST_ENV.SHOPIFY_APP_URL), { method: "POST", body, headers });
 }
