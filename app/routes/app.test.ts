@@ -96,6 +96,16 @@ describe("home page loader", () => {
     expect(operations).toEqual(["ShopOverview"]);
   });
 
+  it("renders for a shop that has not entered a shipping API key yet", async () => {
+    mockTokenExchange();
+    mockAdminGraphql({
+      ShopOverview: { data: { shop: { name: "Test Shop", myshopifyDomain: TEST_SHOP, currencyCode: "USD" } } },
+    });
+    expect(await db.shopSettings.count()).toBe(0);
+    const result = await callLoader(homeLoader, createDocumentRequest("/app"));
+    expect(result).toMatchObject({ name: "Test Shop", problem: null });
+  });
+
   it("still renders, with a merchant-readable problem, when the Admin API returns errors", async () => {
     mockTokenExchange();
     mockAdminGraphql({ ShopOverview: { data: null, errors: [{ message: "Internal error" }] } });

@@ -8,7 +8,8 @@ function base64Url(input: Buffer | string): string {
 
 export type SessionTokenOptions = {
   shop?: string;
-  userId?: string;
+  /** The staff member (`sub`); null leaves the claim out. */
+  userId?: string | null;
   secret?: string;
   apiKey?: string;
   /** Seconds from now; negative for an expired token. */
@@ -24,7 +25,7 @@ export function createSessionToken(options: SessionTokenOptions = {}): string {
     iss: `https://${shop}/admin`,
     dest: `https://${shop}`,
     aud: options.apiKey ?? TEST_ENV.SHOPIFY_API_KEY,
-    sub: options.userId ?? "42",
+    ...(options.userId === null ? {} : { sub: options.userId ?? "42" }),
     exp: now + (options.expiresIn ?? 60),
     nbf: now - 5,
     iat: now - 5,
