@@ -75,7 +75,7 @@ describe("respondWithError", () => {
     expect(body.error.reference).toMatch(/^ERR-[0-9A-HJKMNP-TV-Z]{6}$/);
     expect(body.error.code).toBe("NETWORK_ERROR");
     expect(body.error.message).toBe(
-      `We couldn't reach Shopify. Try again in a moment. If this keeps happening, contact support and quote ${body.error.reference}.`,
+      `We couldn't reach Shopify. Try again in a moment. (Reference: ${body.error.reference})`,
     );
     expect(JSON.stringify(body)).not.toContain("shpat_secret");
     expect(error).toHaveBeenCalledTimes(1);

@@ -47,7 +47,9 @@ export function reportError(error: AppError, options: { level?: "error" | "warn"
   log(`${reference} ${error.source}/${error.code}: ${error.logMessage}`);
   return {
     reference,
-    message: `${error.message} If this keeps happening, contact support and quote ${reference}.`,
+    // Merchant messages already say what to do next (try again, contact support); the reference
+    // is what support asks for.
+    message: `${error.message} (Reference: ${reference})`,
   };
 }
 
