@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Banner, BlockStack, Card, Layout, Page, Text } from "@shopify/polaris";
 
+import { reportError } from "../http/error-response.server";
 import { requireShopContext } from "../http/shop-context.server";
 import { getShopOverview } from "../shopify/shop-overview.server";
 
@@ -9,10 +10,10 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   // No shipping client here: the home page must render before the merchant has entered a key.
   const { shop, admin } = await requireShopContext(request);
   const overview = await getShopOverview(admin);
-  // The home page still renders when Shopify fails: the merchant sees the problem in a banner.
+  // The home page still renders when Shopify fails: the banner quotes a reference from the log.
   if (!overview.ok) {
-    console.warn(overview.error.logMessage);
-    return { shop, name: null, currencyCode: null, problem: overview.error.message };
+    const { message } = reportError(overview.error, { level: "warn" });
+    return { shop, name: null, currencyCode: null, problem: message };
   }
   return {
     shop: overview.value.domain,

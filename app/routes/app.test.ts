@@ -106,12 +106,18 @@ describe("home page loader", () => {
     expect(result).toMatchObject({ name: "Test Shop", problem: null });
   });
 
-  it("still renders, with a merchant-readable problem, when the Admin API returns errors", async () => {
+  it("still renders, with a merchant-readable problem quoting the logged reference, when the Admin API fails", async () => {
     mockTokenExchange();
     mockAdminGraphql({ ShopOverview: { data: null, errors: [{ message: "Internal error" }] } });
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const result = await callLoader(homeLoader, createAdminRequest("/app"));
-    expect(warn).toHaveBeenCalledWith("ShopOverview: Internal error");
-    expect(result).toMatchObject({ shop: TEST_SHOP, name: null, problem: expect.stringMatching(/Try again/) });
+    const reference = /ERR-[0-9A-Z]{6}/.exec(String(warn.mock.calls[0]?.[0]))?.[0];
+    expect(warn).toHaveBeenCalledWith(`${reference} shopify/GRAPHQL_ERROR: ShopOverview: Internal error`);
+    expect(result).toEqual({
+      shop: TEST_SHOP,
+      name: null,
+      currencyCode: null,
+      problem: `Shopify couldn't process the request. Try again; if it keeps failing, contact support. (Reference: ${reference})`,
+    });
   });
 });
