@@ -1,7 +1,12 @@
 import { describe, expect, it, vi } from "vitest";
 
 import { mockAdminGraphql, mockTokenExchange, setupMockServer } from "../../test/helpers/msw";
-import { createAdminRequest, createSessionToken } from "../../test/helpers/shopify-requests";
+import {
+  createAdminRequest,
+  createDocumentRequest,
+  createHostParam,
+  createSessionToken,
+} from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
 import { loader as appLoader } from "./app";
@@ -29,27 +34,52 @@ describe("app loader", () => {
     expect(stored.map((s) => s.accessToken)).toEqual(["shpat_exchanged_offline_token"]);
   });
 
-  it("answers 401 and asks App Bridge to retry for a request without a session token", async () => {
-    const result = await callLoader(appLoader, createAdminRequest("/app", { token: null }));
-    expect(result).toBeInstanceOf(Response);
-    const response = result as Response;
-    // Without a token a document request is bounced to the auth page; a fetch gets a 401.
-    expect([302, 401]).toContain(response.status);
-    if (response.status === 302)
-      expect(response.headers.get("Location")).toMatch(/\/auth\/session-token|\/auth\/login/);
+  it("renders a page load that carries the session token as id_token", async () => {
+    mockTokenExchange();
+    const result = await callLoader(appLoader, createDocumentRequest("/app"));
+    expect(result).toEqual({ apiKey: "test-api-key" });
   });
 
-  it("answers 401 for a session token signed with another secret", async () => {
+  it("bounces a page load without a session token to the session-token page, which reloads the same URL", async () => {
+    const result = await callLoader(appLoader, createDocumentRequest("/app?tab=labels", { idToken: null }));
+    expect(result).toBeInstanceOf(Response);
+    const response = result as Response;
+    expect(response.status).toBe(302);
+    const host = createHostParam();
+    const reload = `https://ship-orders.test/app?tab=labels&embedded=1&shop=${TEST_SHOP}&host=${host}`;
+    const expected = new URLSearchParams({
+      tab: "labels",
+      embedded: "1",
+      shop: TEST_SHOP,
+      host,
+      "shopify-reload": reload,
+    });
+    expect(response.headers.get("Location")).toBe(`/auth/session-token?${expected.toString()}`);
+    expect(response.headers.has("X-Shopify-Retry-Invalid-Session-Request")).toBe(false);
+  });
+
+  it("sends a page load that names no shop to the login page", async () => {
+    const result = await callLoader(appLoader, createAdminRequest("/app", { token: null }));
+    expect(result).toBeInstanceOf(Response);
+    expect((result as Response).status).toBe(302);
+    expect((result as Response).headers.get("Location")).toBe("/auth/login");
+  });
+
+  it("answers 401 and asks App Bridge to retry for a fetch whose token is signed with another secret", async () => {
     const forged = createSessionToken({ secret: "not-the-app-secret" });
     const result = await callLoader(appLoader, createAdminRequest("/app", { token: forged }));
     expect(result).toBeInstanceOf(Response);
     expect((result as Response).status).toBe(401);
+    expect((result as Response).headers.get("X-Shopify-Retry-Invalid-Session-Request")).toBe("1");
     expect(await db.session.count()).toBe(0);
   });
 
-  it("answers 401 for an expired session token", async () => {
+  it("answers 401 and asks App Bridge to retry for a fetch whose token has expired", async () => {
     const result = await callLoader(appLoader, createAdminRequest("/app", { expiresIn: -120 }));
+    expect(result).toBeInstanceOf(Response);
     expect((result as Response).status).toBe(401);
+    expect((result as Response).headers.get("X-Shopify-Retry-Invalid-Session-Request")).toBe("1");
+    expect(await db.session.count()).toBe(0);
   });
 });
 
@@ -66,12 +96,28 @@ describe("home page loader", () => {
     expect(operations).toEqual(["ShopOverview"]);
   });
 
-  it("still renders, with a merchant-readable problem, when the Admin API returns errors", async () => {
+  it("renders for a shop that has not entered a shipping API key yet", async () => {
+    mockTokenExchange();
+    mockAdminGraphql({
+      ShopOverview: { data: { shop: { name: "Test Shop", myshopifyDomain: TEST_SHOP, currencyCode: "USD" } } },
+    });
+    expect(await db.shopSettings.count()).toBe(0);
+    const result = await callLoader(homeLoader, createDocumentRequest("/app"));
+    expect(result).toMatchObject({ name: "Test Shop", problem: null });
+  });
+
+  it("still renders, with a merchant-readable problem quoting the logged reference, when the Admin API fails", async () => {
     mockTokenExchange();
     mockAdminGraphql({ ShopOverview: { data: null, errors: [{ message: "Internal error" }] } });
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const result = await callLoader(homeLoader, createAdminRequest("/app"));
-    expect(warn).toHaveBeenCalledWith("ShopOverview: Internal error");
-    expect(result).toMatchObject({ shop: TEST_SHOP, name: null, problem: expect.stringMatching(/Try again/) });
+    const reference = /ERR-[0-9A-Z]{6}/.exec(String(warn.mock.calls[0]?.[0]))?.[0];
+    expect(warn).toHaveBeenCalledWith(`${reference} shopify/GRAPHQL_ERROR: ShopOverview: Internal error`);
+    expect(result).toEqual({
+      shop: TEST_SHOP,
+      name: null,
+      currencyCode: null,
+      problem: `Shopify couldn't process the request. Try again; if it keeps failing, contact support. (Reference: ${reference})`,
+    });
   });
 });

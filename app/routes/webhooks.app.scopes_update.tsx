@@ -2,12 +2,12 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 
 import db from "../db.server";
 import { authenticate } from "../shopify.server";
-import { recordGrantedScopes } from "../webhooks/app-lifecycle.server";
+import { handleScopesUpdate } from "../webhooks/app-lifecycle.server";
 
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop, payload } = await authenticate.webhook(request);
-  const result = await recordGrantedScopes(db, shop, payload);
+  const { shop, topic, eventId, webhookId, payload } = await authenticate.webhook(request);
+  const outcome = await handleScopesUpdate(db, { shop, topic, eventId, webhookId }, payload);
   // A malformed payload will not get better on redelivery: acknowledge it and log why.
-  if (!result.ok) console.warn(result.error.logMessage);
+  if (outcome.status === "processed" && !outcome.value.ok) console.warn(outcome.value.error.logMessage);
   return new Response();
 };

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 
 import { createWebhookRequest } from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
@@ -23,8 +23,18 @@ async function storeSession(shop: string, id = `offline_${shop}`) {
   });
 }
 
-const uninstalledRequest = (options: { hmac?: string; webhookId?: string } = {}) =>
+const uninstalledRequest = (options: { hmac?: string; webhookId?: string; eventId?: string } = {}) =>
   createWebhookRequest({ topic: "app/uninstalled", path: "/webhooks/app/uninstalled", payload: { id: 1 }, ...options });
+
+const scopesUpdateRequest = (current: string[], options: { hmac?: string; eventId?: string } = {}) =>
+  createWebhookRequest({
+    topic: "app/scopes_update",
+    path: "/webhooks/app/scopes_update",
+    payload: { id: 1, previous: ["read_orders"], current },
+    ...options,
+  });
+
+const scopeOf = async (id: string) => (await db.session.findUniqueOrThrow({ where: { id } })).scope;
 
 describe("app/uninstalled webhook", () => {
   beforeEach(async () => {
@@ -46,39 +56,67 @@ describe("app/uninstalled webhook", () => {
     expect(await db.session.count({ where: { shop: TEST_SHOP } })).toBe(2);
   });
 
-  it("is harmless when the same webhook arrives twice", async () => {
-    const first = await callAction(uninstalled, uninstalledRequest({ webhookId: "wh-1" }));
-    const second = await callAction(uninstalled, uninstalledRequest({ webhookId: "wh-1" }));
-    expect([first.status, second.status]).toEqual([200, 200]);
+  it("keeps the sessions of a reinstall when the uninstall before it is delivered again", async () => {
+    const first = await callAction(uninstalled, uninstalledRequest({ eventId: "uninstall-1" }));
+    await storeSession(TEST_SHOP, `offline_${TEST_SHOP}`);
+    // A redelivery is a new HTTP request (new webhook id) for the same event.
+    const redelivered = await callAction(uninstalled, uninstalledRequest({ eventId: "uninstall-1" }));
+    expect([first.status, redelivered.status]).toEqual([200, 200]);
+    expect(await db.session.findMany({ where: { shop: TEST_SHOP }, select: { id: true } })).toEqual([
+      { id: `offline_${TEST_SHOP}` },
+    ]);
+  });
+
+  it("deletes the sessions again for a later, different uninstall", async () => {
+    await callAction(uninstalled, uninstalledRequest({ eventId: "uninstall-1" }));
+    await storeSession(TEST_SHOP);
+    const response = await callAction(uninstalled, uninstalledRequest({ eventId: "uninstall-2" }));
+    expect(response.status).toBe(200);
     expect(await db.session.count({ where: { shop: TEST_SHOP } })).toBe(0);
-    expect(await db.session.count({ where: { shop: OTHER_SHOP } })).toBe(1);
   });
 });
 
 describe("app/scopes_update webhook", () => {
-  it("records the scopes the merchant granted on the shop's sessions", async () => {
+  beforeEach(async () => {
     await storeSession(TEST_SHOP);
-    const request = createWebhookRequest({
-      topic: "app/scopes_update",
-      path: "/webhooks/app/scopes_update",
-      payload: { id: 1, previous: ["read_orders"], current: ["read_orders", "read_products"] },
-    });
-    const response = await callAction(scopesUpdate, request);
+  });
+
+  it("records the scopes the merchant granted on the shop's sessions", async () => {
+    const response = await callAction(scopesUpdate, scopesUpdateRequest(["read_orders", "read_products"]));
     expect(response.status).toBe(200);
-    const session = await db.session.findUniqueOrThrow({ where: { id: `offline_${TEST_SHOP}` } });
-    expect(session.scope).toBe("read_orders,read_products");
+    expect(await scopeOf(`offline_${TEST_SHOP}`)).toBe("read_orders,read_products");
+  });
+
+  it("keeps the newer scopes when an older update is delivered again", async () => {
+    await callAction(scopesUpdate, scopesUpdateRequest(["read_orders", "read_products"], { eventId: "older" }));
+    await callAction(
+      scopesUpdate,
+      scopesUpdateRequest(["read_orders", "read_products", "read_locations"], { eventId: "newer" }),
+    );
+    const redelivered = await callAction(
+      scopesUpdate,
+      scopesUpdateRequest(["read_orders", "read_products"], { eventId: "older" }),
+    );
+    expect(redelivered.status).toBe(200);
+    expect(await scopeOf(`offline_${TEST_SHOP}`)).toBe("read_orders,read_products,read_locations");
   });
 
   it("answers 401 for a badly signed request and changes nothing", async () => {
-    await storeSession(TEST_SHOP);
+    const response = await callAction(scopesUpdate, scopesUpdateRequest([], { hmac: "AAAA" }));
+    expect(response.status).toBe(401);
+    expect(await scopeOf(`offline_${TEST_SHOP}`)).toBe("read_orders");
+  });
+
+  it("acknowledges a malformed payload once, logging why, and changes nothing", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const request = createWebhookRequest({
       topic: "app/scopes_update",
       path: "/webhooks/app/scopes_update",
-      payload: { current: [] },
-      hmac: "AAAA",
+      payload: { current: "read_orders" },
     });
-    expect((await callAction(scopesUpdate, request)).status).toBe(401);
-    const session = await db.session.findUniqueOrThrow({ where: { id: `offline_${TEST_SHOP}` } });
-    expect(session.scope).toBe("read_orders");
+    const response = await callAction(scopesUpdate, request);
+    expect(response.status).toBe(200);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining(`app/scopes_update payload for ${TEST_SHOP}`));
+    expect(await scopeOf(`offline_${TEST_SHOP}`)).toBe("read_orders");
   });
 });

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 
-import { type AdminGraphqlClient, runAdminGraphql } from "./admin-client";
+import { isAppError } from "~/utils/app-error";
+
+import { type AdminGraphqlClient, createShopifyError, runAdminGraphql, toUserError } from "./admin-client";
 
 const request = {
   operation: "Test",
@@ -65,11 +67,61 @@ describe("runAdminGraphql", () => {
       (async () => Promise.reject(new TypeError("fetch failed"))) as AdminGraphqlClient,
       "NETWORK_ERROR",
     ],
-  ])("maps %s to %s with a merchant message and a log message", async (_name, admin, code) => {
+  ])("maps %s to %s, a system problem with a merchant message and a log message", async (_name, admin, code) => {
     const result = await runAdminGraphql(admin, request);
     expect(result).toMatchObject({
       ok: false,
-      error: { code, message: expect.any(String), logMessage: expect.stringContaining("Test") },
+      error: {
+        source: "shopify",
+        code,
+        message: expect.any(String),
+        logMessage: expect.stringContaining("Test"),
+        fields: [],
+        fixable: false,
+      },
+    });
+    expect(!result.ok && isAppError(result.error)).toBe(true);
+  });
+});
+
+describe("toUserError", () => {
+  it("makes Shopify's userErrors a problem the merchant can fix, with Shopify's message on each field", () => {
+    const error = toUserError("CreateFulfillment", [
+      { field: ["fulfillment", "trackingInfo", "number"], message: "Tracking number is invalid" },
+      { field: null, message: "Fulfillment order is closed" },
+    ]);
+    expect(error).toEqual({
+      source: "shopify",
+      code: "USER_ERROR",
+      message: "Shopify refused the request: Tracking number is invalid Fulfillment order is closed",
+      logMessage: expect.stringContaining("CreateFulfillment: userErrors"),
+      fields: [{ path: "fulfillment.trackingInfo.number", message: "Tracking number is invalid" }],
+      fixable: true,
+    });
+    expect(isAppError(error)).toBe(true);
+  });
+});
+
+describe("createShopifyError", () => {
+  it("still takes dotted paths, pairing each with the error's merchant message", () => {
+    const error = createShopifyError("USER_ERROR", "tracking urls without numbers", {
+      message: "A tracking link needs a tracking number.",
+      fields: ["tracking.numbers"],
+    });
+    expect(error).toEqual({
+      source: "shopify",
+      code: "USER_ERROR",
+      message: "A tracking link needs a tracking number.",
+      logMessage: "tracking urls without numbers",
+      fields: [{ path: "tracking.numbers", message: "A tracking link needs a tracking number." }],
+      fixable: true,
     });
   });
+
+  it.each(["GRAPHQL_ERROR", "THROTTLED", "NOT_FOUND", "INVALID_RESPONSE", "NETWORK_ERROR"] as const)(
+    "marks %s as a system problem the merchant cannot fix",
+    (code) => {
+      expect(createShopifyError(code, "log")).toMatchObject({ source: "shopify", code, fields: [], fixable: false });
+    },
+  );
 });

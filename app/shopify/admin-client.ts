@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import type { AppError, ErrorField } from "~/utils/app-error";
 import { err, ok, type Result } from "~/utils/result";
 
 /**
@@ -16,14 +17,13 @@ export type AdminGraphqlClient = (
 export type ShopifyErrorCode =
   "USER_ERROR" | "GRAPHQL_ERROR" | "THROTTLED" | "NOT_FOUND" | "INVALID_RESPONSE" | "NETWORK_ERROR";
 
-export interface ShopifyError {
-  readonly code: ShopifyErrorCode;
-  // Safe to show the merchant.
-  readonly message: string;
-  // For our logs: operation, raw messages, status codes.
-  readonly logMessage: string;
-  // Dotted input paths from userErrors (e.g. "fulfillment.trackingInfo").
-  readonly fields?: readonly string[];
+/**
+ * A failed Shopify call in the app-wide error shape. `fields` carry the dotted input paths from
+ * userErrors (e.g. "fulfillment.trackingInfo") with Shopify's message for each. Only userErrors
+ * are `fixable`: they are about data the merchant entered; everything else is a system problem.
+ */
+export interface ShopifyError extends AppError<ShopifyErrorCode> {
+  readonly source: "shopify";
 }
 
 // Something wrong next to usable data: the call succeeded but parts are missing.
@@ -64,25 +64,48 @@ const MERCHANT_MESSAGES: Record<Exclude<ShopifyErrorCode, "USER_ERROR" | "NOT_FO
   NETWORK_ERROR: "We couldn't reach Shopify. Try again in a moment.",
 };
 
+function buildShopifyError(
+  code: ShopifyErrorCode,
+  logMessage: string,
+  message: string | undefined,
+  fields: readonly ErrorField[],
+): ShopifyError {
+  return {
+    source: "shopify",
+    code,
+    message:
+      message ??
+      (code === "USER_ERROR" || code === "NOT_FOUND" ? "Shopify refused the request." : MERCHANT_MESSAGES[code]),
+    logMessage,
+    fields,
+    fixable: code === "USER_ERROR",
+  };
+}
+
+/**
+ * `fields` are dotted input paths; each becomes an ErrorField carrying the error's merchant
+ * message. Use toUserError for Shopify's userErrors, which have a message per field.
+ */
 export function createShopifyError(
   code: ShopifyErrorCode,
   logMessage: string,
   overrides: { message?: string; fields?: readonly string[] } = {},
 ): ShopifyError {
-  const message =
-    overrides.message ??
-    (code === "USER_ERROR" || code === "NOT_FOUND" ? "Shopify refused the request." : MERCHANT_MESSAGES[code]);
-  return { code, message, logMessage, ...(overrides.fields ? { fields: overrides.fields } : {}) };
+  const error = buildShopifyError(code, logMessage, overrides.message, []);
+  const fields = (overrides.fields ?? []).map((path) => ({ path, message: error.message }));
+  return { ...error, fields };
 }
 
 // userErrors are the merchant-fixable kind: Shopify's own messages are written for merchants.
 export function toUserError(operation: string, userErrors: readonly UserError[]): ShopifyError {
-  const fields = userErrors.flatMap((e) => (e.field?.length ? [e.field.join(".")] : []));
+  const fields = userErrors.flatMap((e) => (e.field?.length ? [{ path: e.field.join("."), message: e.message }] : []));
   const messages = userErrors.map((e) => e.message);
-  return createShopifyError("USER_ERROR", `${operation}: userErrors ${JSON.stringify(userErrors)}`, {
-    message: `Shopify refused the request: ${messages.join(" ")}`,
+  return buildShopifyError(
+    "USER_ERROR",
+    `${operation}: userErrors ${JSON.stringify(userErrors)}`,
+    `Shopify refused the request: ${messages.join(" ")}`,
     fields,
-  });
+  );
 }
 
 interface Envelope {

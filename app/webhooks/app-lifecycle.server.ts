@@ -1,15 +1,24 @@
-import type { PrismaClient } from "@prisma/client";
+import type { Prisma, PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
 import { err, ok, type Result } from "../utils/result";
+import { type DeliveryOutcome, processDeliveryOnce, type WebhookDelivery } from "./webhook-delivery.server";
 
-/**
- * app/uninstalled: forget every session of the shop. deleteMany is a no-op the second time, so a
- * redelivered webhook (Shopify delivers at least once) is harmless.
- */
-export async function deleteShopSessions(db: PrismaClient, shop: string): Promise<{ deleted: number }> {
+/** app/uninstalled: forget every session of the shop. */
+export async function deleteShopSessions(db: Prisma.TransactionClient, shop: string): Promise<{ deleted: number }> {
   const { count } = await db.session.deleteMany({ where: { shop } });
   return { deleted: count };
+}
+
+/**
+ * The whole app/uninstalled use case. Deleting is repeatable, but a redelivery can arrive after
+ * the merchant reinstalled: it must not delete the new sessions, so each event runs once.
+ */
+export async function handleAppUninstalled(
+  db: PrismaClient,
+  delivery: WebhookDelivery,
+): Promise<DeliveryOutcome<{ deleted: number }>> {
+  return processDeliveryOnce(db, delivery, (tx) => deleteShopSessions(tx, delivery.shop));
 }
 
 const ScopesUpdatePayloadSchema = z.object({ current: z.array(z.string()) });
@@ -18,7 +27,7 @@ export type ScopesUpdateError = { code: "INVALID_PAYLOAD"; logMessage: string };
 
 /** app/scopes_update: record the scopes the merchant granted on the shop's stored sessions. */
 export async function recordGrantedScopes(
-  db: PrismaClient,
+  db: Prisma.TransactionClient,
   shop: string,
   payload: unknown,
 ): Promise<Result<{ updated: number }, ScopesUpdateError>> {
@@ -31,4 +40,17 @@ export async function recordGrantedScopes(
   }
   const { count } = await db.session.updateMany({ where: { shop }, data: { scope: parsed.data.current.join(",") } });
   return ok({ updated: count });
+}
+
+/**
+ * The whole app/scopes_update use case. Each event runs once: a redelivered older update would
+ * otherwise overwrite the scopes a newer one recorded. A malformed payload is recorded as
+ * delivered too, since it will not get better on redelivery.
+ */
+export async function handleScopesUpdate(
+  db: PrismaClient,
+  delivery: WebhookDelivery,
+  payload: unknown,
+): Promise<DeliveryOutcome<Result<{ updated: number }, ScopesUpdateError>>> {
+  return processDeliveryOnce(db, delivery, (tx) => recordGrantedScopes(tx, delivery.shop, payload));
 }

@@ -8,7 +8,8 @@ function base64Url(input: Buffer | string): string {
 
 export type SessionTokenOptions = {
   shop?: string;
-  userId?: string;
+  /** The staff member (`sub`); null leaves the claim out. */
+  userId?: string | null;
   secret?: string;
   apiKey?: string;
   /** Seconds from now; negative for an expired token. */
@@ -24,7 +25,7 @@ export function createSessionToken(options: SessionTokenOptions = {}): string {
     iss: `https://${shop}/admin`,
     dest: `https://${shop}`,
     aud: options.apiKey ?? TEST_ENV.SHOPIFY_API_KEY,
-    sub: options.userId ?? "42",
+    ...(options.userId === null ? {} : { sub: options.userId ?? "42" }),
     exp: now + (options.expiresIn ?? 60),
     nbf: now - 5,
     iat: now - 5,
@@ -47,6 +48,28 @@ export function createAdminRequest(path: string, options: SessionTokenOptions & 
   return new Request(url, { headers });
 }
 
+/** The `host` query parameter the admin adds to embedded URLs: base64 of the shop's admin address. */
+export function createHostParam(shop: string = TEST_SHOP): string {
+  return Buffer.from(`admin.shopify.com/store/${shop.replace(".myshopify.com", "")}`).toString("base64");
+}
+
+export type DocumentRequestOptions = { shop?: string; idToken?: string | null };
+
+/**
+ * A page load inside the admin iframe: no Authorization header; shop, host and embedded=1 in the
+ * query, plus the session token as `id_token` unless `idToken` is null.
+ */
+export function createDocumentRequest(path: string, options: DocumentRequestOptions = {}): Request {
+  const shop = options.shop ?? TEST_SHOP;
+  const url = new URL(path, TEST_ENV.SHOPIFY_APP_URL);
+  url.searchParams.set("embedded", "1");
+  url.searchParams.set("shop", shop);
+  url.searchParams.set("host", createHostParam(shop));
+  const idToken = options.idToken === undefined ? createSessionToken({ shop }) : options.idToken;
+  if (idToken) url.searchParams.set("id_token", idToken);
+  return new Request(url);
+}
+
 export function signWebhookBody(body: string, secret: string = TEST_ENV.SHOPIFY_API_SECRET): string {
   return createHmac("sha256", secret).update(body, "utf8").digest("base64");
 }
@@ -56,8 +79,12 @@ export type WebhookRequestOptions = {
   path: string;
   payload: unknown;
   shop?: string;
+  /** X-Shopify-Webhook-Id; a fresh one per request unless given. */
   webhookId?: string;
-  eventId?: string;
+  /** X-Shopify-Event-Id, the same on every delivery of one event; defaults to the webhook id, null omits it. */
+  eventId?: string | null;
+  /** X-Shopify-Triggered-At; now unless given. */
+  triggeredAt?: Date;
   /** Override the signature, e.g. to send a badly signed request. */
   hmac?: string;
 };
@@ -66,18 +93,16 @@ export type WebhookRequestOptions = {
 export function createWebhookRequest(options: WebhookRequestOptions): Request {
   const body = JSON.stringify(options.payload);
   const webhookId = options.webhookId ?? randomUUID();
-  return new Request(new URL(options.path, TEST_ENV.SHOPIFY_APP_URL), {
-    method: "POST",
-    body,
-    headers: {
-      "Content-Type": "application/json",
-      "X-Shopify-Hmac-Sha256": options.hmac ?? signWebhookBody(body),
-      "X-Shopify-Topic": options.topic,
-      "X-Shopify-Shop-Domain": options.shop ?? TEST_SHOP,
-      "X-Shopify-API-Version": "2026-10",
-      "X-Shopify-Webhook-Id": webhookId,
-      "X-Shopify-Event-Id": options.eventId ?? webhookId,
-      "X-Shopify-Triggered-At": new Date().toISOString(),
-    },
+  const eventId = options.eventId === undefined ? webhookId : options.eventId;
+  const headers = new Headers({
+    "Content-Type": "application/json",
+    "X-Shopify-Hmac-Sha256": options.hmac ?? signWebhookBody(body),
+    "X-Shopify-Topic": options.topic,
+    "X-Shopify-Shop-Domain": options.shop ?? TEST_SHOP,
+    "X-Shopify-API-Version": "2026-10",
+    "X-Shopify-Webhook-Id": webhookId,
+    "X-Shopify-Triggered-At": (options.triggeredAt ?? new Date()).toISOString(),
   });
+  if (eventId !== null) headers.set("X-Shopify-Event-Id", eventId);
+  return new Request(new URL(options.path, TEST_ENV.SHOPIFY_APP_URL), { method: "POST", body, headers });
 }

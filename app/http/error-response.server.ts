@@ -1,0 +1,73 @@
+import { randomInt } from "node:crypto";
+
+import { redirect as plainRedirect } from "@remix-run/node";
+
+import type { AppError, ErrorField } from "~/utils/app-error";
+
+// One mapping from an expected failure to an HTTP answer, so every route answers the same way:
+// the merchant can fix it → 422 with the fields to look at; the shop has no usable shipping key →
+// the Settings page; anything else is ours → logged under a reference the merchant can quote, 500.
+
+export const SETTINGS_PATH = "/app/settings";
+
+/** The body of every error answer. `reference` is set only for system problems (500). */
+export type ErrorBody = {
+  readonly error: {
+    readonly code: string;
+    readonly message: string;
+    readonly fields: readonly ErrorField[];
+    readonly reference?: string;
+  };
+};
+
+// Crockford's base32: no I, L, O or U, so a reference read out over the phone survives.
+const REFERENCE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/** A short id, e.g. `ERR-7F3K2Q`, that ties what the merchant saw to one log line. */
+export function createErrorReference(): string {
+  let id = "";
+  for (let i = 0; i < 6; i++) id += REFERENCE_ALPHABET[randomInt(REFERENCE_ALPHABET.length)];
+  return `ERR-${id}`;
+}
+
+/** The shop must (re-)enter its shipping API key before the request can succeed. */
+export function needsShippingSettings(error: Pick<AppError, "source" | "code">): boolean {
+  return error.source === "settings" && (error.code === "API_KEY_MISSING" || error.code === "API_KEY_UNREADABLE");
+}
+
+export type ReportedError = { readonly reference: string; readonly message: string };
+
+/**
+ * Logs a problem with a fresh reference and returns the merchant message that quotes it. The log
+ * gets `logMessage`; the merchant gets only the error's own merchant message.
+ */
+export function reportError(error: AppError, options: { level?: "error" | "warn" } = {}): ReportedError {
+  const reference = createErrorReference();
+  const log = options.level === "warn" ? console.warn : console.error;
+  log(`${reference} ${error.source}/${error.code}: ${error.logMessage}`);
+  return {
+    reference,
+    // Merchant messages already say what to do next (try again, contact support); the reference
+    // is what support asks for.
+    message: `${error.message} (Reference: ${reference})`,
+  };
+}
+
+export type RespondWithErrorOptions = {
+  /**
+   * The embedded-aware redirect from `authenticate.admin` (ShopContext.redirect): it keeps the
+   * admin's shop, host and embedded parameters. Without it the redirect is a plain 302.
+   */
+  readonly redirect?: (url: string) => Response;
+};
+
+export function respondWithError(error: AppError, options: RespondWithErrorOptions = {}): Response {
+  if (needsShippingSettings(error)) return (options.redirect ?? plainRedirect)(SETTINGS_PATH);
+  if (error.fixable) {
+    const body: ErrorBody = { error: { code: error.code, message: error.message, fields: error.fields } };
+    return Response.json(body, { status: 422 });
+  }
+  const { reference, message } = reportError(error);
+  const body: ErrorBody = { error: { code: error.code, message, fields: error.fields, reference } };
+  return Response.json(body, { status: 500 });
+}

@@ -1,0 +1,71 @@
+import type { PrismaClient } from "@prisma/client";
+
+import db from "~/db.server";
+import { createShippingClientForShop } from "~/labels/settings.server";
+import type { ShippingClient } from "~/shipping/client.server";
+import { authenticate } from "~/shopify.server";
+import type { AdminGraphqlClient } from "~/shopify/admin-client";
+
+import { respondWithError, SETTINGS_PATH } from "./error-response.server";
+
+type AdminContext = Awaited<ReturnType<typeof authenticate.admin>>;
+
+/** The redirect from `authenticate.admin`: keeps shop, host and embedded so the admin frame keeps its context. */
+export type EmbeddedRedirect = AdminContext["redirect"];
+
+/** Everything a route needs to act for the shop behind a request. */
+export interface ShopContext {
+  readonly shop: string;
+  readonly session: AdminContext["session"];
+  readonly db: PrismaClient;
+  readonly admin: AdminGraphqlClient;
+  /** The staff member behind the session token (`sub`), when the token names one. */
+  readonly staffMemberId: string | null;
+  readonly redirect: EmbeddedRedirect;
+  /**
+   * The shop's shipping client, built on first call. Throws a redirect to Settings when the shop
+   * has no usable API key. Lazy, so screens that never call the shipping service (home, settings)
+   * never bounce to Settings, and the settings page cannot redirect to itself.
+   */
+  requireShipping(): Promise<ShippingClient>;
+}
+
+/**
+ * Authenticates an admin request (page load, Remix fetch, or an admin extension's fetch) and
+ * returns the shop's context. The library's own answers (bounce page, 401 with retry header,
+ * login redirect) are thrown Responses and pass through untouched.
+ */
+export async function requireShopContext(request: Request): Promise<ShopContext> {
+  const { admin, session, sessionToken, redirect } = await authenticate.admin(request);
+  const shop = session.shop;
+  let shipping: Promise<ShippingClient> | undefined;
+  return {
+    shop,
+    session,
+    db,
+    admin: admin.graphql,
+    staffMemberId: sessionToken.sub ? sessionToken.sub : null,
+    redirect,
+    requireShipping() {
+      shipping ??= requireShippingClient(shop, redirect);
+      return shipping;
+    },
+  };
+}
+
+/** For routes that cannot do anything without the shipping service (rates, drafts, purchases). */
+export async function requireShippingContext(
+  request: Request,
+): Promise<ShopContext & { readonly shipping: ShippingClient }> {
+  const context = await requireShopContext(request);
+  return { ...context, shipping: await context.requireShipping() };
+}
+
+async function requireShippingClient(shop: string, redirect: EmbeddedRedirect): Promise<ShippingClient> {
+  const result = await createShippingClientForShop(db, shop);
+  if (result.ok) return result.value;
+  const { code, message, logMessage } = result.error;
+  // A missing or unreadable key is fixed by entering it again in Settings.
+  if (code === "API_KEY_MISSING" || code === "API_KEY_UNREADABLE") throw redirect(SETTINGS_PATH);
+  throw respondWithError({ source: "settings", code, message, logMessage, fields: [], fixable: false });
+}
