@@ -6,7 +6,7 @@ import type { ShippingClient } from "~/shipping/client.server";
 import { authenticate } from "~/shopify.server";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 
-import { respondWithError, SETTINGS_PATH } from "./error-response.server";
+import { respondWithError } from "./error-response.server";
 
 type AdminContext = Awaited<ReturnType<typeof authenticate.admin>>;
 
@@ -64,8 +64,6 @@ export async function requireShippingContext(
 async function requireShippingClient(shop: string, redirect: EmbeddedRedirect): Promise<ShippingClient> {
   const result = await createShippingClientForShop(db, shop);
   if (result.ok) return result.value;
-  const { code, message, logMessage } = result.error;
-  // A missing or unreadable key is fixed by entering it again in Settings.
-  if (code === "API_KEY_MISSING" || code === "API_KEY_UNREADABLE") throw redirect(SETTINGS_PATH);
-  throw respondWithError({ source: "settings", code, message, logMessage, fields: [], fixable: false });
+  // A missing or unreadable key is fixed by entering it again in Settings (a redirect there).
+  throw respondWithError(result.error, { redirect });
 }

@@ -56,8 +56,8 @@ export function labelError(
     code,
     message,
     logMessage,
-    fields: extra.shipping?.fields ?? fieldsOf(extra.problems),
-    fixable: extra.shipping?.fixable ?? FIXABLE[code],
+    fields: extra.shipping?.fields ?? extra.shopify?.fields ?? fieldsOf(extra.problems),
+    fixable: extra.shipping?.fixable ?? extra.shopify?.fixable ?? FIXABLE[code],
     ...extra,
   };
 }

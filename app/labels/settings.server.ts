@@ -2,6 +2,7 @@ import type { PrismaClient, ShopSettings } from "@prisma/client";
 
 import { getEnv } from "~/env.server";
 import { createShippingClient, type FetchLike, type ShippingClient } from "~/shipping/client.server";
+import type { AppError } from "~/utils/app-error";
 import { err, ok, type Result } from "~/utils/result";
 
 import { openSecret, sealSecret } from "./secret-box.server";
@@ -17,10 +18,27 @@ import {
 // AES-256-GCM; it leaves this module only inside a shipping client, never in a return value
 // meant for a route, a log line or an error.
 
-export type SettingsError =
-  | { code: "API_KEY_MISSING"; message: string; logMessage: string }
-  | { code: "API_KEY_UNREADABLE"; message: string; logMessage: string }
-  | { code: "INVALID_SETTINGS"; message: string; logMessage: string; fields: string[] };
+export type SettingsErrorCode =
+  // No key saved: the merchant enters one in Settings.
+  | "API_KEY_MISSING"
+  // The stored key cannot be decrypted (the app's encryption key changed): enter it again.
+  | "API_KEY_UNREADABLE"
+  // The app cannot encrypt a key right now: a system problem, not the merchant's.
+  | "SECRET_STORAGE_FAILED"
+  | "INVALID_SETTINGS";
+
+export interface SettingsError extends AppError<SettingsErrorCode> {
+  readonly source: "settings";
+}
+
+function settingsError(
+  code: SettingsErrorCode,
+  message: string,
+  logMessage: string,
+  fields: SettingsError["fields"] = [],
+): SettingsError {
+  return { source: "settings", code, message, logMessage, fields, fixable: code !== "SECRET_STORAGE_FAILED" };
+}
 
 /** What a loader may send to the browser: the settings and whether a key is set, never the key. */
 export type SettingsView = LabelSettings & { apiKey: { configured: boolean; hint: string | null } };
@@ -71,13 +89,15 @@ export async function saveShopSettings(
 ): Promise<Result<LabelSettings, SettingsError>> {
   const parsed = LabelSettingsInputSchema.safeParse(input);
   if (!parsed.success) {
-    const fields = parsed.error.issues.map((i) => i.path.join("."));
-    return err({
-      code: "INVALID_SETTINGS",
-      message: "Some settings are invalid.",
-      logMessage: `saveShopSettings: invalid ${fields.join(", ")}`,
-      fields,
-    });
+    const fields = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+    return err(
+      settingsError(
+        "INVALID_SETTINGS",
+        "Some settings are invalid.",
+        `saveShopSettings: invalid ${fields.map((f) => f.path).join(", ")}`,
+        fields,
+      ),
+    );
   }
   const current = await getShopSettings(db, shop);
   const next: LabelSettings = { ...current, ...parsed.data, box: { ...current.box, ...parsed.data.box } };
@@ -108,20 +128,20 @@ export async function setShippingApiKey(
 ): Promise<Result<{ hint: string }, SettingsError>> {
   const trimmed = apiKey.trim();
   if (trimmed.length < 8) {
-    return err({
-      code: "INVALID_SETTINGS",
-      message: "Enter the full API key from your shipping account.",
-      logMessage: "setShippingApiKey: key too short",
-      fields: ["apiKey"],
-    });
+    const message = "Enter the full API key from your shipping account.";
+    return err(
+      settingsError("INVALID_SETTINGS", message, "setShippingApiKey: key too short", [{ path: "apiKey", message }]),
+    );
   }
   const sealed = sealSecret(trimmed, encryptionKeyOf(options));
   if (!sealed.ok) {
-    return err({
-      code: "API_KEY_UNREADABLE",
-      message: "The app cannot store secrets right now; contact support.",
-      logMessage: `setShippingApiKey: ${sealed.error.logMessage}`,
-    });
+    return err(
+      settingsError(
+        "SECRET_STORAGE_FAILED",
+        "The app cannot store your API key right now. Try again later.",
+        `setShippingApiKey: ${sealed.error.logMessage}`,
+      ),
+    );
   }
   const hint = trimmed.slice(-4);
   // The mode follows the key: sk_test_ keys are sandbox keys (free, mocked validation).
@@ -153,22 +173,26 @@ async function readShippingApiKey(
 ): Promise<Result<string, SettingsError>> {
   const row = await db.shopSettings.findUnique({ where: { shop } });
   if (!row?.apiKeyCiphertext || !row.apiKeyIv || !row.apiKeyAuthTag) {
-    return err({
-      code: "API_KEY_MISSING",
-      message: "Enter your shipping API key in Settings first.",
-      logMessage: `no shipping API key for ${shop}`,
-    });
+    return err(
+      settingsError(
+        "API_KEY_MISSING",
+        "Enter your shipping API key in Settings first.",
+        `no shipping API key for ${shop}`,
+      ),
+    );
   }
   const opened = openSecret(
     { ciphertext: row.apiKeyCiphertext, iv: row.apiKeyIv, authTag: row.apiKeyAuthTag, keyVersion: row.apiKeyVersion },
     encryptionKeyOf(options),
   );
   if (!opened.ok) {
-    return err({
-      code: "API_KEY_UNREADABLE",
-      message: "The stored API key can no longer be read; enter it again in Settings.",
-      logMessage: `${shop}: ${opened.error.logMessage}`,
-    });
+    return err(
+      settingsError(
+        "API_KEY_UNREADABLE",
+        "The stored API key can no longer be read; enter it again in Settings.",
+        `${shop}: ${opened.error.logMessage}`,
+      ),
+    );
   }
   return ok(opened.value);
 }

@@ -113,7 +113,7 @@ describe("createFulfillmentWithTracking", () => {
       error: {
         code: "USER_ERROR",
         message: expect.stringMatching(/does not exist/),
-        fields: ["fulfillment.lineItemsByFulfillmentOrder.0.fulfillmentOrderId"],
+        fields: [{ path: "fulfillment.lineItemsByFulfillmentOrder.0.fulfillmentOrderId" }],
       },
     });
     expect(emulator.fulfillments()).toEqual([]);
@@ -147,7 +147,7 @@ describe("createFulfillmentWithTracking", () => {
       ok: false,
       error: {
         code: "USER_ERROR",
-        fields: ["fulfillment.lineItemsByFulfillmentOrder.0.fulfillmentOrderLineItems.0.quantity"],
+        fields: [{ path: "fulfillment.lineItemsByFulfillmentOrder.0.fulfillmentOrderLineItems.0.quantity" }],
       },
     });
     expect(emulator.findFulfillmentOrder(fo.gid)?.lineItems[0]?.remainingQuantity).toBe(1);
@@ -161,7 +161,7 @@ describe("createFulfillmentWithTracking", () => {
       tracking: { company: "UPS", numbers: [], urls: ["https://www.ups.com/track"] },
       notifyCustomer: true,
     });
-    expect(result).toMatchObject({ ok: false, error: { code: "USER_ERROR", fields: ["tracking.numbers"] } });
+    expect(result).toMatchObject({ ok: false, error: { code: "USER_ERROR", fields: [{ path: "tracking.numbers" }] } });
     expect(emulator.fulfillments()).toEqual([]);
   });
 });
@@ -196,6 +196,6 @@ describe("updateFulfillmentTracking", () => {
       tracking: UPS,
       notifyCustomer: false,
     });
-    expect(result).toMatchObject({ ok: false, error: { code: "USER_ERROR", fields: ["fulfillmentId"] } });
+    expect(result).toMatchObject({ ok: false, error: { code: "USER_ERROR", fields: [{ path: "fulfillmentId" }] } });
   });
 });
