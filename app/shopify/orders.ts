@@ -610,30 +610,25 @@ function toFulfillmentOrder(
   };
 }
 
-type Paged<T> = Result<{ items: T[]; complete: boolean; problems: ShopifyProblem[] }, ShopifyError>;
+type Page<T> = { items: T[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
 
-// Follows `hasNextPage` from a first page, up to `maxPages` pages in all.
+// Follows `hasNextPage` from a first page, up to `maxPages` pages in all. `complete` is false
+// when the cap stopped it with pages left. A page whose parent vanished (null) ends the list.
 async function readRemainingPages<T>(
-  first: { items: T[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } },
+  first: Page<T>,
   maxPages: number,
-  fetchPage: (after: string | null) => Promise<
-    Result<{ items: T[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } | null, ShopifyError> & {
-      problems?: ShopifyProblem[];
-    }
-  >,
-): Promise<Paged<T>> {
+  fetchPage: (after: string | null) => Promise<Result<Page<T> | null, ShopifyError>>,
+): Promise<Result<{ items: T[]; complete: boolean }, ShopifyError>> {
   const items = [...first.items];
-  const problems: ShopifyProblem[] = [];
   let pageInfo = first.pageInfo;
   for (let page = 1; pageInfo.hasNextPage && page < maxPages; page++) {
     const next = await fetchPage(pageInfo.endCursor);
     if (!next.ok) return next;
-    if (next.problems) problems.push(...next.problems);
     if (!next.value) break;
     items.push(...next.value.items);
     pageInfo = next.value.pageInfo;
   }
-  return ok({ items, complete: !pageInfo.hasNextPage, problems });
+  return ok({ items, complete: !pageInfo.hasNextPage });
 }
 
 async function getOrderLineItems(
@@ -654,18 +649,15 @@ async function getOrderLineItems(
       });
       if (!next.ok) return next;
       const connection = next.value.data.order?.lineItems;
-      return Object.assign(
-        ok(
-          connection
-            ? { items: connection.nodes.map((li) => toLineItem(li, problems)), pageInfo: connection.pageInfo }
-            : null,
-        ),
-        { problems: next.value.problems },
+      problems.push(...next.value.problems);
+      return ok(
+        connection
+          ? { items: connection.nodes.map((li) => toLineItem(li, problems)), pageInfo: connection.pageInfo }
+          : null,
       );
     },
   );
   if (!paged.ok) return paged;
-  problems.push(...paged.value.problems);
   if (!paged.value.complete) {
     problems.push(
       truncated("line items", `OrderForLabel: ${orderGid} has more than ${paged.value.items.length} line items`),
@@ -691,21 +683,18 @@ async function getFulfillmentOrderLineItems(
       });
       if (!next.ok) return next;
       const connection = next.value.data.fulfillmentOrder?.lineItems;
-      return Object.assign(
-        ok(
-          connection
-            ? {
-                items: connection.nodes.map((l) => toFulfillmentOrderLineItem(l, problems)),
-                pageInfo: connection.pageInfo,
-              }
-            : null,
-        ),
-        { problems: next.value.problems },
+      problems.push(...next.value.problems);
+      return ok(
+        connection
+          ? {
+              items: connection.nodes.map((l) => toFulfillmentOrderLineItem(l, problems)),
+              pageInfo: connection.pageInfo,
+            }
+          : null,
       );
     },
   );
   if (!paged.ok) return paged;
-  problems.push(...paged.value.problems);
   if (!paged.value.complete) {
     problems.push(
       truncated(
@@ -730,18 +719,15 @@ async function getFulfillmentOrders(
       schema: OrderFulfillmentOrdersDataSchema,
     });
     if (!result.ok) return result;
+    problems.push(...result.value.problems);
     const connection = result.value.data.order?.fulfillmentOrders;
-    return Object.assign(ok(connection ? { items: connection.nodes, pageInfo: connection.pageInfo } : null), {
-      problems: result.value.problems,
-    });
+    return ok(connection ? { items: connection.nodes, pageInfo: connection.pageInfo } : null);
   };
   const first = await pageOf(null);
   if (!first.ok) return first;
-  problems.push(...first.problems);
   if (!first.value) return ok([]);
   const paged = await readRemainingPages(first.value, MAX_FULFILLMENT_ORDER_PAGES, pageOf);
   if (!paged.ok) return paged;
-  problems.push(...paged.value.problems);
   if (!paged.value.complete) {
     problems.push(
       truncated(
