@@ -1,6 +1,7 @@
 import { isVagueCustomsDescription } from "~/shipping/customs-description";
-import type { PreflightProblem } from "~/shipping/preflight";
+import { EXPORT_DECLARATION_THRESHOLD_USD, type KnownPreflightProblem } from "~/shipping/preflight";
 import { type Customs, parseAmountCents } from "~/shipping/schemas";
+import { taxIdRuleFor } from "~/shipping/tax-ids";
 import type { CustomsTaxId, ShopifyMoneyBag } from "~/shopify/orders";
 
 // The one customs object the service takes, built from the shipment's line items. Anything we
@@ -10,6 +11,7 @@ export type CustomsLine = {
   title: string;
   productType: string | null;
   quantity: number;
+  /** What the customer paid per unit, after discounts: the declared value (ADR 0006). */
   unitPrice: ShopifyMoneyBag;
   hsCode: string | null;
   countryOfOrigin: string | null;
@@ -24,8 +26,7 @@ export type CustomsInput = {
 /** A customs object that may lack what could not be filled (value, description). */
 export type CustomsDraft = Partial<Customs> & { quantity: number; contents_type: "merchandise" };
 
-export const TAX_ID_REQUIRED_COUNTRIES: readonly string[] = ["BR", "IT"];
-const EXPORT_DECLARATION_THRESHOLD_CENTS = 2500_00;
+const EXPORT_DECLARATION_THRESHOLD_CENTS = EXPORT_DECLARATION_THRESHOLD_USD * 100;
 
 function usdCents(price: ShopifyMoneyBag): number | null {
   // Shop money first (the merchant's books), presentment money when only that one is in USD.
@@ -50,8 +51,8 @@ export function describeCustomsContents(lines: readonly Pick<CustomsLine, "title
   return parts.length > 3 ? `${joined} and ${parts.length - 3} more` : joined;
 }
 
-export function buildCustoms(input: CustomsInput): { customs: CustomsDraft; problems: PreflightProblem[] } {
-  const problems: PreflightProblem[] = [];
+export function buildCustoms(input: CustomsInput): { customs: CustomsDraft; problems: KnownPreflightProblem[] } {
+  const problems: KnownPreflightProblem[] = [];
   const lines = input.lines.filter((line) => line.quantity > 0);
   const quantity = lines.reduce((sum, line) => sum + line.quantity, 0);
   const customs: CustomsDraft = { contents_type: "merchandise", quantity };
@@ -106,8 +107,7 @@ export function buildCustoms(input: CustomsInput): { customs: CustomsDraft; prob
         path: "customs.eel_pfc",
         code: "EXPORT_DECLARATION_NEEDED",
         severity: "warning",
-        message:
-          "Declared value is above 2,500 USD: file an export declaration and enter its AES ITN (USPS refuses the purchase without it).",
+        message: `Declared value is above ${EXPORT_DECLARATION_THRESHOLD_USD.toLocaleString("en-US")} USD: file an export declaration and enter its AES ITN (USPS refuses the purchase without it).`,
       });
     }
   }
@@ -148,16 +148,14 @@ export function buildCustoms(input: CustomsInput): { customs: CustomsDraft; prob
     }
   }
 
+  const taxIdRule = taxIdRuleFor(input.destinationCountry);
   if (input.taxId) customs.tax_id = input.taxId.value;
-  else if (TAX_ID_REQUIRED_COUNTRIES.includes(input.destinationCountry)) {
+  else if (taxIdRule) {
     problems.push({
       path: "customs.tax_id",
       code: "TAX_ID_REQUIRED",
       severity: "blocking",
-      message:
-        input.destinationCountry === "BR"
-          ? "Brazil requires the recipient's CPF or CNPJ; the customer did not give one at checkout. Ask them and enter it."
-          : "Italy requires the recipient's codice fiscale or partita IVA; the customer did not give one at checkout. Ask them and enter it.",
+      message: `${taxIdRule.countryName} requires the recipient's ${taxIdRule.idNames}; the customer did not give one at checkout. Ask them and enter it.`,
     });
   }
   return { customs, problems };

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { preflightLabelRequest } from "~/shipping/preflight";
 
+import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
 import { prefillLabelRequest } from "./prefill";
 import { DEFAULT_LABEL_SETTINGS } from "./settings";
 import { createEmulators, loadSeededOrder } from "./test-support";
@@ -186,10 +187,141 @@ describe("prefillLabelRequest on the seeded orders", () => {
     const euroOrder = {
       ...order,
       shopCurrencyCode: "EUR",
-      lineItems: order.lineItems.map((l) => ({ ...l, unitPrice: eur("10.00") })),
+      lineItems: order.lineItems.map((l) => ({ ...l, unitPrice: eur("10.00"), paidUnitPrice: eur("10.00") })),
     };
     const result = prefillLabelRequest(euroOrder, DEFAULT_LABEL_SETTINGS, { shop: shop.shop });
     expect(result.request.customs?.value).toBeUndefined();
     expect(codes(result.problems, "blocking")).toContain("CUSTOMS_VALUE_USD_REQUIRED");
+  });
+});
+
+describe("prefillLabelRequest: only what Shopify says ships, the way Shopify says it ships", () => {
+  it("gives a local pickup no label and says why", async () => {
+    const result = await prefill("#1018");
+    expect(result.problems).toEqual([
+      expect.objectContaining({
+        code: "DELIVERY_NOT_SHIPPING",
+        severity: "blocking",
+        message: expect.stringMatching(/local pickup/),
+      }),
+    ]);
+  });
+
+  it("gives a local delivery no label and says why", async () => {
+    const result = await prefill("#1019");
+    expect(result.problems).toEqual([
+      expect.objectContaining({ code: "DELIVERY_NOT_SHIPPING", message: expect.stringMatching(/local delivery/) }),
+    ]);
+  });
+
+  it("blocks an order whose duties were collected at checkout (DDP): the service ships duties unpaid only", async () => {
+    const result = await prefill("#1020");
+    expect(result.problems).toContainEqual(
+      expect.objectContaining({
+        code: "DUTIES_PAID_AT_CHECKOUT",
+        severity: "blocking",
+        message: expect.stringMatching(/DDP.*DAP/),
+      }),
+    );
+    expect(codes((await prefill("#1005")).problems)).not.toContain("DUTIES_PAID_AT_CHECKOUT");
+  });
+
+  it("declares the price the customer paid after discounts, not the list price", async () => {
+    const result = await prefill("#1021");
+    // Merino sweater listed at 128.00, sold at 20% off.
+    expect(result.request.customs?.value).toBe(102.4);
+  });
+
+  it("sends the store's contact e-mail as the sender's, never the owner's login e-mail", async () => {
+    const result = await prefill("#1001");
+    expect(result.request.from_address?.email).toBe("hello@harborandpine.com");
+  });
+
+  it("ships to the fulfillment order's destination as a whole when it differs from the order's address", async () => {
+    const result = await prefill("#1022");
+    expect(result.request.to_address).toEqual({
+      name: "Maya Patel",
+      company: "Lakeview Pediatrics",
+      street1: "3000 N Halsted St",
+      street2: "Suite 200",
+      city: "Chicago",
+      state: "IL",
+      zip: "60657",
+      country: "US",
+      phone: "+13125589921",
+      email: "maya.patel@fastmail.com",
+    });
+  });
+
+  it("turns a destination's province name into the code carriers print", async () => {
+    const { shopify } = createEmulators();
+    const { order, shop } = await loadSeededOrder(shopify, "#1003");
+    const [fo] = order.fulfillmentOrders;
+    if (!fo?.destination) throw new Error("seed changed");
+    const moved = { ...fo, destination: { ...fo.destination, province: "British Columbia", city: "Victoria" } };
+    const result = prefillLabelRequest({ ...order, fulfillmentOrders: [moved] }, DEFAULT_LABEL_SETTINGS, {
+      shop: shop.shop,
+    });
+    expect(result.request.to_address?.state).toBe("BC");
+  });
+
+  it("ships every remaining item of a fulfillment order longer than one page", async () => {
+    const shopify = createShopifyAdminEmulator({
+      seed: (state) => {
+        const fo = state.orders.find((o) => o.name === "#1001")?.fulfillmentOrders[0];
+        const template = fo?.lineItems[0];
+        if (!fo || !template) return state;
+        fo.lineItems = Array.from({ length: 45 }, (_, i) => ({
+          ...template,
+          id: `gid://shopify/FulfillmentOrderLineItem/${80000 + i}`,
+        }));
+        return state;
+      },
+    });
+    const { order, shop } = await loadSeededOrder(shopify, "#1001");
+    const result = prefillLabelRequest(order, DEFAULT_LABEL_SETTINGS, { shop: shop.shop });
+    expect(result.lineItems).toHaveLength(45);
+    expect(new Set(result.lineItems.map((l) => l.id)).size).toBe(45);
+  });
+
+  it("blocks a label that could not read all of its fulfillment order's items", async () => {
+    const { shopify } = createEmulators();
+    const { order, shop } = await loadSeededOrder(shopify, "#1001");
+    const [fo] = order.fulfillmentOrders;
+    if (!fo) throw new Error("seed changed");
+    const cut = { ...fo, lineItemsComplete: false };
+    const result = prefillLabelRequest({ ...order, fulfillmentOrders: [cut] }, DEFAULT_LABEL_SETTINGS, {
+      shop: shop.shop,
+    });
+    expect(codes(result.problems, "blocking")).toContain("ITEMS_TRUNCATED");
+  });
+
+  it("says why a fulfillment order with a delivery method this app doesn't know gets no label", async () => {
+    const { shopify } = createEmulators();
+    const { order, shop } = await loadSeededOrder(shopify, "#1001");
+    const [fo] = order.fulfillmentOrders;
+    if (!fo?.deliveryMethod) throw new Error("seed changed");
+    const drone = { ...fo, deliveryMethod: { ...fo.deliveryMethod, methodType: null, rawMethodType: "DRONE" } };
+    const result = prefillLabelRequest({ ...order, fulfillmentOrders: [drone] }, DEFAULT_LABEL_SETTINGS, {
+      shop: shop.shop,
+    });
+    expect(result.problems).toEqual([
+      expect.objectContaining({ code: "DELIVERY_NOT_SHIPPING", message: expect.stringContaining("DRONE") }),
+    ]);
+  });
+
+  it("applies preflight's phone rule to an international order, so both report the same problem", async () => {
+    const { shopify } = createEmulators();
+    const { order, shop } = await loadSeededOrder(shopify, "#1003");
+    const [fo] = order.fulfillmentOrders;
+    if (!fo?.destination) throw new Error("seed changed");
+    const placeholder = { ...fo, destination: { ...fo.destination, phone: "+1 123-456-7890" } };
+    const result = prefillLabelRequest({ ...order, fulfillmentOrders: [placeholder] }, DEFAULT_LABEL_SETTINGS, {
+      shop: shop.shop,
+    });
+    const fromPrefill = result.problems.filter((p) => p.path === "to_address.phone");
+    const fromPreflight = preflightLabelRequest(result.request).filter((p) => p.path === "to_address.phone");
+    expect(fromPrefill).toEqual([expect.objectContaining({ code: "PHONE_PLACEHOLDER", severity: "blocking" })]);
+    expect(fromPrefill).toEqual(fromPreflight);
   });
 });

@@ -1,6 +1,10 @@
 import type { ProductForCustoms } from "~/shipping/customs-description";
-import { checkInternationalPhone } from "~/shipping/phone";
-import type { LabelRequestInput, PreflightProblem } from "~/shipping/preflight";
+import {
+  checkInternationalAddressPhone,
+  type KnownPreflightProblem,
+  type LabelRequestInput,
+  type PreflightCode,
+} from "~/shipping/preflight";
 import type { FulfillmentOrderGid, FulfillmentOrderLineItemGid } from "~/shopify/ids";
 import type { ShopifyFulfillmentOrder, ShopifyOrderForLabel } from "~/shopify/orders";
 import type { ShopifyLocation, ShopifyShop } from "~/shopify/shop";
@@ -13,7 +17,8 @@ import type { LabelSettings } from "./settings";
 // page, bulk runs and the auto-draft webhook all prefill with this one function.
 
 export type PrefillContext = {
-  shop: Pick<ShopifyShop, "name" | "email" | "address">;
+  // contactEmail is the sender e-mail: the store's public address, never the owner's login (`email`).
+  shop: Pick<ShopifyShop, "name" | "contactEmail" | "address">;
   /** The shop's locations, to read a state code where the fulfillment order gives a name. */
   locations?: readonly Pick<ShopifyLocation, "id" | "address">[];
   /** Which fulfillment order to ship; default the first one that can still be fulfilled. */
@@ -23,20 +28,23 @@ export type PrefillContext = {
 export type PrefilledLabel = {
   request: LabelRequestInput;
   fulfillmentOrderId: FulfillmentOrderGid | null;
-  /** The items this label ships: the fulfillment order's remaining quantities. */
+  /**
+   * The items this label ships: every line of the fulfillment order (all pages) that requires
+   * shipping and has a remaining quantity, with that quantity.
+   */
   lineItems: { id: FulfillmentOrderLineItemGid; quantity: number }[];
   /** For preflight's customs description suggestion. */
   products: ProductForCustoms[];
-  problems: PreflightProblem[];
+  problems: KnownPreflightProblem[];
 };
 
-const blocking = (path: string, code: string, message: string): PreflightProblem => ({
+const blocking = (path: string, code: PreflightCode, message: string): KnownPreflightProblem => ({
   path,
   code,
   severity: "blocking",
   message,
 });
-const warning = (path: string, code: string, message: string): PreflightProblem => ({
+const warning = (path: string, code: PreflightCode, message: string): KnownPreflightProblem => ({
   path,
   code,
   severity: "warning",
@@ -48,16 +56,105 @@ const clean = (value: string | null | undefined): string | null => {
   return trimmed ? trimmed : null;
 };
 
+const hasItemsToShip = (fo: ShopifyFulfillmentOrder) =>
+  fo.lineItems.some((l) => l.requiresShipping && l.remainingQuantity > 0);
+const isShipped = (fo: ShopifyFulfillmentOrder) => fo.deliveryMethod?.methodType === "SHIPPING";
+
+/**
+ * The fulfillment order to label: the one asked for, else the first that is shipped by a carrier
+ * (delivery method SHIPPING), can still be fulfilled and has items left to ship.
+ */
 export function selectFulfillmentOrder(
   order: Pick<ShopifyOrderForLabel, "fulfillmentOrders">,
   id?: FulfillmentOrderGid,
 ): ShopifyFulfillmentOrder | null {
   if (id) return order.fulfillmentOrders.find((fo) => fo.id === id) ?? null;
-  return (
-    order.fulfillmentOrders.find(
-      (fo) => fo.canCreateFulfillment && fo.lineItems.some((l) => l.requiresShipping && l.remainingQuantity > 0),
-    ) ?? null
-  );
+  return order.fulfillmentOrders.find((fo) => isShipped(fo) && fo.canCreateFulfillment && hasItemsToShip(fo)) ?? null;
+}
+
+// Why a fulfillment order that is not shipped by a carrier gets no label, in the merchant's terms.
+function explainNotShipped(fo: ShopifyFulfillmentOrder): string {
+  const method = fo.deliveryMethod;
+  switch (method?.methodType) {
+    case "PICK_UP":
+      return "This order is for local pickup: the customer collects it, so it needs no shipping label.";
+    case "LOCAL":
+      return "This order is for local delivery: you deliver it yourself, so it needs no shipping label.";
+    case "PICKUP_POINT":
+      return "This order ships to a pickup point the customer chose at checkout; this app only buys labels to a street address, so ship it through the pickup point's carrier.";
+    case "RETAIL":
+      return "This order was sold in person in your store: there is nothing to ship.";
+    case "NONE":
+      return "This order has no delivery method in Shopify, so there is nothing to ship.";
+    case null:
+      return `Shopify reports a delivery method this app doesn't know ("${method?.rawMethodType ?? ""}"); only orders shipped by a carrier get labels.`;
+    default:
+      return "Shopify gives this order no delivery method, so this app can't tell that it ships; only orders shipped by a carrier get labels.";
+  }
+}
+
+function checkFulfillmentOrder(
+  order: ShopifyOrderForLabel,
+  fo: ShopifyFulfillmentOrder | null,
+  problems: KnownPreflightProblem[],
+): void {
+  if (!fo) {
+    // Items left to fulfil, but not by shipping: say why instead of "nothing to ship".
+    const unshipped = order.fulfillmentOrders.find((f) => !isShipped(f) && f.canCreateFulfillment && hasItemsToShip(f));
+    problems.push(
+      unshipped
+        ? blocking("fulfillment_order", "DELIVERY_NOT_SHIPPING", explainNotShipped(unshipped))
+        : blocking(
+            "fulfillment_order",
+            "NOTHING_TO_SHIP",
+            "This order has no items left to ship from a location this app can fulfil.",
+          ),
+    );
+    return;
+  }
+  if (!isShipped(fo)) {
+    problems.push(blocking("fulfillment_order", "DELIVERY_NOT_SHIPPING", explainNotShipped(fo)));
+    return;
+  }
+  if (!fo.canCreateFulfillment) {
+    const state = fo.status ? fo.status.toLowerCase().replace("_", " ") : "in a state this app doesn't know";
+    problems.push(
+      blocking(
+        "fulfillment_order",
+        "CANNOT_FULFILL",
+        `This shipment is ${state} in Shopify and cannot be fulfilled now.`,
+      ),
+    );
+  }
+  if (!fo.lineItemsComplete) {
+    problems.push(
+      blocking(
+        "fulfillment_order.line_items",
+        "ITEMS_TRUNCATED",
+        "This shipment has more items than this app can read, so a label would not cover all of them. Split it in Shopify first.",
+      ),
+    );
+  }
+  // The service ships duties unpaid (DAP) only: charging duties again on delivery would bill the
+  // customer twice for what they paid at checkout.
+  const incoterm = fo.internationalDuties?.incoterm.trim().toUpperCase();
+  if (incoterm === "DDP") {
+    problems.push(
+      blocking(
+        "fulfillment_order.international_duties",
+        "DUTIES_PAID_AT_CHECKOUT",
+        "The customer paid duties and import taxes at checkout (DDP), but the shipping service only ships duties unpaid (DAP), so the carrier would charge them again on delivery. Ship this order with a service that handles DDP, or refund the duties first.",
+      ),
+    );
+  } else if (incoterm !== undefined && incoterm !== "DAP") {
+    problems.push(
+      warning(
+        "fulfillment_order.international_duties",
+        "INCOTERM_UNKNOWN",
+        `Shopify reports duties terms this app doesn't know ("${incoterm}"); the label ships duties unpaid (DAP). Check how the customer paid duties.`,
+      ),
+    );
+  }
 }
 
 function stateCode(province: string | null, provinceCode: string | null | undefined): string | null {
@@ -70,7 +167,7 @@ function stateCode(province: string | null, provinceCode: string | null | undefi
 function buildFromAddress(
   fo: ShopifyFulfillmentOrder | null,
   context: PrefillContext,
-  problems: PreflightProblem[],
+  problems: KnownPreflightProblem[],
 ): NonNullable<LabelRequestInput["from_address"]> {
   const shop = context.shop;
   const location = fo?.assignedLocation;
@@ -91,7 +188,7 @@ function buildFromAddress(
           zip: clean(location.zip),
           country: location.countryCode,
           phone,
-          email: clean(shop.email),
+          email: clean(shop.contactEmail),
         }
       : {
           name: shop.name,
@@ -103,7 +200,7 @@ function buildFromAddress(
           zip: clean(shop.address.zip),
           country: clean(shop.address.countryCode),
           phone,
-          email: clean(shop.email),
+          email: clean(shop.contactEmail),
         };
   if (!from.street1 || !from.city || !from.zip || !from.country) {
     problems.push(
@@ -126,34 +223,37 @@ function buildFromAddress(
   return from;
 }
 
+/**
+ * The ship-to, taken whole from the fulfillment order's destination: a split or edited order can
+ * ship one fulfillment order somewhere other than the order's shipping address, and mixing the
+ * two per field could print one person's street with another's postcode. The order's shipping
+ * address is used only when there is no fulfillment order at all (the label is blocked then).
+ */
 function buildToAddress(
   order: ShopifyOrderForLabel,
   fo: ShopifyFulfillmentOrder | null,
-  problems: PreflightProblem[],
+  problems: KnownPreflightProblem[],
 ): NonNullable<LabelRequestInput["to_address"]> {
   const shipping = order.shippingAddress;
-  const destination = fo?.destination ?? null;
-  const name =
-    clean(shipping?.name) ??
-    clean(
-      [shipping?.firstName ?? destination?.firstName, shipping?.lastName ?? destination?.lastName]
-        .filter(Boolean)
-        .join(" "),
-    );
-  // Recipient's phone first (what the carrier calls), then the customer's.
-  const phone = clean(shipping?.phone) ?? clean(destination?.phone) ?? clean(order.phone);
-  const country = clean(shipping?.countryCode) ?? clean(destination?.countryCode);
+  const source = fo
+    ? fo.destination && { ...fo.destination, name: null, provinceCode: null }
+    : shipping && { ...shipping, email: null };
+  const personName = clean([source?.firstName, source?.lastName].filter(Boolean).join(" "));
+  const name = personName ?? clean(source?.name) ?? clean(source?.company);
+  // The recipient's phone first (what the carrier calls), then the customer's.
+  const phone = clean(source?.phone) ?? clean(order.phone);
+  const country = clean(source?.countryCode);
   const to = {
     name,
-    company: clean(shipping?.company ?? destination?.company) ?? undefined,
-    street1: clean(shipping?.address1 ?? destination?.address1),
-    street2: clean(shipping?.address2 ?? destination?.address2),
-    city: clean(shipping?.city ?? destination?.city),
-    state: stateCode(shipping?.province ?? destination?.province ?? null, shipping?.provinceCode),
-    zip: clean(shipping?.zip ?? destination?.zip),
+    company: clean(source?.company) ?? undefined,
+    street1: clean(source?.address1),
+    street2: clean(source?.address2),
+    city: clean(source?.city),
+    state: resolveStateCode(country, source?.province ?? null, source?.provinceCode ?? null, shipping),
+    zip: clean(source?.zip),
     country,
     phone,
-    email: clean(order.email ?? destination?.email),
+    email: clean(source?.email) ?? clean(order.email),
   };
   if (!to.name || !to.street1 || !to.city || !to.zip || !to.country) {
     problems.push(
@@ -165,16 +265,68 @@ function buildToAddress(
     );
   }
   if (!phone) {
-    problems.push({
-      path: "to_address.phone",
-      code: "RECIPIENT_PHONE_MISSING",
-      // Optional at home, required by the service abroad.
-      severity: "warning",
-      message:
+    problems.push(
+      warning(
+        "to_address.phone",
+        "RECIPIENT_PHONE_MISSING",
         "Neither the shipping address nor the customer has a phone number; international labels need one. Ask the customer for it.",
-    });
+      ),
+    );
   }
   return to;
+}
+
+// Province names to the codes carriers print, for the countries whose addresses need a state
+// (preflight's STATE_REQUIRED_COUNTRIES). A fulfillment order's destination has only the name.
+// prettier-ignore
+const PROVINCE_CODES: Record<string, Record<string, string>> = {
+  US: {
+    alabama: "AL", alaska: "AK", arizona: "AZ", arkansas: "AR", california: "CA", colorado: "CO",
+    connecticut: "CT", delaware: "DE", "district of columbia": "DC", florida: "FL", georgia: "GA",
+    hawaii: "HI", idaho: "ID", illinois: "IL", indiana: "IN", iowa: "IA", kansas: "KS", kentucky: "KY",
+    louisiana: "LA", maine: "ME", maryland: "MD", massachusetts: "MA", michigan: "MI", minnesota: "MN",
+    mississippi: "MS", missouri: "MO", montana: "MT", nebraska: "NE", nevada: "NV", "new hampshire": "NH",
+    "new jersey": "NJ", "new mexico": "NM", "new york": "NY", "north carolina": "NC", "north dakota": "ND",
+    ohio: "OH", oklahoma: "OK", oregon: "OR", pennsylvania: "PA", "rhode island": "RI",
+    "south carolina": "SC", "south dakota": "SD", tennessee: "TN", texas: "TX", utah: "UT", vermont: "VT",
+    virginia: "VA", washington: "WA", "west virginia": "WV", wisconsin: "WI", wyoming: "WY",
+    "puerto rico": "PR", guam: "GU", "u.s. virgin islands": "VI", "american samoa": "AS",
+    "northern mariana islands": "MP", "armed forces americas": "AA", "armed forces europe": "AE",
+    "armed forces pacific": "AP",
+  },
+  CA: {
+    alberta: "AB", "british columbia": "BC", manitoba: "MB", "new brunswick": "NB",
+    "newfoundland and labrador": "NL", "northwest territories": "NT", "nova scotia": "NS", nunavut: "NU",
+    ontario: "ON", "prince edward island": "PE", quebec: "QC", "québec": "QC", saskatchewan: "SK", yukon: "YT",
+  },
+  AU: {
+    "australian capital territory": "ACT", "new south wales": "NSW", "northern territory": "NT",
+    queensland: "QLD", "south australia": "SA", tasmania: "TAS", victoria: "VIC", "western australia": "WA",
+  },
+};
+
+function resolveStateCode(
+  country: string | null,
+  province: string | null,
+  provinceCode: string | null,
+  orderAddress: ShopifyOrderForLabel["shippingAddress"],
+): string | null {
+  const code = clean(provinceCode);
+  if (code) return code;
+  const name = clean(province);
+  if (!name || !country) return name;
+  const codes = PROVINCE_CODES[country];
+  if (!codes) return name;
+  if (Object.values(codes).includes(name.toUpperCase())) return name.toUpperCase();
+  // The order's own address names the same province: Shopify's code for it is authoritative.
+  if (
+    orderAddress?.countryCode === country &&
+    clean(orderAddress.province)?.toLowerCase() === name.toLowerCase() &&
+    clean(orderAddress.provinceCode)
+  ) {
+    return clean(orderAddress.provinceCode);
+  }
+  return codes[name.toLowerCase()] ?? name;
 }
 
 export function prefillLabelRequest(
@@ -182,44 +334,28 @@ export function prefillLabelRequest(
   settings: LabelSettings,
   context: PrefillContext,
 ): PrefilledLabel {
-  const problems: PreflightProblem[] = [];
+  const problems: KnownPreflightProblem[] = [];
   const fo = selectFulfillmentOrder(order, context.fulfillmentOrderId);
-  if (!fo) {
-    problems.push(
-      blocking(
-        "fulfillment_order",
-        "NOTHING_TO_SHIP",
-        "This order has no items left to ship from a location this app can fulfil.",
-      ),
-    );
-  } else if (!fo.canCreateFulfillment) {
-    problems.push(
-      blocking(
-        "fulfillment_order",
-        "CANNOT_FULFILL",
-        `This shipment is ${fo.status.toLowerCase().replace("_", " ")} in Shopify and cannot be fulfilled now.`,
-      ),
-    );
-  }
+  checkFulfillmentOrder(order, fo, problems);
+  // A pickup or local delivery gets no label: its address problems would only be noise.
+  const notShipped = problems.some((p) => p.code === "DELIVERY_NOT_SHIPPING");
 
   const from = buildFromAddress(fo, context, problems);
   const to = buildToAddress(order, fo, problems);
   const international = Boolean(from.country && to.country && from.country !== to.country);
   if (international) {
+    // Preflight's phone rule replaces the domestic "missing phone" warnings, so the prefilled
+    // form shows exactly what the purchase would be refused for.
+    for (let i = problems.length - 1; i >= 0; i--) {
+      const code = problems[i]?.code;
+      if (code === "SENDER_PHONE_MISSING" || code === "RECIPIENT_PHONE_MISSING") problems.splice(i, 1);
+    }
     for (const [key, address] of [
       ["from_address", from],
       ["to_address", to],
     ] as const) {
-      const problem = checkInternationalPhone(address.phone);
-      if (problem) {
-        problems.push(
-          blocking(
-            `${key}.phone`,
-            "PHONE_REQUIRED",
-            `International labels need a real ${key === "from_address" ? "sender" : "recipient"} phone number (${problem.replace("_", " ")}).`,
-          ),
-        );
-      }
+      const problem = checkInternationalAddressPhone(key, address.phone);
+      if (problem) problems.push(problem);
     }
   }
 
@@ -302,7 +438,8 @@ export function prefillLabelRequest(
         title: orderLine.title,
         productType: orderLine.productType,
         quantity: line.remainingQuantity,
-        unitPrice: orderLine.unitPrice,
+        // The price paid after discounts, not the list price (ADR 0006).
+        unitPrice: orderLine.paidUnitPrice,
         hsCode: orderLine.hsCode,
         countryOfOrigin: orderLine.countryOfOrigin,
       });
@@ -312,5 +449,11 @@ export function prefillLabelRequest(
     problems.push(...built.problems);
   }
 
-  return { request, fulfillmentOrderId: fo?.id ?? null, lineItems, products, problems };
+  return {
+    request,
+    fulfillmentOrderId: fo?.id ?? null,
+    lineItems,
+    products,
+    problems: notShipped ? problems.filter((p) => p.code === "DELIVERY_NOT_SHIPPING") : problems,
+  };
 }

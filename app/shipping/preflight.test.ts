@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import {
   checkDraftPackageCount,
   isBlocking,
+  type KnownPreflightProblem,
   type LabelRequestInput,
+  type PreflightCode,
   type PreflightContext,
   preflightLabelRequest,
   type PreflightProblem,
@@ -581,7 +583,21 @@ describe("order link, alias and format rules", () => {
 
 describe("isBlocking", () => {
   it("is true only when a blocking problem is present", () => {
-    expect(isBlocking([{ path: "x", code: "A", severity: "warning", message: "" }])).toBe(false);
-    expect(isBlocking([{ path: "x", code: "A", severity: "blocking", message: "" }])).toBe(true);
+    expect(isBlocking([{ path: "x", code: "FIELD_REQUIRED", severity: "warning", message: "" }])).toBe(false);
+    expect(isBlocking([{ path: "x", code: "FIELD_REQUIRED", severity: "blocking", message: "" }])).toBe(true);
+  });
+});
+
+describe("problem codes", () => {
+  it("are a closed set: a code outside PreflightCode does not compile", () => {
+    // @ts-expect-error: not a PreflightCode (typecheck fails here if the union is ever opened up)
+    const problem: KnownPreflightProblem = { path: "x", code: "NOT_A_CODE", severity: "info", message: "" };
+    const codes: PreflightCode[] = [
+      "INVALID",
+      "SERVICE_WARNING",
+      "SERVICE_REQUIRED",
+      "MULTI_PIECE_SERVICE_UNSUPPORTED",
+    ];
+    expect([problem.code, ...codes]).toHaveLength(5);
   });
 });

@@ -24,16 +24,119 @@ import {
   MULTI_PIECE_SERVICE_CODE,
   type ServiceInfo,
 } from "./services";
-import { checkTaxIdForDestination } from "./tax-ids";
+import { checkTaxIdForDestination, taxIdRuleFor } from "./tax-ids";
 
 export type PreflightSeverity = "blocking" | "warning" | "info";
-export type PreflightProblem = {
+
+/** Codes preflight's own rules emit (preflightLabelRequest, checkDraftPackageCount, the phone rule). */
+export type RequestPreflightCode =
+  | "ADDRESS_BLOCKED"
+  | "ADDRESS_REQUIRED"
+  | "ALIAS_CONFLICT"
+  | "BILLING_NEEDS_CARRIER_ACCOUNT"
+  | "CARRIER_INVALID"
+  | "CONTENTS_TYPE_INVALID"
+  | "COUNTRY_INVALID"
+  | "CUSTOMS_DESCRIPTION_VAGUE"
+  | "CUSTOMS_NOT_NEEDED"
+  | "CUSTOMS_REQUIRED"
+  | "CUSTOM_FIELD_NOT_PRINTED"
+  | "CUSTOM_FIELD_TRUNCATED"
+  | "DELIVERY_INSTRUCTIONS_TRUNCATED"
+  | "DUTIES_BILLED_TO_RECIPIENT"
+  | "EXPORT_DECLARATION_EXEMPT"
+  | "EXPORT_DECLARATION_REQUIRED"
+  | "FIELD_REQUIRED"
+  | "LABEL_FORMAT_INVALID"
+  | "LABEL_SIZE_INVALID"
+  | "MULTI_PIECE_SERVICE_UNSUPPORTED"
+  | "PACKAGE_COUNT_MISMATCH"
+  | "PARCEL_AND_PARCELS"
+  | "PARCEL_REQUIRED"
+  | "PAYER_INVALID"
+  | "PHONE_PLACEHOLDER"
+  | "PHONE_REQUIRED"
+  | "PHONE_TOO_SHORT"
+  | "PLATFORM_ORDER_ID_REQUIRED"
+  | "PLATFORM_REQUIRED"
+  | "QUANTITY_INVALID"
+  | "QUOTE_EXPIRED"
+  | "QUOTE_MISMATCH"
+  | "RATE_OVERRIDDEN"
+  | "SERVICE_AND_SERVICE_CODE"
+  | "SERVICE_CARRIER_MISMATCH"
+  | "SERVICE_CODE_IGNORED"
+  | "SERVICE_MISMATCH"
+  | "SERVICE_NOT_OFFERED_ON_ROUTE"
+  | "SERVICE_REQUIRED"
+  | "SERVICE_UNKNOWN"
+  | "SHIP_DATE_CONFLICT"
+  | "SHIP_DATE_DIFFERS_FROM_QUOTE"
+  | "SHIP_DATE_INVALID"
+  | "STATE_DROPPED"
+  | "STATE_REQUIRED"
+  | "TAX_ID_INVALID"
+  | "TAX_ID_REQUIRED"
+  | "TOO_MANY_PARCELS"
+  | "UNIT_INVALID"
+  | "UPS_LINE_TRUNCATED"
+  | "VALUE_NOT_POSITIVE";
+
+/**
+ * Codes the label use cases put on the same problem lists: prefill and customs
+ * (app/labels/prefill.ts, customs.ts) and create-draft (a request that fails the schema, a
+ * warning the service returned). They are declared here rather than in app/labels so that
+ * app/shipping never imports app/labels, while a label's problems keep one closed type from
+ * prefill through preflight to the route: a misspelt code is a compile error, not a silent miss.
+ */
+export type LabelFlowCode =
+  // create-draft
+  | "INVALID"
+  | "SERVICE_WARNING"
+  // prefill: which fulfillment order, and whether it ships at all
+  | "NOTHING_TO_SHIP"
+  | "CANNOT_FULFILL"
+  | "DELIVERY_NOT_SHIPPING"
+  | "DUTIES_PAID_AT_CHECKOUT"
+  | "INCOTERM_UNKNOWN"
+  | "ITEMS_TRUNCATED"
+  // prefill: addresses and parcels
+  | "SHIP_FROM_INCOMPLETE"
+  | "SHIP_TO_INCOMPLETE"
+  | "SENDER_PHONE_MISSING"
+  | "RECIPIENT_PHONE_MISSING"
+  | "WEIGHT_MISSING"
+  | "MULTI_PIECE"
+  | "ITEM_OVER_BOX_LIMIT"
+  // customs
+  | "LINE_ITEM_MISSING"
+  | "CUSTOMS_DESCRIPTION_REQUIRED"
+  | "CUSTOMS_DESCRIPTION_REVIEW"
+  | "CUSTOMS_VALUE_USD_REQUIRED"
+  | "CUSTOMS_VALUE_REQUIRED"
+  | "EXPORT_DECLARATION_NEEDED"
+  | "HS_CODE_MISSING"
+  | "ORIGIN_MISSING"
+  | "CUSTOMS_LINES_DIFFER";
+
+/** Every code a label's problem list may hold: a closed set. */
+export type PreflightCode = RequestPreflightCode | LabelFlowCode;
+
+/**
+ * One problem on a label request. Everything preflight, prefill and customs produce is a
+ * KnownPreflightProblem (code from the closed PreflightCode). The default type parameter is still
+ * `string` only because create-draft.server.ts builds its SERVICE_WARNING problems as untyped
+ * object literals (code widened to string); once that literal is `as const`, the default becomes
+ * PreflightCode and the two names mean the same.
+ */
+export type PreflightProblem<C extends string = string> = {
   path: string;
-  code: string;
+  code: C;
   severity: PreflightSeverity;
   message: string;
   suggestion?: string;
 };
+export type KnownPreflightProblem = PreflightProblem<PreflightCode>;
 
 /** What a form may hold before it is a valid request: anything missing, enums as free text. */
 export type LooseInput<T> = T extends string
@@ -66,6 +169,7 @@ export type PreflightContext = {
 export const MAX_PARCELS = 20;
 export const LINE_LIMIT = 35;
 export const EXPORT_DECLARATION_THRESHOLD_USD = 2500;
+// The one list of countries whose addresses need a state or province (the shipping client uses it too).
 export const STATE_REQUIRED_COUNTRIES: readonly string[] = ["US", "CA", "AU"];
 // Comprehensively embargoed destinations; the service's block list may hold more.
 export const BLOCKED_COUNTRIES: readonly string[] = ["CU", "IR", "KP", "SY"];
@@ -99,25 +203,69 @@ function cutText(text: string, limit: number): string {
 }
 
 class ProblemList {
-  readonly items: PreflightProblem[] = [];
-  block(path: string, code: string, message: string, suggestion?: string): void {
+  readonly items: KnownPreflightProblem[] = [];
+  block(path: string, code: RequestPreflightCode, message: string, suggestion?: string): void {
     this.add("blocking", path, code, message, suggestion);
   }
-  warn(path: string, code: string, message: string, suggestion?: string): void {
+  warn(path: string, code: RequestPreflightCode, message: string, suggestion?: string): void {
     this.add("warning", path, code, message, suggestion);
   }
-  info(path: string, code: string, message: string): void {
+  info(path: string, code: RequestPreflightCode, message: string): void {
     this.add("info", path, code, message);
   }
-  private add(severity: PreflightSeverity, path: string, code: string, message: string, suggestion?: string): void {
-    const problem: PreflightProblem = { path, code, severity, message };
+  push(problem: KnownPreflightProblem | null): void {
+    if (problem) this.items.push(problem);
+  }
+  private add(
+    severity: PreflightSeverity,
+    path: string,
+    code: RequestPreflightCode,
+    message: string,
+    suggestion?: string,
+  ): void {
+    const problem: KnownPreflightProblem = { path, code, severity, message };
     if (suggestion !== undefined) problem.suggestion = suggestion;
     this.items.push(problem);
   }
 }
 
 const ADDRESS_LABELS = { from_address: "sender", to_address: "recipient" } as const;
-type AddressKey = keyof typeof ADDRESS_LABELS;
+export type AddressKey = keyof typeof ADDRESS_LABELS;
+
+/**
+ * The phone rule for international labels (the service rejects missing, too short and
+ * placeholder numbers). The one place it is written: prefill calls it too.
+ */
+export function checkInternationalAddressPhone(key: AddressKey, phone: unknown): KnownPreflightProblem | null {
+  const who = ADDRESS_LABELS[key];
+  const path = `${key}.phone`;
+  const phoneProblem = checkInternationalPhone(typeof phone === "string" ? phone : null);
+  if (phoneProblem === "missing") {
+    return {
+      path,
+      code: "PHONE_REQUIRED",
+      severity: "blocking",
+      message: `International shipments need the ${who}'s phone number.`,
+    };
+  }
+  if (phoneProblem === "too_short") {
+    return {
+      path,
+      code: "PHONE_TOO_SHORT",
+      severity: "blocking",
+      message: `The ${who}'s phone number is too short; enter the full number.`,
+    };
+  }
+  if (phoneProblem === "placeholder") {
+    return {
+      path,
+      code: "PHONE_PLACEHOLDER",
+      severity: "blocking",
+      message: `The ${who}'s phone number looks like a placeholder; enter a real number the carrier can call.`,
+    };
+  }
+  return null;
+}
 
 function checkAddress(
   problems: ProblemList,
@@ -159,24 +307,7 @@ function checkAddress(
       `The ${who}'s state "${String(address.state)}" is not used for ${country} addresses and will not be sent.`,
     );
   }
-  if (international) {
-    const phoneProblem = checkInternationalPhone(address.phone);
-    if (phoneProblem === "missing") {
-      problems.block(`${key}.phone`, "PHONE_REQUIRED", `International shipments need the ${who}'s phone number.`);
-    } else if (phoneProblem === "too_short") {
-      problems.block(
-        `${key}.phone`,
-        "PHONE_TOO_SHORT",
-        `The ${who}'s phone number is too short; enter the full number.`,
-      );
-    } else if (phoneProblem === "placeholder") {
-      problems.block(
-        `${key}.phone`,
-        "PHONE_PLACEHOLDER",
-        `The ${who}'s phone number looks like a placeholder; enter a real number the carrier can call.`,
-      );
-    }
-  }
+  if (international) problems.push(checkInternationalAddressPhone(key, address.phone));
   const instructions = address.delivery_instructions;
   if (typeof instructions === "string" && instructions.length > LINE_LIMIT) {
     problems.warn(
@@ -477,13 +608,13 @@ function checkCustoms(
   }
 
   const taxId = isBlank(customs.tax_id) ? null : String(customs.tax_id);
-  if (toCountry === "BR" || toCountry === "IT") {
-    const countryName = toCountry === "BR" ? "Brazil" : "Italy";
+  const taxIdRule = taxIdRuleFor(toCountry);
+  if (taxIdRule) {
     if (taxId === null) {
       problems.block(
         "customs.tax_id",
         "TAX_ID_REQUIRED",
-        `Shipments to ${countryName} need the recipient's tax id (${toCountry === "BR" ? "CPF or CNPJ" : "codice fiscale or partita IVA"}).`,
+        `Shipments to ${taxIdRule.countryName} need the recipient's tax id (${taxIdRule.idNames}).`,
       );
     } else {
       const check = checkTaxIdForDestination(toCountry, taxId);
@@ -491,7 +622,7 @@ function checkCustoms(
         problems.block(
           "customs.tax_id",
           "TAX_ID_INVALID",
-          `The tax id is not valid for ${countryName}: enter ${check.expected}.`,
+          `The tax id is not valid for ${taxIdRule.countryName}: enter ${check.expected}.`,
         );
       }
     }
@@ -650,7 +781,10 @@ function checkCarrierPrinting(problems: ProblemList, request: LabelRequestInput,
   }
 }
 
-export function preflightLabelRequest(request: LabelRequestInput, context: PreflightContext = {}): PreflightProblem[] {
+export function preflightLabelRequest(
+  request: LabelRequestInput,
+  context: PreflightContext = {},
+): KnownPreflightProblem[] {
   const problems = new ProblemList();
   const from = countryOf(request.from_address);
   const to = countryOf(request.to_address);
@@ -698,7 +832,7 @@ export function preflightLabelRequest(request: LabelRequestInput, context: Prefl
 export function checkDraftPackageCount(
   request: Pick<CreateLabelRequest, "parcel" | "parcels">,
   draft: Pick<DraftLabel, "package_count">,
-): PreflightProblem[] {
+): KnownPreflightProblem[] {
   const sent = request.parcels?.length ?? (request.parcel ? 1 : 0);
   const multiPiece = request.parcels != null;
   const counted = draft.package_count;

@@ -108,4 +108,18 @@ export function checkTaxIdForDestination(country: string, taxId: string): TaxIdC
   return null;
 }
 
-export const TAX_ID_COUNTRIES: readonly string[] = ["BR", "IT"];
+/**
+ * The destinations whose customs need the recipient's tax id, and what it is called there. The
+ * one place this rule is written: preflight and the customs prefill both read it.
+ */
+export const TAX_ID_RULES = {
+  BR: { countryName: "Brazil", idNames: "CPF or CNPJ" },
+  IT: { countryName: "Italy", idNames: "codice fiscale or partita IVA" },
+} as const satisfies Record<string, { countryName: string; idNames: string }>;
+export type TaxIdCountry = keyof typeof TAX_ID_RULES;
+
+export const TAX_ID_COUNTRIES: readonly TaxIdCountry[] = Object.keys(TAX_ID_RULES) as TaxIdCountry[];
+
+export function taxIdRuleFor(country: string): (typeof TAX_ID_RULES)[TaxIdCountry] | null {
+  return Object.hasOwn(TAX_ID_RULES, country) ? TAX_ID_RULES[country as TaxIdCountry] : null;
+}

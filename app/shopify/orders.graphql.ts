@@ -1,9 +1,9 @@
 // Admin API 2026-10 documents for reading orders. Validated against the real schema with no
 // deprecated fields (documents.test.ts). Contact details come from the order and the fulfillment
 // order destination, never Order.customer (that needs read_customers).
-// Costs stay under Shopify's 1000-point limit per query: 50 line items plus 5 fulfillment orders
-// of 25 lines each; longer orders page through ORDER_LINE_ITEMS_FOR_LABEL_QUERY.
-
+// Each document's requested cost stays below 400 of Shopify's 1,000 points per query
+// (test/query-cost.test.ts): the order for a label is read as a header with the first page of
+// line items, then fulfillment orders, then further pages of either, never as one large document.
 export const UNFULFILLED_ORDERS_FOR_LABELS_QUERY = `#graphql
   query UnfulfilledOrdersForLabels($first: Int!, $after: String, $query: String) {
     orders(first: $first, after: $after, query: $query, sortKey: CREATED_AT, reverse: true) {
@@ -44,7 +44,7 @@ export const UNFULFILLED_ORDERS_FOR_LABELS_QUERY = `#graphql
 `;
 
 // One line item as prefill needs it (weights, prices, HS code, origin), shared by the order query
-// and the query that pages through orders with more line items than the first page.
+// and the query that pages through orders with more line items than the first page. 13 points.
 export const LINE_ITEM_FOR_LABEL_FRAGMENT = `#graphql
   fragment LineItemForLabel on LineItem {
     id
@@ -62,6 +62,17 @@ export const LINE_ITEM_FOR_LABEL_FRAGMENT = `#graphql
       value
     }
     originalUnitPriceSet {
+      shopMoney {
+        amount
+        currencyCode
+      }
+      presentmentMoney {
+        amount
+        currencyCode
+      }
+    }
+    # What the customer paid per unit after line and order discounts: the customs value (ADR 0006).
+    discountedUnitPriceAfterAllDiscountsSet {
       shopMoney {
         amount
         currencyCode
@@ -94,6 +105,7 @@ export const LINE_ITEM_FOR_LABEL_FRAGMENT = `#graphql
   }
 `;
 
+// The order's own fields and its first 25 line items: about 370 points.
 export const ORDER_FOR_LABEL_QUERY = `#graphql
   query OrderForLabel($id: ID!) {
     order(id: $id) {
@@ -136,6 +148,9 @@ export const ORDER_FOR_LABEL_QUERY = `#graphql
         code
       }
       localizedFields(first: 25) {
+        pageInfo {
+          hasNextPage
+        }
         nodes {
           key
           purpose
@@ -144,7 +159,7 @@ export const ORDER_FOR_LABEL_QUERY = `#graphql
           value
         }
       }
-      lineItems(first: 50) {
+      lineItems(first: 25) {
         pageInfo {
           hasNextPage
           endCursor
@@ -153,9 +168,61 @@ export const ORDER_FOR_LABEL_QUERY = `#graphql
           ...LineItemForLabel
         }
       }
-      fulfillmentOrders(first: 5) {
+    }
+  }
+  ${LINE_ITEM_FOR_LABEL_FRAGMENT}
+`;
+
+// The next pages of line items, for orders with more than 25 lines.
+export const ORDER_LINE_ITEMS_FOR_LABEL_QUERY = `#graphql
+  query OrderLineItemsForLabel($id: ID!, $after: String) {
+    order(id: $id) {
+      id
+      lineItems(first: 25, after: $after) {
         pageInfo {
           hasNextPage
+          endCursor
+        }
+        nodes {
+          ...LineItemForLabel
+        }
+      }
+    }
+  }
+  ${LINE_ITEM_FOR_LABEL_FRAGMENT}
+`;
+
+// One fulfillment order line item as a label ships it. 3 points.
+export const FULFILLMENT_ORDER_LINE_ITEM_FOR_LABEL_FRAGMENT = `#graphql
+  fragment FulfillmentOrderLineItemForLabel on FulfillmentOrderLineItem {
+    id
+    totalQuantity
+    remainingQuantity
+    sku
+    productTitle
+    variantTitle
+    requiresShipping
+    weight {
+      unit
+      value
+    }
+    lineItem {
+      id
+    }
+  }
+`;
+
+// The order's fulfillment orders, 5 a page with their first 20 line items: about 350 points.
+// `displayable: true` leaves out those Shopify hides from the merchant (closed after a merge or
+// move): they ship nothing and would only be noise.
+export const ORDER_FULFILLMENT_ORDERS_FOR_LABEL_QUERY = `#graphql
+  query OrderFulfillmentOrdersForLabel($id: ID!, $after: String) {
+    order(id: $id) {
+      id
+      fulfillmentOrders(first: 5, after: $after, displayable: true) {
+        pageInfo {
+          hasNextPage
+          endCursor
         }
         nodes {
           id
@@ -168,6 +235,9 @@ export const ORDER_FOR_LABEL_QUERY = `#graphql
             methodType
             serviceCode
             presentedName
+          }
+          internationalDuties {
+            incoterm
           }
           assignedLocation {
             name
@@ -195,38 +265,26 @@ export const ORDER_FOR_LABEL_QUERY = `#graphql
             phone
             email
           }
-          lineItems(first: 25) {
+          lineItems(first: 20) {
             pageInfo {
               hasNextPage
+              endCursor
             }
             nodes {
-              id
-              totalQuantity
-              remainingQuantity
-              sku
-              productTitle
-              variantTitle
-              requiresShipping
-              weight {
-                unit
-                value
-              }
-              lineItem {
-                id
-              }
+              ...FulfillmentOrderLineItemForLabel
             }
           }
         }
       }
     }
   }
-  ${LINE_ITEM_FOR_LABEL_FRAGMENT}
+  ${FULFILLMENT_ORDER_LINE_ITEM_FOR_LABEL_FRAGMENT}
 `;
 
-// The next pages of line items, for orders with more than 50 lines.
-export const ORDER_LINE_ITEMS_FOR_LABEL_QUERY = `#graphql
-  query OrderLineItemsForLabel($id: ID!, $after: String) {
-    order(id: $id) {
+// The next pages of one fulfillment order's line items, 50 at a time: about 150 points.
+export const FULFILLMENT_ORDER_LINE_ITEMS_FOR_LABEL_QUERY = `#graphql
+  query FulfillmentOrderLineItemsForLabel($id: ID!, $after: String) {
+    fulfillmentOrder(id: $id) {
       id
       lineItems(first: 50, after: $after) {
         pageInfo {
@@ -234,10 +292,10 @@ export const ORDER_LINE_ITEMS_FOR_LABEL_QUERY = `#graphql
           endCursor
         }
         nodes {
-          ...LineItemForLabel
+          ...FulfillmentOrderLineItemForLabel
         }
       }
     }
   }
-  ${LINE_ITEM_FOR_LABEL_FRAGMENT}
+  ${FULFILLMENT_ORDER_LINE_ITEM_FOR_LABEL_FRAGMENT}
 `;

@@ -24,8 +24,8 @@ describe("getUnfulfilledOrders", () => {
   it("lists open unfulfilled and partly fulfilled orders, newest first, across pages", async () => {
     const first = await getUnfulfilledOrders(emulator.graphql, { first: 10 });
     if (!first.ok) throw new Error(first.error.logMessage);
-    expect(first.value.orders[0]).toMatchObject({
-      name: "#1017",
+    expect(first.value.orders[0]).toMatchObject({ name: "#1022", shipTo: { city: "Chicago", countryCode: "US" } });
+    expect(first.value.orders.find((o) => o.name === "#1017")).toMatchObject({
       displayFulfillmentStatus: "PARTIALLY_FULFILLED",
       shipTo: { city: "New York", countryCode: "US" },
       totalPrice: { currencyCode: "USD" },
@@ -33,7 +33,11 @@ describe("getUnfulfilledOrders", () => {
     expect(first.value.pageInfo.hasNextPage).toBe(true);
     const second = await getUnfulfilledOrders(emulator.graphql, { first: 10, after: first.value.pageInfo.endCursor });
     if (!second.ok) throw new Error(second.error.logMessage);
-    expect([...first.value.orders, ...second.value.orders].map((o) => o.name)).toHaveLength(17);
+    const names = [...first.value.orders, ...second.value.orders].map((o) => o.name);
+    // Every seeded order but the local pickup (#1018) and local delivery (#1019): nothing to ship.
+    expect(names).toHaveLength(20);
+    expect(names).not.toContain("#1018");
+    expect(names).not.toContain("#1019");
     expect(second.value.orders.at(-1)).toMatchObject({
       name: "#1001",
       shipTo: { city: "Evanston", countryCode: "US" },
@@ -274,5 +278,114 @@ describe("selectCustomsTaxId", () => {
     expect(selectCustomsTaxId([field("TAX_CREDENTIAL_IT", "12345670017", "IT")], "IT")?.kind).toBe("PARTITA_IVA");
     expect(selectCustomsTaxId([field("TAX_CREDENTIAL_BR", "11.222.333/0001-81")], "IT")).toBeNull();
     expect(selectCustomsTaxId([field("TAX_EMAIL_IT", "pec@example.it", "IT")], "IT")).toBeNull();
+  });
+});
+
+describe("getOrderForLabel reads everything, in small queries", () => {
+  const foLineTemplate = (fo: { lineItems: { id: string }[] }) => {
+    const template = fo.lineItems[0];
+    if (!template) throw new Error("seed changed");
+    return template;
+  };
+
+  it("reads every line item of a long fulfillment order and fulfillment orders past the first page", async () => {
+    const long = createShopifyAdminEmulator({
+      seed: (state) => {
+        const order = state.orders.find((o) => o.name === "#1001");
+        const fo = order?.fulfillmentOrders[0];
+        if (!order || !fo) return state;
+        const template = foLineTemplate(fo) as (typeof fo.lineItems)[number];
+        order.fulfillmentOrders = [
+          {
+            ...fo,
+            lineItems: Array.from({ length: 75 }, (_, i) => ({
+              ...template,
+              id: `gid://shopify/FulfillmentOrderLineItem/${80000 + i}`,
+            })),
+          },
+          ...Array.from({ length: 11 }, (_, i) => ({ ...fo, id: `gid://shopify/FulfillmentOrder/${70000 + i}` })),
+        ];
+        return state;
+      },
+    });
+    const result = await getOrderForLabel(long.graphql, toOrderGid(5829105001));
+    if (!result.ok) throw new Error(result.error.logMessage);
+    expect(result.value.problems).toEqual([]);
+    expect(result.value.order.fulfillmentOrders).toHaveLength(12);
+    expect(result.value.order.fulfillmentOrders[0]?.lineItems).toHaveLength(75);
+    expect(result.value.order.fulfillmentOrders[0]?.lineItemsComplete).toBe(true);
+  });
+
+  it("reports a fulfillment order longer than the hard cap as truncated instead of cutting it silently", async () => {
+    const huge = createShopifyAdminEmulator({
+      seed: (state) => {
+        const fo = state.orders.find((o) => o.name === "#1001")?.fulfillmentOrders[0];
+        if (!fo) return state;
+        const template = foLineTemplate(fo) as (typeof fo.lineItems)[number];
+        fo.lineItems = Array.from({ length: 600 }, (_, i) => ({
+          ...template,
+          id: `gid://shopify/FulfillmentOrderLineItem/${80000 + i}`,
+        }));
+        return state;
+      },
+    });
+    const result = await getOrderForLabel(huge.graphql, toOrderGid(5829105001));
+    if (!result.ok) throw new Error(result.error.logMessage);
+    expect(result.value.order.fulfillmentOrders[0]?.lineItemsComplete).toBe(false);
+    expect(result.value.problems).toEqual([expect.objectContaining({ code: "TRUNCATED" })]);
+  });
+
+  it("leaves out a fulfillment order Shopify hides from the merchant (closed after a move)", async () => {
+    const order = await loadOrder("#1022");
+    expect(order.fulfillmentOrders.map((fo) => [fo.status, fo.assignedLocation.name])).toEqual([
+      ["OPEN", "Brooklyn Warehouse"],
+    ]);
+  });
+
+  it("reads the delivery method and the duties terms of each fulfillment order", async () => {
+    expect((await loadOrder("#1018")).fulfillmentOrders[0]?.deliveryMethod?.methodType).toBe("PICK_UP");
+    expect((await loadOrder("#1019")).fulfillmentOrders[0]?.deliveryMethod?.methodType).toBe("LOCAL");
+    expect((await loadOrder("#1020")).fulfillmentOrders[0]?.internationalDuties).toEqual({ incoterm: "DDP" });
+    expect((await loadOrder("#1001")).fulfillmentOrders[0]?.internationalDuties).toBeNull();
+  });
+
+  it("reads the price paid after discounts next to the list price", async () => {
+    const [sweater] = (await loadOrder("#1021")).lineItems;
+    expect(sweater?.unitPrice.shop).toEqual({ amount: "128.00", currencyCode: "USD" });
+    expect(sweater?.paidUnitPrice.shop).toEqual({ amount: "102.40", currencyCode: "USD" });
+  });
+
+  it("turns enum values Shopify may add later into problems on those fields, not a failed order", async () => {
+    // graphql-js refuses to serialize an unknown enum value, so the response is rewritten on its way back.
+    const future: typeof emulator.graphql = async (query, options) => {
+      const response = await emulator.graphql(query, options);
+      const text = (await response.text())
+        .replace(/"status":"OPEN"/g, '"status":"AWAITING_CARRIER"')
+        .replace(/"methodType":"SHIPPING"/g, '"methodType":"DRONE"')
+        .replace(/"unit":"OUNCES"/g, '"unit":"STONES"')
+        .replace(/"purpose":"TAX"/g, '"purpose":"CUSTOMS"');
+      return new Response(text, { status: response.status, headers: response.headers });
+    };
+    const result = await getOrderForLabel(future, gidOf("#1008"));
+    if (!result.ok) throw new Error(result.error.logMessage);
+    const { order, problems } = result.value;
+    const [fo] = order.fulfillmentOrders;
+    expect(fo?.status).toBeNull();
+    expect(fo?.deliveryMethod).toMatchObject({ methodType: null, rawMethodType: "DRONE" });
+    expect(order.localizedFields[0]).toMatchObject({ key: "TAX_CREDENTIAL_IT", purpose: null });
+    expect(order.customsTaxId?.value).toBe("RSSGLI90A41F205B");
+    expect(problems.map((p) => [p.code, p.path])).toEqual(
+      expect.arrayContaining([
+        ["PARTIAL_DATA", `fulfillmentOrders.${fo?.id}.status`],
+        ["PARTIAL_DATA", `fulfillmentOrders.${fo?.id}.deliveryMethod.methodType`],
+        ["PARTIAL_DATA", "localizedFields.TAX_CREDENTIAL_IT.purpose"],
+      ]),
+    );
+  });
+
+  it("keeps each of its documents cheap enough that loading an order barely dents Shopify's bucket", async () => {
+    const small = createShopifyAdminEmulator({ throttle: { maximumAvailable: 1000, restoreRate: 50 }, now: () => 0 });
+    for (let i = 0; i < 5; i++) expect((await getOrderForLabel(small.graphql, toOrderGid(5829105016))).ok).toBe(true);
+    expect(small.throttleStatus().currentlyAvailable).toBeGreaterThan(500);
   });
 });

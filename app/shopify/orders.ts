@@ -11,15 +11,25 @@ import {
 } from "./admin-client";
 import type { FulfillmentOrderGid, FulfillmentOrderLineItemGid, LineItemGid, LocationGid, OrderGid } from "./ids";
 import {
+  FULFILLMENT_ORDER_LINE_ITEMS_FOR_LABEL_QUERY,
   ORDER_FOR_LABEL_QUERY,
+  ORDER_FULFILLMENT_ORDERS_FOR_LABEL_QUERY,
   ORDER_LINE_ITEMS_FOR_LABEL_QUERY,
   UNFULFILLED_ORDERS_FOR_LABELS_QUERY,
 } from "./orders.graphql";
-import { GidSchema, ns, streetAddressFields, WeightUnitSchema } from "./response-schemas";
+import {
+  GidSchema,
+  ns,
+  RawWeightSchema,
+  readEnum,
+  readWeight,
+  type ShopifyWeightUnit,
+  streetAddressFields,
+} from "./response-schemas";
 
 // ---------- Normalized output types (what the label use cases consume) ----------
 
-export type ShopifyWeightUnit = z.infer<typeof WeightUnitSchema>;
+export type { ShopifyWeightUnit };
 export interface ShopifyWeight {
   readonly value: number;
   readonly unit: ShopifyWeightUnit;
@@ -66,8 +76,12 @@ export interface ShopifyOrderLineItem {
   readonly currentQuantity: number;
   readonly unfulfilledQuantity: number;
   readonly requiresShipping: boolean;
+  // The list price per unit, before discounts.
   readonly unitPrice: ShopifyMoneyBag;
-  // The inventory item's weight, falling back to the weight recorded on the line item.
+  // What the customer paid per unit after line and order discounts: the customs value (ADR 0006).
+  readonly paidUnitPrice: ShopifyMoneyBag;
+  // The inventory item's weight, falling back to the weight recorded on the line item; null when
+  // Shopify has none (or sent a unit this app doesn't know, reported as a problem).
   readonly weight: ShopifyWeight | null;
   readonly hsCode: string | null;
   readonly countryOfOrigin: string | null;
@@ -77,8 +91,19 @@ export interface ShopifyOrderLineItem {
   readonly inventoryItemId: string | null;
 }
 
-export type ShopifyFulfillmentOrderStatus =
-  "OPEN" | "IN_PROGRESS" | "SCHEDULED" | "ON_HOLD" | "INCOMPLETE" | "CLOSED" | "CANCELLED";
+export const FULFILLMENT_ORDER_STATUSES = [
+  "OPEN",
+  "IN_PROGRESS",
+  "SCHEDULED",
+  "ON_HOLD",
+  "INCOMPLETE",
+  "CLOSED",
+  "CANCELLED",
+] as const;
+export type ShopifyFulfillmentOrderStatus = (typeof FULFILLMENT_ORDER_STATUSES)[number];
+
+export const DELIVERY_METHOD_TYPES = ["SHIPPING", "PICK_UP", "PICKUP_POINT", "LOCAL", "RETAIL", "NONE"] as const;
+export type ShopifyDeliveryMethodType = (typeof DELIVERY_METHOD_TYPES)[number];
 
 export interface ShopifyFulfillmentOrderLineItem {
   readonly id: FulfillmentOrderLineItemGid;
@@ -94,16 +119,22 @@ export interface ShopifyFulfillmentOrderLineItem {
 
 export interface ShopifyFulfillmentOrder {
   readonly id: FulfillmentOrderGid;
-  readonly status: ShopifyFulfillmentOrderStatus;
+  // null: a status this app doesn't know (reported as a problem); supportedActions still decide.
+  readonly status: ShopifyFulfillmentOrderStatus | null;
   readonly requestStatus: string;
   readonly supportedActions: readonly string[];
   // Only fulfillment orders offering CREATE_FULFILLMENT can get a label written back.
   readonly canCreateFulfillment: boolean;
   readonly deliveryMethod: {
-    readonly methodType: string;
+    // null: a method type this app doesn't know (reported as a problem); `rawMethodType` keeps it.
+    readonly methodType: ShopifyDeliveryMethodType | null;
+    readonly rawMethodType: string;
     readonly serviceCode: string | null;
     readonly presentedName: string | null;
   } | null;
+  // How duties are paid: "DAP" (the recipient pays on delivery) or "DDP" (collected at checkout).
+  // A free string in the schema; null for domestic shipments.
+  readonly internationalDuties: { readonly incoterm: string } | null;
   // The ship-from address. Phone may be missing: fall back to the shop's phone.
   readonly assignedLocation: ShopifyStreetAddress & {
     readonly locationId: LocationGid | null;
@@ -118,16 +149,19 @@ export interface ShopifyFulfillmentOrder {
         readonly email: string | null;
       })
     | null;
+  // Every line item, read page by page.
   readonly lineItems: readonly ShopifyFulfillmentOrderLineItem[];
-  // False when the fulfillment order has more line items than one page (reported as a problem).
+  // False only when the fulfillment order has more line items than this app reads (reported as a problem).
   readonly lineItemsComplete: boolean;
 }
 
-export type LocalizedFieldPurpose = "SHIPPING" | "TAX";
+export const LOCALIZED_FIELD_PURPOSES = ["SHIPPING", "TAX"] as const;
+export type LocalizedFieldPurpose = (typeof LOCALIZED_FIELD_PURPOSES)[number];
 export interface ShopifyLocalizedField {
   // e.g. SHIPPING_CREDENTIAL_BR (CPF/CNPJ), TAX_CREDENTIAL_IT (codice fiscale / partita IVA).
   readonly key: string;
-  readonly purpose: LocalizedFieldPurpose;
+  // null: a purpose this app doesn't know (reported as a problem); the key still identifies the field.
+  readonly purpose: LocalizedFieldPurpose | null;
   readonly countryCode: string;
   readonly title: string;
   readonly value: string;
@@ -160,6 +194,7 @@ export interface ShopifyOrderForLabel {
   // The recipient's tax id for customs (Brazil CPF/CNPJ, Italy codice fiscale / partita IVA), if given at checkout.
   readonly customsTaxId: CustomsTaxId | null;
   readonly lineItems: readonly ShopifyOrderLineItem[];
+  // The fulfillment orders Shopify shows the merchant (displayable), every page.
   readonly fulfillmentOrders: readonly ShopifyFulfillmentOrder[];
 }
 
@@ -196,8 +231,9 @@ export interface ShopifyOrderPage {
 }
 
 // ---------- Response schemas (the zod boundary) ----------
+// Enums Shopify may extend (statuses, units, method types) are read as strings here and checked
+// with readEnum while mapping, so an unknown value is a problem on that field, not a failed order.
 
-const WeightSchema = z.object({ unit: WeightUnitSchema, value: z.number() });
 const MoneySchema = z.object({ amount: z.string(), currencyCode: z.string() });
 const MoneyBagSchema = z.object({ shopMoney: MoneySchema, presentmentMoney: MoneySchema });
 // UnsignedInt64 arrives as a string; a number is tolerated.
@@ -223,8 +259,9 @@ const LineItemSchema = z.object({
   currentQuantity: z.number().int(),
   unfulfilledQuantity: z.number().int(),
   requiresShipping: z.boolean(),
-  weight: WeightSchema.nullish(),
+  weight: RawWeightSchema.nullish(),
   originalUnitPriceSet: MoneyBagSchema,
+  discountedUnitPriceAfterAllDiscountsSet: MoneyBagSchema,
   product: z.object({ id: z.string(), productType: z.string() }).nullish(),
   variant: z
     .object({
@@ -235,7 +272,7 @@ const LineItemSchema = z.object({
         harmonizedSystemCode: ns,
         countryCodeOfOrigin: ns,
         provinceCodeOfOrigin: ns,
-        measurement: z.object({ weight: WeightSchema.nullish() }),
+        measurement: z.object({ weight: RawWeightSchema.nullish() }),
       }),
     })
     .nullish(),
@@ -251,12 +288,30 @@ const PageInfoSchema = z.object({
 });
 const LineItemConnectionSchema = z.object({ pageInfo: PageInfoSchema, nodes: z.array(LineItemSchema) });
 
+const FulfillmentOrderLineItemSchema = z.object({
+  id: GidSchema<FulfillmentOrderLineItemGid>("FulfillmentOrderLineItem"),
+  totalQuantity: z.number().int(),
+  remainingQuantity: z.number().int(),
+  sku: ns,
+  productTitle: z.string(),
+  variantTitle: ns,
+  requiresShipping: z.boolean(),
+  weight: RawWeightSchema.nullish(),
+  lineItem: z.object({ id: GidSchema<LineItemGid>("LineItem") }),
+});
+type FulfillmentOrderLineItemData = z.infer<typeof FulfillmentOrderLineItemSchema>;
+const FulfillmentOrderLineItemConnectionSchema = z.object({
+  pageInfo: PageInfoSchema,
+  nodes: z.array(FulfillmentOrderLineItemSchema),
+});
+
 const FulfillmentOrderSchema = z.object({
   id: GidSchema<FulfillmentOrderGid>("FulfillmentOrder"),
-  status: z.enum(["OPEN", "IN_PROGRESS", "SCHEDULED", "ON_HOLD", "INCOMPLETE", "CLOSED", "CANCELLED"]),
+  status: z.string(),
   requestStatus: z.string(),
   supportedActions: z.array(z.object({ action: z.string() })),
   deliveryMethod: z.object({ methodType: z.string(), serviceCode: ns, presentedName: ns }).nullish(),
+  internationalDuties: z.object({ incoterm: z.string() }).nullish(),
   assignedLocation: z.object({
     ...streetAddressFields,
     name: z.string(),
@@ -273,23 +328,9 @@ const FulfillmentOrderSchema = z.object({
       email: ns,
     })
     .nullish(),
-  lineItems: z.object({
-    pageInfo: z.object({ hasNextPage: z.boolean() }),
-    nodes: z.array(
-      z.object({
-        id: GidSchema<FulfillmentOrderLineItemGid>("FulfillmentOrderLineItem"),
-        totalQuantity: z.number().int(),
-        remainingQuantity: z.number().int(),
-        sku: ns,
-        productTitle: z.string(),
-        variantTitle: ns,
-        requiresShipping: z.boolean(),
-        weight: WeightSchema.nullish(),
-        lineItem: z.object({ id: GidSchema<LineItemGid>("LineItem") }),
-      }),
-    ),
-  }),
+  lineItems: FulfillmentOrderLineItemConnectionSchema,
 });
+type FulfillmentOrderData = z.infer<typeof FulfillmentOrderSchema>;
 
 const OrderForLabelDataSchema = z.object({
   order: z
@@ -308,10 +349,11 @@ const OrderForLabelDataSchema = z.object({
       shippingAddress: MailingAddressSchema.nullish(),
       shippingLine: z.object({ title: z.string(), code: ns }).nullish(),
       localizedFields: z.object({
+        pageInfo: z.object({ hasNextPage: z.boolean() }),
         nodes: z.array(
           z.object({
             key: z.string(),
-            purpose: z.enum(["SHIPPING", "TAX"]),
+            purpose: z.string(),
             countryCode: z.string(),
             title: z.string(),
             value: z.string(),
@@ -319,16 +361,25 @@ const OrderForLabelDataSchema = z.object({
         ),
       }),
       lineItems: LineItemConnectionSchema,
-      fulfillmentOrders: z.object({
-        pageInfo: z.object({ hasNextPage: z.boolean() }),
-        nodes: z.array(FulfillmentOrderSchema),
-      }),
     })
     .nullable(),
 });
 
 const OrderLineItemsDataSchema = z.object({
   order: z.object({ id: z.string(), lineItems: LineItemConnectionSchema }).nullable(),
+});
+
+const OrderFulfillmentOrdersDataSchema = z.object({
+  order: z
+    .object({
+      id: z.string(),
+      fulfillmentOrders: z.object({ pageInfo: PageInfoSchema, nodes: z.array(FulfillmentOrderSchema) }),
+    })
+    .nullable(),
+});
+
+const FulfillmentOrderLineItemsDataSchema = z.object({
+  fulfillmentOrder: z.object({ id: z.string(), lineItems: FulfillmentOrderLineItemConnectionSchema }).nullable(),
 });
 
 const OrderSummarySchema = z.object({
@@ -362,9 +413,10 @@ function toMoneyBag(bag: z.infer<typeof MoneyBagSchema>): ShopifyMoneyBag {
   return { shop: bag.shopMoney, presentment: bag.presentmentMoney };
 }
 
-function toLineItem(li: LineItemData): ShopifyOrderLineItem {
+function toLineItem(li: LineItemData, problems: ShopifyProblem[]): ShopifyOrderLineItem {
   const inventoryItem = li.variant?.inventoryItem;
   const productType = li.product?.productType.trim();
+  const where = (field: string) => ({ operation: "OrderForLabel", path: `lineItems.${li.id}.${field}` });
   return {
     id: li.id,
     title: li.title,
@@ -378,7 +430,10 @@ function toLineItem(li: LineItemData): ShopifyOrderLineItem {
     unfulfilledQuantity: li.unfulfilledQuantity,
     requiresShipping: li.requiresShipping,
     unitPrice: toMoneyBag(li.originalUnitPriceSet),
-    weight: inventoryItem?.measurement.weight ?? li.weight ?? null,
+    paidUnitPrice: toMoneyBag(li.discountedUnitPriceAfterAllDiscountsSet),
+    weight:
+      readWeight(inventoryItem?.measurement.weight, where("inventoryItem.measurement.weight"), problems) ??
+      readWeight(li.weight, where("weight"), problems),
     hsCode: inventoryItem?.harmonizedSystemCode?.trim() || null,
     countryOfOrigin: inventoryItem?.countryCodeOfOrigin ?? null,
     provinceOfOrigin: inventoryItem?.provinceCodeOfOrigin ?? null,
@@ -436,6 +491,10 @@ const truncated = (what: string, logMessage: string): ShopifyProblem => ({
 
 // ---------- Adapters ----------
 
+// The largest page the orders list asks for: 50 orders cost about 250 points, far below Shopify's
+// 1,000-point limit (test/query-cost.test.ts). Larger requests are clamped and page instead.
+export const UNFULFILLED_ORDERS_MAX_PAGE_SIZE = 50;
+
 export const DEFAULT_UNFULFILLED_ORDERS_QUERY = "status:open fulfillment_status:unfulfilled delivery_method:shipping";
 
 export async function getUnfulfilledOrders(
@@ -446,7 +505,7 @@ export async function getUnfulfilledOrders(
     operation: "UnfulfilledOrdersForLabels",
     document: UNFULFILLED_ORDERS_FOR_LABELS_QUERY,
     variables: {
-      first: options.first,
+      first: Math.min(Math.max(1, options.first), UNFULFILLED_ORDERS_MAX_PAGE_SIZE),
       after: options.after ?? null,
       query: options.query ?? DEFAULT_UNFULFILLED_ORDERS_QUERY,
     },
@@ -481,9 +540,216 @@ export async function getUnfulfilledOrders(
   });
 }
 
-// Shopify sends at most 50 line items per page; beyond this we stop and report truncation.
-const MAX_LINE_ITEM_PAGES = 10;
+// Hard caps on paging (25 order lines, 5 fulfillment orders, 50 fulfillment order lines a page):
+// beyond these an order is reported as truncated, never silently cut.
+const MAX_LINE_ITEM_PAGES = 20;
+const MAX_FULFILLMENT_ORDER_PAGES = 10;
+const MAX_FULFILLMENT_ORDER_LINE_ITEM_PAGES = 10;
 
+function toFulfillmentOrderLineItem(
+  line: FulfillmentOrderLineItemData,
+  problems: ShopifyProblem[],
+): ShopifyFulfillmentOrderLineItem {
+  return {
+    id: line.id,
+    lineItemId: line.lineItem.id,
+    totalQuantity: line.totalQuantity,
+    remainingQuantity: line.remainingQuantity,
+    sku: line.sku,
+    productTitle: line.productTitle,
+    variantTitle: line.variantTitle,
+    requiresShipping: line.requiresShipping,
+    weight: readWeight(
+      line.weight,
+      { operation: "OrderFulfillmentOrdersForLabel", path: `${line.id}.weight` },
+      problems,
+    ),
+  };
+}
+
+function toFulfillmentOrder(
+  fo: FulfillmentOrderData,
+  lineItems: ShopifyFulfillmentOrderLineItem[],
+  lineItemsComplete: boolean,
+  problems: ShopifyProblem[],
+): ShopifyFulfillmentOrder {
+  const operation = "OrderFulfillmentOrdersForLabel";
+  const supportedActions = fo.supportedActions.map((a) => a.action);
+  const { location, ...assigned } = fo.assignedLocation;
+  const status = readEnum(
+    FULFILLMENT_ORDER_STATUSES,
+    fo.status,
+    { operation, path: `fulfillmentOrders.${fo.id}.status`, what: "fulfillment status" },
+    problems,
+  );
+  const deliveryMethod = fo.deliveryMethod
+    ? {
+        methodType: readEnum(
+          DELIVERY_METHOD_TYPES,
+          fo.deliveryMethod.methodType,
+          { operation, path: `fulfillmentOrders.${fo.id}.deliveryMethod.methodType`, what: "delivery method" },
+          problems,
+        ),
+        rawMethodType: fo.deliveryMethod.methodType,
+        serviceCode: fo.deliveryMethod.serviceCode,
+        presentedName: fo.deliveryMethod.presentedName,
+      }
+    : null;
+  return {
+    id: fo.id,
+    status,
+    requestStatus: fo.requestStatus,
+    supportedActions,
+    canCreateFulfillment: supportedActions.includes("CREATE_FULFILLMENT"),
+    deliveryMethod,
+    internationalDuties: fo.internationalDuties ?? null,
+    assignedLocation: { ...assigned, locationId: location?.id ?? null },
+    destination: fo.destination ?? null,
+    lineItems,
+    lineItemsComplete,
+  };
+}
+
+type Page<T> = { items: T[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+
+// Follows `hasNextPage` from a first page, up to `maxPages` pages in all. `complete` is false
+// when the cap stopped it with pages left. A page whose parent vanished (null) ends the list.
+async function readRemainingPages<T>(
+  first: Page<T>,
+  maxPages: number,
+  fetchPage: (after: string | null) => Promise<Result<Page<T> | null, ShopifyError>>,
+): Promise<Result<{ items: T[]; complete: boolean }, ShopifyError>> {
+  const items = [...first.items];
+  let pageInfo = first.pageInfo;
+  for (let page = 1; pageInfo.hasNextPage && page < maxPages; page++) {
+    const next = await fetchPage(pageInfo.endCursor);
+    if (!next.ok) return next;
+    if (!next.value) break;
+    items.push(...next.value.items);
+    pageInfo = next.value.pageInfo;
+  }
+  return ok({ items, complete: !pageInfo.hasNextPage });
+}
+
+async function getOrderLineItems(
+  admin: AdminGraphqlClient,
+  orderGid: OrderGid,
+  first: z.infer<typeof LineItemConnectionSchema>,
+  problems: ShopifyProblem[],
+): Promise<Result<ShopifyOrderLineItem[], ShopifyError>> {
+  const paged = await readRemainingPages(
+    { items: first.nodes.map((li) => toLineItem(li, problems)), pageInfo: first.pageInfo },
+    MAX_LINE_ITEM_PAGES,
+    async (after) => {
+      const next = await runAdminGraphql(admin, {
+        operation: "OrderLineItemsForLabel",
+        document: ORDER_LINE_ITEMS_FOR_LABEL_QUERY,
+        variables: { id: orderGid, after },
+        schema: OrderLineItemsDataSchema,
+      });
+      if (!next.ok) return next;
+      const connection = next.value.data.order?.lineItems;
+      problems.push(...next.value.problems);
+      return ok(
+        connection
+          ? { items: connection.nodes.map((li) => toLineItem(li, problems)), pageInfo: connection.pageInfo }
+          : null,
+      );
+    },
+  );
+  if (!paged.ok) return paged;
+  if (!paged.value.complete) {
+    problems.push(
+      truncated("line items", `OrderForLabel: ${orderGid} has more than ${paged.value.items.length} line items`),
+    );
+  }
+  return ok(paged.value.items);
+}
+
+async function getFulfillmentOrderLineItems(
+  admin: AdminGraphqlClient,
+  fo: FulfillmentOrderData,
+  problems: ShopifyProblem[],
+): Promise<Result<{ lineItems: ShopifyFulfillmentOrderLineItem[]; complete: boolean }, ShopifyError>> {
+  const paged = await readRemainingPages(
+    { items: fo.lineItems.nodes.map((l) => toFulfillmentOrderLineItem(l, problems)), pageInfo: fo.lineItems.pageInfo },
+    MAX_FULFILLMENT_ORDER_LINE_ITEM_PAGES,
+    async (after) => {
+      const next = await runAdminGraphql(admin, {
+        operation: "FulfillmentOrderLineItemsForLabel",
+        document: FULFILLMENT_ORDER_LINE_ITEMS_FOR_LABEL_QUERY,
+        variables: { id: fo.id, after },
+        schema: FulfillmentOrderLineItemsDataSchema,
+      });
+      if (!next.ok) return next;
+      const connection = next.value.data.fulfillmentOrder?.lineItems;
+      problems.push(...next.value.problems);
+      return ok(
+        connection
+          ? {
+              items: connection.nodes.map((l) => toFulfillmentOrderLineItem(l, problems)),
+              pageInfo: connection.pageInfo,
+            }
+          : null,
+      );
+    },
+  );
+  if (!paged.ok) return paged;
+  if (!paged.value.complete) {
+    problems.push(
+      truncated(
+        "items in one shipment",
+        `OrderFulfillmentOrdersForLabel: fulfillment order ${fo.id} has more than ${paged.value.items.length} line items`,
+      ),
+    );
+  }
+  return ok({ lineItems: paged.value.items, complete: paged.value.complete });
+}
+
+async function getFulfillmentOrders(
+  admin: AdminGraphqlClient,
+  orderGid: OrderGid,
+  problems: ShopifyProblem[],
+): Promise<Result<ShopifyFulfillmentOrder[], ShopifyError>> {
+  const pageOf = async (after: string | null) => {
+    const result = await runAdminGraphql(admin, {
+      operation: "OrderFulfillmentOrdersForLabel",
+      document: ORDER_FULFILLMENT_ORDERS_FOR_LABEL_QUERY,
+      variables: { id: orderGid, after },
+      schema: OrderFulfillmentOrdersDataSchema,
+    });
+    if (!result.ok) return result;
+    problems.push(...result.value.problems);
+    const connection = result.value.data.order?.fulfillmentOrders;
+    return ok(connection ? { items: connection.nodes, pageInfo: connection.pageInfo } : null);
+  };
+  const first = await pageOf(null);
+  if (!first.ok) return first;
+  if (!first.value) return ok([]);
+  const paged = await readRemainingPages(first.value, MAX_FULFILLMENT_ORDER_PAGES, pageOf);
+  if (!paged.ok) return paged;
+  if (!paged.value.complete) {
+    problems.push(
+      truncated(
+        "fulfillment orders",
+        `OrderFulfillmentOrdersForLabel: ${orderGid} has more than ${paged.value.items.length} fulfillment orders`,
+      ),
+    );
+  }
+  const fulfillmentOrders: ShopifyFulfillmentOrder[] = [];
+  for (const fo of paged.value.items) {
+    const lines = await getFulfillmentOrderLineItems(admin, fo, problems);
+    if (!lines.ok) return lines;
+    fulfillmentOrders.push(toFulfillmentOrder(fo, lines.value.lineItems, lines.value.complete, problems));
+  }
+  return ok(fulfillmentOrders);
+}
+
+/**
+ * The order as a label needs it, read in small documents (header and line items, fulfillment
+ * orders, further pages of either) so none comes near Shopify's query cost limit. Every page is
+ * read; beyond the hard caps the order is reported as truncated.
+ */
 export async function getOrderForLabel(
   admin: AdminGraphqlClient,
   orderGid: OrderGid,
@@ -506,73 +772,29 @@ export async function getOrderForLabel(
     );
   }
 
-  const lineItems = order.lineItems.nodes.map(toLineItem);
-  let pageInfo = order.lineItems.pageInfo;
-  for (let page = 1; pageInfo.hasNextPage && page < MAX_LINE_ITEM_PAGES; page++) {
-    const next = await runAdminGraphql(admin, {
-      operation: "OrderLineItemsForLabel",
-      document: ORDER_LINE_ITEMS_FOR_LABEL_QUERY,
-      variables: { id: orderGid, after: pageInfo.endCursor },
-      schema: OrderLineItemsDataSchema,
-    });
-    if (!next.ok) return next;
-    problems.push(...next.value.problems);
-    const connection = next.value.data.order?.lineItems;
-    if (!connection) break;
-    lineItems.push(...connection.nodes.map(toLineItem));
-    pageInfo = connection.pageInfo;
-  }
-  if (pageInfo.hasNextPage)
-    problems.push(truncated("line items", `OrderForLabel: ${orderGid} has more than ${lineItems.length} line items`));
-  if (order.fulfillmentOrders.pageInfo.hasNextPage) {
-    problems.push(
-      truncated(
-        "fulfillment orders",
-        `OrderForLabel: ${orderGid} has more than ${order.fulfillmentOrders.nodes.length} fulfillment orders`,
-      ),
-    );
-  }
+  const lineItems = await getOrderLineItems(admin, orderGid, order.lineItems, problems);
+  if (!lineItems.ok) return lineItems;
+  const fulfillmentOrders = await getFulfillmentOrders(admin, orderGid, problems);
+  if (!fulfillmentOrders.ok) return fulfillmentOrders;
 
-  const fulfillmentOrders: ShopifyFulfillmentOrder[] = order.fulfillmentOrders.nodes.map((fo) => {
-    if (fo.lineItems.pageInfo.hasNextPage) {
-      problems.push(
-        truncated(
-          "items in one shipment",
-          `OrderForLabel: fulfillment order ${fo.id} has more than ${fo.lineItems.nodes.length} line items`,
-        ),
-      );
-    }
-    const supportedActions = fo.supportedActions.map((a) => a.action);
-    const { location, ...assigned } = fo.assignedLocation;
-    return {
-      id: fo.id,
-      status: fo.status,
-      requestStatus: fo.requestStatus,
-      supportedActions,
-      canCreateFulfillment: supportedActions.includes("CREATE_FULFILLMENT"),
-      deliveryMethod: fo.deliveryMethod ?? null,
-      assignedLocation: { ...assigned, locationId: location?.id ?? null },
-      destination: fo.destination ?? null,
-      lineItems: fo.lineItems.nodes.map((l) => ({
-        id: l.id,
-        lineItemId: l.lineItem.id,
-        totalQuantity: l.totalQuantity,
-        remainingQuantity: l.remainingQuantity,
-        sku: l.sku,
-        productTitle: l.productTitle,
-        variantTitle: l.variantTitle,
-        requiresShipping: l.requiresShipping,
-        weight: l.weight ?? null,
-      })),
-      lineItemsComplete: !fo.lineItems.pageInfo.hasNextPage,
-    };
-  });
+  if (order.localizedFields.pageInfo.hasNextPage) {
+    problems.push(truncated("checkout fields", `OrderForLabel: ${orderGid} has more than 25 localized fields`));
+  }
+  const localizedFields: ShopifyLocalizedField[] = order.localizedFields.nodes.map((field) => ({
+    ...field,
+    purpose: readEnum(
+      LOCALIZED_FIELD_PURPOSES,
+      field.purpose,
+      { operation: "OrderForLabel", path: `localizedFields.${field.key}.purpose`, what: "checkout field purpose" },
+      problems,
+    ),
+  }));
 
   const shippingAddress: ShopifyMailingAddress | null = order.shippingAddress
     ? (({ countryCodeV2, ...rest }) => ({ ...rest, countryCode: countryCodeV2 }))(order.shippingAddress)
     : null;
-  const localizedFields = order.localizedFields.nodes;
-  const destinationCountry = shippingAddress?.countryCode ?? fulfillmentOrders[0]?.destination?.countryCode ?? null;
+  const destinationCountry =
+    fulfillmentOrders.value[0]?.destination?.countryCode ?? shippingAddress?.countryCode ?? null;
 
   return ok({
     order: {
@@ -591,8 +813,8 @@ export async function getOrderForLabel(
       shippingLine: order.shippingLine ?? null,
       localizedFields,
       customsTaxId: selectCustomsTaxId(localizedFields, destinationCountry),
-      lineItems,
-      fulfillmentOrders,
+      lineItems: lineItems.value,
+      fulfillmentOrders: fulfillmentOrders.value,
     },
     problems,
   });

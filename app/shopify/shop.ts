@@ -5,17 +5,20 @@ import { ok, type Result } from "~/utils/result";
 import { type AdminGraphqlClient, runAdminGraphql, type ShopifyError, type ShopifyProblem } from "./admin-client";
 import type { LocationGid } from "./ids";
 import type { ShopifyStreetAddress, ShopifyWeightUnit } from "./orders";
-import { GidSchema, ns, streetAddressFields, WeightUnitSchema } from "./response-schemas";
+import { GidSchema, ns, readEnum, streetAddressFields, WEIGHT_UNITS } from "./response-schemas";
 import { SHOP_AND_LOCATIONS_FOR_LABELS_QUERY } from "./shop.graphql";
 
 export interface ShopifyShop {
   readonly id: string;
   readonly name: string;
+  // The owner's private login e-mail: never printed on labels.
   readonly email: string;
+  // The store's public sender e-mail (Settings → Store details): the label's sender e-mail.
   readonly contactEmail: string;
   readonly myshopifyDomain: string;
   readonly currencyCode: string;
-  readonly weightUnit: ShopifyWeightUnit;
+  // null: a unit this app doesn't know (reported as a problem).
+  readonly weightUnit: ShopifyWeightUnit | null;
   readonly unitSystem: string;
   readonly ianaTimezone: string;
   // The store's address (Shop.shopAddress); the fallback ship-from and phone for labels.
@@ -53,7 +56,7 @@ const DataSchema = z.object({
     contactEmail: z.string(),
     myshopifyDomain: z.string(),
     currencyCode: z.string(),
-    weightUnit: WeightUnitSchema,
+    weightUnit: z.string(),
     unitSystem: z.string(),
     ianaTimezone: z.string(),
     shopAddress: z.object({
@@ -87,7 +90,7 @@ const DataSchema = z.object({
 
 // Active locations only (Shopify's default); 50 covers all but the largest merchants, and more
 // is reported as a problem instead of silently dropped.
-const LOCATIONS_PAGE_SIZE = 50;
+export const LOCATIONS_PAGE_SIZE = 50;
 
 export async function getShopAndLocations(
   admin: AdminGraphqlClient,
@@ -108,10 +111,16 @@ export async function getShopAndLocations(
       logMessage: `ShopAndLocationsForLabels: more than ${LOCATIONS_PAGE_SIZE} locations`,
     });
   }
+  const weightUnit = readEnum(
+    WEIGHT_UNITS,
+    shop.weightUnit,
+    { operation: "ShopAndLocationsForLabels", path: "shop.weightUnit", what: "weight unit" },
+    problems,
+  );
   const { shopAddress, ...shopRest } = shop;
   const { countryCodeV2, ...address } = shopAddress;
   return ok({
-    shop: { ...shopRest, address: { ...address, countryCode: countryCodeV2 } },
+    shop: { ...shopRest, weightUnit, address: { ...address, countryCode: countryCodeV2 } },
     locations: locations.nodes.map(({ legacyResourceId, ...location }) => ({
       ...location,
       legacyId: legacyResourceId,

@@ -126,10 +126,14 @@ describe("the Shopify Admin emulator", () => {
     expect(first.data?.orders.nodes).toHaveLength(10);
     expect(first.data?.orders.pageInfo.hasNextPage).toBe(true);
     const second = await run(
-      `query($after: String) { orders(first: 10, after: $after, query: "fulfillment_status:unfulfilled") { pageInfo { hasNextPage } nodes { name } } }`,
+      `query($after: String) { orders(first: 50, after: $after, query: "fulfillment_status:unfulfilled") { pageInfo { hasNextPage } nodes { name } } }`,
       { after: first.data?.orders.pageInfo.endCursor },
     );
-    expect(second.data?.orders.nodes).toHaveLength(7);
+    expect(second.data?.orders.nodes).toHaveLength(Object.keys(ORDER_SCENARIOS).length - 10);
+    const shipped = await run(`query { orders(first: 50, query: "delivery_method:shipping") { nodes { name } } }`);
+    expect(shipped.data?.orders.nodes.map((o: { name: string }) => o.name)).not.toContain("#1018");
+    const pickups = await run(`query { orders(first: 50, query: "delivery_method:pick-up") { nodes { name } } }`);
+    expect(pickups.data?.orders.nodes).toEqual([{ name: "#1018" }]);
     const byName = await run(`query { orders(first: 5, query: "name:#1006") { nodes { name } } }`);
     expect(byName.data?.orders.nodes).toEqual([{ name: "#1006" }]);
   });
@@ -279,6 +283,51 @@ describe("the Shopify Admin emulator", () => {
     const body = await run(`query { shop { name } }`);
     expect(body.errors?.[0]).toMatchObject({ extensions: { code: "THROTTLED" } });
     expect((await run(`query { shop { name } }`)).data?.shop.name).toBe("Harbor & Pine Goods");
+  });
+
+  it("reports the requested and actual cost of each query with the bucket's state", async () => {
+    const response = await emulator.graphql('{ orders(first: 50, query: "name:#1001") { nodes { id } } }');
+    const body = (await response.json()) as { extensions?: { cost?: Record<string, unknown> } };
+    // Requested: 2 + 50 × 1. Actual: 2 + the one order found; the bucket keeps only the actual cost.
+    expect(body.extensions?.cost).toEqual({
+      requestedQueryCost: 52,
+      actualQueryCost: 3,
+      throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 1997, restoreRate: 100 },
+    });
+  });
+
+  it("throttles like Shopify's leaky bucket: HTTP 200, THROTTLED, no data, until the bucket refills", async () => {
+    let now = 0;
+    const small = createShopifyAdminEmulator({ throttle: { maximumAvailable: 100, restoreRate: 10 }, now: () => now });
+    const query = '{ orders(first: 90, query: "name:#1001") { nodes { id } } }';
+    const send = async () => {
+      const response = await small.graphql(query);
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      return { status: response.status, body: (await response.json()) as Record<string, any> };
+    };
+    // Each query needs 92 points to start and keeps 3: 100 → 97 → 94 → 91, too few for a fourth.
+    for (let i = 0; i < 3; i++) expect((await send()).body.data?.orders.nodes).toHaveLength(1);
+    const throttled = await send();
+    expect(throttled.status).toBe(200);
+    expect(throttled.body.data).toBeUndefined();
+    expect(throttled.body.errors).toEqual([
+      expect.objectContaining({ extensions: expect.objectContaining({ code: "THROTTLED" }) }),
+    ]);
+    expect(throttled.body.extensions.cost).toMatchObject({
+      requestedQueryCost: 92,
+      actualQueryCost: null,
+      throttleStatus: { currentlyAvailable: 91, maximumAvailable: 100, restoreRate: 10 },
+    });
+    now += 1_000;
+    expect((await send()).body.data?.orders.nodes).toHaveLength(1);
+    small.reset();
+    expect(small.throttleStatus().currentlyAvailable).toBe(100);
+  });
+
+  it("refuses a query above the 1,000-point single-query limit before it runs", async () => {
+    const body = await run("{ orders(first: 250) { nodes { id lineItems(first: 250) { nodes { id } } } } }");
+    expect(body.data).toBeUndefined();
+    expect(body.errors?.[0]).toMatchObject({ extensions: { code: "MAX_COST_EXCEEDED" } });
   });
 
   it("serves Shopify's GraphQL URL through fetch and refuses other paths and wrong tokens", async () => {

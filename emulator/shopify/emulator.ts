@@ -1,4 +1,5 @@
 import {
+  type DocumentNode,
   getNamedType,
   getNullableType,
   graphql,
@@ -8,10 +9,12 @@ import {
   GraphQLNonNull,
   type GraphQLOutputType,
   type GraphQLTypeResolver,
+  parse,
 } from "graphql";
 
 import { handleFulfillmentCreate, handleFulfillmentTrackingInfoUpdate } from "./fulfillments";
 import type { FulfillmentOrderRecord, FulfillmentRecord, OrderRecord, ShopifyEmulatorState } from "./model";
+import { calculateActualQueryCost, calculateRequestedQueryCost, SINGLE_QUERY_MAX_COST } from "./query-cost";
 import { ADMIN_API_VERSION, loadAdminSchema } from "./schema";
 import { createSeedState, DEFAULT_SHOP_DOMAIN } from "./seed";
 
@@ -37,6 +40,17 @@ export interface ShopifyAdminEmulatorOptions {
   // false emulates an app without Level 2 protected customer data approval: protected fields
   // resolve to null with an error, next to the rest of the data.
   protectedCustomerDataApproved?: boolean;
+  // The rate limit: a leaky bucket of query-cost points, like Shopify's. Defaults to a Standard
+  // plan (2,000 points, 100 restored per second); false turns throttling off.
+  throttle?: { maximumAvailable?: number; restoreRate?: number } | false;
+  // Milliseconds since the epoch; tests inject a clock to drain and refill the bucket deterministically.
+  now?: () => number;
+}
+
+export interface ThrottleStatus {
+  maximumAvailable: number;
+  currentlyAvailable: number;
+  restoreRate: number;
 }
 
 export interface ShopifyAdminEmulator {
@@ -51,6 +65,8 @@ export interface ShopifyAdminEmulator {
   findFulfillmentOrder: (id: string) => FulfillmentOrderRecord | undefined;
   failNextRequest: (failure: ShopifyEmulatorFailure) => void;
   setProtectedCustomerDataApproved: (approved: boolean) => void;
+  // The bucket as Shopify would report it now.
+  throttleStatus: () => ThrottleStatus;
 }
 
 export interface EmulatorContext {
@@ -97,7 +113,9 @@ function allFulfillmentOrders(state: ShopifyEmulatorState): FulfillmentOrderReco
 }
 
 function computeDisplayFulfillmentStatus(order: OrderRecord): string {
-  const lines = order.fulfillmentOrders.filter((fo) => fo.status !== "CANCELLED").flatMap((fo) => fo.lineItems);
+  const lines = order.fulfillmentOrders
+    .filter((fo) => fo.status !== "CANCELLED" && !fo.hiddenFromMerchant)
+    .flatMap((fo) => fo.lineItems);
   const total = lines.reduce((n, l) => n + l.totalQuantity, 0);
   const remaining = lines.reduce((n, l) => n + l.remainingQuantity, 0);
   if (total === 0) return "FULFILLMENT_NOT_REQUIRED";
@@ -124,6 +142,10 @@ const COMPUTED: Record<string, Record<string, Computed>> = {
         ),
       ),
     legacyResourceId: (o) => String(o.id).split("/").pop(),
+    fulfillmentOrders: (o, args) =>
+      (o as unknown as OrderRecord).fulfillmentOrders.filter(
+        (fo) => args.displayable !== true || !fo.hiddenFromMerchant,
+      ),
   },
   LineItem: {
     unfulfilledQuantity: (li, _a, ctx) => {
@@ -154,7 +176,6 @@ const COMPUTED: Record<string, Record<string, Computed>> = {
         f.fulfillmentOrderIds.includes(String(fo.id)),
       ),
     remainingLineItemsWeight: () => null,
-    internationalDuties: () => null,
   },
   Fulfillment: {
     order: (f, _a, ctx) => orderOf(ctx.state, String(f.orderId)),
@@ -216,8 +237,13 @@ function matchesOrderQuery(order: OrderRecord, query: string | undefined): boole
         return value === "any" || order.displayFinancialStatus.toLowerCase() === value;
       case "name":
         return order.name.toLowerCase() === (value.startsWith("#") ? value : `#${value}`);
-      case "delivery_method":
-        return value === "shipping";
+      case "delivery_method": {
+        // shipping, pick-up, pickup_point, local, retail, none: any fulfillment order with that method.
+        const wanted = value.replace(/[-_\s]/g, "");
+        return order.fulfillmentOrders.some(
+          (fo) => fo.deliveryMethod.methodType.replace(/_/g, "").toLowerCase() === wanted,
+        );
+      }
       case "id":
         return order.id.endsWith(`/${value}`);
       default:
@@ -341,13 +367,53 @@ function createRootValue() {
 const jsonResponse = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 
-const COST_EXTENSIONS = {
-  cost: {
-    requestedQueryCost: 1,
-    actualQueryCost: 1,
-    throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 1999, restoreRate: 100 },
-  },
-};
+const STANDARD_PLAN_BUCKET = { maximumAvailable: 2000, restoreRate: 100 };
+
+// Shopify's leaky bucket: a query may run when the bucket holds its requested cost; the bucket
+// refills continuously at the restore rate and is refunded what the query did not use.
+function createBucket(options: ShopifyAdminEmulatorOptions) {
+  const enabled = options.throttle !== false;
+  const config = { ...STANDARD_PLAN_BUCKET, ...(options.throttle || {}) };
+  const now = options.now ?? (() => Date.now());
+  let available = config.maximumAvailable;
+  let updatedAt = now();
+  const refill = () => {
+    const at = now();
+    available = Math.min(config.maximumAvailable, available + ((at - updatedAt) / 1000) * config.restoreRate);
+    updatedAt = at;
+  };
+  const status = (): ThrottleStatus => ({
+    maximumAvailable: config.maximumAvailable,
+    currentlyAvailable: Math.floor(available),
+    restoreRate: config.restoreRate,
+  });
+  return {
+    status,
+    /** Takes the requested cost, or answers false when the bucket cannot hold it. */
+    take(cost: number): boolean {
+      refill();
+      if (enabled && cost > available) return false;
+      if (enabled) available -= cost;
+      return true;
+    },
+    refund(points: number) {
+      if (enabled) available = Math.min(config.maximumAvailable, available + Math.max(0, points));
+    },
+    reset() {
+      available = config.maximumAvailable;
+      updatedAt = now();
+    },
+  };
+}
+
+function parseOrUndefined(query: string): DocumentNode | undefined {
+  try {
+    return parse(query);
+  } catch {
+    // graphql() reports the syntax error in Shopify's shape.
+    return undefined;
+  }
+}
 
 export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions = {}): ShopifyAdminEmulator {
   const shop = options.shop ?? DEFAULT_SHOP_DOMAIN;
@@ -360,8 +426,25 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
   let state = freshState();
   let protectedCustomerDataApproved = options.protectedCustomerDataApproved ?? true;
   const pendingFailures: ShopifyEmulatorFailure[] = [];
+  const bucket = createBucket(options);
 
   const execute: AdminGraphqlHandler = async (query, requestOptions) => {
+    const variables = requestOptions?.variables ?? {};
+    const document = parseOrUndefined(query);
+    const requested = document ? calculateRequestedQueryCost(schema, document, { variables }).cost : 0;
+    if (requested > SINGLE_QUERY_MAX_COST) {
+      return jsonResponse({
+        errors: [
+          {
+            message: `Query cost is ${requested}, which exceeds the single query max cost limit (${SINGLE_QUERY_MAX_COST}).`,
+            extensions: { code: "MAX_COST_EXCEEDED", cost: requested, maxCost: SINGLE_QUERY_MAX_COST },
+          },
+        ],
+        extensions: {
+          cost: { requestedQueryCost: requested, actualQueryCost: null, throttleStatus: bucket.status() },
+        },
+      });
+    }
     const failure = pendingFailures.shift();
     if (failure === "THROTTLED") {
       return jsonResponse({
@@ -381,11 +464,25 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
       });
     }
     if (failure === "SERVICE_UNAVAILABLE") return jsonResponse({ errors: "Service Unavailable" }, 503);
+    // Over budget: HTTP 200 with a THROTTLED error and no data, as Shopify answers.
+    if (!bucket.take(requested)) {
+      return jsonResponse({
+        errors: [
+          {
+            message: "Throttled",
+            extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" },
+          },
+        ],
+        extensions: {
+          cost: { requestedQueryCost: requested, actualQueryCost: null, throttleStatus: bucket.status() },
+        },
+      });
+    }
 
     const result = await graphql({
       schema,
       source: query,
-      variableValues: requestOptions?.variables ?? {},
+      variableValues: variables,
       rootValue,
       contextValue: { state, protectedCustomerDataApproved } satisfies EmulatorContext,
       fieldResolver,
@@ -394,7 +491,11 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
     const body: Rec = {};
     if (result.data !== undefined) body.data = result.data;
     if (result.errors?.length) body.errors = result.errors.map((e) => e.toJSON());
-    body.extensions = COST_EXTENSIONS;
+    const actual = document && result.data ? calculateActualQueryCost(schema, document, result.data) : 0;
+    bucket.refund(requested - actual);
+    body.extensions = {
+      cost: { requestedQueryCost: requested, actualQueryCost: actual, throttleStatus: bucket.status() },
+    };
     return jsonResponse(body);
   };
 
@@ -434,6 +535,7 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
     reset: () => {
       state = freshState();
       pendingFailures.length = 0;
+      bucket.reset();
       protectedCustomerDataApproved = options.protectedCustomerDataApproved ?? true;
     },
     fulfillments: () =>
@@ -450,5 +552,6 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
     setProtectedCustomerDataApproved: (approved) => {
       protectedCustomerDataApproved = approved;
     },
+    throttleStatus: () => bucket.status(),
   };
 }

@@ -4,6 +4,7 @@
 export type WeightUnit = "GRAMS" | "KILOGRAMS" | "OUNCES" | "POUNDS";
 export type FulfillmentOrderStatus =
   "OPEN" | "IN_PROGRESS" | "SCHEDULED" | "ON_HOLD" | "INCOMPLETE" | "CLOSED" | "CANCELLED";
+export type DeliveryMethodType = "SHIPPING" | "PICK_UP" | "PICKUP_POINT" | "LOCAL" | "RETAIL" | "NONE";
 
 export interface MoneyV2 {
   amount: string;
@@ -174,12 +175,18 @@ export interface FulfillmentOrderRecord {
   deliveryMethod: {
     __typename: "DeliveryMethod";
     id: string;
-    methodType: "SHIPPING";
+    // A string, not DeliveryMethodType: tests inject values Shopify may add later.
+    methodType: DeliveryMethodType | (string & {});
     serviceCode: string | null;
     presentedName: string | null;
   };
+  // "DAP" (duties unpaid) or "DDP" (duties collected at checkout); null for domestic shipments.
+  internationalDuties: { __typename: "FulfillmentOrderInternationalDuties"; incoterm: string } | null;
   lineItems: FulfillmentOrderLineItemRecord[];
   fulfillmentHolds: unknown[];
+  // Not a schema field: Shopify hides fulfillment orders closed after a merge or move from the
+  // merchant, and `fulfillmentOrders(displayable: true)` leaves them out.
+  hiddenFromMerchant?: boolean;
 }
 
 export interface TrackingInfoRecord {

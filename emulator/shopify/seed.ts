@@ -1,4 +1,5 @@
 import type {
+  DeliveryMethodType,
   FulfillmentOrderRecord,
   FulfillmentOrderStatus,
   FulfillmentRecord,
@@ -38,6 +39,12 @@ export const ORDER_SCENARIOS = {
   "#1015": "vague product type (Gift), to Canada",
   "#1016": "split: two fulfillment orders at two locations",
   "#1017": "partly fulfilled: one closed FO, one in progress with an existing fulfillment",
+  "#1018": "local pickup: the customer collects it at the Brooklyn warehouse (no label)",
+  "#1019": "local delivery: the merchant delivers it in Brooklyn (no label)",
+  "#1020": "duties collected at checkout (DDP), to the United Kingdom",
+  "#1021": "20% order discount, to Canada: customs value is the price paid",
+  "#1022":
+    "address changed after a move: the FO's destination differs from the order's shipping address; the moved-from FO is closed and hidden",
 } as const;
 
 const gid = (type: string, n: number | string) => `gid://shopify/${type}/${n}`;
@@ -297,6 +304,16 @@ interface OrderSpec {
     status?: FulfillmentOrderStatus;
     remaining?: number[];
   }[];
+  // The fulfillment orders' delivery method; default SHIPPING. Pickup orders have no ship-to.
+  deliveryMethod?: DeliveryMethodType;
+  // The fulfillment orders' incoterm for international orders; default DAP (duties unpaid).
+  incoterm?: "DAP" | "DDP";
+  // An order-level discount, as a fraction of every line's price (0.2 = 20% off).
+  discount?: number;
+  // Where the fulfillment orders ship, when it differs from the order's shipping address.
+  fulfillmentDestination?: Destination;
+  // A closed fulfillment order the items were moved from, hidden from the merchant.
+  movedFrom?: "brooklyn" | "reno";
   existingFulfillments?: {
     foIndex: number;
     itemIndex: number;
@@ -738,7 +755,127 @@ const ORDER_SPECS: OrderSpec[] = [
       },
     ],
   },
+  {
+    number: 1018,
+    email: "nora.lindqvist@gmail.com",
+    phone: "+17185550123",
+    presentment: USD,
+    shipping: { title: "Pickup at Brooklyn Warehouse", code: "PICKUP", amountUsd: "0.00" },
+    deliveryMethod: "PICK_UP",
+    destination: {
+      firstName: "Nora",
+      lastName: "Lindqvist",
+      address1: "145 Bedford Ave",
+      city: "Brooklyn",
+      province: "New York",
+      provinceCode: "NY",
+      zip: "11211",
+      country: "United States",
+      countryCode: "US",
+      phone: "+17186254471",
+    },
+    items: [{ key: "skillet", quantity: 1 }],
+  },
+  {
+    number: 1019,
+    email: "tomas.reyes@hey.com",
+    phone: "+17187736620",
+    presentment: USD,
+    shipping: { title: "Local Delivery", code: "LOCAL", amountUsd: "5.00" },
+    deliveryMethod: "LOCAL",
+    destination: {
+      firstName: "Tomás",
+      lastName: "Reyes",
+      address1: "88 Greenpoint Ave",
+      city: "Brooklyn",
+      province: "New York",
+      provinceCode: "NY",
+      zip: "11222",
+      country: "United States",
+      countryCode: "US",
+      phone: "+17187736620",
+    },
+    items: [{ key: "mug", quantity: 2 }],
+  },
+  {
+    number: 1020,
+    email: "harriet.shaw@gmail.com",
+    phone: "+441314960772",
+    presentment: GBP,
+    shipping: { title: "International Express (duties included)", code: "INTL_EXPRESS_DDP", amountUsd: "34.00" },
+    incoterm: "DDP",
+    destination: {
+      firstName: "Harriet",
+      lastName: "Shaw",
+      address1: "12 Dundas Street",
+      city: "Edinburgh",
+      province: "Scotland",
+      zip: "EH3 6HZ",
+      country: "United Kingdom",
+      countryCode: "GB",
+      phone: "+441314960772",
+    },
+    items: [{ key: "journal", quantity: 1 }],
+  },
+  {
+    number: 1021,
+    email: "etienne.gagnon@sympatico.ca",
+    phone: "+16135527348",
+    presentment: CAD,
+    shipping: { title: "International Standard", code: "INTL_STANDARD", amountUsd: "24.00" },
+    discount: 0.2,
+    destination: {
+      firstName: "Étienne",
+      lastName: "Gagnon",
+      address1: "210 Rideau St",
+      city: "Ottawa",
+      province: "Ontario",
+      provinceCode: "ON",
+      zip: "K1N 5Y1",
+      country: "Canada",
+      countryCode: "CA",
+      phone: "+16135527348",
+    },
+    items: [{ key: "sweater", quantity: 1 }],
+  },
+  {
+    number: 1022,
+    email: "maya.patel@fastmail.com",
+    phone: "+13125584410",
+    presentment: USD,
+    shipping: { title: "Standard Shipping", code: "STANDARD", amountUsd: "8.95" },
+    movedFrom: "reno",
+    destination: {
+      firstName: "Maya",
+      lastName: "Patel",
+      address1: "1550 N Damen Ave",
+      city: "Chicago",
+      province: "Illinois",
+      provinceCode: "IL",
+      zip: "60622",
+      country: "United States",
+      countryCode: "US",
+      phone: "+13125584410",
+    },
+    // She moved after ordering; the fulfillment order carries the new address, the order the old one.
+    fulfillmentDestination: {
+      firstName: "Maya",
+      lastName: "Patel",
+      company: "Lakeview Pediatrics",
+      address1: "3000 N Halsted St",
+      address2: "Suite 200",
+      city: "Chicago",
+      province: "Illinois",
+      zip: "60657",
+      country: "United States",
+      countryCode: "US",
+      phone: "+13125589921",
+    },
+    items: [{ key: "dripper", quantity: 1 }],
+  },
 ];
+
+const LAST_ORDER_NUMBER = Math.max(...ORDER_SPECS.map((spec) => spec.number));
 
 // Fixed clock so seeded data (and test snapshots) do not drift.
 const SEED_NOW = Date.parse("2026-11-20T15:00:00Z");
@@ -764,14 +901,17 @@ function buildOrder(
   const orderNumericId = 5829104000 + spec.number;
   const orderId = gid("Order", orderNumericId);
   const name = `#${spec.number}`;
-  // Order numbers grow with time, like Shopify's: #1001 is the oldest (about 13 days ago).
-  const createdAt = isoDaysAgo(((1018 - spec.number) * 18) / 24);
+  // Order numbers grow with time, like Shopify's: #1001 is the oldest (about 16 days ago).
+  const createdAt = isoDaysAgo(((LAST_ORDER_NUMBER + 1 - spec.number) * 18) / 24);
   const d = spec.destination;
+  const fd = spec.fulfillmentDestination ?? d;
+  const method = spec.deliveryMethod ?? "SHIPPING";
 
   const lineItems: LineItemRecord[] = spec.items.map((item, i) => {
     const variant = variants.get(item.key);
     if (!variant) throw new Error(`seed: unknown catalog key ${item.key}`);
     const unit = money(variant.price, spec.presentment);
+    const paid = money((Number(variant.price) * (1 - (spec.discount ?? 0))).toFixed(2), spec.presentment);
     return {
       __typename: "LineItem",
       id: gid("LineItem", 14100000000 + spec.number * 10 + i),
@@ -786,7 +926,7 @@ function buildOrder(
       isGiftCard: false,
       taxable: true,
       originalUnitPriceSet: unit,
-      discountedUnitPriceAfterAllDiscountsSet: unit,
+      discountedUnitPriceAfterAllDiscountsSet: paid,
       originalTotalSet: money((Number(variant.price) * item.quantity).toFixed(2), spec.presentment),
       variant,
       product: variant.product,
@@ -813,8 +953,24 @@ function buildOrder(
     coordinatesValidated: true,
   };
 
-  const groups = spec.split ?? [{ location: "brooklyn" as const, itemIndexes: lineItems.map((_, i) => i) }];
-  const fulfillmentOrders: FulfillmentOrderRecord[] = groups.map((group, g) => {
+  const groups: NonNullable<OrderSpec["split"]> = spec.split ?? [
+    { location: "brooklyn", itemIndexes: lineItems.map((_, i) => i) },
+  ];
+  // The fulfillment order the items were moved from comes first, closed and with nothing left.
+  const allGroups = spec.movedFrom
+    ? [
+        {
+          location: spec.movedFrom,
+          itemIndexes: lineItems.map((_, i) => i),
+          status: "CLOSED" as const,
+          remaining: lineItems.map(() => 0),
+          hidden: true,
+        },
+        ...groups,
+      ]
+    : groups;
+  const international = fd.countryCode !== "US";
+  const fulfillmentOrders: FulfillmentOrderRecord[] = allGroups.map((group, g) => {
     const location = locations[group.location];
     const foNumeric = 6620000000 + spec.number * 10 + g;
     return {
@@ -841,28 +997,36 @@ function buildOrder(
         phone: location.address.phone,
         location,
       },
-      destination: {
-        __typename: "FulfillmentOrderDestination",
-        id: gid("FulfillmentOrderDestination", foNumeric),
-        firstName: d.firstName,
-        lastName: d.lastName,
-        company: d.company ?? null,
-        address1: d.address1,
-        address2: d.address2 ?? null,
-        city: d.city,
-        province: d.province ?? null,
-        zip: d.zip,
-        countryCode: d.countryCode,
-        phone: d.phone,
-        email: spec.email,
-      },
+      // A pickup has no destination: the customer comes to the location.
+      destination:
+        method === "PICK_UP"
+          ? null
+          : {
+              __typename: "FulfillmentOrderDestination",
+              id: gid("FulfillmentOrderDestination", foNumeric),
+              firstName: fd.firstName,
+              lastName: fd.lastName,
+              company: fd.company ?? null,
+              address1: fd.address1,
+              address2: fd.address2 ?? null,
+              city: fd.city,
+              province: fd.province ?? null,
+              zip: fd.zip,
+              countryCode: fd.countryCode,
+              phone: fd.phone,
+              email: spec.email,
+            },
       deliveryMethod: {
         __typename: "DeliveryMethod",
         id: gid("DeliveryMethod", foNumeric),
-        methodType: "SHIPPING",
+        methodType: method,
         serviceCode: spec.shipping.code,
         presentedName: spec.shipping.title,
       },
+      internationalDuties: international
+        ? { __typename: "FulfillmentOrderInternationalDuties", incoterm: spec.incoterm ?? "DAP" }
+        : null,
+      ...("hidden" in group && group.hidden ? { hiddenFromMerchant: true } : {}),
       lineItems: group.itemIndexes.map((itemIndex, k) => {
         const li = lineItems[itemIndex];
         if (!li) throw new Error(`seed: order ${name} has no line item ${itemIndex}`);
@@ -915,7 +1079,7 @@ function buildOrder(
   });
 
   const subtotal = lineItems.reduce(
-    (sum, li) => sum + Number(li.originalUnitPriceSet.shopMoney.amount) * li.quantity,
+    (sum, li) => sum + Number(li.discountedUnitPriceAfterAllDiscountsSet.shopMoney.amount) * li.quantity,
     0,
   );
   const total = (subtotal + Number(spec.shipping.amountUsd)).toFixed(2);
@@ -936,7 +1100,7 @@ function buildOrder(
     closed: false,
     cancelledAt: null,
     test: false,
-    shippingAddress: address,
+    shippingAddress: method === "PICK_UP" ? null : address,
     billingAddress: { ...address, id: gid("MailingAddress", 9130000000 + spec.number) },
     shippingLine: {
       __typename: "ShippingLine",

@@ -1,0 +1,64 @@
+import { join } from "node:path";
+
+import { Kind, parse } from "graphql";
+import { describe, expect, it } from "vitest";
+
+import { UNFULFILLED_ORDERS_MAX_PAGE_SIZE } from "~/shopify/orders";
+import { LOCATIONS_PAGE_SIZE } from "~/shopify/shop";
+
+import { calculateRequestedQueryCost, SINGLE_QUERY_MAX_COST } from "../emulator/shopify/query-cost";
+import { loadAdminSchema } from "../emulator/shopify/schema";
+import { collectFragments, findGraphqlDocuments, withSpreadFragments } from "./helpers/graphql-documents";
+import { ROOT } from "./setup/database";
+
+// Shopify refuses any query whose requested cost is above 1,000 points, whatever the bucket holds.
+// Each document the app sends is costed by Shopify's published rules (emulator/shopify/query-cost.ts)
+// at the largest page sizes the app asks for, and must stay well below the cap: a document near it
+// breaks as soon as someone adds a field.
+const COST_BUDGET = 500;
+
+// The largest value the app sends for each page-size variable (the adapters clamp to these).
+const WORST_CASE_VARIABLES: Record<string, Record<string, unknown>> = {
+  UnfulfilledOrdersForLabels: { first: UNFULFILLED_ORDERS_MAX_PAGE_SIZE },
+  ShopAndLocationsForLabels: { locationsFirst: LOCATIONS_PAGE_SIZE },
+};
+
+const schema = loadAdminSchema();
+const documents = findGraphqlDocuments(join(ROOT, "app"));
+const fragments = collectFragments(documents);
+const operations = documents.flatMap(({ file, source }) =>
+  parse(source).definitions.flatMap((d) =>
+    d.kind === Kind.OPERATION_DEFINITION && d.name ? [{ file, name: d.name.value, source }] : [],
+  ),
+);
+
+describe("query cost of the app's GraphQL documents", () => {
+  it("finds the app's operations", () => {
+    expect(operations.length).toBeGreaterThan(5);
+  });
+
+  it.each(operations.map((o) => [o.name, o.file, o.source] as const))(
+    "%s (%s) stays far below Shopify's 1,000-point single-query limit",
+    (name, _file, source) => {
+      const { cost, unsizedConnections } = calculateRequestedQueryCost(schema, withSpreadFragments(source, fragments), {
+        operationName: name,
+        variables: WORST_CASE_VARIABLES[name] ?? {},
+      });
+      // A page size from a variable needs its worst case above, or the cost is a guess.
+      expect(unsizedConnections).toEqual([]);
+      expect({ name, cost, withinLimit: cost <= SINGLE_QUERY_MAX_COST }).toEqual({ name, cost, withinLimit: true });
+      expect(cost).toBeLessThanOrEqual(COST_BUDGET);
+    },
+  );
+
+  it("would fail the old single OrderForLabel document, so the check can fail", () => {
+    // The shape OrderForLabel had before it was split: 50 line items and 5 fulfillment orders of 25 lines.
+    const old = `query Old($id: ID!) { order(id: $id) {
+      lineItems(first: 50) { nodes { id weight { value } originalUnitPriceSet { shopMoney { amount } presentmentMoney { amount } }
+        product { id } variant { id inventoryItem { id measurement { weight { value } } } } } }
+      fulfillmentOrders(first: 5) { nodes { id supportedActions { action } deliveryMethod { methodType }
+        assignedLocation { name location { id } } destination { city }
+        lineItems(first: 25) { nodes { id weight { value } lineItem { id } } } } } } }`;
+    expect(calculateRequestedQueryCost(schema, parse(old)).cost).toBeGreaterThan(COST_BUDGET);
+  });
+});

@@ -1,0 +1,29 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+import { ROOT } from "./setup/database";
+
+// The Shopify CLI reads these files; a mistake shows up only when someone runs `shopify app dev`
+// or `deploy`, so the parts this app relies on are checked here.
+const read = (file: string) => readFileSync(join(ROOT, file), "utf8");
+const routeFileFor = (path: string) => join(ROOT, "app/routes", `${path.replace(/^\//, "").replace(/\//g, ".")}.tsx`);
+
+describe("Shopify CLI configuration", () => {
+  it("has a shopify.web.toml that serves the app as frontend and backend with the Remix dev server", () => {
+    const web = read("shopify.web.toml");
+    expect(web).toMatch(/^roles = \["frontend", "backend"\]$/m);
+    expect(web).toMatch(/^dev = ".*remix vite:dev"$/m);
+    const webhooksPath = /^webhooks_path = "([^"]+)"$/m.exec(web)?.[1];
+    expect(webhooksPath && existsSync(routeFileFor(webhooksPath))).toBe(true);
+  });
+
+  it("drops the obsolete include_config_on_deploy and routes every webhook subscription to a route", () => {
+    const app = read("shopify.app.toml");
+    expect(app).not.toMatch(/include_config_on_deploy/);
+    const uris = [...app.matchAll(/^\s*uri = "([^"]+)"$/gm)].map((m) => m[1] ?? "");
+    expect(uris.length).toBeGreaterThan(0);
+    expect(uris.filter((uri) => !existsSync(routeFileFor(uri)))).toEqual([]);
+  });
+});
