@@ -264,7 +264,7 @@ export async function createDraft(
     ...problems.filter((p) => p.severity !== "blocking"),
     ...Object.entries(draft.value.warnings).map(([path, message]) => ({
       path,
-      code: "SERVICE_WARNING",
+      code: "SERVICE_WARNING" as const,
       severity: "warning" as const,
       message: String(message),
     })),

@@ -129,7 +129,7 @@ export type PreflightCode = RequestPreflightCode | LabelFlowCode;
  * object literals (code widened to string); once that literal is `as const`, the default becomes
  * PreflightCode and the two names mean the same.
  */
-export type PreflightProblem<C extends string = string> = {
+export type PreflightProblem<C extends string = PreflightCode> = {
   path: string;
   code: C;
   severity: PreflightSeverity;

@@ -41,6 +41,45 @@ describe("runAdminGraphql", () => {
     });
   });
 
+  describe("when Shopify throttles", () => {
+    const throttled = (currentlyAvailable: number) => ({
+      errors: [{ message: "Throttled", extensions: { code: "THROTTLED" } }],
+      extensions: {
+        cost: {
+          requestedQueryCost: 300,
+          actualQueryCost: null,
+          throttleStatus: { maximumAvailable: 2000, currentlyAvailable, restoreRate: 100 },
+        },
+      },
+    });
+    function sequence(...bodies: unknown[]): AdminGraphqlClient {
+      let call = 0;
+      return async () => new Response(JSON.stringify(bodies[Math.min(call++, bodies.length - 1)]), { status: 200 });
+    }
+
+    it("waits as long as the cost report says the bucket needs, then runs the query again", async () => {
+      const sleeps: number[] = [];
+      const admin = sequence(throttled(100), { data: { shop: { name: "A" } } });
+      const result = await runAdminGraphql(admin, request, { sleep: async (ms) => void sleeps.push(ms) });
+      expect(result.ok && result.value.data).toEqual({ shop: { name: "A" } });
+      expect(sleeps).toEqual([2000]);
+    });
+
+    it("gives up THROTTLED, saying when to try again, rather than wait past its budget", async () => {
+      const sleeps: number[] = [];
+      const admin = sequence(throttled(0), { data: { shop: { name: "A" } } });
+      const result = await runAdminGraphql(admin, request, {
+        sleep: async (ms) => void sleeps.push(ms),
+        maxThrottleWaitMs: 1_000,
+      });
+      expect(result.ok ? null : result.error).toMatchObject({
+        code: "THROTTLED",
+        message: expect.stringMatching(/Try again in 3 seconds/),
+      });
+      expect(sleeps).toEqual([]);
+    });
+  });
+
   it("rethrows a Response so Remix can re-authenticate", async () => {
     const redirect = new Response(null, { status: 302 });
     await expect(runAdminGraphql(async () => Promise.reject(redirect), request)).rejects.toBe(redirect);

@@ -27,7 +27,8 @@ export interface ShopifyError extends AppError<ShopifyErrorCode> {
 }
 
 // Something wrong next to usable data: the call succeeded but parts are missing.
-export type ShopifyProblemCode = "PROTECTED_CUSTOMER_DATA" | "PARTIAL_DATA" | "TRUNCATED";
+// UNRECOGNIZED_VALUE: a value of an enum Shopify extended after this app was written.
+export type ShopifyProblemCode = "PROTECTED_CUSTOMER_DATA" | "PARTIAL_DATA" | "TRUNCATED" | "UNRECOGNIZED_VALUE";
 export interface ShopifyProblem {
   readonly code: ShopifyProblemCode;
   readonly message: string;
@@ -112,6 +113,24 @@ interface Envelope {
   data: unknown;
   errors: GraphqlError[];
   rawErrors?: string;
+  extensions?: unknown;
+}
+
+// Shopify's cost report: how long until the bucket holds what a throttled query asked for.
+const CostExtensionSchema = z.object({
+  cost: z.object({
+    requestedQueryCost: z.number(),
+    throttleStatus: z.object({ currentlyAvailable: z.number(), restoreRate: z.number().positive() }),
+  }),
+});
+
+/** Milliseconds until Shopify's leaky bucket refills enough for the query; null when not reported. */
+export function throttleWaitMs(extensions: unknown): number | null {
+  const parsed = CostExtensionSchema.safeParse(extensions);
+  if (!parsed.success) return null;
+  const { requestedQueryCost, throttleStatus } = parsed.data.cost;
+  const missing = Math.max(0, requestedQueryCost - throttleStatus.currentlyAvailable);
+  return Math.ceil((missing / throttleStatus.restoreRate) * 1000);
 }
 
 // @shopify/shopify-api's client throws GraphqlQueryError when the response carries `errors`,
@@ -127,6 +146,7 @@ function readThrownGraphqlError(error: unknown): Envelope | undefined {
         .object({ graphQLErrors: z.array(GraphqlErrorSchema).optional(), message: z.string().optional() })
         .passthrough()
         .optional(),
+      extensions: z.unknown().optional(),
     })
     .safeParse(body);
   if (!parsed.success) return undefined;
@@ -135,6 +155,7 @@ function readThrownGraphqlError(error: unknown): Envelope | undefined {
   return {
     data: parsed.data.data ?? null,
     errors: graphQLErrors.length || !fallback ? graphQLErrors : [{ message: fallback }],
+    extensions: parsed.data.extensions,
   };
 }
 
@@ -189,11 +210,15 @@ async function callAdmin(
   if (!parsed.success) {
     return err(createShopifyError("INVALID_RESPONSE", `${operation}: unexpected envelope: ${parsed.error.message}`));
   }
-  const { data, errors } = parsed.data;
+  const { data, errors, extensions } = parsed.data;
   if (errors !== undefined && !Array.isArray(errors)) {
-    return ok({ data: data ?? null, errors: [], rawErrors: JSON.stringify(errors) });
+    return ok({ data: data ?? null, errors: [], rawErrors: JSON.stringify(errors), extensions });
   }
-  return ok({ data: data ?? null, errors: errors ?? [] });
+  return ok({ data: data ?? null, errors: errors ?? [], extensions });
+}
+
+function isThrottled(envelope: Envelope): boolean {
+  return envelope.errors.some((e) => e.extensions?.code === "THROTTLED");
 }
 
 function toProblem(error: GraphqlError): ShopifyProblem {
@@ -209,19 +234,49 @@ function toProblem(error: GraphqlError): ShopifyProblem {
   };
 }
 
+export type RunAdminGraphqlOptions = {
+  sleep?: (ms: number) => Promise<void>;
+  /** The longest a request waits in all for Shopify's rate limit before giving up THROTTLED. */
+  maxThrottleWaitMs?: number;
+};
+
+// A screen should not hang on the rate limit for long; jobs may pass a larger budget.
+const DEFAULT_MAX_THROTTLE_WAIT_MS = 4_000;
+const MAX_THROTTLE_RETRIES = 3;
+
 // Runs one document and parses `data` with `schema` at the boundary. Top-level errors without
-// data are failures; errors next to data become problems the caller can show.
+// data are failures; errors next to data become problems the caller can show. A THROTTLED
+// answer (HTTP 200, no data) is retried after the wait Shopify's cost report implies, within
+// a small budget; the query never ran, so repeating it is safe, mutations included.
 export async function runAdminGraphql<S extends z.ZodTypeAny>(
   admin: AdminGraphqlClient,
   request: { operation: string; document: string; variables?: Record<string, unknown>; schema: S },
+  options: RunAdminGraphqlOptions = {},
 ): Promise<Result<{ data: z.infer<S>; problems: ShopifyProblem[] }, ShopifyError>> {
   const { operation, document, schema } = request;
-  const called = await callAdmin(admin, operation, document, request.variables ?? {});
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  let budget = options.maxThrottleWaitMs ?? DEFAULT_MAX_THROTTLE_WAIT_MS;
+  let called = await callAdmin(admin, operation, document, request.variables ?? {});
+  for (let retry = 0; retry < MAX_THROTTLE_RETRIES && called.ok && isThrottled(called.value); retry++) {
+    // Without Shopify's cost report there is no telling how long to wait: give up at once.
+    const wait = throttleWaitMs(called.value.extensions);
+    if (wait === null || wait > budget) break;
+    budget -= wait;
+    await sleep(wait);
+    called = await callAdmin(admin, operation, document, request.variables ?? {});
+  }
   if (!called.ok) return called;
   const { data, errors, rawErrors } = called.value;
 
-  if (errors.some((e) => e.extensions?.code === "THROTTLED")) {
-    return err(createShopifyError("THROTTLED", `${operation}: ${JSON.stringify(errors)}`));
+  if (isThrottled(called.value)) {
+    const wait = throttleWaitMs(called.value.extensions);
+    return err(
+      createShopifyError("THROTTLED", `${operation}: ${JSON.stringify(errors)}`, {
+        ...(wait !== null
+          ? { message: `Shopify is busy right now. Try again in ${Math.ceil(wait / 1000)} seconds.` }
+          : {}),
+      }),
+    );
   }
   if (data === null || data === undefined || rawErrors) {
     const detail = rawErrors ?? errors.map((e) => e.message).join("; ");

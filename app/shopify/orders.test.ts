@@ -376,9 +376,9 @@ describe("getOrderForLabel reads everything, in small queries", () => {
     expect(order.customsTaxId?.value).toBe("RSSGLI90A41F205B");
     expect(problems.map((p) => [p.code, p.path])).toEqual(
       expect.arrayContaining([
-        ["PARTIAL_DATA", `fulfillmentOrders.${fo?.id}.status`],
-        ["PARTIAL_DATA", `fulfillmentOrders.${fo?.id}.deliveryMethod.methodType`],
-        ["PARTIAL_DATA", "localizedFields.TAX_CREDENTIAL_IT.purpose"],
+        ["UNRECOGNIZED_VALUE", `fulfillmentOrders.${fo?.id}.status`],
+        ["UNRECOGNIZED_VALUE", `fulfillmentOrders.${fo?.id}.deliveryMethod.methodType`],
+        ["UNRECOGNIZED_VALUE", "localizedFields.TAX_CREDENTIAL_IT.purpose"],
       ]),
     );
   });

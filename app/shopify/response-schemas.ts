@@ -33,7 +33,7 @@ export function readEnum<T extends string>(
 ): T | null {
   if ((values as readonly string[]).includes(raw)) return raw as T;
   problems.push({
-    code: "PARTIAL_DATA",
+    code: "UNRECOGNIZED_VALUE",
     path: where.path,
     message: `Shopify sent a ${where.what} this app doesn't know ("${raw}"); check it in Shopify.`,
     logMessage: `${where.operation}: unknown enum value ${JSON.stringify(raw)} at ${where.path}`,
