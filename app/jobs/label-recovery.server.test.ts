@@ -3,9 +3,15 @@ import { describe, expect, it } from "vitest";
 import db from "~/db.server";
 import { findLabel } from "~/labels/label-repository.server";
 import { purchase } from "~/labels/purchase.server";
-import { crashAfterCharge, createEmulators, DEMO_ORG, draftSeededOrder, TEST_LABEL_SHOP } from "~/labels/test-support";
 import { writeTracking } from "~/labels/write-tracking.server";
 
+import {
+  crashAfterCharge,
+  createEmulators,
+  DEMO_ORG,
+  draftSeededOrder,
+  TEST_LABEL_SHOP,
+} from "../../test/helpers/labels";
 import { runLabelRecovery, startLabelRecoveryLoop } from "./label-recovery.server";
 
 const SHOP = TEST_LABEL_SHOP;

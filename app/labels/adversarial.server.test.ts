@@ -5,10 +5,6 @@ import { createShippingClient, type ShippingClient } from "~/shipping/client.ser
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { createFulfillmentWithTracking } from "~/shopify/fulfillments";
 
-import { listAuditEntries } from "./audit.server";
-import { createDraft, CREATING_LEASE_MS, discardDraft } from "./create-draft.server";
-import { claimCreationSlot, findLabel } from "./label-repository.server";
-import { purchase, PURCHASE_LEASE_MS, type PurchaseShippingPort, recoverStuckPurchases } from "./purchase.server";
 import {
   buyAtTheService,
   countingFetch,
@@ -23,7 +19,11 @@ import {
   SHIPPING_BASE_URL,
   TEST_LABEL_SHOP,
   waitUntil,
-} from "./test-support";
+} from "../../test/helpers/labels";
+import { listAuditEntries } from "./audit.server";
+import { createDraft, CREATING_LEASE_MS, discardDraft } from "./create-draft.server";
+import { claimCreationSlot, findLabel } from "./label-repository.server";
+import { purchase, PURCHASE_LEASE_MS, type PurchaseShippingPort, recoverStuckPurchases } from "./purchase.server";
 import { writeTracking } from "./write-tracking.server";
 
 // The paths where one fulfillment order could be charged twice, a write-back Shopify accepted

@@ -6,9 +6,6 @@ import type { ShippingClient } from "~/shipping/client.server";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { ok } from "~/utils/result";
 
-import { listAuditEntries } from "./audit.server";
-import { findLabel } from "./label-repository.server";
-import { purchase, type PurchaseShippingPort, recoverStuckPurchases } from "./purchase.server";
 import {
   countingFetch,
   crashAfterCharge,
@@ -17,7 +14,10 @@ import {
   DEMO_ORG,
   draftSeededOrder,
   TEST_LABEL_SHOP,
-} from "./test-support";
+} from "../../test/helpers/labels";
+import { listAuditEntries } from "./audit.server";
+import { findLabel } from "./label-repository.server";
+import { purchase, type PurchaseShippingPort, recoverStuckPurchases } from "./purchase.server";
 import { writeTracking } from "./write-tracking.server";
 
 const SHOP = TEST_LABEL_SHOP;

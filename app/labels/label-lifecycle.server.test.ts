@@ -3,12 +3,12 @@ import { describe, expect, it } from "vitest";
 import db from "~/db.server";
 import type { ShippingClient } from "~/shipping/client.server";
 
+import { createEmulators, DEMO_ORG, draftSeededOrder, TEST_LABEL_SHOP } from "../../test/helpers/labels";
 import { listAuditEntries } from "./audit.server";
 import { createDraft, discardDraft } from "./create-draft.server";
 import { findLabel, listPendingWriteBacks } from "./label-repository.server";
 import { purchase } from "./purchase.server";
 import { saveShopSettings } from "./settings.server";
-import { createEmulators, DEMO_ORG, draftSeededOrder, TEST_LABEL_SHOP } from "./test-support";
 import { retryPendingWriteBacks, writeTracking } from "./write-tracking.server";
 
 const SHOP = TEST_LABEL_SHOP;

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { preflightLabelRequest } from "~/shipping/preflight";
 
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
+import { createEmulators, loadSeededOrder } from "../../test/helpers/labels";
 import { prefillLabelRequest } from "./prefill";
 import { DEFAULT_LABEL_SETTINGS } from "./settings";
-import { createEmulators, loadSeededOrder } from "./test-support";
 
 async function prefill(name: string) {
   const { shopify } = createEmulators();

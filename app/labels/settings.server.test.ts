@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 
 import db from "~/db.server";
 
+import { createEmulators, SHIPPING_BASE_URL } from "../../test/helpers/labels";
 import { openSecret, sealSecret } from "./secret-box.server";
 import { DEFAULT_LABEL_SETTINGS } from "./settings";
 import {
@@ -11,7 +12,6 @@ import {
   saveShopSettings,
   setShippingApiKey,
 } from "./settings.server";
-import { createEmulators, SHIPPING_BASE_URL } from "./test-support";
 
 const SHOP = "settings-shop.myshopify.com";
 const API_KEY = "sk_live_demo";

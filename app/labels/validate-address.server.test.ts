@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 
 import db from "~/db.server";
 
+import { createEmulators, createTestShippingClient, DEMO_ORG, TEST_LABEL_SHOP } from "../../test/helpers/labels";
 import { listAuditEntries } from "./audit.server";
-import { createEmulators, createTestShippingClient, DEMO_ORG, TEST_LABEL_SHOP } from "./test-support";
 import { validateShipToAddress } from "./validate-address.server";
 
 const ADDRESS = { street1: "1600 Amphitheatre Pkwy", city: "Mountain View", state: "CA", zip: "94043" };

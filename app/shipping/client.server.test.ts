@@ -2,6 +2,14 @@ import { beforeEach, describe, expect, it } from "vitest";
 
 import { createShippingEmulator } from "../../emulator/shipping/emulator";
 import {
+  box,
+  deRecipient,
+  dhlToGermany,
+  sender,
+  upsGroundDomestic,
+  usRecipient,
+} from "../../test/fixtures/shipping-requests";
+import {
   buildCreateLabelBody,
   createShippingClient,
   type FetchLike,
@@ -11,7 +19,6 @@ import {
 } from "./client.server";
 import { checkDraftPackageCount } from "./preflight";
 import type { CreateLabelRequest, Rate, RatesRequest } from "./schemas";
-import { box, deRecipient, dhlToGermany, sender, upsGroundDomestic, usRecipient } from "./test-fixtures";
 
 const BASE_URL = "http://shipping.test";
 const NOW = new Date("2026-11-22T15:00:00Z");

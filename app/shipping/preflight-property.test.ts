@@ -2,11 +2,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { createShippingEmulator } from "../../emulator/shipping/emulator";
+import { box, sender } from "../../test/fixtures/shipping-requests";
 import { buildCreateLabelBody, createShippingClient } from "./client.server";
 import { isBlocking, preflightLabelRequest } from "./preflight";
 import type { Address, Billing, CreateLabelRequest, Customs, Parcel, Rate } from "./schemas";
 import { isServiceOfferedOnRoute, SERVICES } from "./services";
-import { box, sender } from "./test-fixtures";
 
 // Whatever preflight lets through, the emulator accepts; so whatever the emulator refuses for a
 // reason visible in the request, preflight has blocked first. Account state (allowance, balance,

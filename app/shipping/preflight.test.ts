@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 
 import {
+  box,
+  deRecipient,
+  dhlToGermany,
+  sender,
+  upsGroundDomestic,
+  usRecipient,
+} from "../../test/fixtures/shipping-requests";
+import {
   checkDraftPackageCount,
   isBlocking,
   type KnownPreflightProblem,
@@ -11,7 +19,6 @@ import {
   type PreflightProblem,
 } from "./preflight";
 import type { Address, CreateLabelRequest, Rate } from "./schemas";
-import { box, deRecipient, dhlToGermany, sender, upsGroundDomestic, usRecipient } from "./test-fixtures";
 
 const quote: Rate = {
   rate_id: "rate_1",

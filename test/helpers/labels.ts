@@ -44,12 +44,11 @@ export async function loadSeededOrder(
 
 import type { PrismaClient } from "@prisma/client";
 
+import { createDraft, type CreateDraftInput, quoteLabel } from "~/labels/create-draft.server";
+import { prefillLabelRequest } from "~/labels/prefill";
+import type { PurchaseShippingPort } from "~/labels/purchase.server";
+import { DEFAULT_LABEL_SETTINGS, type LabelSettings } from "~/labels/settings";
 import type { Rate } from "~/shipping/schemas";
-
-import { createDraft, type CreateDraftInput, quoteLabel } from "./create-draft.server";
-import { prefillLabelRequest } from "./prefill";
-import type { PurchaseShippingPort } from "./purchase.server";
-import { DEFAULT_LABEL_SETTINGS, type LabelSettings } from "./settings";
 
 export const TEST_LABEL_SHOP = "demo-shop.myshopify.com";
 
