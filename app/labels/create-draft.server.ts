@@ -31,11 +31,10 @@ import {
   findLabel,
   type LabelLineItem,
   type LabelView,
-  savePurchased,
   takeOverCreation,
   voidDraft,
 } from "./label-repository.server";
-import { LEASE_SAFETY_MS } from "./purchase.server";
+import { LEASE_SAFETY_MS, recordConfirmedPurchase } from "./purchase.server";
 
 // Quote and draft: rates for a prefilled request, then one persisted draft label per
 // fulfillment order. Drafts cost nothing; a second draft for the same fulfillment order
@@ -341,34 +340,10 @@ export async function discardDraft(
         ),
       );
     }
-    const chargedCents = parseAmountCents(bought.data.charged ?? bought.data.rate.amount);
-    await savePurchased(
-      ref,
-      label.serviceLabelId,
-      {
-        chargedCents,
-        chargeMismatch: chargedCents !== null && label.quotedCents !== null && chargedCents !== label.quotedCents,
-        currency: bought.data.rate.currency,
-        carrier: bought.data.rate.carrier,
-        serviceCode: bought.data.rate.service_code,
-        serviceName: bought.data.rate.service ?? null,
-        trackingNumbers: bought.data.tracking_numbers,
-        trackingUrl: bought.data.tracking_url ?? null,
-        labelUrl: bought.data.label_url,
-        labelFormat: bought.data.label_format ?? null,
-        packageCount: bought.data.package_count ?? null,
-        requestId: bought.data.request_id ?? null,
-        purchasedAt: (deps.now ?? (() => new Date()))(),
-      },
-      {
-        outcome: "recovered",
-        orderGid: label.orderGid,
-        amountCents: chargedCents,
-        currency: bought.data.rate.currency,
-        requestId: null,
-        detail: "found bought at the service when discarding the draft",
-      },
-    );
+    await recordConfirmedPurchase(deps, label, bought.data, {
+      outcome: "recovered",
+      note: "found bought at the service when discarding the draft",
+    });
   } else {
     await voidDraft(ref);
   }

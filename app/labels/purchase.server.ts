@@ -4,7 +4,7 @@ import type { PrismaClient } from "@prisma/client";
 
 import type { PurchaseOutcome, ShippingClient } from "~/shipping/client.server";
 import type { ShippingError } from "~/shipping/errors";
-import { parseAmountCents, PurchasedLabelSchema } from "~/shipping/schemas";
+import { parseAmountCents, type PurchasedLabel, PurchasedLabelSchema } from "~/shipping/schemas";
 import { err, ok, type Result } from "~/utils/result";
 
 import { recordAudit } from "./audit.server";
@@ -132,14 +132,55 @@ export async function purchase(
   return refusedByService(deps, label, token, result.error);
 }
 
-function describeCharge(outcome: PurchaseOutcome, chargedCents: number | null, quotedCents: number | null) {
+function describeCharge(note: string | null, chargedCents: number | null, quotedCents: number | null) {
   const notes = [
-    outcome.alreadyPurchased ? "read back from the service (answer lost or already bought)" : null,
+    note,
     chargedCents !== null && quotedCents !== null && chargedCents !== quotedCents
       ? `charged ${chargedCents} differs from quoted ${quotedCents}`
       : null,
   ].filter(Boolean);
   return notes.length ? notes.join("; ") : null;
+}
+
+/**
+ * Records a purchase the service confirmed, with the audit entry of its charge, in one
+ * transaction. False when it was recorded already (by another caller). Throws when the
+ * database fails: callers decide what the merchant hears.
+ */
+export async function recordConfirmedPurchase(
+  deps: Pick<PurchaseDeps, "db" | "shop" | "now">,
+  label: LabelView,
+  purchased: PurchasedLabel,
+  audit: { outcome: "ok" | "recovered"; note: string | null },
+): Promise<boolean> {
+  const chargedCents = parseAmountCents(purchased.charged ?? purchased.rate.amount);
+  return savePurchased(
+    { db: deps.db, shop: deps.shop, labelId: label.id },
+    label.serviceLabelId ?? purchased.id,
+    {
+      chargedCents,
+      chargeMismatch: chargedCents !== null && label.quotedCents !== null && chargedCents !== label.quotedCents,
+      currency: purchased.rate.currency,
+      carrier: purchased.rate.carrier,
+      serviceCode: purchased.rate.service_code,
+      serviceName: purchased.rate.service ?? null,
+      trackingNumbers: purchased.tracking_numbers,
+      trackingUrl: purchased.tracking_url ?? null,
+      labelUrl: purchased.label_url,
+      labelFormat: purchased.label_format ?? null,
+      packageCount: purchased.package_count ?? null,
+      requestId: purchased.request_id ?? null,
+      purchasedAt: (deps.now ?? (() => new Date()))(),
+    },
+    {
+      outcome: audit.outcome,
+      orderGid: label.orderGid,
+      amountCents: chargedCents,
+      currency: purchased.rate.currency,
+      requestId: purchased.request_id ?? null,
+      detail: describeCharge(audit.note, chargedCents, label.quotedCents),
+    },
+  );
 }
 
 /**
@@ -152,45 +193,18 @@ async function save(
   token: string,
   bought: Bought,
 ): Promise<Result<LabelView, LabelError>> {
-  const { db, shop } = deps;
   const { outcome } = bought;
-  const serviceLabelId = label.serviceLabelId ?? outcome.id;
-  const chargedCents = parseAmountCents(outcome.charged ?? outcome.rate.amount);
-  const ref = { db, shop, labelId: label.id };
   try {
-    await savePurchased(
-      ref,
-      serviceLabelId,
-      {
-        chargedCents,
-        chargeMismatch: chargedCents !== null && label.quotedCents !== null && chargedCents !== label.quotedCents,
-        currency: outcome.rate.currency,
-        carrier: outcome.rate.carrier,
-        serviceCode: outcome.rate.service_code,
-        serviceName: outcome.rate.service ?? null,
-        trackingNumbers: outcome.tracking_numbers,
-        trackingUrl: outcome.tracking_url ?? null,
-        labelUrl: outcome.label_url,
-        labelFormat: outcome.label_format ?? null,
-        packageCount: outcome.package_count ?? null,
-        requestId: outcome.request_id ?? null,
-        purchasedAt: (deps.now ?? (() => new Date()))(),
-      },
-      {
-        outcome: bought.recovered ? "recovered" : "ok",
-        orderGid: label.orderGid,
-        amountCents: chargedCents,
-        currency: outcome.rate.currency,
-        requestId: outcome.request_id ?? null,
-        detail: describeCharge(outcome, chargedCents, label.quotedCents),
-      },
-    );
+    await recordConfirmedPurchase(deps, label, outcome, {
+      outcome: bought.recovered ? "recovered" : "ok",
+      note: outcome.alreadyPurchased ? "read back from the service (answer lost or already bought)" : null,
+    });
   } catch (error) {
     // The service bought it but we could not write that down. The label stays purchasing with
     // its lease ended, so the next call or the recovery job reads it back and saves it: it is
     // never bought again, and the merchant is told so instead of seeing a crash.
     const reason = `saving purchase failed: ${error instanceof Error ? error.message : String(error)}`;
-    await endPurchaseLease(ref, token, reason).catch(() => false);
+    await endPurchaseLease({ db: deps.db, shop: deps.shop, labelId: label.id }, token, reason).catch(() => false);
     return err(
       labelError(
         "PURCHASE_OUTCOME_UNKNOWN",
@@ -202,6 +216,24 @@ async function save(
   return answerWithCurrentState(deps, label.id, "purchase");
 }
 
+/** An attempt that bought nothing, or may have: audited either way, never as a charge. */
+function auditFailedAttempt(
+  deps: PurchaseDeps,
+  label: LabelView,
+  outcome: "error" | "unknown",
+  error: Pick<ShippingError, "code" | "logMessage" | "requestId">,
+): Promise<void> {
+  return recordAudit(deps.db, {
+    shop: deps.shop,
+    action: "purchase",
+    outcome,
+    orderGid: label.orderGid,
+    labelId: label.id,
+    requestId: error.requestId,
+    detail: `${error.code}: ${error.logMessage}`,
+  });
+}
+
 /** The service may have bought it: stay purchasing, lease ended, until the service says. */
 async function outcomeUnknown(
   deps: PurchaseDeps,
@@ -209,17 +241,8 @@ async function outcomeUnknown(
   token: string,
   error: Pick<ShippingError, "code" | "logMessage" | "requestId">,
 ): Promise<Result<LabelView, LabelError>> {
-  const { db, shop } = deps;
-  await recordAudit(db, {
-    shop,
-    action: "purchase",
-    outcome: "unknown",
-    orderGid: label.orderGid,
-    labelId: label.id,
-    requestId: error.requestId,
-    detail: `${error.code}: ${error.logMessage}`,
-  });
-  await endPurchaseLease({ db, shop, labelId: label.id }, token, error.logMessage);
+  await auditFailedAttempt(deps, label, "unknown", error);
+  await endPurchaseLease({ db: deps.db, shop: deps.shop, labelId: label.id }, token, error.logMessage);
   return err(
     labelError(
       "PURCHASE_OUTCOME_UNKNOWN",
@@ -236,17 +259,8 @@ async function refusedByService(
   token: string,
   error: ShippingError,
 ): Promise<Result<LabelView, LabelError>> {
-  const { db, shop } = deps;
-  await recordAudit(db, {
-    shop,
-    action: "purchase",
-    outcome: "error",
-    orderGid: label.orderGid,
-    labelId: label.id,
-    requestId: error.requestId,
-    detail: `${error.code}: ${error.logMessage}`,
-  });
-  await returnToDraft({ db, shop, labelId: label.id }, token, error.logMessage);
+  await auditFailedAttempt(deps, label, "error", error);
+  await returnToDraft({ db: deps.db, shop: deps.shop, labelId: label.id }, token, error.logMessage);
   return err(fromShippingError("purchase", error));
 }
 
