@@ -5,6 +5,8 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 
+import { getEnv } from "./env.server";
+import { applyConfiguredHosts } from "./http/document-headers.server";
 import { startBackgroundJobs } from "./jobs/background.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
 
@@ -21,6 +23,7 @@ export default async function handleRequest(
   remixContext: EntryContext,
 ) {
   addDocumentResponseHeaders(request, responseHeaders);
+  applyConfiguredHosts(responseHeaders, getEnv());
   const userAgent = request.headers.get("user-agent");
   // Bots get the whole document at once; browsers get it streamed as soon as the shell is ready.
   const readyEvent = userAgent && isbot(userAgent) ? "onAllReady" : "onShellReady";

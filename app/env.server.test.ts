@@ -40,4 +40,12 @@ describe("environment parsing", () => {
       expect(variables).toEqual(expect.arrayContaining(["SHOPIFY_API_KEY", "SHOPIFY_API_SECRET", "SHOPIFY_APP_URL"]));
     }
   });
+
+  it("refuses the demo switch in production, and takes it in development", () => {
+    expect(() => parseEnv({ ...valid, NODE_ENV: "production", DEMO_MODE: "1" })).toThrow(
+      /DEMO_MODE is refused when NODE_ENV=production/,
+    );
+    expect(parseEnv({ ...valid, NODE_ENV: "development", DEMO_MODE: "1" }).DEMO_MODE).toBe(true);
+    expect(parseEnv({ ...valid, NODE_ENV: "production" }).DEMO_MODE).toBe(false);
+  });
 });

@@ -13,29 +13,58 @@ const httpUrl = (what: string) =>
     message: `must be an absolute http(s) URL (${what})`,
   });
 
-export const EnvSchema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  SHOPIFY_API_KEY: nonEmpty("the app's client id from the Partner Dashboard"),
-  SHOPIFY_API_SECRET: nonEmpty("the app's client secret from the Partner Dashboard"),
-  SHOPIFY_APP_URL: httpUrl("the public URL of this app, e.g. https://example.trycloudflare.com"),
-  SCOPES: nonEmpty("comma-separated access scopes, e.g. read_orders,read_products").transform((value) =>
-    value
-      .split(",")
-      .map((scope) => scope.trim())
-      .filter(Boolean),
-  ),
-  DATABASE_URL: nonEmpty("a SQLite file URL such as file:prisma/dev.sqlite, or a libsql:// URL").default(
-    "file:prisma/dev.sqlite",
-  ),
-  SHIPPING_API_BASE_URL: httpUrl("the shipping service base URL, e.g. http://127.0.0.1:4010").default(
-    "http://127.0.0.1:4010",
-  ),
-  // Shipping API keys are stored encrypted with this key (AES-256-GCM needs exactly 32 bytes).
-  APP_ENCRYPTION_KEY: nonEmpty("32 random bytes as 64 hex characters: openssl rand -hex 32").refine(
-    (value) => /^[0-9a-fA-F]{64}$/.test(value),
-    { message: "must be 64 hex characters (32 bytes): generate one with `openssl rand -hex 32`" },
-  ),
-});
+const optionalUrl = (what: string) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => /^https?:\/\/[^\s/]+/.test(value) && URL.canParse(value), {
+      message: `must be an absolute http(s) URL (${what})`,
+    })
+    .optional();
+
+export const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    SHOPIFY_API_KEY: nonEmpty("the app's client id from the Partner Dashboard"),
+    SHOPIFY_API_SECRET: nonEmpty("the app's client secret from the Partner Dashboard"),
+    SHOPIFY_APP_URL: httpUrl("the public URL of this app, e.g. https://example.trycloudflare.com"),
+    SCOPES: nonEmpty("comma-separated access scopes, e.g. read_orders,read_products").transform((value) =>
+      value
+        .split(",")
+        .map((scope) => scope.trim())
+        .filter(Boolean),
+    ),
+    DATABASE_URL: nonEmpty("a SQLite file URL such as file:prisma/dev.sqlite, or a libsql:// URL").default(
+      "file:prisma/dev.sqlite",
+    ),
+    SHIPPING_API_BASE_URL: httpUrl("the shipping service base URL, e.g. http://127.0.0.1:4010").default(
+      "http://127.0.0.1:4010",
+    ),
+    // Shipping API keys are stored encrypted with this key (AES-256-GCM needs exactly 32 bytes).
+    APP_ENCRYPTION_KEY: nonEmpty("32 random bytes as 64 hex characters: openssl rand -hex 32").refine(
+      (value) => /^[0-9a-fA-F]{64}$/.test(value),
+      { message: "must be 64 hex characters (32 bytes): generate one with `openssl rand -hex 32`" },
+    ),
+    // Hosts that differ outside Shopify's own admin (the offline demo): where App Bridge is
+    // loaded from (the library reads this variable too), and an extra admin origin allowed to
+    // frame the app. Unset in production: Shopify's CDN and admin.
+    APP_BRIDGE_URL: optionalUrl("where the App Bridge script is served, e.g. http://127.0.0.1:4545/app-bridge.js"),
+    SHOPIFY_ADMIN_ORIGIN: optionalUrl("an admin origin allowed to embed the app, e.g. http://127.0.0.1:4545"),
+    // `npm run demo` sets it: every page says the store and services are emulated.
+    DEMO_MODE: z
+      .enum(["0", "1", "false", "true"], { message: "must be 1 or 0" })
+      .optional()
+      .transform((value) => value === "1" || value === "true"),
+  })
+  .superRefine((env, ctx) => {
+    if (env.DEMO_MODE && env.NODE_ENV === "production") {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["DEMO_MODE"],
+        message: "is refused when NODE_ENV=production: the demo runs against emulated services only",
+      });
+    }
+  });
 
 export type Env = z.infer<typeof EnvSchema>;
 

@@ -3,7 +3,8 @@ import type { Prisma, PrismaClient } from "@prisma/client";
 // The audit trail of every call to the shipping service that can cost money (address
 // validation, purchase): who, which order, how much, the service's request id, and the outcome.
 
-export type AuditAction = "validate" | "purchase";
+// fulfill: a tracking write-back created a Shopify fulfillment (not billed, but a person's act).
+export type AuditAction = "validate" | "purchase" | "fulfill";
 /** ok: charged now; recovered: charged by an earlier attempt whose result was lost; error: not charged; unknown: may have been charged. */
 export type AuditOutcome = "ok" | "recovered" | "error" | "unknown";
 
@@ -17,6 +18,8 @@ export type AuditInput = {
   currency?: string;
   requestId?: string | null;
   detail?: string | null;
+  /** The Shopify staff member (session token `sub`) who made the call; null for jobs. */
+  staffMemberId?: string | null;
 };
 
 /** Takes a transaction client too: a purchase is saved and audited in one transaction. */
@@ -32,6 +35,7 @@ export async function recordAudit(db: Prisma.TransactionClient, entry: AuditInpu
       currency: entry.currency ?? "USD",
       requestId: entry.requestId ?? null,
       detail: entry.detail ?? null,
+      staffMemberId: entry.staffMemberId ?? null,
     },
   });
 }

@@ -242,6 +242,7 @@ export async function createDraft(
     labelSize: parsed.value.label_size ?? "4x6",
     packageCount: parsed.value.parcels?.length ?? 1,
     requestId: draft.value.request_id ?? null,
+    request: parsed.value,
   });
   const label = await findLabel(db, shop, ref.labelId);
   if (!completed) {
@@ -289,7 +290,13 @@ async function claimSlot(
   return tookOver ? ok(holder.id) : err(holder);
 }
 
-export type DiscardDeps = { db: PrismaClient; shop: string; shipping: DiscardShippingPort; now?: () => Date };
+export type DiscardDeps = {
+  db: PrismaClient;
+  shop: string;
+  shipping: DiscardShippingPort;
+  staffMemberId?: string | null;
+  now?: () => Date;
+};
 
 /**
  * Voids a label that was never bought, freeing its fulfillment order for a new draft. The

@@ -41,7 +41,7 @@ describe("label lifecycle against both emulators", () => {
     expect(draft.label.serviceLabelId).toMatch(/^lbl_/);
     expect(draft.label.quotedCents).toBeGreaterThan(0);
 
-    const bought = await purchase({ db, shop: SHOP, shipping: client }, draft.label.id);
+    const bought = await purchase({ db, shop: SHOP, shipping: client, staffMemberId: "42" }, draft.label.id);
     if (!bought.ok) throw new Error(bought.error.logMessage);
     expect(bought.value).toMatchObject({
       status: "purchased",
@@ -53,9 +53,13 @@ describe("label lifecycle against both emulators", () => {
     expect(bought.value.labelUrl).toMatch(/lbl_/);
     expect(await listPendingWriteBacks(db, SHOP)).toHaveLength(1);
 
-    const written = await writeTracking({ db, shop: SHOP, admin: emulators.shopify.graphql }, draft.label.id, {
-      notifyCustomer: true,
-    });
+    const written = await writeTracking(
+      { db, shop: SHOP, admin: emulators.shopify.graphql, staffMemberId: "42" },
+      draft.label.id,
+      {
+        notifyCustomer: true,
+      },
+    );
     if (!written.ok) throw new Error(written.error.logMessage);
     expect(written.value).toMatchObject({ status: "fulfilled", writeBack: { status: "done" } });
 
@@ -70,13 +74,16 @@ describe("label lifecycle against both emulators", () => {
     expect(emulators.shipping.charges(DEMO_ORG)).toHaveLength(1);
 
     const audit = await listAuditEntries(db, SHOP, { labelId: draft.label.id });
+    // The charge and the fulfillment, each with the staff member who clicked.
     expect(audit).toEqual([
       expect.objectContaining({
         action: "purchase",
         outcome: "ok",
         amountCents: bought.value.chargedCents,
         orderGid: order.id,
+        staffMemberId: "42",
       }),
+      expect.objectContaining({ action: "fulfill", outcome: "ok", amountCents: null, staffMemberId: "42" }),
     ]);
     expect(audit[0]?.requestId).toMatch(/^req_/);
   });

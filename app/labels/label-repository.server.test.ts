@@ -62,6 +62,7 @@ const RUN: Record<Exclude<LabelTransition, "claimCreationSlot">, (labelId: strin
       labelSize: "4x6",
       packageCount: 1,
       requestId: null,
+      request: {},
     }),
   failCreation: (labelId) => failCreation({ db, shop: SHOP, labelId }, TOKEN, "refused"),
   claimPurchase: async (labelId) =>

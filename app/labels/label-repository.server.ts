@@ -88,6 +88,8 @@ export type LabelView = {
   packageCount: number;
   /** The fulfillment-order line items this label ships, and how many of each. */
   lineItems: LabelLineItem[];
+  /** The request the draft was created from (addresses, boxes, customs), as sent; null before. */
+  request: unknown;
   requestIds: string[];
   fulfillmentGid: FulfillmentGid | null;
   writeBack: { status: WriteBackStatus; attempts: number; lastError: string | null };
@@ -158,6 +160,7 @@ export function toLabelView(row: Label): LabelView {
     shipDate: row.shipDate,
     packageCount: row.packageCount,
     lineItems: toLineItems(row.lineItems),
+    request: row.request === null ? null : parseJson(row.request, z.unknown(), null),
     requestIds: parseJson(row.requestIds, StringListSchema, []),
     fulfillmentGid: row.fulfillmentGid ? requireGid(parseFulfillmentGid, row.fulfillmentGid, "fulfillment id") : null,
     writeBack: {
@@ -344,6 +347,8 @@ export type CreatedDraft = {
   labelSize: string;
   packageCount: number;
   requestId: string | null;
+  /** The request the draft was created from, as sent. */
+  request: unknown;
 };
 
 /** The owner of a `creating` label records its service draft; false when it no longer owns it. */
@@ -366,6 +371,7 @@ export function completeCreation(ref: Ref, token: string, draft: CreatedDraft): 
       labelSize: draft.labelSize,
       packageCount: draft.packageCount,
       requestIds: withRequestId([], draft.requestId),
+      request: JSON.stringify(draft.request),
       claimToken: null,
       leaseUntil: null,
       lastError: null,

@@ -39,6 +39,8 @@ export type PurchaseDeps = {
   db: PrismaClient;
   shop: string;
   shipping: PurchaseShippingPort;
+  /** Who clicked Buy (the session token's `sub`), for the audit trail; null for jobs. */
+  staffMemberId?: string | null;
   /** Lease timestamps; the shipping client measures deadlines on the same clock. */
   now?: () => Date;
   sleep?: (ms: number) => Promise<void>;
@@ -148,7 +150,7 @@ function describeCharge(note: string | null, chargedCents: number | null, quoted
  * database fails: callers decide what the merchant hears.
  */
 export async function recordConfirmedPurchase(
-  deps: Pick<PurchaseDeps, "db" | "shop" | "now">,
+  deps: Pick<PurchaseDeps, "db" | "shop" | "now" | "staffMemberId">,
   label: LabelView,
   purchased: PurchasedLabel,
   audit: { outcome: "ok" | "recovered"; note: string | null },
@@ -179,6 +181,7 @@ export async function recordConfirmedPurchase(
       currency: purchased.rate.currency,
       requestId: purchased.request_id ?? null,
       detail: describeCharge(audit.note, chargedCents, label.quotedCents),
+      staffMemberId: deps.staffMemberId ?? null,
     },
   );
 }
@@ -231,6 +234,7 @@ function auditFailedAttempt(
     labelId: label.id,
     requestId: error.requestId,
     detail: `${error.code}: ${error.logMessage}`,
+    staffMemberId: deps.staffMemberId ?? null,
   });
 }
 

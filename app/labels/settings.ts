@@ -6,7 +6,9 @@ import { LABEL_FORMATS, LABEL_SIZES } from "~/shipping/schemas";
 // imports): the API key lives only in settings.server.ts, encrypted.
 
 export const MODES = ["sandbox", "live"] as const;
-export const ADDRESS_VALIDATION_POLICIES = ["off", "warn", "require"] as const;
+// never: only when the merchant asks; on_request: offered on the label page; auto_new: every new
+// ship-to address is validated (billed once per address, then reused).
+export const ADDRESS_VALIDATION_POLICIES = ["never", "on_request", "auto_new"] as const;
 export const BOX_WEIGHT_UNITS = ["oz", "lb", "g", "kg"] as const;
 export const BOX_DIMENSION_UNITS = ["in", "cm"] as const;
 
@@ -50,5 +52,5 @@ export const DEFAULT_LABEL_SETTINGS: LabelSettings = {
   labelSize: "4x6",
   notifyCustomer: true,
   autoDraft: false,
-  addressValidationPolicy: "off",
+  addressValidationPolicy: "on_request",
 };

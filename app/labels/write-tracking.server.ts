@@ -7,6 +7,7 @@ import { createFulfillmentWithTracking, getFulfillmentOrderForWriteBack } from "
 import type { FulfillmentGid } from "~/shopify/ids";
 import { err, ok, type Result } from "~/utils/result";
 
+import { recordAudit } from "./audit.server";
 import { fromShopifyError, type LabelError, labelError, labelNotFound } from "./label-errors";
 import {
   claimWriteBack,
@@ -56,7 +57,14 @@ export function capToRemaining(
     .filter((line) => line.quantity > 0);
 }
 
-export type WriteTrackingDeps = { db: PrismaClient; shop: string; admin: AdminGraphqlClient; now?: () => Date };
+export type WriteTrackingDeps = {
+  db: PrismaClient;
+  shop: string;
+  admin: AdminGraphqlClient;
+  /** Who asked for it (the session token's `sub`); null for the recovery job. */
+  staffMemberId?: string | null;
+  now?: () => Date;
+};
 /** notifyCustomer defaults to the shop's setting. */
 export type WriteTrackingOptions = { notifyCustomer?: boolean; leaseMs?: number };
 
@@ -121,6 +129,15 @@ export async function writeTracking(
     notifyCustomer: options.notifyCustomer ?? (await getShopSettings(db, shop)).notifyCustomer,
   });
   if (!created.ok) return giveUp(deps, label, token, created.error);
+  await recordAudit(db, {
+    shop,
+    action: "fulfill",
+    outcome: "ok",
+    orderGid: label.orderGid,
+    labelId,
+    detail: `fulfillment ${created.value.id}: ${lineItems.map((l) => `${l.quantity} × ${l.id}`).join(", ")}`,
+    staffMemberId: deps.staffMemberId ?? null,
+  });
   return record(deps, labelId, created.value.id);
 }
 

@@ -28,7 +28,7 @@ describe("app loader", () => {
   it("renders for a request with a valid session token, exchanging it for an offline token once", async () => {
     const exchanges = mockTokenExchange();
     const result = await callLoader(appLoader, createAdminRequest("/app"));
-    expect(result).toEqual({ apiKey: "test-api-key" });
+    expect(result).toEqual({ apiKey: "test-api-key", appBridgeUrl: null, demo: false });
     expect(exchanges).toHaveLength(1);
     const stored = await db.session.findMany({ where: { shop: TEST_SHOP } });
     expect(stored.map((s) => s.accessToken)).toEqual(["shpat_exchanged_offline_token"]);
@@ -37,7 +37,7 @@ describe("app loader", () => {
   it("renders a page load that carries the session token as id_token", async () => {
     mockTokenExchange();
     const result = await callLoader(appLoader, createDocumentRequest("/app"));
-    expect(result).toEqual({ apiKey: "test-api-key" });
+    expect(result).toEqual({ apiKey: "test-api-key", appBridgeUrl: null, demo: false });
   });
 
   it("bounces a page load without a session token to the session-token page, which reloads the same URL", async () => {

@@ -5,6 +5,7 @@ import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
 import { boundary } from "@shopify/shopify-app-remix/server";
 
+import { DemoBanner } from "../components/demo-banner";
 import { getEnv } from "../env.server";
 import { authenticate } from "../shopify.server";
 
@@ -12,19 +13,25 @@ export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   await authenticate.admin(request);
-  // The API key is public (it is the app's client id); App Bridge needs it in the browser.
-  return { apiKey: getEnv().SHOPIFY_API_KEY };
+  const env = getEnv();
+  // The API key is public (it is the app's client id); App Bridge needs it in the browser. The
+  // App Bridge URL is Shopify's CDN unless a host is configured (the offline demo).
+  return { apiKey: env.SHOPIFY_API_KEY, appBridgeUrl: env.APP_BRIDGE_URL ?? null, demo: env.DEMO_MODE };
 };
 
 export default function App() {
-  const { apiKey } = useLoaderData<typeof loader>();
+  const { apiKey, appBridgeUrl, demo } = useLoaderData<typeof loader>();
   return (
-    <AppProvider isEmbeddedApp apiKey={apiKey}>
+    <AppProvider isEmbeddedApp apiKey={apiKey} {...(appBridgeUrl ? { __APP_BRIDGE_URL: appBridgeUrl } : {})}>
       <NavMenu>
         <Link to="/app" rel="home">
-          Home
+          Orders
         </Link>
+        <Link to="/app/labels">Labels</Link>
+        <Link to="/app/activity">Activity</Link>
+        <Link to="/app/settings">Settings</Link>
       </NavMenu>
+      {demo ? <DemoBanner /> : null}
       <Outlet />
     </AppProvider>
   );
