@@ -7,6 +7,8 @@ import { err, ok, type Result } from "~/utils/result";
 
 import { openSecret, sealSecret } from "./secret-box.server";
 import {
+  type BoxPreset,
+  BoxPresetSchema,
   DEFAULT_LABEL_SETTINGS,
   type LabelSettings,
   type LabelSettingsInput,
@@ -67,6 +69,16 @@ function toLabelSettings(row: ShopSettings | null): LabelSettings {
   });
   // Rows are only written through saveShopSettings; a bad one falls back to safe defaults.
   return parsed.success ? parsed.data : DEFAULT_LABEL_SETTINGS;
+}
+
+/** The shop's box presets, default first; empty when none were saved (prefill then uses `box`). */
+export async function listBoxPresets(db: PrismaClient, shop: string): Promise<BoxPreset[]> {
+  const rows = await db.boxPreset.findMany({ where: { shop }, orderBy: [{ isDefault: "desc" }, { createdAt: "asc" }] });
+  return rows.flatMap((row) => {
+    const parsed = BoxPresetSchema.safeParse(row);
+    // Rows are written only through validated saves; one that no longer parses is skipped.
+    return parsed.success ? [{ ...parsed.data, id: row.id }] : [];
+  });
 }
 
 export async function getShopSettings(db: PrismaClient, shop: string): Promise<LabelSettings> {

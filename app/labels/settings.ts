@@ -54,3 +54,10 @@ export const DEFAULT_LABEL_SETTINGS: LabelSettings = {
   autoDraft: false,
   addressValidationPolicy: "on_request",
 };
+
+/** A box the shop packs into; the default one is what prefill packs with (`LabelSettings.box`). */
+export const BoxPresetSchema = DefaultBoxSchema.extend({
+  name: z.string().trim().min(1, "Name the box").max(60),
+  isDefault: z.boolean(),
+});
+export type BoxPreset = z.infer<typeof BoxPresetSchema> & { id: string };
