@@ -3,7 +3,9 @@ import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll } from "vitest";
 
-import { TEST_SHOP } from "../setup/test-env";
+import type { ShippingEmulator } from "../../emulator/shipping/emulator";
+import type { ShopifyAdminEmulator } from "../../emulator/shopify/emulator";
+import { TEST_ENV, TEST_SHOP } from "../setup/test-env";
 
 export const server = setupServer();
 
@@ -59,4 +61,19 @@ export function mockAdminGraphql(responses: Record<string, unknown>, shop: strin
     }),
   );
   return seen;
+}
+
+/**
+ * Routes the app's Admin GraphQL calls for the shop to a Shopify emulator seeded for it, as the
+ * demo does over HTTP. Returns the emulator for inspection (fulfillments, orders).
+ */
+export function routeAdminToEmulator(emulator: ShopifyAdminEmulator, shop: string = TEST_SHOP) {
+  server.use(http.post(`https://${shop}/admin/api/:version/graphql.json`, ({ request }) => emulator.fetch(request)));
+  return emulator;
+}
+
+/** Routes the app's shipping calls (SHIPPING_API_BASE_URL in tests) to a shipping emulator. */
+export function routeShippingToEmulator(emulator: ShippingEmulator, baseUrl: string = TEST_ENV.SHIPPING_API_BASE_URL) {
+  server.use(http.all(`${baseUrl}/*`, ({ request }) => emulator.fetch(request)));
+  return emulator;
 }
