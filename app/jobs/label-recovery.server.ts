@@ -28,29 +28,31 @@ export type LabelRecoveryReport = {
 };
 
 export async function runLabelRecovery(deps: LabelRecoveryDeps): Promise<LabelRecoveryReport> {
-  const now = (deps.now ?? (() => new Date()))();
+  // A live clock, read at each step: a sweep can take minutes, and a lease written from a
+  // clock frozen at its start could already be over when written.
+  const now = deps.now ?? (() => new Date());
   const report: LabelRecoveryReport = { purchasesRecovered: 0, writeBacksDone: 0, writeBacksPending: 0, skipped: [] };
 
-  const { stuckPurchases } = await listShopsNeedingRecovery(deps.db, now);
+  const { stuckPurchases } = await listShopsNeedingRecovery(deps.db, now());
   for (const shop of stuckPurchases) {
     const shipping = await deps.shippingFor(shop);
     if (!shipping) {
       report.skipped.push({ shop, reason: "no shipping API key" });
       continue;
     }
-    const recovered = await recoverStuckPurchases({ db: deps.db, shop, shipping, now: () => now });
+    const recovered = await recoverStuckPurchases({ db: deps.db, shop, shipping, now });
     report.purchasesRecovered += recovered.filter((label) => label.status === "purchased").length;
   }
 
   // After the purchases above, so a recovered label's tracking goes out in the same sweep.
-  const { pendingWriteBacks } = await listShopsNeedingRecovery(deps.db, now);
+  const { pendingWriteBacks } = await listShopsNeedingRecovery(deps.db, now());
   for (const shop of pendingWriteBacks) {
     const admin = await deps.adminFor(shop);
     if (!admin) {
       report.skipped.push({ shop, reason: "no offline session" });
       continue;
     }
-    const { done, stillPending } = await retryPendingWriteBacks({ db: deps.db, shop, admin, now: () => now }, {});
+    const { done, stillPending } = await retryPendingWriteBacks({ db: deps.db, shop, admin, now }, {});
     report.writeBacksDone += done.length;
     report.writeBacksPending += stillPending.length;
   }

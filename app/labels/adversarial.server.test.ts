@@ -24,7 +24,7 @@ import { listAuditEntries } from "./audit.server";
 import { createDraft, CREATING_LEASE_MS, discardDraft } from "./create-draft.server";
 import { claimCreationSlot, findLabel } from "./label-repository.server";
 import { purchase, PURCHASE_LEASE_MS, type PurchaseShippingPort, recoverStuckPurchases } from "./purchase.server";
-import { writeTracking } from "./write-tracking.server";
+import { MAX_WRITE_BACK_ATTEMPTS, writeTracking } from "./write-tracking.server";
 
 // The paths where one fulfillment order could be charged twice, a write-back Shopify accepted
 // recorded as failed, or an audit entry lost. Each test drives one adversarial schedule and
@@ -33,6 +33,7 @@ import { writeTracking } from "./write-tracking.server";
 
 const SHOP = TEST_LABEL_SHOP;
 const tenMinutesLater = () => new Date(Date.now() + 10 * 60_000);
+const twentyMinutesLater = () => new Date(Date.now() + 20 * 60_000);
 
 const purchaseCharges = async (labelId: string) =>
   (await listAuditEntries(db, SHOP, { labelId })).filter(
@@ -81,7 +82,8 @@ describe("a label the service may have charged never goes back to draft", () => 
 
     // Once the service answers, the purchase it made is saved, never made again.
     emulators.shipping.setFaults({ failures: [] });
-    const recovered = await purchase({ db, shop: SHOP, shipping: client, now: tenMinutesLater }, labelId);
+    // After the quiet period a request still in flight had to land in, a takeover reads back.
+    const recovered = await purchase({ db, shop: SHOP, shipping: client, now: twentyMinutesLater }, labelId);
     expect(recovered.ok && recovered.value.status).toBe("purchased");
     expect(emulators.shipping.charges(DEMO_ORG)).toHaveLength(1);
     expect(emulators.shipping.labelsCreated(DEMO_ORG)).toBe(1);
@@ -277,6 +279,78 @@ describe("a write-back Shopify accepted is never recorded as failed", () => {
   });
 });
 
+describe("a writer that stalls past its lease never creates a second fulfillment", () => {
+  it("sends nothing once its lease is over, and adopts what the writer that took over created", async () => {
+    const emulators = createEmulators();
+    const { client, input, order } = await quoteSeededOrder(emulators, "#1017");
+    const line = input.lineItems.find((l) => l.quantity >= 2);
+    if (!line) throw new Error("seed: #1017 should ship a line with two units");
+    // One unit of a two-unit line: Shopify would accept a second fulfillment for the other.
+    const draft = await createDraft(
+      { db, shop: SHOP, shipping: client },
+      { ...input, lineItems: [{ ...line, quantity: 1 }] },
+    );
+    if (!draft.ok) throw new Error(draft.error.logMessage);
+    const bought = await purchase({ db, shop: SHOP, shipping: client }, draft.value.label.id);
+    if (!bought.ok) throw new Error(bought.error.logMessage);
+    const shopify = emulators.shopify.graphql;
+
+    // One clock for both writers, as in one world: A stalls (a GC pause, a frozen container)
+    // right after reading the fulfillment order, for longer than its lease.
+    let t = Date.now();
+    const clock = () => new Date(t);
+    const aResumes = createGate();
+    let aStalled = false;
+    const adminA: AdminGraphqlClient = async (query, options) => {
+      const response = await shopify(query, options);
+      if (query.includes("FulfillmentOrderForWriteBack") && !aStalled) {
+        aStalled = true;
+        await aResumes.opened;
+      }
+      return response;
+    };
+    const a = writeTracking({ db, shop: SHOP, admin: adminA, now: clock }, bought.value.id, {});
+    await waitUntil(() => aStalled, "writer A stalled");
+    t += 61_000;
+    const b = await writeTracking({ db, shop: SHOP, admin: shopify, now: clock }, bought.value.id, {});
+    if (!b.ok) throw new Error(b.error.logMessage);
+    aResumes.open();
+    const late = await a;
+
+    const fulfillments = emulators.shopify.fulfillments().filter((f) => f.orderId === order.id);
+    expect(fulfillments).toHaveLength(1);
+    expect(late.ok && late.value.fulfillmentGid).toBe(fulfillments[0]?.id);
+    expect(await findLabel(db, SHOP, bought.value.id)).toMatchObject({
+      status: "fulfilled",
+      fulfillmentGid: fulfillments[0]?.id,
+    });
+  });
+});
+
+describe("after an unknown outcome, a request still in flight gets time to land", () => {
+  it("does not let the next click take the label over at once", async () => {
+    const emulators = createEmulators();
+    const { draft, client } = await draftSeededOrder(db, emulators, "#1001");
+    emulators.shipping.setFaults({
+      failures: [
+        { endpoint: "POST /v1/labels/{id}/purchase", kind: "unavailable", times: 1 },
+        { endpoint: "GET /v1/labels/{id}", kind: "unavailable", times: 20 },
+      ],
+    });
+    const first = await purchase({ db, shop: SHOP, shipping: client }, draft.label.id);
+    expect(first.ok ? null : first.error.code).toBe("PURCHASE_OUTCOME_UNKNOWN");
+    emulators.shipping.setFaults({ failures: [] });
+    const counted = countingFetch(emulators.shipping);
+    const next = await purchase(
+      { db, shop: SHOP, shipping: createTestShippingClient(emulators.shipping, "sk_live_demo", counted.fetch) },
+      draft.label.id,
+      { waitMs: 0 },
+    );
+    expect(next.ok ? null : next.error.code).toBe("PURCHASE_IN_PROGRESS");
+    expect(counted.requests).toEqual([]);
+  });
+});
+
 describe("a purchase and the audit of its charge are saved together", () => {
   it("never leaves a bought label without its audit entry, and answers with a result, not a crash", async () => {
     const emulators = createEmulators();
@@ -291,7 +365,7 @@ describe("a purchase and the audit of its charge are saved together", () => {
     expect(emulators.shipping.charges(DEMO_ORG)).toHaveLength(1);
 
     // The recovery job finishes it: saved and audited once, charged once.
-    const recovered = await recoverStuckPurchases({ db, shop: SHOP, shipping: client });
+    const recovered = await recoverStuckPurchases({ db, shop: SHOP, shipping: client, now: tenMinutesLater });
     expect(recovered.map((l) => l.status)).toEqual(["purchased"]);
     const audit = await purchaseCharges(draft.label.id);
     expect(audit).toHaveLength(1);
@@ -417,6 +491,15 @@ describe("discarding a draft asks the service first", () => {
     expect(await findLabel(db, SHOP, draft.label.id)).toMatchObject({ status: "draft" });
   });
 
+  it("keeps the draft when the service says it does not know the label (another account, a wrong host)", async () => {
+    const emulators = createEmulators();
+    const { draft } = await draftSeededOrder(db, emulators, "#1001");
+    const otherAccount = createTestShippingClient(emulators.shipping, "sk_live_poor");
+    const result = await discardDraft({ db, shop: SHOP, shipping: otherAccount }, draft.label.id);
+    expect(result.ok ? null : result.error.code).toBe("SHIPPING_ERROR");
+    expect(await findLabel(db, SHOP, draft.label.id)).toMatchObject({ status: "draft" });
+  });
+
   it("voids a draft the service confirms was never bought", async () => {
     const emulators = createEmulators();
     const { draft, client } = await draftSeededOrder(db, emulators, "#1001");
@@ -473,6 +556,43 @@ describe("the write-back fulfils exactly the label's items", () => {
       twoOf.quantity - 1,
     );
     expect(emulators.shopify.findFulfillmentOrder(draft.label.fulfillmentOrderGid)?.status).toBe("CLOSED");
+  });
+
+  it("adopts a fulfillment whose tracking number Shopify stored in another case or with spaces", async () => {
+    const emulators = createEmulators();
+    // UPS numbers carry letters (1Z...), so their case can differ.
+    const { draft, client } = await draftSeededOrder(db, emulators, "#1001", {
+      pickRate: (rates) => rates.find((r) => r.carrier === "UPS"),
+    });
+    const bought = await purchase({ db, shop: SHOP, shipping: client }, draft.label.id);
+    if (!bought.ok) throw new Error(bought.error.logMessage);
+    const [number] = bought.value.trackingNumbers;
+    if (!number || number.toLowerCase() === number)
+      throw new Error(`expected a tracking number with letters: ${number}`);
+    const byHand = await createFulfillmentWithTracking(emulators.shopify.graphql, {
+      fulfillmentOrderId: draft.label.fulfillmentOrderGid,
+      lineItems: draft.label.lineItems,
+      tracking: { company: "USPS", numbers: [` ${number.toLowerCase()} `], urls: [] },
+      notifyCustomer: false,
+    });
+    if (!byHand.ok) throw new Error(byHand.error.logMessage);
+    const written = await writeTracking({ db, shop: SHOP, admin: emulators.shopify.graphql }, draft.label.id, {});
+    expect(written.ok && written.value.fulfillmentGid).toBe(byHand.value.id);
+    expect(emulators.shopify.fulfillments()).toHaveLength(1);
+  });
+
+  it("stops retrying a write-back that keeps failing, and hands it to the merchant", async () => {
+    const emulators = createEmulators();
+    const { draft, client } = await draftSeededOrder(db, emulators, "#1001");
+    const bought = await purchase({ db, shop: SHOP, shipping: client }, draft.label.id);
+    if (!bought.ok) throw new Error(bought.error.logMessage);
+    const down: AdminGraphqlClient = async () => new Response("down", { status: 503 });
+    for (let i = 0; i < MAX_WRITE_BACK_ATTEMPTS; i++) {
+      await writeTracking({ db, shop: SHOP, admin: down }, draft.label.id, {});
+    }
+    expect(await findLabel(db, SHOP, draft.label.id)).toMatchObject({
+      writeBack: { status: "failed", attempts: MAX_WRITE_BACK_ATTEMPTS, lastError: expect.stringMatching(/gave up/) },
+    });
   });
 
   it("refuses a draft without items to ship", async () => {

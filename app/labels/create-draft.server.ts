@@ -326,7 +326,9 @@ export async function discardDraft(
   }
   const ref = { db, shop, labelId };
   const record = await deps.shipping.getLabel(label.serviceLabelId);
-  if (!record.ok && record.error.code !== "NOT_FOUND") {
+  // Only the service saying "draft" frees the fulfillment order: a 404 may come from a
+  // misrouted host or another organization's key as much as from a label that never existed.
+  if (!record.ok) {
     return err(
       labelError(
         "SHIPPING_ERROR",
@@ -336,7 +338,7 @@ export async function discardDraft(
       ),
     );
   }
-  if (record.ok && record.value.status !== "draft") {
+  if (record.value.status !== "draft") {
     const bought = PurchasedLabelSchema.safeParse(record.value);
     if (!bought.success) {
       return err(

@@ -67,7 +67,7 @@ const RUN: Record<Exclude<LabelTransition, "claimCreationSlot">, (labelId: strin
   failCreation: (labelId) => failCreation({ db, shop: SHOP, labelId }, TOKEN, "refused"),
   claimPurchase: async (labelId) =>
     (await claimPurchase({ db, shop: SHOP, labelId }, { token: "new", leaseUntil: SOON, now: NOW })) !== null,
-  endPurchaseLease: (labelId) => endPurchaseLease({ db, shop: SHOP, labelId }, TOKEN, "unknown"),
+  endPurchaseLease: (labelId) => endPurchaseLease({ db, shop: SHOP, labelId }, TOKEN, "unknown", SOON),
   returnToDraft: (labelId) => returnToDraft({ db, shop: SHOP, labelId }, TOKEN, "refused"),
   savePurchased: (labelId, n) =>
     savePurchased(
@@ -124,7 +124,7 @@ describe("the label state machine", () => {
     expect(await failCreation({ db, shop: SHOP, labelId: creating }, "not-the-owner", "x")).toBe(false);
     const purchasing = await labelIn("purchasing", 2);
     expect(await returnToDraft({ db, shop: SHOP, labelId: purchasing }, "not-the-owner", "x")).toBe(false);
-    expect(await endPurchaseLease({ db, shop: SHOP, labelId: purchasing }, "not-the-owner", "x")).toBe(false);
+    expect(await endPurchaseLease({ db, shop: SHOP, labelId: purchasing }, "not-the-owner", "x", SOON)).toBe(false);
   });
 
   it("never touches another shop's label", async () => {

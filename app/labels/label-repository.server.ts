@@ -409,11 +409,19 @@ export async function claimPurchase(
 
 /**
  * The attempt ended without knowing whether the service bought the label: it stays
- * `purchasing`, with the lease ended so the next caller (or the recovery job) reads it back
- * before anything else. It leaves `purchasing` only once the service says what it is.
+ * `purchasing`, and its lease is shortened to `takeOverAfter`, a short quiet period in which a
+ * request still in flight can land, after which the next caller (or the recovery job) takes
+ * it over and reads it back before anything else. It leaves `purchasing` only once the
+ * service says what it is.
  */
-export function endPurchaseLease(ref: Ref, token: string, reason: string): Promise<boolean> {
-  return apply(ref.db, ref, "endPurchaseLease", { claimToken: token }, { leaseUntil: new Date(0), lastError: reason });
+export function endPurchaseLease(ref: Ref, token: string, reason: string, takeOverAfter: Date): Promise<boolean> {
+  return apply(
+    ref.db,
+    ref,
+    "endPurchaseLease",
+    { claimToken: token },
+    { leaseUntil: takeOverAfter, lastError: reason },
+  );
 }
 
 /** Only for a purchase the service refused, or one a read-back proved still a draft. */

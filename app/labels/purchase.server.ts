@@ -55,6 +55,9 @@ export type PurchaseOptions = {
 };
 
 export const PURCHASE_LEASE_MS = 2 * 60_000;
+// After an unknown outcome, how long a request still in flight gets to land before another
+// caller may take the label over and read it back.
+export const UNKNOWN_OUTCOME_QUIET_MS = 15_000;
 // The shipping calls must end this long before the lease does, leaving time to save.
 export const LEASE_SAFETY_MS = 10_000;
 const DEFAULT_WAIT_MS = 10_000;
@@ -207,7 +210,9 @@ async function save(
     // its lease ended, so the next call or the recovery job reads it back and saves it: it is
     // never bought again, and the merchant is told so instead of seeing a crash.
     const reason = `saving purchase failed: ${error instanceof Error ? error.message : String(error)}`;
-    await endPurchaseLease({ db: deps.db, shop: deps.shop, labelId: label.id }, token, reason).catch(() => false);
+    await endPurchaseLease({ db: deps.db, shop: deps.shop, labelId: label.id }, token, reason, quietUntil(deps)).catch(
+      () => false,
+    );
     return err(
       labelError(
         "PURCHASE_OUTCOME_UNKNOWN",
@@ -245,8 +250,14 @@ async function outcomeUnknown(
   token: string,
   error: Pick<ShippingError, "code" | "logMessage" | "requestId">,
 ): Promise<Result<LabelView, LabelError>> {
+  // The state first: if the audit write failed after it, the label would still be safe.
+  await endPurchaseLease(
+    { db: deps.db, shop: deps.shop, labelId: label.id },
+    token,
+    error.logMessage,
+    quietUntil(deps),
+  );
   await auditFailedAttempt(deps, label, "unknown", error);
-  await endPurchaseLease({ db: deps.db, shop: deps.shop, labelId: label.id }, token, error.logMessage);
   return err(
     labelError(
       "PURCHASE_OUTCOME_UNKNOWN",
@@ -263,9 +274,14 @@ async function refusedByService(
   token: string,
   error: ShippingError,
 ): Promise<Result<LabelView, LabelError>> {
-  await auditFailedAttempt(deps, label, "error", error);
+  // The state first: a failed audit write must not leave a refused label claimable as unknown.
   await returnToDraft({ db: deps.db, shop: deps.shop, labelId: label.id }, token, error.logMessage);
+  await auditFailedAttempt(deps, label, "error", error);
   return err(fromShippingError("purchase", error));
+}
+
+function quietUntil(deps: Pick<PurchaseDeps, "now">): Date {
+  return new Date((deps.now ?? (() => new Date()))().getTime() + UNKNOWN_OUTCOME_QUIET_MS);
 }
 
 /** The label as it now is: ok only when it is bought, otherwise an error naming its state. */

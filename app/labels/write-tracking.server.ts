@@ -2,7 +2,12 @@ import { randomUUID } from "node:crypto";
 
 import type { PrismaClient } from "@prisma/client";
 
-import { type AdminGraphqlClient, createShopifyError, type ShopifyError } from "~/shopify/admin-client";
+import {
+  type AdminGraphqlClient,
+  createShopifyError,
+  type RunAdminGraphqlOptions,
+  type ShopifyError,
+} from "~/shopify/admin-client";
 import { createFulfillmentWithTracking, getFulfillmentOrderForWriteBack } from "~/shopify/fulfillments";
 import type { FulfillmentGid } from "~/shopify/ids";
 import { err, ok, type Result } from "~/utils/result";
@@ -69,6 +74,10 @@ export type WriteTrackingDeps = {
 export type WriteTrackingOptions = { notifyCustomer?: boolean; leaseMs?: number };
 
 const DEFAULT_LEASE_MS = 60_000;
+// Shopify calls must end this long before the write-back lease does.
+const LEASE_SAFETY_MS = 10_000;
+// A write-back still failing after this many attempts needs the merchant, not another retry.
+export const MAX_WRITE_BACK_ATTEMPTS = 8;
 
 export async function writeTracking(
   deps: WriteTrackingDeps,
@@ -92,16 +101,19 @@ export async function writeTracking(
 
   const ref = { db, shop, labelId };
   const token = randomUUID();
-  const claimed = await claimWriteBack(ref, {
-    token,
-    now,
-    leaseUntil: new Date(now.getTime() + (options.leaseMs ?? DEFAULT_LEASE_MS)),
-  });
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const claimed = await claimWriteBack(ref, { token, now, leaseUntil: new Date(now.getTime() + leaseMs) });
   // Another writer is at it (or just finished): report the label as it stands.
   if (!claimed) return currentLabel(deps, labelId);
+  // Every Shopify call ends before the lease does (measured on the lease's clock), so no
+  // writer can still create a fulfillment once another may have taken over.
+  const calls = {
+    deadline: now.getTime() + leaseMs - Math.min(LEASE_SAFETY_MS, leaseMs / 4),
+    now: () => (deps.now ?? (() => new Date()))().getTime(),
+  };
 
-  const fo = await getFulfillmentOrderForWriteBack(admin, label.fulfillmentOrderGid, label.trackingNumbers);
-  if (!fo.ok) return giveUp(deps, label, token, fo.error);
+  const fo = await getFulfillmentOrderForWriteBack(admin, label.fulfillmentOrderGid, label.trackingNumbers, calls);
+  if (!fo.ok) return giveUp(deps, label, token, fo.error, calls);
   if (fo.value.fulfillmentWithTracking) return record(deps, labelId, fo.value.fulfillmentWithTracking);
 
   const lineItems = capToRemaining(label.lineItems, fo.value.remaining);
@@ -116,19 +128,25 @@ export async function writeTracking(
           : "None of this label's items are left to fulfil in Shopify (they were fulfilled or removed). Check the order in Shopify.",
         `writeTracking: nothing of ${labelId}'s ${label.lineItems.length} lines remains on ${label.fulfillmentOrderGid}`,
       ),
+      calls,
     );
   }
-  const created = await createFulfillmentWithTracking(admin, {
-    fulfillmentOrderId: label.fulfillmentOrderGid,
-    lineItems,
-    tracking: {
-      company: toShopifyCarrierName(label.carrier),
-      numbers: label.trackingNumbers,
-      urls: trackingUrlsFor(label.trackingNumbers, label.trackingUrl),
+  const notifyCustomer = options.notifyCustomer ?? (await getShopSettings(db, shop)).notifyCustomer;
+  const created = await createFulfillmentWithTracking(
+    admin,
+    {
+      fulfillmentOrderId: label.fulfillmentOrderGid,
+      lineItems,
+      tracking: {
+        company: toShopifyCarrierName(label.carrier),
+        numbers: label.trackingNumbers,
+        urls: trackingUrlsFor(label.trackingNumbers, label.trackingUrl),
+      },
+      notifyCustomer,
     },
-    notifyCustomer: options.notifyCustomer ?? (await getShopSettings(db, shop)).notifyCustomer,
-  });
-  if (!created.ok) return giveUp(deps, label, token, created.error);
+    calls,
+  );
+  if (!created.ok) return giveUp(deps, label, token, created.error, calls);
   await recordAudit(db, {
     shop,
     action: "fulfill",
@@ -163,24 +181,40 @@ async function currentLabel(deps: WriteTrackingDeps, labelId: string): Promise<R
 /**
  * The write-back did not go through. A slower writer may have created the fulfillment
  * meanwhile (ours then fails with "nothing left"), so look once more and adopt it. Otherwise:
- * Shopify refusing it needs the merchant ("failed"); anything else (throttling, network) stays
- * "pending" for the recovery job.
+ * Shopify refusing it, or the fulfillment order gone, needs the merchant ("failed"); anything
+ * else (throttling, network) stays "pending" for the recovery job, up to a number of attempts.
  */
 async function giveUp(
   deps: WriteTrackingDeps,
   label: LabelView,
   token: string,
   error: ShopifyError,
+  calls: RunAdminGraphqlOptions,
 ): Promise<Result<LabelView, LabelError>> {
-  const again = await getFulfillmentOrderForWriteBack(deps.admin, label.fulfillmentOrderGid, label.trackingNumbers);
+  const again = await getFulfillmentOrderForWriteBack(
+    deps.admin,
+    label.fulfillmentOrderGid,
+    label.trackingNumbers,
+    calls,
+  );
   if (again.ok && again.value.fulfillmentWithTracking) {
     return record(deps, label.id, again.value.fulfillmentWithTracking);
   }
-  const refused = error.code === "USER_ERROR" && again.ok;
-  await releaseWriteBack({ db: deps.db, shop: deps.shop, labelId: label.id }, token, {
-    status: refused ? "failed" : "pending",
-    error: error.logMessage,
+  const attempts = label.writeBack.attempts + 1;
+  const needsMerchant =
+    (error.code === "USER_ERROR" && again.ok) || error.code === "NOT_FOUND" || attempts >= MAX_WRITE_BACK_ATTEMPTS;
+  const released = await releaseWriteBack({ db: deps.db, shop: deps.shop, labelId: label.id }, token, {
+    status: needsMerchant ? "failed" : "pending",
+    error:
+      attempts >= MAX_WRITE_BACK_ATTEMPTS && error.code !== "USER_ERROR"
+        ? `gave up after ${attempts} attempts: ${error.logMessage}`
+        : error.logMessage,
   });
+  // Taken over meanwhile, and the new writer finished: its result stands.
+  if (!released) {
+    const current = await findLabel(deps.db, deps.shop, label.id);
+    if (current?.fulfillmentGid) return ok(current);
+  }
   return err(fromShopifyError("writeTracking", error));
 }
 

@@ -432,11 +432,11 @@ describe("a purchase the service may have made is never reported as refused", ()
     expect(purchases).toBe(1);
     expect(emulator.charges("org_demo")).toHaveLength(1);
   });
-  it("refuses cleanly on a 429 once a read-back has proved the label still a draft", async () => {
+  it("keeps the outcome unknown when a retry after a lost answer is refused: the lost request may still land", async () => {
     const id = await createDraft(upsGroundDomestic);
     let purchases = 0;
-    // A 502 leaves the outcome unknown; the read-back shows a draft (not bought); the retry is
-    // refused with 429, which the service never processed: not bought, and safe to say so.
+    // A 502 leaves the outcome unknown; the read-back shows a draft (the request has not landed
+    // yet); the retry is refused with 429. The first request may still be charged later.
     const flaky: FetchLike = async (input, init) => {
       const url = String(input instanceof Request ? input.url : input);
       if (url.endsWith("/purchase")) {
@@ -447,9 +447,44 @@ describe("a purchase the service may have made is never reported as refused", ()
       return emulator.fetch(input, init);
     };
     const result = await makeClient("sk_live_demo", { fetch: flaky, maxRetries: 1 }).purchaseLabel(id);
-    expect(!result.ok && result.error).toMatchObject({ code: "RATE_LIMITED" });
-    expect(!result.ok && result.error.outcomeUnknown).toBeFalsy();
-    expect(emulator.charges("org_demo")).toHaveLength(0);
+    expect(!result.ok && result.error).toMatchObject({ code: "RATE_LIMITED", outcomeUnknown: true });
+  });
+  it("takes any 409, whatever its body, as a purchase to recover, never as a refusal", async () => {
+    const id = await createDraft(upsGroundDomestic);
+    const first = await makeClient().purchaseLabel(id);
+    if (!first.ok) throw new Error(first.error.logMessage);
+    const proxyConflict: FetchLike = async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.endsWith("/purchase")) return new Response("Conflict", { status: 409 });
+      return emulator.fetch(input, init);
+    };
+    const again = await makeClient("sk_live_demo", { fetch: proxyConflict }).purchaseLabel(id);
+    expect(again.ok && again.value.tracking_numbers).toEqual(first.value.tracking_numbers);
+  });
+  it("reports an unknown outcome, not a refusal, for an error outside the contract", async () => {
+    const id = await createDraft(upsGroundDomestic);
+    const odd: FetchLike = async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.endsWith("/purchase")) return Response.json({ error: "teapot" }, { status: 418 });
+      if (url.includes("/v1/labels/")) return new Response("down", { status: 503 });
+      return emulator.fetch(input, init);
+    };
+    const result = await makeClient("sk_live_demo", { fetch: odd, maxRetries: 0 }).purchaseLabel(id);
+    expect(!result.ok && result.error.outcomeUnknown).toBe(true);
+  });
+  it("does not take another label's record as this label's purchase", async () => {
+    const id = await createDraft(upsGroundDomestic);
+    const other = await createDraft(upsGroundDomestic);
+    const bought = await makeClient().purchaseLabel(other);
+    if (!bought.ok) throw new Error(bought.error.logMessage);
+    const misrouted: FetchLike = async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.endsWith("/purchase")) return new Response("", { status: 502 });
+      if (url.endsWith(`/v1/labels/${id}`)) return emulator.fetch(url.replace(id, other), init);
+      return emulator.fetch(input, init);
+    };
+    const result = await makeClient("sk_live_demo", { fetch: misrouted, maxRetries: 0 }).purchaseLabel(id);
+    expect(!result.ok && result.error.outcomeUnknown).toBe(true);
   });
 });
 

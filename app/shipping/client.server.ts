@@ -4,11 +4,13 @@
 import { err, ok, type Result } from "~/utils/result";
 
 import {
+  CONTRACT_ERROR_CODES,
   createShippingError,
   mapHttpError,
   parseRetryAfterMs,
   type ShippingError,
   type ShippingErrorField,
+  SPEC_ERROR_CODES,
   withOutcomeUnknown,
 } from "./errors";
 import { checkDraftPackageCount, STATE_REQUIRED_COUNTRIES } from "./preflight";
@@ -442,9 +444,21 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
     });
   }
 
-  /** A label record as a purchase: null while it is a draft, an error when it is neither. */
+  /**
+   * A label record as a purchase: null while it is a draft, an error when it is neither or is
+   * another label's record (a body we cannot trust is no evidence either way).
+   */
   function asPurchase(labelId: string, record: unknown): Result<PurchaseOutcome | null, ShippingError> {
     const parsed = LabelRecordSchema.safeParse(record);
+    if (parsed.success && parsed.data.id !== labelId) {
+      return err(
+        createShippingError({
+          code: "INVALID_RESPONSE",
+          status: 200,
+          logMessage: `purchaseLabel: asked about ${labelId}, the service answered with ${parsed.data.id}`,
+        }),
+      );
+    }
     if (parsed.success && parsed.data.status === "draft") return ok(null);
     const purchased = PurchasedLabelSchema.safeParse(record);
     if (!purchased.success) {
@@ -476,10 +490,11 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
     const path = `/v1/labels/${encodeURIComponent(labelId)}/purchase`;
     // One deadline for every purchase attempt and read-back below.
     const deadline = deadlineOf(callOptions);
-    // Once an attempt may have been charged, every later failure stays "maybe charged".
+    // Once an attempt may have been charged, every later failure in this call stays "maybe
+    // charged": a read-back showing a draft only says that request has not landed *yet*, so a
+    // refusal of a later attempt says nothing about it.
     let maybeCharged = false;
-    let lastError: ShippingError | null = null;
-    for (let round = 0; round <= maxRetries; round++) {
+    for (let round = 0; ; round++) {
       const result = await call({
         operation: "purchaseLabel",
         method: "POST",
@@ -491,10 +506,11 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
       });
       if (result.ok) return ok({ ...result.value, alreadyPurchased: false });
       const error = result.error;
-      if (error.code === "ALREADY_PURCHASED") return recoverAlreadyPurchased(labelId, error, deadline);
-      if (!error.outcomeUnknown) return err(maybeCharged ? withOutcomeUnknown(error) : error);
+      if (error.status === 409) return recoverAlreadyPurchased(labelId, error, deadline);
+      const unknown = maybeCharged || !isDefiniteRefusal(error);
+      if (!unknown) return err(error);
       maybeCharged = true;
-      lastError = error;
+      if (round >= maxRetries) return err(withOutcomeUnknown(error));
       // The purchase may have gone through: read the label instead of buying blindly again.
       const readBack = await readPurchasedLabel(labelId, deadline);
       if (!readBack.ok) {
@@ -510,14 +526,10 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
         });
         return ok(readBack.value);
       }
-      // Still a draft: the purchase did not happen, and a purchase is charged at most once
-      // (a repeat gets 409), so one more attempt cannot double-charge.
-      maybeCharged = false;
+      // Still a draft (so far): buying again cannot double-charge, since the service charges a
+      // label once and answers a repeat with 409.
       log({ level: "warn", message: `purchaseLabel: ${labelId} is still a draft after ${error.code}; trying again` });
     }
-    return err(
-      lastError ?? createShippingError({ code: "UNEXPECTED_ERROR", logMessage: "purchaseLabel: no attempt made" }),
-    );
   }
 
   /**
@@ -613,6 +625,20 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
       });
     },
   };
+}
+
+/**
+ * For a purchase, the answers that prove the service did not buy the label: a refusal in the
+ * contract's own words (a known code from a readable error body), a 429 it never processed,
+ * our own refusal to send, or a deadline that passed before anything was sent. Anything else
+ * (a 5xx, a proxy's page, an unknown code, a lost answer) may hide a purchase.
+ */
+function isDefiniteRefusal(error: ShippingError): boolean {
+  if (error.outcomeUnknown) return false;
+  if (error.code === "INVALID_REQUEST") return true;
+  if (error.code === "TIMEOUT") return error.status === null && error.logMessage.includes("not sent");
+  const known = (SPEC_ERROR_CODES as readonly string[]).concat(CONTRACT_ERROR_CODES);
+  return error.serviceCode !== null && known.includes(error.serviceCode) && error.status !== null && error.status < 500;
 }
 
 function describeAttempt(attempt: Attempt): string {

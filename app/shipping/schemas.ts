@@ -185,7 +185,8 @@ export const PurchasedLabelSchema = z
     rate: PurchasedRateSchema,
     label_url: z.string(),
     label_format: z.string().optional(),
-    tracking_numbers: z.array(z.string()),
+    // A bought label has a tracking number per box; none would leave nothing to write back.
+    tracking_numbers: z.array(z.string().trim().min(1)).min(1),
     tracking_url: z.string().nullish(),
     package_count: z.number().int().optional(),
     // What the balance lost; optional because a label record read back may not carry it.

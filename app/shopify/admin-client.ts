@@ -11,7 +11,7 @@ import { err, ok, type Result } from "~/utils/result";
  */
 export type AdminGraphqlClient = (
   query: string,
-  options?: { variables?: Record<string, unknown> },
+  options?: { variables?: Record<string, unknown>; signal?: AbortSignal },
 ) => Promise<Response>;
 
 export type ShopifyErrorCode =
@@ -171,16 +171,36 @@ function statusOf(error: unknown): number | undefined {
 
 const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
+class DeadlinePassed extends Error {}
+
 async function callAdmin(
   admin: AdminGraphqlClient,
   operation: string,
   document: string,
   variables: Record<string, unknown>,
+  timeoutMs: number | null,
 ): Promise<Result<Envelope, ShopifyError>> {
   let response: Response;
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    response = await admin(document, { variables });
+    const call = admin(document, { variables, signal: controller.signal });
+    response =
+      timeoutMs === null
+        ? await call
+        : await Promise.race([
+            call,
+            new Promise<never>((_, reject) => {
+              timer = setTimeout(() => {
+                controller.abort();
+                reject(new DeadlinePassed());
+              }, timeoutMs);
+            }),
+          ]);
   } catch (error) {
+    if (error instanceof DeadlinePassed) {
+      return err(createShopifyError("NETWORK_ERROR", `${operation}: no answer before the caller's deadline`));
+    }
     // A thrown Response is the library asking Remix to re-authenticate: not ours to swallow.
     if (error instanceof Response) throw error;
     const envelope = readThrownGraphqlError(error);
@@ -192,6 +212,8 @@ async function callAdmin(
     return err(
       createShopifyError("NETWORK_ERROR", `${operation}: ${describe(error)}${status ? ` (HTTP ${status})` : ""}`),
     );
+  } finally {
+    clearTimeout(timer);
   }
 
   if (response.status === 429) return err(createShopifyError("THROTTLED", `${operation}: HTTP 429`));
@@ -238,7 +260,23 @@ export type RunAdminGraphqlOptions = {
   sleep?: (ms: number) => Promise<void>;
   /** The longest a request waits in all for Shopify's rate limit before giving up THROTTLED. */
   maxThrottleWaitMs?: number;
+  /**
+   * Epoch ms on `now`'s clock by which the call must be over: nothing is sent with less than a
+   * second left, and an answer that comes later is not waited for. A caller guarding the call
+   * with a lease passes a deadline before the lease ends.
+   */
+  deadline?: number;
+  now?: () => number;
 };
+
+// No request starts with less time than this left before its deadline.
+const MIN_CALL_MS = 1_000;
+
+/** Failed before anything was sent: the caller's deadline had passed. Nothing happened at Shopify. */
+export function isNotSent(error: ShopifyError): boolean {
+  return error.code === "NETWORK_ERROR" && error.logMessage.endsWith(NOT_SENT);
+}
+const NOT_SENT = "not sent, the caller's deadline had passed";
 
 // A screen should not hang on the rate limit for long; jobs may pass a larger budget.
 const DEFAULT_MAX_THROTTLE_WAIT_MS = 4_000;
@@ -255,15 +293,23 @@ export async function runAdminGraphql<S extends z.ZodTypeAny>(
 ): Promise<Result<{ data: z.infer<S>; problems: ShopifyProblem[] }, ShopifyError>> {
   const { operation, document, schema } = request;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const now = options.now ?? Date.now;
+  const send = async (): Promise<Result<Envelope, ShopifyError>> => {
+    if (options.deadline === undefined) return callAdmin(admin, operation, document, request.variables ?? {}, null);
+    const left = options.deadline - now();
+    if (left < MIN_CALL_MS) return err(createShopifyError("NETWORK_ERROR", `${operation}: ${NOT_SENT}`));
+    return callAdmin(admin, operation, document, request.variables ?? {}, left);
+  };
   let budget = options.maxThrottleWaitMs ?? DEFAULT_MAX_THROTTLE_WAIT_MS;
-  let called = await callAdmin(admin, operation, document, request.variables ?? {});
+  if (options.deadline !== undefined) budget = Math.min(budget, options.deadline - now() - MIN_CALL_MS);
+  let called = await send();
   for (let retry = 0; retry < MAX_THROTTLE_RETRIES && called.ok && isThrottled(called.value); retry++) {
     // Without Shopify's cost report there is no telling how long to wait: give up at once.
     const wait = throttleWaitMs(called.value.extensions);
     if (wait === null || wait > budget) break;
     budget -= wait;
     await sleep(wait);
-    called = await callAdmin(admin, operation, document, request.variables ?? {});
+    called = await send();
   }
   if (!called.ok) return called;
   const { data, errors, rawErrors } = called.value;

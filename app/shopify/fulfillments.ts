@@ -6,6 +6,7 @@ import {
   type AdminGraphqlClient,
   createShopifyError,
   runAdminGraphql,
+  type RunAdminGraphqlOptions,
   type ShopifyError,
   toUserError,
   UserErrorSchema,
@@ -116,6 +117,7 @@ function readPayload(
 export async function createFulfillmentWithTracking(
   admin: AdminGraphqlClient,
   input: CreateFulfillmentWithTrackingInput,
+  callOptions: RunAdminGraphqlOptions = {},
 ): Promise<Result<ShopifyFulfillment, ShopifyError>> {
   const trackingInfo = toTrackingInput(input.tracking);
   if (!trackingInfo.ok) return trackingInfo;
@@ -132,18 +134,22 @@ export async function createFulfillmentWithTracking(
       fulfillmentOrderLineItems: input.lineItems.map((l) => ({ id: l.id, quantity: l.quantity })),
     },
   ];
-  const result = await runAdminGraphql(admin, {
-    operation: "CreateFulfillmentWithTracking",
-    document: CREATE_FULFILLMENT_WITH_TRACKING_MUTATION,
-    variables: {
-      fulfillment: {
-        lineItemsByFulfillmentOrder,
-        trackingInfo: trackingInfo.value,
-        notifyCustomer: input.notifyCustomer,
+  const result = await runAdminGraphql(
+    admin,
+    {
+      operation: "CreateFulfillmentWithTracking",
+      document: CREATE_FULFILLMENT_WITH_TRACKING_MUTATION,
+      variables: {
+        fulfillment: {
+          lineItemsByFulfillmentOrder,
+          trackingInfo: trackingInfo.value,
+          notifyCustomer: input.notifyCustomer,
+        },
       },
+      schema: CreateDataSchema,
     },
-    schema: CreateDataSchema,
-  });
+    callOptions,
+  );
   if (!result.ok) return result;
   return readPayload("CreateFulfillmentWithTracking", result.value.data.fulfillmentCreate);
 }
@@ -217,13 +223,18 @@ export async function getFulfillmentOrderForWriteBack(
   admin: AdminGraphqlClient,
   fulfillmentOrderGid: FulfillmentOrderGid,
   trackingNumbers: readonly string[],
+  callOptions: RunAdminGraphqlOptions = {},
 ): Promise<Result<FulfillmentOrderForWriteBack, ShopifyError>> {
-  const first = await runAdminGraphql(admin, {
-    operation: "FulfillmentOrderForWriteBack",
-    document: FULFILLMENT_ORDER_FOR_WRITE_BACK_QUERY,
-    variables: { id: fulfillmentOrderGid },
-    schema: FulfillmentOrderForWriteBackSchema,
-  });
+  const first = await runAdminGraphql(
+    admin,
+    {
+      operation: "FulfillmentOrderForWriteBack",
+      document: FULFILLMENT_ORDER_FOR_WRITE_BACK_QUERY,
+      variables: { id: fulfillmentOrderGid },
+      schema: FulfillmentOrderForWriteBackSchema,
+    },
+    callOptions,
+  );
   if (!first.ok) return first;
   const fo = first.value.data.fulfillmentOrder;
   if (!fo) {
@@ -233,9 +244,11 @@ export async function getFulfillmentOrderForWriteBack(
       }),
     );
   }
-  const numbers = new Set(trackingNumbers);
+  // Compared as Shopify may store them: trimmed, any case.
+  const normalize = (number: string) => number.trim().toUpperCase();
+  const numbers = new Set(trackingNumbers.map(normalize).filter(Boolean));
   const match = fo.fulfillments.nodes.find(
-    (f) => f.status !== "CANCELLED" && f.trackingInfo.some((t) => t.number && numbers.has(t.number)),
+    (f) => f.status !== "CANCELLED" && f.trackingInfo.some((t) => t.number && numbers.has(normalize(t.number))),
   );
   const remaining = new Map(fo.lineItems.nodes.map((l) => [l.id, l.remainingQuantity]));
   let page = fo.lineItems.pageInfo;
@@ -248,12 +261,16 @@ export async function getFulfillmentOrderForWriteBack(
         ),
       );
     }
-    const next = await runAdminGraphql(admin, {
-      operation: "FulfillmentOrderRemainingLineItems",
-      document: FULFILLMENT_ORDER_LINE_ITEMS_QUERY,
-      variables: { id: fulfillmentOrderGid, after: page.endCursor ?? null },
-      schema: RemainingLineItemsPageSchema,
-    });
+    const next = await runAdminGraphql(
+      admin,
+      {
+        operation: "FulfillmentOrderRemainingLineItems",
+        document: FULFILLMENT_ORDER_LINE_ITEMS_QUERY,
+        variables: { id: fulfillmentOrderGid, after: page.endCursor ?? null },
+        schema: RemainingLineItemsPageSchema,
+      },
+      callOptions,
+    );
     if (!next.ok) return next;
     const connection = next.value.data.fulfillmentOrder?.lineItems;
     if (!connection) break;
