@@ -13,10 +13,11 @@ import {
 } from "graphql";
 
 import { handleFulfillmentCreate, handleFulfillmentTrackingInfoUpdate } from "./fulfillments";
+import { generateOrders } from "./generated-orders";
 import type { FulfillmentOrderRecord, FulfillmentRecord, OrderRecord, ShopifyEmulatorState } from "./model";
 import { calculateActualQueryCost, calculateRequestedQueryCost, SINGLE_QUERY_MAX_COST } from "./query-cost";
 import { ADMIN_API_VERSION, loadAdminSchema } from "./schema";
-import { createSeedState, DEFAULT_SHOP_DOMAIN } from "./seed";
+import { createSeedState, DEFAULT_SHOP_DOMAIN, type SeedContext } from "./seed";
 
 // An in-memory slice of the Shopify Admin GraphQL API. Documents are executed by graphql-js on
 // Shopify's real schema, so parse and validation errors come back exactly where Shopify would
@@ -33,6 +34,8 @@ export type ShopifyEmulatorFailure = "THROTTLED" | "SERVICE_UNAVAILABLE";
 
 export interface ShopifyAdminEmulatorOptions {
   shop?: string;
+  // How many generated orders (generated-orders.ts) precede the scenario orders; default 0.
+  generatedOrders?: number;
   // Replace or adjust the seeded store; receives a fresh seed and returns the state to serve.
   seed?: (state: ShopifyEmulatorState) => ShopifyEmulatorState;
   // When set, fetch() requires this X-Shopify-Access-Token (in-process graphql() skips auth).
@@ -72,6 +75,31 @@ export interface ShopifyAdminEmulator {
 export interface EmulatorContext {
   state: ShopifyEmulatorState;
   protectedCustomerDataApproved: boolean;
+  // Lookups built once per state (and again after a mutation), so a page of a 10,000-order store
+  // stays fast: node(id:) and LineItem → Order without walking every order.
+  lookups: () => Lookups;
+}
+
+interface Lookups {
+  nodes: Map<string, Rec>;
+  orderByLineItemId: Map<string, OrderRecord>;
+}
+
+function createLookups(state: ShopifyEmulatorState): Lookups {
+  let nodes: Map<string, Rec> | undefined;
+  let orderByLineItemId: Map<string, OrderRecord> | undefined;
+  return {
+    get nodes() {
+      return (nodes ??= indexNodes(state));
+    },
+    get orderByLineItemId() {
+      if (!orderByLineItemId) {
+        orderByLineItemId = new Map();
+        for (const order of state.orders) for (const line of order.lineItems) orderByLineItemId.set(line.id, order);
+      }
+      return orderByLineItemId;
+    },
+  };
 }
 
 type Rec = Record<string, unknown>;
@@ -149,7 +177,7 @@ const COMPUTED: Record<string, Record<string, Computed>> = {
   },
   LineItem: {
     unfulfilledQuantity: (li, _a, ctx) => {
-      const order = ctx.state.orders.find((o) => o.lineItems.some((l) => l.id === li.id));
+      const order = ctx.lookups().orderByLineItemId.get(String(li.id));
       return (order?.fulfillmentOrders ?? [])
         .filter((fo) => fo.status !== "CANCELLED")
         .flatMap((fo) => fo.lineItems)
@@ -215,19 +243,21 @@ function indexNodes(state: ShopifyEmulatorState): Map<string, Rec> {
 function matchesOrderQuery(order: OrderRecord, query: string | undefined): boolean {
   if (!query) return true;
   const terms = query.match(/(\S+:"[^"]*"|\S+)/g) ?? [];
+  let displayStatus: string | undefined;
   return terms.every((term) => {
     const [rawKey, ...rest] = term.split(":");
     const key = (rawKey ?? "").toLowerCase();
     const value = rest.join(":").replace(/^"|"$/g, "").toLowerCase();
     if (!value) return true;
-    const display = computeDisplayFulfillmentStatus(order);
     switch (key) {
-      case "fulfillment_status":
+      case "fulfillment_status": {
+        const display = (displayStatus ??= computeDisplayFulfillmentStatus(order));
         if (value === "unfulfilled") return display === "UNFULFILLED" || display === "PARTIALLY_FULFILLED";
         if (value === "unshipped") return display === "UNFULFILLED";
         if (value === "partial") return display === "PARTIALLY_FULFILLED";
         if (value === "shipped" || value === "fulfilled") return display === "FULFILLED";
         return value === "any";
+      }
       case "status":
         if (value === "open") return !order.closed && !order.cancelledAt;
         if (value === "closed") return order.closed;
@@ -329,8 +359,10 @@ const typeResolver: GraphQLTypeResolver<unknown, EmulatorContext> = (value) =>
 
 const numericId = (id: string) => Number(id.split("/").pop());
 
+// Plain comparisons: localeCompare is slow enough to matter when sorting 10,000 orders per query.
+const compareStrings = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 function byCreatedAt(a: OrderRecord, b: OrderRecord) {
-  return a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+  return compareStrings(a.createdAt, b.createdAt) || compareStrings(a.id, b.id);
 }
 
 function createRootValue() {
@@ -353,9 +385,13 @@ function createRootValue() {
       allFulfillmentOrders(ctx.state).find((fo) => fo.id === args.id) ?? null,
     fulfillment: (args: Rec, ctx: EmulatorContext) =>
       ctx.state.orders.flatMap((o) => o.fulfillments).find((f) => f.id === args.id) ?? null,
-    node: (args: Rec, ctx: EmulatorContext) => indexNodes(ctx.state).get(String(args.id)) ?? null,
+    node: (args: Rec, ctx: EmulatorContext) =>
+      // Orders directly: indexing every node of a 10,000-order store takes a moment.
+      (ctx.state.orders.find((o) => o.id === args.id) as Rec | undefined) ??
+      ctx.lookups().nodes.get(String(args.id)) ??
+      null,
     nodes: (args: Rec, ctx: EmulatorContext) => {
-      const index = indexNodes(ctx.state);
+      const index = ctx.lookups().nodes;
       return (Array.isArray(args.ids) ? args.ids : []).map((id) => index.get(String(id)) ?? null);
     },
     fulfillmentCreate: (args: Rec, ctx: EmulatorContext) => handleFulfillmentCreate(ctx.state, args),
@@ -420,10 +456,16 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
   const schema = loadAdminSchema();
   const rootValue = createRootValue();
   const freshState = () => {
-    const seeded = createSeedState({ shop });
+    const count = options.generatedOrders ?? 0;
+    const seeded = createSeedState({
+      shop,
+      ...(count > 0 ? { history: (context: SeedContext) => generateOrders(count, context) } : {}),
+    });
     return options.seed ? options.seed(seeded) : seeded;
   };
   let state = freshState();
+  let lookups: Lookups | undefined;
+  const getLookups = () => (lookups ??= createLookups(state));
   let protectedCustomerDataApproved = options.protectedCustomerDataApproved ?? true;
   const pendingFailures: ShopifyEmulatorFailure[] = [];
   const bucket = createBucket(options);
@@ -484,10 +526,14 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
       source: query,
       variableValues: variables,
       rootValue,
-      contextValue: { state, protectedCustomerDataApproved } satisfies EmulatorContext,
+      contextValue: { state, protectedCustomerDataApproved, lookups: getLookups } satisfies EmulatorContext,
       fieldResolver,
       typeResolver,
     });
+    // A mutation may add fulfillments (new nodes): rebuild the lookups on next use.
+    if (document?.definitions.some((d) => d.kind === "OperationDefinition" && d.operation === "mutation")) {
+      lookups = undefined;
+    }
     const body: Rec = {};
     if (result.data !== undefined) body.data = result.data;
     if (result.errors?.length) body.errors = result.errors.map((e) => e.toJSON());
@@ -534,6 +580,7 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
     fetch: handleFetch,
     reset: () => {
       state = freshState();
+      lookups = undefined;
       pendingFailures.length = 0;
       bucket.reset();
       protectedCustomerDataApproved = options.protectedCustomerDataApproved ?? true;
@@ -543,9 +590,19 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
         .flatMap((o) => o.fulfillments)
         .filter((f) => f.createdThroughApi)
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
-    state: () => state,
-    findOrderByName: (name) => state.orders.find((o) => o.name === name),
-    findFulfillmentOrder: (id) => allFulfillmentOrders(state).find((fo) => fo.id === id),
+    // Callers may change what these hand out, so the lookups are rebuilt on next use.
+    state: () => {
+      lookups = undefined;
+      return state;
+    },
+    findOrderByName: (name) => {
+      lookups = undefined;
+      return state.orders.find((o) => o.name === name);
+    },
+    findFulfillmentOrder: (id) => {
+      lookups = undefined;
+      return allFulfillmentOrders(state).find((fo) => fo.id === id);
+    },
     failNextRequest: (failure) => {
       pendingFailures.push(failure);
     },

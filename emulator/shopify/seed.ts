@@ -185,7 +185,7 @@ const CATALOG: CatalogEntry[] = [
   },
 ];
 
-function buildVariants(): Map<string, ProductVariantRecord> {
+export function buildVariants(): Map<string, ProductVariantRecord> {
   const variants = new Map<string, ProductVariantRecord>();
   CATALOG.forEach((entry, i) => {
     const n = i + 1;
@@ -225,7 +225,7 @@ function buildVariants(): Map<string, ProductVariantRecord> {
   return variants;
 }
 
-function buildLocations(): { brooklyn: LocationRecord; reno: LocationRecord } {
+export function buildLocations(): { brooklyn: LocationRecord; reno: LocationRecord } {
   return {
     brooklyn: {
       __typename: "Location",
@@ -273,7 +273,7 @@ function buildLocations(): { brooklyn: LocationRecord; reno: LocationRecord } {
   };
 }
 
-interface Destination {
+export interface Destination {
   firstName: string;
   lastName: string;
   company?: string;
@@ -288,7 +288,7 @@ interface Destination {
   phone: string | null;
 }
 
-interface OrderSpec {
+export interface OrderSpec {
   number: number;
   email: string | null;
   phone: string | null;
@@ -314,6 +314,8 @@ interface OrderSpec {
   fulfillmentDestination?: Destination;
   // A closed fulfillment order the items were moved from, hidden from the merchant.
   movedFrom?: "brooklyn" | "reno";
+  // How long ago the order was placed; default: from its number (scenario orders, 18 h apart).
+  createdDaysAgo?: number;
   existingFulfillments?: {
     foIndex: number;
     itemIndex: number;
@@ -325,12 +327,12 @@ interface OrderSpec {
   }[];
 }
 
-const USD = { currency: "USD", rate: 1 };
-const CAD = { currency: "CAD", rate: 1.38 };
-const EUR = { currency: "EUR", rate: 0.92 };
-const GBP = { currency: "GBP", rate: 0.79 };
-const BRL = { currency: "BRL", rate: 5.42 };
-const AUD = { currency: "AUD", rate: 1.53 };
+export const USD = { currency: "USD", rate: 1 };
+export const CAD = { currency: "CAD", rate: 1.38 };
+export const EUR = { currency: "EUR", rate: 0.92 };
+export const GBP = { currency: "GBP", rate: 0.79 };
+export const BRL = { currency: "BRL", rate: 5.42 };
+export const AUD = { currency: "AUD", rate: 1.53 };
 
 const ORDER_SPECS: OrderSpec[] = [
   {
@@ -875,11 +877,11 @@ const ORDER_SPECS: OrderSpec[] = [
   },
 ];
 
-const LAST_ORDER_NUMBER = Math.max(...ORDER_SPECS.map((spec) => spec.number));
+export const LAST_ORDER_NUMBER = Math.max(...ORDER_SPECS.map((spec) => spec.number));
 
 // Fixed clock so seeded data (and test snapshots) do not drift.
-const SEED_NOW = Date.parse("2026-11-20T15:00:00Z");
-const isoDaysAgo = (days: number) => new Date(SEED_NOW - days * 86_400_000).toISOString();
+export const SEED_NOW = Date.parse("2026-11-20T15:00:00Z");
+export const isoDaysAgo = (days: number) => new Date(SEED_NOW - days * 86_400_000).toISOString();
 
 function convert(amountUsd: string, rate: number): string {
   return (Number(amountUsd) * rate).toFixed(2);
@@ -892,7 +894,7 @@ function money(amountUsd: string, presentment: { currency: string; rate: number 
   };
 }
 
-function buildOrder(
+export function buildOrder(
   spec: OrderSpec,
   index: number,
   variants: Map<string, ProductVariantRecord>,
@@ -902,7 +904,7 @@ function buildOrder(
   const orderId = gid("Order", orderNumericId);
   const name = `#${spec.number}`;
   // Order numbers grow with time, like Shopify's: #1001 is the oldest (about 16 days ago).
-  const createdAt = isoDaysAgo(((LAST_ORDER_NUMBER + 1 - spec.number) * 18) / 24);
+  const createdAt = isoDaysAgo(spec.createdDaysAgo ?? ((LAST_ORDER_NUMBER + 1 - spec.number) * 18) / 24);
   const d = spec.destination;
   const fd = spec.fulfillmentDestination ?? d;
   const method = spec.deliveryMethod ?? "SHIPPING";
@@ -1120,7 +1122,17 @@ function buildOrder(
 }
 
 // A fresh, independent copy of the store every call, so reset() and parallel tests never share state.
-export function createSeedState(options: { shop?: string } = {}): ShopifyEmulatorState {
+export interface SeedContext {
+  variants: Map<string, ProductVariantRecord>;
+  locations: ReturnType<typeof buildLocations>;
+  firstIndex: number;
+}
+
+// `history` adds orders placed before the scenario orders (generated-orders.ts), built from the
+// same catalog and locations.
+export function createSeedState(
+  options: { shop?: string; history?: (context: SeedContext) => OrderRecord[] } = {},
+): ShopifyEmulatorState {
   const domain = options.shop ?? DEFAULT_SHOP_DOMAIN;
   const variants = buildVariants();
   const locations = buildLocations();
@@ -1156,7 +1168,10 @@ export function createSeedState(options: { shop?: string } = {}): ShopifyEmulato
       plan: { __typename: "ShopPlan", shopifyPlus: false, partnerDevelopment: true, publicDisplayName: "Development" },
     },
     locations: [locations.brooklyn, locations.reno],
-    orders: ORDER_SPECS.map((spec, i) => buildOrder(spec, i, variants, locations)),
+    orders: [
+      ...(options.history?.({ variants, locations, firstIndex: ORDER_SPECS.length }) ?? []),
+      ...ORDER_SPECS.map((spec, i) => buildOrder(spec, i, variants, locations)),
+    ],
     nextId: 1,
   };
 }

@@ -1,30 +1,211 @@
-import { createServer, type Server } from "node:http";
+import { createHmac, randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
+import { renderAdminPage } from "./admin/admin-page";
+import { createOAuthServer, type EmulatedApp, type OAuthServer, signSessionToken } from "./auth";
 import { createShopifyAdminEmulator, type ShopifyAdminEmulator, type ShopifyAdminEmulatorOptions } from "./emulator";
+import { DEFAULT_GENERATED_ORDER_COUNT } from "./generated-orders";
+import { ADMIN_API_VERSION } from "./schema";
 
 // The same handlers as the in-process emulator, on a loopback port for the demo and e2e.
 // Requests keep Shopify's path (/admin/api/2026-10/graphql.json); the Host header need not be
 // the shop domain, since a loopback server can't be reached under it.
+//
+// With an `app` (the demo), the server also plays Shopify's admin and OAuth server for that one
+// embedded app:
+//   POST /admin/oauth/access_token     token exchange (and refresh) → access tokens
+//   POST /admin/api/2026-10/graphql.json   requires X-Shopify-Access-Token issued above
+//   GET  /admin                        → the app's admin page, /store/<store>/apps/<handle>[/app/…]
+//   GET  /admin/session-token?shop=    a fresh session token (CORS: the app's origin), for the
+//                                      App Bridge stand-in's idToken()
+//   GET  /app-bridge.js                the App Bridge stand-in (admin/app-bridge.js)
+//   POST /__emulator/reset             back to the seeded store (?tokens=1 also forgets tokens)
+
+export interface EmbeddedAppConfig extends EmulatedApp {
+  // The app's URL (SHOPIFY_APP_URL), where the admin page points its iframe.
+  appUrl: string;
+  handle?: string;
+  name?: string;
+}
+
+export interface ShopifyAdminEmulatorServer {
+  url: string;
+  emulator: ShopifyAdminEmulator;
+  server: Server;
+  // With an app: the admin page that embeds it.
+  adminUrl: string | null;
+  oauth: OAuthServer | null;
+  close: () => Promise<void>;
+}
+
+const APP_BRIDGE_SOURCE_PATH = fileURLToPath(new URL("./admin/app-bridge.js", import.meta.url));
+const MAX_BODY_BYTES = 5_000_000;
+
+const storeHandleOf = (shop: string) => shop.replace(/\.myshopify\.com$/, "");
+
+/** Shopify's `host` parameter: base64 of the admin's address for the store, without padding. */
+export function encodeHost(shop: string): string {
+  return Buffer.from(`admin.shopify.com/store/${storeHandleOf(shop)}`)
+    .toString("base64")
+    .replace(/=+$/, "");
+}
+
+/** The query Shopify's admin puts on an embedded app's URL, signed like Shopify's (hmac). */
+export function embeddedAppQuery(app: EmulatedApp, shop: string, now = Date.now()): URLSearchParams {
+  const params = new URLSearchParams({
+    embedded: "1",
+    host: encodeHost(shop),
+    id_token: signSessionToken(app, shop, { now }),
+    locale: "en",
+    session: randomBytes(32).toString("hex"),
+    shop,
+    timestamp: String(Math.floor(now / 1000)),
+  });
+  const message = [...params.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => `${k}=${v}`)
+    .join("&");
+  params.set("hmac", createHmac("sha256", app.apiSecret).update(message).digest("hex"));
+  return params;
+}
+
+function send(res: ServerResponse, status: number, headers: Record<string, string>, body?: string | Buffer) {
+  res.writeHead(status, headers);
+  res.end(body);
+}
+const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
+  send(res, status, { "Content-Type": "application/json; charset=utf-8", ...headers }, JSON.stringify(body));
+
+function parseFormOrJson(contentType: string | undefined, raw: string): Record<string, string> {
+  if (contentType?.includes("application/json")) {
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (typeof parsed !== "object" || parsed === null) return {};
+      return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, String(v)]));
+    } catch {
+      return {};
+    }
+  }
+  return Object.fromEntries(new URLSearchParams(raw));
+}
+
 export async function startShopifyAdminEmulatorServer(
-  options: { port?: number; host?: string } & ShopifyAdminEmulatorOptions = {},
-): Promise<{ url: string; emulator: ShopifyAdminEmulator; server: Server; close: () => Promise<void> }> {
+  options: { port?: number; host?: string; app?: EmbeddedAppConfig } & ShopifyAdminEmulatorOptions = {},
+): Promise<ShopifyAdminEmulatorServer> {
   const host = options.host ?? "127.0.0.1";
   const emulator = createShopifyAdminEmulator(options);
+  const app = options.app;
+  const oauth = app ? createOAuthServer(app, emulator.shop, options.now) : null;
+  const appOrigin = app ? new URL(app.appUrl).origin : null;
+  const adminBasePath = app ? `/store/${storeHandleOf(emulator.shop)}/apps/${app.handle ?? "ship-orders"}` : null;
+  let appBridgeSource: string | undefined;
+  const graphqlPath = `/admin/api/${ADMIN_API_VERSION}/graphql.json`;
+
+  const corsHeaders = (): Record<string, string> =>
+    appOrigin
+      ? { "Access-Control-Allow-Origin": appOrigin, Vary: "Origin", "Access-Control-Allow-Headers": "Content-Type" }
+      : {};
+
+  // The admin's own routes; answers true when it handled the request.
+  const handleAdmin = (req: IncomingMessage, res: ServerResponse, url: URL, raw: string): boolean => {
+    if (!app || !oauth || !adminBasePath || !appOrigin) return false;
+    const method = req.method ?? "GET";
+    if (method === "POST" && url.pathname === "/admin/oauth/access_token") {
+      const answer = oauth.handleAccessTokenRequest(parseFormOrJson(req.headers["content-type"], raw));
+      sendJson(res, answer.status, answer.body);
+      return true;
+    }
+    if (url.pathname === "/admin/session-token") {
+      if (method === "OPTIONS") {
+        send(res, 204, { ...corsHeaders(), "Access-Control-Allow-Methods": "GET" });
+        return true;
+      }
+      const shop = url.searchParams.get("shop");
+      if (shop !== emulator.shop || url.searchParams.get("api_key") !== app.apiKey) {
+        sendJson(res, 400, { error: `unknown shop or app: ${shop ?? "(none)"}` }, corsHeaders());
+        return true;
+      }
+      const token = signSessionToken(app, emulator.shop, options.now ? { now: options.now() } : {});
+      const exp = (JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as { exp: number }).exp;
+      sendJson(res, 200, { token, exp }, { ...corsHeaders(), "Cache-Control": "no-store" });
+      return true;
+    }
+    if (method === "GET" && url.pathname === "/app-bridge.js") {
+      appBridgeSource ??= readFileSync(APP_BRIDGE_SOURCE_PATH, "utf8");
+      send(
+        res,
+        200,
+        { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-cache" },
+        appBridgeSource,
+      );
+      return true;
+    }
+    if (method === "GET" && (url.pathname === "/" || url.pathname === "/admin" || url.pathname === "/admin/")) {
+      send(res, 302, { Location: adminBasePath });
+      return true;
+    }
+    if (method === "GET" && (url.pathname === adminBasePath || url.pathname.startsWith(`${adminBasePath}/`))) {
+      // /store/demo-shop/apps/ship-orders/app/labels opens the app at /app/labels, like Shopify's admin.
+      const suffix = url.pathname.slice(adminBasePath.length);
+      const appPath = suffix === "" || suffix === "/" ? "/app" : suffix;
+      const query = embeddedAppQuery(app, emulator.shop, options.now?.());
+      for (const [key, value] of url.searchParams) if (!query.has(key)) query.set(key, value);
+      const iframeSrc = `${app.appUrl.replace(/\/$/, "")}${appPath}?${query.toString()}`;
+      const html = renderAdminPage({
+        storeName: emulator.state().shop.name,
+        storeHandle: storeHandleOf(emulator.shop),
+        appName: app.name ?? "Ship Orders",
+        appHandle: app.handle ?? "ship-orders",
+        appOrigin,
+        iframeSrc,
+        adminBasePath,
+        appPath,
+      });
+      send(res, 200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" }, html);
+      return true;
+    }
+    if (method === "GET" && url.pathname === "/favicon.ico") {
+      send(res, 204, {});
+      return true;
+    }
+    return false;
+  };
+
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) req.socket.destroy();
+      else chunks.push(chunk);
+    });
     req.on("end", () => {
       void (async () => {
-        if (req.method === "POST" && req.url === "/__emulator/reset") {
+        const url = new URL(req.url ?? "/", "http://emulator.invalid");
+        const body = chunks.length ? Buffer.concat(chunks) : undefined;
+        if (req.method === "POST" && url.pathname === "/__emulator/reset") {
           emulator.reset();
+          if (url.searchParams.get("tokens") === "1") oauth?.reset();
           res.writeHead(204).end();
           return;
+        }
+        if (handleAdmin(req, res, url, body?.toString("utf8") ?? "")) return;
+        if (oauth && url.pathname === graphqlPath) {
+          const token = req.headers["x-shopify-access-token"];
+          if (!oauth.isValidAccessToken(typeof token === "string" ? token : null)) {
+            sendJson(res, 401, {
+              errors: "[API] Invalid API key or access token (unrecognized login or wrong password)",
+            });
+            return;
+          }
         }
         const headers = new Headers();
         for (const [key, value] of Object.entries(req.headers)) {
           if (typeof value === "string") headers.set(key, value);
         }
-        const body = chunks.length ? Buffer.concat(chunks) : undefined;
         const response = await emulator.fetch(`https://${emulator.shop}${req.url ?? "/"}`, {
           method: req.method ?? "GET",
           headers,
@@ -33,8 +214,8 @@ export async function startShopifyAdminEmulatorServer(
         res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
         res.end(Buffer.from(await response.arrayBuffer()));
       })().catch((error: unknown) => {
-        res.writeHead(500, { "Content-Type": "application/json" });
-        res.end(JSON.stringify({ errors: `emulator failure: ${String(error)}` }));
+        if (!res.headersSent) sendJson(res, 500, { errors: `emulator failure: ${String(error)}` });
+        else res.end();
       });
     });
   });
@@ -42,20 +223,54 @@ export async function startShopifyAdminEmulatorServer(
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => resolve());
   });
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : options.port;
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host}:${port}`;
   return {
-    url: `http://${host}:${port}`,
+    url,
     emulator,
     server,
-    close: () => new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
+    adminUrl: adminBasePath ? `${url}${adminBasePath}` : null,
+    oauth,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((e) => (e ? reject(e) : resolve()));
+        server.closeAllConnections();
+      }),
   };
 }
 
-// `tsx emulator/shopify/server.ts` runs it standalone.
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const port = Number(process.env.SHOPIFY_EMULATOR_PORT ?? 4545);
-  void startShopifyAdminEmulatorServer({ port }).then(({ url, emulator }) => {
-    console.log(`Shopify Admin emulator for ${emulator.shop} at ${url}/admin/api/2026-10/graphql.json`);
+function readFlag(argv: readonly string[], name: string): string | undefined {
+  const index = argv.indexOf(name);
+  return index === -1 ? argv.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1) : argv[index + 1];
+}
+
+// `tsx emulator/shopify/server.ts [--port 4545] [--orders 300]` runs it standalone. With
+// SHOPIFY_API_KEY, SHOPIFY_API_SECRET and SHOPIFY_APP_URL set, it also plays the admin for that app.
+const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (isMain) {
+  const argv = process.argv.slice(2);
+  const port = Number(readFlag(argv, "--port") ?? process.env.SHOPIFY_EMULATOR_PORT ?? 4545);
+  const generatedOrders = Number(readFlag(argv, "--orders") ?? process.env.SHOPIFY_EMULATOR_ORDERS ?? 0);
+  const { SHOPIFY_API_KEY: apiKey, SHOPIFY_API_SECRET: apiSecret, SHOPIFY_APP_URL: appUrl } = process.env;
+  const app =
+    apiKey && apiSecret && appUrl
+      ? { apiKey, apiSecret, appUrl, scopes: (process.env.SCOPES ?? "read_orders").split(",") }
+      : undefined;
+  const running = await startShopifyAdminEmulatorServer({
+    port,
+    generatedOrders:
+      Number.isInteger(generatedOrders) && generatedOrders >= 0 ? generatedOrders : DEFAULT_GENERATED_ORDER_COUNT,
+    ...(app ? { app } : {}),
   });
+  console.log(
+    `Shopify Admin emulator for ${running.emulator.shop} at ${running.url}${graphqlPathFor()}` +
+      (running.adminUrl ? `; admin at ${running.adminUrl}` : ""),
+  );
+  const stop = () => void running.close().then(() => process.exit(0));
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+function graphqlPathFor() {
+  return `/admin/api/${ADMIN_API_VERSION}/graphql.json`;
 }

@@ -1,0 +1,376 @@
+// `npm run demo`: the app against a seeded, emulated Shopify store and the emulated shipping
+// service, all on this machine. Prints one URL (the emulated admin with the app inside).
+//
+//   npm run demo                         fresh demo database, 300 generated orders, ports 3000/4010/4545
+//   npm run demo -- --keep               keep prisma/demo.sqlite (labels, settings) from the last run
+//   npm run demo -- --orders 1000        how many generated orders besides the 22 scenario orders
+//   npm run demo -- --app-port 3100 --shipping-port 4110 --shopify-port 4645   (0 = any free port)
+//   npm run demo -- --build              rebuild the app even if build/ looks current
+//
+// What runs: the two emulators in this process (loopback servers), and the app's production
+// build in a child process (scripts/demo-app-server.ts) with NODE_ENV=development, DEMO_MODE=1
+// and a preload that routes calls for the demo shop's host to the Shopify emulator. The label
+// recovery job runs as a timer inside the app process (app/jobs/background.server.ts); there is
+// no separate worker. Ctrl-C stops everything and frees the ports.
+//
+// Browser tests start it programmatically: see `startDemo` below and README "Running the demo".
+
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+
+import { PrismaLibSQL } from "@prisma/adapter-libsql";
+import { PrismaClient } from "@prisma/client";
+
+import { setShippingApiKey } from "../app/labels/settings.server";
+import { type RunningServer, startShippingEmulatorServer } from "../emulator/shipping/server";
+import type { ShopifyAdminEmulator } from "../emulator/shopify/emulator";
+import { DEFAULT_GENERATED_ORDER_COUNT } from "../emulator/shopify/generated-orders";
+import { DEFAULT_SHOP_DOMAIN } from "../emulator/shopify/seed";
+import { type ShopifyAdminEmulatorServer, startShopifyAdminEmulatorServer } from "../emulator/shopify/server";
+
+const execFileAsync = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, "..");
+const HOST = "127.0.0.1";
+
+// Fixed demo credentials. They are not secrets: they only open this machine's emulators.
+export const DEMO = {
+  shop: DEFAULT_SHOP_DOMAIN,
+  apiKey: "demo-ship-orders-api-key",
+  apiSecret: "demo-ship-orders-api-secret",
+  // The shipping emulator's sandbox key for the demo organization (emulator/shipping/config.json).
+  shippingApiKey: "sk_test_demo",
+  encryptionKey: "de705e0d".repeat(8), // 64 hex characters
+  scopes: [
+    "read_orders",
+    "read_merchant_managed_fulfillment_orders",
+    "write_merchant_managed_fulfillment_orders",
+    "read_products",
+    "read_locations",
+  ],
+  ports: { app: 3000, shipping: 4010, shopify: 4545 },
+} as const;
+
+export interface DemoOptions {
+  // 0 picks a free port. Defaults: 3000, 4010, 4545; a busy port fails with a clear message.
+  appPort?: number;
+  shippingPort?: number;
+  shopifyPort?: number;
+  // Generated orders besides the 22 scenario orders (default 300).
+  orders?: number;
+  // Keep the demo database from the last run instead of starting fresh.
+  keep?: boolean;
+  // The SQLite file (default prisma/demo.sqlite).
+  databasePath?: string;
+  // "if-stale" (default) builds when app/ is newer than build/; "always"; "never".
+  build?: "if-stale" | "always" | "never";
+  // Where progress lines and the app's output go (default: console). `null` discards them.
+  log?: ((line: string) => void) | null;
+}
+
+export interface RunningDemo {
+  // The one URL to open: the emulated admin with the app inside.
+  adminUrl: string;
+  appUrl: string;
+  shopifyUrl: string;
+  shippingUrl: string;
+  databaseUrl: string;
+  shop: string;
+  apiKey: string;
+  apiSecret: string;
+  // In-process handles for tests: failNextRequest, state(), findOrderByName…
+  shopify: ShopifyAdminEmulator;
+  // Back to the seeded store: both emulators reset, the app's tables emptied except sessions,
+  // settings and presets seeded again. The app keeps running (and stays authenticated).
+  reset(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export class DemoStartError extends Error {
+  override name = "DemoStartError";
+}
+
+function refuseProduction(): void {
+  if (process.env.NODE_ENV === "production") {
+    throw new DemoStartError("The demo is refused when NODE_ENV=production: it runs against emulated services only.");
+  }
+}
+
+/** Resolves with a port to use: the requested one when free (else a clear error), any free one for 0. */
+async function claimPort(requested: number, what: string, flag: string): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once("error", (error: NodeJS.ErrnoException) => {
+      reject(
+        new DemoStartError(
+          error.code === "EADDRINUSE"
+            ? `Port ${requested} (${what}) is in use. Stop what uses it, or pass ${flag} <port> (0 = any free port).`
+            : `Cannot listen on ${HOST}:${requested} (${what}): ${error.message}`,
+        ),
+      );
+    });
+    probe.listen(requested, HOST, () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : requested;
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+function newestMtime(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) {
+    if (entry === "node_modules" || entry.startsWith(".")) continue;
+    newest = Math.max(newest, newestMtime(join(path, entry)));
+  }
+  return newest;
+}
+
+function buildIsStale(): boolean {
+  const built = join(ROOT, "build/server/index.js");
+  if (!existsSync(built) || !existsSync(join(ROOT, "build/client"))) return true;
+  const sources = ["app", "vite.config.ts", "package-lock.json", "tsconfig.json"].map((p) => join(ROOT, p));
+  return Math.max(...sources.filter(existsSync).map(newestMtime)) > statSync(built).mtimeMs;
+}
+
+// Node 24 from the project (npm scripts put node_modules/.bin first), never the system's node.
+const nodeBin = process.execPath;
+const binScript = (relative: string) => join(ROOT, "node_modules", relative);
+
+async function buildApp(log: (line: string) => void): Promise<void> {
+  log("building the app (remix vite:build)…");
+  // A production build, as `npm run build` makes (vitest would otherwise pass NODE_ENV=test on).
+  const env = { ...process.env, NODE_ENV: "production" as const };
+  await execFileAsync(nodeBin, [binScript("@remix-run/dev/dist/cli.js"), "vite:build"], {
+    cwd: ROOT,
+    env,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+}
+
+async function migrate(databaseUrl: string): Promise<void> {
+  await execFileAsync(nodeBin, [binScript("prisma/build/index.js"), "migrate", "deploy"], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+  });
+}
+
+// The demo's box presets (another screen manages them; the demo writes the rows directly).
+const BOX_PRESETS = [
+  { name: "Small mailer", length: 9, width: 6, height: 3, dimensionUnit: "in", tareWeight: 3, maxWeight: 5, weightUnit: "lb", isDefault: false },
+  { name: "Medium box", length: 12, width: 10, height: 6, dimensionUnit: "in", tareWeight: 8, maxWeight: 30, weightUnit: "lb", isDefault: true },
+  { name: "Large box", length: 18, width: 14, height: 12, dimensionUnit: "in", tareWeight: 16, maxWeight: 70, weightUnit: "lb", isDefault: false },
+] as const; // prettier-ignore
+
+async function seedSettings(db: PrismaClient, shopify: ShopifyAdminEmulator): Promise<void> {
+  const saved = await setShippingApiKey(db, DEMO.shop, DEMO.shippingApiKey, { encryptionKey: DEMO.encryptionKey });
+  if (!saved.ok) throw new DemoStartError(`Could not store the demo's shipping key: ${saved.error.logMessage}`);
+  const location = shopify.state().locations[0];
+  if (!location) throw new DemoStartError("The Shopify emulator has no location to ship from.");
+  await db.shopSettings.update({ where: { shop: DEMO.shop }, data: { shipFromLocationGid: location.id } });
+  if ((await db.boxPreset.count({ where: { shop: DEMO.shop } })) === 0) {
+    await db.boxPreset.createMany({ data: BOX_PRESETS.map((preset) => ({ shop: DEMO.shop, ...preset })) });
+  }
+}
+
+async function emptyAppTables(db: PrismaClient): Promise<void> {
+  const tables = await db.$queryRawUnsafe<{ name: string }[]>(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('_prisma_migrations', 'Session')",
+  );
+  for (const { name } of tables) await db.$executeRawUnsafe(`DELETE FROM "${name.replace(/"/g, "")}"`);
+}
+
+async function waitForApp(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new DemoStartError(`The app exited while starting (code ${child.exitCode}). Its output:\n${output()}`);
+    }
+    try {
+      await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(2000) });
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+  throw new DemoStartError(`The app did not answer at ${url} within 60 s. Its output:\n${output()}`);
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    const kill = setTimeout(() => child.kill("SIGKILL"), 5000);
+    child.once("exit", () => {
+      clearTimeout(kill);
+      done();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo> {
+  refuseProduction();
+  const log = options.log === null ? () => {} : (options.log ?? ((line: string) => console.log(line)));
+  const [appPort, shippingPort, shopifyPort] = [
+    await claimPort(options.appPort ?? DEMO.ports.app, "the app", "--app-port"),
+    await claimPort(options.shippingPort ?? DEMO.ports.shipping, "the shipping emulator", "--shipping-port"),
+    await claimPort(options.shopifyPort ?? DEMO.ports.shopify, "the Shopify emulator", "--shopify-port"),
+  ];
+  const appUrl = `http://${HOST}:${appPort}`;
+  const databasePath = resolve(ROOT, options.databasePath ?? "prisma/demo.sqlite");
+  const databaseUrl = `file:${databasePath}`;
+
+  const cleanups: (() => Promise<void>)[] = [];
+  const cleanup = async () => {
+    for (const step of cleanups.reverse()) await step().catch(() => {});
+    cleanups.length = 0;
+  };
+  try {
+    const build = options.build ?? "if-stale";
+    if (build === "always" || (build === "if-stale" && buildIsStale())) await buildApp(log);
+    else if (!existsSync(join(ROOT, "build/server/index.js"))) throw new DemoStartError("No build/ and build: never.");
+
+    if (!options.keep) {
+      for (const suffix of ["", "-journal", "-wal", "-shm"]) rmSync(`${databasePath}${suffix}`, { force: true });
+    }
+    await migrate(databaseUrl);
+
+    const shipping: RunningServer = await startShippingEmulatorServer({ port: shippingPort, host: HOST });
+    cleanups.push(() => shipping.close());
+    const shopify: ShopifyAdminEmulatorServer = await startShopifyAdminEmulatorServer({
+      port: shopifyPort,
+      host: HOST,
+      generatedOrders: options.orders ?? DEFAULT_GENERATED_ORDER_COUNT,
+      app: { apiKey: DEMO.apiKey, apiSecret: DEMO.apiSecret, scopes: [...DEMO.scopes], appUrl, name: "Ship Orders" },
+    });
+    cleanups.push(() => shopify.close());
+
+    const db = new PrismaClient({ adapter: new PrismaLibSQL({ url: databaseUrl }) });
+    cleanups.push(() => db.$disconnect());
+    await seedSettings(db, shopify.emulator);
+
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      TZ: process.env.TZ,
+      NODE_ENV: "development",
+      HOST,
+      PORT: String(appPort),
+      SHOPIFY_API_KEY: DEMO.apiKey,
+      SHOPIFY_API_SECRET: DEMO.apiSecret,
+      SHOPIFY_APP_URL: appUrl,
+      SCOPES: DEMO.scopes.join(","),
+      DATABASE_URL: databaseUrl,
+      SHIPPING_API_BASE_URL: shipping.url,
+      APP_ENCRYPTION_KEY: DEMO.encryptionKey,
+      APP_BRIDGE_URL: `${shopify.url}/app-bridge.js`,
+      SHOPIFY_ADMIN_ORIGIN: shopify.url,
+      DEMO_MODE: "1",
+      DEMO_ROUTE_SHOP: DEMO.shop,
+      DEMO_ROUTE_SHOPIFY_EMULATOR_URL: shopify.url,
+      DEMO_EXIT_WITH_PARENT: "1",
+    };
+    const child = spawn(
+      nodeBin,
+      ["--import", "tsx", "--import", "./scripts/demo-fetch-routing.ts", "scripts/demo-app-server.ts"],
+      { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] },
+    );
+    cleanups.push(() => stopChild(child));
+    let recent = "";
+    const onOutput = (chunk: Buffer) => {
+      const text = chunk.toString("utf8");
+      recent = (recent + text).slice(-8000);
+      for (const line of text.split("\n")) if (line.trim()) log(`[app] ${line}`);
+    };
+    child.stdout.on("data", onOutput);
+    child.stderr.on("data", onOutput);
+    await waitForApp(appUrl, child, () => recent);
+
+    const adminUrl = shopify.adminUrl ?? `${shopify.url}/admin`;
+    let stopped = false;
+    return {
+      adminUrl,
+      appUrl,
+      shopifyUrl: shopify.url,
+      shippingUrl: shipping.url,
+      databaseUrl,
+      shop: DEMO.shop,
+      apiKey: DEMO.apiKey,
+      apiSecret: DEMO.apiSecret,
+      shopify: shopify.emulator,
+      async reset() {
+        shopify.emulator.reset();
+        await fetch(`${shipping.url}/__emulator/reset`, { method: "POST" });
+        await emptyAppTables(db);
+        await seedSettings(db, shopify.emulator);
+      },
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await cleanup();
+      },
+    };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}
+
+function parseArgs(argv: string[]): DemoOptions {
+  const options: DemoOptions = {};
+  const number = (flag: string, value: string | undefined) => {
+    const n = Number(value);
+    if (value === undefined || !Number.isInteger(n) || n < 0) throw new DemoStartError(`${flag} needs a whole number`);
+    return n;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--keep") options.keep = true;
+    else if (arg === "--build") options.build = "always";
+    else if (arg === "--orders") options.orders = number(arg, argv[++i]);
+    else if (arg === "--app-port") options.appPort = number(arg, argv[++i]);
+    else if (arg === "--shipping-port") options.shippingPort = number(arg, argv[++i]);
+    else if (arg === "--shopify-port") options.shopifyPort = number(arg, argv[++i]);
+    else if (arg === "--help" || arg === "-h") {
+      console.log(
+        "npm run demo -- [--keep] [--orders N] [--build] [--app-port P] [--shipping-port P] [--shopify-port P]",
+      );
+      process.exit(0);
+    } else throw new DemoStartError(`Unknown option ${arg} (try --help)`);
+  }
+  return options;
+}
+
+const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(import.meta.filename);
+if (isMain) {
+  try {
+    const options = parseArgs(process.argv.slice(2));
+    const quiet = (line: string) => {
+      // The app's request log is noise here; its warnings and errors are not.
+      if (!line.startsWith("[app] [shopify-app/INFO]") && !line.startsWith("[app] [shopify-api/INFO]"))
+        console.log(line);
+    };
+    const demo = await startDemo({ ...options, log: quiet });
+    console.log(
+      `\nShip Orders demo is running: emulated Shopify store ${demo.shop}, emulated shipping service.\n\n` +
+        `  Open ${demo.adminUrl}\n\n` +
+        `Ctrl-C stops it. ${options.keep ? "The database was kept" : "The database was reset"} (prisma/demo.sqlite; --keep keeps it next time).`,
+    );
+    let stopping = false;
+    const stop = () => {
+      if (stopping) return;
+      stopping = true;
+      console.log("\nstopping the demo…");
+      void demo.stop().then(() => process.exit(0));
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  } catch (error) {
+    console.error(error instanceof DemoStartError ? `demo: ${error.message}` : error);
+    process.exit(1);
+  }
+}

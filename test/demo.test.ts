@@ -1,0 +1,66 @@
+import { mkdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+import { startDemo } from "../scripts/demo";
+import { ROOT } from "./setup/database";
+
+// Real browsers only: the Shopify library answers 410 to bots (and to HeadlessChrome's UA).
+const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+
+const portIsFree = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+  });
+
+describe("npm run demo, started programmatically", () => {
+  it("serves the admin page, loads the app through a real session token, and frees its ports when stopped", async () => {
+    mkdirSync(join(ROOT, "test/.tmp"), { recursive: true });
+    const databasePath = join(ROOT, `test/.tmp/demo-${process.pid}.sqlite`);
+    const demo = await startDemo({
+      appPort: 0,
+      shippingPort: 0,
+      shopifyPort: 0,
+      orders: 40,
+      databasePath,
+      log: null,
+    });
+    const ports = [demo.appUrl, demo.shopifyUrl, demo.shippingUrl].map((u) => Number(new URL(u).port));
+    try {
+      const admin = await fetch(demo.adminUrl);
+      expect(admin.status).toBe(200);
+      const html = await admin.text();
+      const src = /<iframe[^>]* src="([^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, "&");
+      expect(src?.startsWith(`${demo.appUrl}/app?`)).toBe(true);
+
+      // Without id_token the library sends the document to its bounce page, which loads the
+      // App Bridge stand-in from the emulator (never Shopify's CDN).
+      const withoutToken = new URL(src ?? "");
+      withoutToken.searchParams.delete("id_token");
+      const bounced = await fetch(withoutToken, { headers: { "User-Agent": BROWSER }, redirect: "manual" });
+      expect(bounced.status).toBe(302);
+      const bounce = await fetch(new URL(bounced.headers.get("location") ?? "", demo.appUrl), {
+        headers: { "User-Agent": BROWSER },
+      });
+      expect(await bounce.text()).toContain(`${demo.shopifyUrl}/app-bridge.js`);
+
+      // With the admin's fresh id_token: token exchange and Admin GraphQL against the emulator.
+      const app = await fetch(src ?? "", { headers: { "User-Agent": BROWSER } });
+      expect(app.status).toBe(200);
+      expect(app.headers.get("content-security-policy")).toContain(`frame-ancestors ${demo.shopifyUrl}`);
+      const page = await app.text();
+      expect(page).toContain("Harbor &amp; Pine Goods");
+      expect(page).toContain("Demo store.");
+      expect(page).toContain(`src="${demo.shopifyUrl}/app-bridge.js"`);
+      expect(page).not.toContain("cdn.shopify.com");
+    } finally {
+      await demo.stop();
+      for (const suffix of ["", "-journal", "-wal", "-shm"]) rmSync(`${databasePath}${suffix}`, { force: true });
+    }
+    for (const port of ports) expect(await portIsFree(port)).toBe(true);
+  }, 90_000);
+});
