@@ -1,4 +1,8 @@
+import type { MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
+
+// Screens add their own title; this one names the app in the browser and to screen readers.
+export const meta: MetaFunction = () => [{ title: "Ship Orders" }];
 
 export default function App() {
   return (

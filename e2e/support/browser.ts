@@ -1,0 +1,101 @@
+import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+
+import { type Browser, type BrowserContext, chromium, type Frame, type Page } from "playwright-core";
+import { expect } from "vitest";
+
+// What every browser test gets: Debian's Chromium, a page whose console errors and
+// off-machine requests fail the test, axe-core on every screen, and screenshots of each screen
+// it passes through (git-ignored, under e2e/.artifacts).
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE_PATH = require.resolve("axe-core/axe.min.js");
+export const ARTIFACTS_DIR = join(process.cwd(), "e2e/.artifacts");
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-gpu"],
+  });
+}
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+export type GuardedPage = {
+  page: Page;
+  context: BrowserContext;
+  /** Console errors and uncaught page errors, in any frame. */
+  consoleErrors: string[];
+  /** Requests to anything but this machine; each is aborted. */
+  offMachineRequests: string[];
+  /** Screenshots the whole page under e2e/.artifacts/<test>/<n>-<name>.png. */
+  screenshot: (name: string) => Promise<string>;
+  /** Fails the test on console errors or off-machine requests seen so far. */
+  assertClean: () => void;
+  close: () => Promise<void>;
+};
+
+export async function openGuardedPage(browser: Browser, testName: string): Promise<GuardedPage> {
+  // A desktop Chrome user agent: Shopify's library answers "410 Gone" to bots, and headless
+  // Chromium's default agent reads as one.
+  const context = await browser.newContext({
+    viewport: { width: 1360, height: 900 },
+    userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+  });
+  const consoleErrors: string[] = [];
+  const offMachineRequests: string[] = [];
+  await context.route("**/*", async (route) => {
+    const url = new URL(route.request().url());
+    if (url.protocol === "data:" || url.protocol === "blob:" || LOOPBACK_HOSTS.has(url.hostname)) {
+      await route.continue();
+      return;
+    }
+    offMachineRequests.push(route.request().url());
+    await route.abort("blockedbyclient");
+  });
+  const page = await context.newPage();
+  page.on("console", (message) => {
+    if (message.type() === "error") consoleErrors.push(`${message.text()} (${message.location().url})`);
+  });
+  page.on("pageerror", (error) => consoleErrors.push(`uncaught: ${error.message}`));
+  const dir = join(ARTIFACTS_DIR, testName.replace(/[^a-z0-9]+/gi, "-").toLowerCase());
+  mkdirSync(dir, { recursive: true });
+  let shots = 0;
+  return {
+    page,
+    context,
+    consoleErrors,
+    offMachineRequests,
+    async screenshot(name) {
+      shots += 1;
+      const path = join(dir, `${String(shots).padStart(2, "0")}-${name}.png`);
+      await page.screenshot({ path, fullPage: true });
+      return path;
+    },
+    assertClean() {
+      expect(offMachineRequests, "requests that left 127.0.0.1").toEqual([]);
+      expect(consoleErrors, "console errors").toEqual([]);
+    },
+    close: () => context.close(),
+  };
+}
+
+type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
+
+/** Runs axe-core in the frame; fails on serious or critical violations, naming each. */
+export async function assertAccessible(frame: Frame | Page, screen: string): Promise<void> {
+  await frame.addScriptTag({ path: AXE_SOURCE_PATH });
+  const violations = (await frame.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: (context: Document) => Promise<{ violations: unknown[] }> } })
+      .axe;
+    const result = await axe.run(document);
+    return result.violations;
+  })) as AxeViolation[];
+  const serious = violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+  expect(serious, `accessibility of ${screen}`).toEqual([]);
+}
