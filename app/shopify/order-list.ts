@@ -109,9 +109,7 @@ const OrderForListSchema = z.object({
         requiresShipping: z.boolean(),
         weight: RawWeightSchema.nullish(),
         product: z.object({ productType: z.string() }).nullish(),
-        variant: z
-          .object({ inventoryItem: z.object({ harmonizedSystemCode: ns, countryCodeOfOrigin: ns }) })
-          .nullish(),
+        variant: z.object({ inventoryItem: z.object({ harmonizedSystemCode: ns, countryCodeOfOrigin: ns }) }).nullish(),
       }),
     ),
   }),
@@ -179,7 +177,10 @@ function toListItem(o: OrderForListData, problems: ShopifyProblem[]): ShopifyOrd
 
 /** Shopify's search for "awaiting shipment", narrowed by an order name when the merchant searches. */
 export function buildOrderListQuery(search: string | null | undefined): string {
-  const name = search?.trim().replace(/^#/, "").replace(/[^\w-]/g, "");
+  const name = search
+    ?.trim()
+    .replace(/^#/, "")
+    .replace(/[^\w-]/g, "");
   return name ? `${DEFAULT_UNFULFILLED_ORDERS_QUERY} name:${name}` : DEFAULT_UNFULFILLED_ORDERS_QUERY;
 }
 
