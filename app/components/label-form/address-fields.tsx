@@ -3,7 +3,7 @@ import { FormLayout, TextField } from "@shopify/polaris";
 import { problemsAt } from "~/labels/label-form";
 import type { KnownPreflightProblem, LabelRequestInput } from "~/shipping/preflight";
 
-import { fieldError,FieldNotes } from "./problem-list";
+import { fieldError, FieldNotes } from "./problem-list";
 
 type Address = NonNullable<LabelRequestInput["to_address"]>;
 type Field = "name" | "company" | "street1" | "street2" | "city" | "state" | "zip" | "country" | "phone" | "email";
