@@ -6,6 +6,7 @@ import {
   EmptyState,
   IndexFilters,
   IndexTable,
+  Link,
   Text,
   Tooltip,
   useSetIndexFiltersMode,
@@ -193,9 +194,12 @@ export function OrderList({ tab, search, rows, pageInfo, filteredOnPage }: Order
         {rows.map((row, index) => (
           <IndexTable.Row id={row.orderGid} key={row.orderGid} position={index} onClick={() => open(row)}>
             <IndexTable.Cell>
-              <Text as="span" fontWeight="semibold">
-                {row.name}
-              </Text>
+              {/* The row's primary link: keyboard users tab to it; Polaris renders it as a Remix Link. */}
+              <Link url={`/app/orders/${row.orderId}`} dataPrimaryLink monochrome removeUnderline>
+                <Text as="span" fontWeight="semibold">
+                  {row.name}
+                </Text>
+              </Link>
             </IndexTable.Cell>
             <IndexTable.Cell>
               {new Date(row.createdAt).toLocaleDateString("en-US", { dateStyle: "medium" })}
