@@ -1,55 +1,84 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { Banner, BlockStack, Card, Layout, Page, Text } from "@shopify/polaris";
+import { Banner, BlockStack, Button, CalloutCard, Layout, Page, Text } from "@shopify/polaris";
+import { z } from "zod";
 
+import { OrderList } from "../components/order-list";
 import { reportError } from "../http/error-response.server";
 import { requireShopContext } from "../http/shop-context.server";
-import { getShopOverview } from "../shopify/shop-overview.server";
+import { listOrdersAwaitingShipment, ORDER_LIST_TABS } from "../labels/order-list.server";
+import { getSettingsView } from "../labels/settings.server";
+
+const SearchSchema = z.object({
+  tab: z.enum(ORDER_LIST_TABS).catch("all"),
+  q: z.string().max(40).optional(),
+  after: z.string().max(500).optional(),
+  before: z.string().max(500).optional(),
+});
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  // No shipping client here: the home page must render before the merchant has entered a key.
-  const { shop, admin } = await requireShopContext(request);
-  const overview = await getShopOverview(admin);
-  // The home page still renders when Shopify fails: the banner quotes a reference from the log.
-  if (!overview.ok) {
-    const { message } = reportError(overview.error, { level: "warn" });
-    return { shop, name: null, currencyCode: null, problem: message };
+  // No shipping client here: the Orders page renders before the merchant has entered a key.
+  const { shop, db, admin } = await requireShopContext(request);
+  const params = SearchSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const [settings, page] = await Promise.all([
+    getSettingsView(db, shop),
+    listOrdersAwaitingShipment(
+      { db, shop, admin },
+      { tab: params.tab, search: params.q, after: params.after, before: params.before },
+    ),
+  ]);
+  const setup = { apiKeyConfigured: settings.apiKey.configured, mode: settings.mode };
+  // The page still renders when Shopify fails: the banner quotes a reference from the log.
+  if (!page.ok) {
+    const { message } = reportError(page.error, { level: "warn" });
+    return { setup, problem: message, list: null };
   }
-  return {
-    shop: overview.value.domain,
-    name: overview.value.name,
-    currencyCode: overview.value.currencyCode,
-    problem: null,
-  };
+  return { setup, problem: null, list: page.value };
 };
 
-export default function Index() {
-  const { shop, name, currencyCode, problem } = useLoaderData<typeof loader>();
+export default function OrdersPage() {
+  const { setup, problem, list } = useLoaderData<typeof loader>();
   return (
-    <Page title="Ship orders">
+    <Page title="Orders" subtitle="Orders awaiting shipment: create, buy and print their labels">
       <Layout>
-        <Layout.Section>
-          {problem ? (
-            <Banner tone="warning" title="Connected, but the store details did not load">
-              <p>{problem}</p>
+        {!setup.apiKeyConfigured ? (
+          <Layout.Section>
+            <CalloutCard
+              title="Connect your shipping account"
+              illustration=""
+              primaryAction={{ content: "Open Settings", url: "/app/settings" }}
+            >
+              <p>
+                Enter your shipping service API key in Settings to get rates and buy labels. A sandbox key (sk_test_…)
+                lets you try everything for free.
+              </p>
+            </CalloutCard>
+          </Layout.Section>
+        ) : null}
+        {problem ? (
+          <Layout.Section>
+            <Banner tone="warning" title="The orders did not load">
+              <BlockStack gap="200">
+                <p>{problem}</p>
+                <div>
+                  <Button url="/app">Try again</Button>
+                </div>
+              </BlockStack>
             </Banner>
-          ) : null}
-          <Card>
-            <BlockStack gap="200">
-              <Text as="h2" variant="headingMd">
-                Connected to {name ?? shop}
-              </Text>
-              <Text as="p" tone="subdued">
-                {shop}
-                {currencyCode ? ` · store currency ${currencyCode}` : ""}
-              </Text>
-              <Text as="p">
-                Shipping labels for your orders are created, bought and printed from here, and tracking numbers are
-                written back to each fulfillment.
-              </Text>
-            </BlockStack>
-          </Card>
-        </Layout.Section>
+          </Layout.Section>
+        ) : null}
+        {list ? (
+          <Layout.Section>
+            <OrderList {...list} />
+          </Layout.Section>
+        ) : null}
+        {setup.apiKeyConfigured && setup.mode === "sandbox" ? (
+          <Layout.Section>
+            <Text as="p" tone="subdued">
+              Sandbox mode: labels are free test labels and cannot be shipped.
+            </Text>
+          </Layout.Section>
+        ) : null}
       </Layout>
     </Page>
   );

@@ -1,6 +1,6 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { mockAdminGraphql, mockTokenExchange, setupMockServer } from "../../test/helpers/msw";
+import { mockTokenExchange, setupMockServer } from "../../test/helpers/msw";
 import {
   createAdminRequest,
   createDocumentRequest,
@@ -10,7 +10,6 @@ import {
 import { TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
 import { loader as appLoader } from "./app";
-import { loader as homeLoader } from "./app._index";
 
 setupMockServer();
 
@@ -80,44 +79,5 @@ describe("app loader", () => {
     expect((result as Response).status).toBe(401);
     expect((result as Response).headers.get("X-Shopify-Retry-Invalid-Session-Request")).toBe("1");
     expect(await db.session.count()).toBe(0);
-  });
-});
-
-describe("home page loader", () => {
-  it("shows the shop's name from the Admin API", async () => {
-    mockTokenExchange();
-    const operations = mockAdminGraphql({
-      ShopOverview: {
-        data: { shop: { name: "Test Shop", myshopifyDomain: TEST_SHOP, currencyCode: "USD" } },
-      },
-    });
-    const result = await callLoader(homeLoader, createAdminRequest("/app"));
-    expect(result).toEqual({ shop: TEST_SHOP, name: "Test Shop", currencyCode: "USD", problem: null });
-    expect(operations).toEqual(["ShopOverview"]);
-  });
-
-  it("renders for a shop that has not entered a shipping API key yet", async () => {
-    mockTokenExchange();
-    mockAdminGraphql({
-      ShopOverview: { data: { shop: { name: "Test Shop", myshopifyDomain: TEST_SHOP, currencyCode: "USD" } } },
-    });
-    expect(await db.shopSettings.count()).toBe(0);
-    const result = await callLoader(homeLoader, createDocumentRequest("/app"));
-    expect(result).toMatchObject({ name: "Test Shop", problem: null });
-  });
-
-  it("still renders, with a merchant-readable problem quoting the logged reference, when the Admin API fails", async () => {
-    mockTokenExchange();
-    mockAdminGraphql({ ShopOverview: { data: null, errors: [{ message: "Internal error" }] } });
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    const result = await callLoader(homeLoader, createAdminRequest("/app"));
-    const reference = /ERR-[0-9A-Z]{6}/.exec(String(warn.mock.calls[0]?.[0]))?.[0];
-    expect(warn).toHaveBeenCalledWith(`${reference} shopify/GRAPHQL_ERROR: ShopOverview: Internal error`);
-    expect(result).toEqual({
-      shop: TEST_SHOP,
-      name: null,
-      currencyCode: null,
-      problem: `Shopify couldn't process the request. Try again; if it keeps failing, contact support. (Reference: ${reference})`,
-    });
   });
 });

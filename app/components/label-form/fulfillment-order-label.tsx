@@ -1,0 +1,662 @@
+import { useFetcher } from "@remix-run/react";
+import { useAppBridge } from "@shopify/app-bridge-react";
+import {
+  Badge,
+  Banner,
+  BlockStack,
+  Box,
+  Button,
+  Card,
+  Checkbox,
+  FormLayout,
+  InlineStack,
+  Modal,
+  Select,
+  Text,
+  TextField,
+} from "@shopify/polaris";
+import { useEffect, useMemo, useState } from "react";
+
+import { collectFormProblems, problemsAt, writePath } from "~/labels/label-form";
+import type {
+  FulfillmentOrderSection,
+  LabelSummary,
+  OrderLabelPage,
+  ValidatedAddressView,
+} from "~/labels/order-label-page.server";
+import type { KnownPreflightProblem, LabelRequestInput } from "~/shipping/preflight";
+import type { Rate } from "~/shipping/schemas";
+
+import { AddressFields } from "./address-fields";
+import { LabelResult } from "./label-result";
+import { formatAmount, formatCents } from "./money";
+import { fieldError, FieldNotes, ProblemSummary } from "./problem-list";
+
+// One fulfillment order's label: the editable request (ship-from, ship-to with validation,
+// items, boxes, customs, format, ship date) checked by preflight on every edit, then rates →
+// draft (free) → Buy (confirmed with the exact amount) → the bought label.
+
+type ActionAnswer = {
+  intent?: string;
+  error?: { code: string; message: string; reference?: string };
+  problems?: KnownPreflightProblem[];
+  rates?: Rate[];
+  validation?: ValidatedAddressView;
+  labelId?: string;
+  existing?: boolean;
+  label?: LabelSummary;
+  writeBackError?: string | null;
+};
+
+type ParcelInput = NonNullable<LabelRequestInput["parcel"]>;
+
+function boxesOf(request: LabelRequestInput): ParcelInput[] {
+  return (request.parcels ?? [request.parcel]).filter((p): p is ParcelInput => p != null);
+}
+
+function withBoxes(request: LabelRequestInput, boxes: ParcelInput[]): LabelRequestInput {
+  const next = { ...request };
+  if (boxes.length === 1) {
+    next.parcel = boxes[0] ?? null;
+    delete next.parcels;
+  } else {
+    next.parcels = boxes;
+    delete next.parcel;
+  }
+  return next;
+}
+
+const num = (value: string): number | null => {
+  if (value.trim() === "") return null;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : null;
+};
+
+function useAnswerToast(answer: ActionAnswer | undefined) {
+  const shopify = useAppBridge();
+  useEffect(() => {
+    if (!answer) return;
+    if (answer.error) shopify.toast.show(answer.error.message, { isError: true });
+    else if (answer.intent === "create-draft") shopify.toast.show("Draft label created (free)");
+    else if (answer.intent === "buy" && !answer.writeBackError)
+      shopify.toast.show("Label bought; tracking sent to Shopify");
+    else if (answer.intent === "discard") shopify.toast.show("Draft discarded");
+  }, [answer, shopify]);
+}
+
+export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage; section: FulfillmentOrderSection }) {
+  const [request, setRequest] = useState<LabelRequestInput>(section.prefill.request);
+  const [quantities, setQuantities] = useState<Record<string, number>>(
+    Object.fromEntries(section.prefill.lineItems.map((l) => [l.id, l.quantity])),
+  );
+  const [shipFromId, setShipFromId] = useState(section.locationId ?? page.shipFromOptions[0]?.locationId ?? "");
+  const [notifyCustomer, setNotifyCustomer] = useState(page.settings.notifyCustomer);
+  const [confirmBuy, setConfirmBuy] = useState(false);
+
+  const rates = useFetcher<ActionAnswer>({ key: `rates-${section.id}` });
+  const draft = useFetcher<ActionAnswer>({ key: `draft-${section.id}` });
+  const validation = useFetcher<ActionAnswer>({ key: `validate-${section.id}` });
+  const buy = useFetcher<ActionAnswer>({ key: `buy-${section.id}` });
+  const discard = useFetcher<ActionAnswer>({ key: `discard-${section.id}` });
+  useAnswerToast(draft.data);
+  useAnswerToast(buy.data);
+  useAnswerToast(discard.data);
+
+  const problems = useMemo(
+    () =>
+      collectFormProblems({
+        prefilled: section.prefill.request,
+        prefillProblems: section.prefill.problems,
+        current: request,
+        products: section.prefill.products,
+      }),
+    [request, section.prefill],
+  );
+  const serverProblems = [rates.data, draft.data, validation.data].flatMap((a) => a?.problems ?? []);
+  const allProblems = [
+    ...problems,
+    ...serverProblems.filter((p) => !problems.some((q) => q.path === p.path && q.code === p.code)),
+  ];
+  const blocked = allProblems.some((p) => p.severity === "blocking");
+  const notShipped = section.prefill.problems.some(
+    (p) => p.code === "DELIVERY_NOT_SHIPPING" || p.code === "NOTHING_TO_SHIP",
+  );
+
+  const set = (path: string, value: unknown) => setRequest((r) => writePath(r, path, value));
+  const lineItems = section.lines
+    .map((l) => ({ id: l.id, quantity: quantities[l.id] ?? 0 }))
+    .filter((l) => l.quantity > 0);
+  const label = section.label;
+  const chosen = label && label.status !== "voided" ? label : null;
+
+  if (chosen && (chosen.status === "purchased" || chosen.status === "fulfilled")) {
+    return <LabelResult label={chosen} notifyCustomer={notifyCustomer} />;
+  }
+
+  const validated = validation.data?.validation ?? section.storedValidation;
+  const boxes = boxesOf(request);
+  const validatePrice =
+    page.validationPriceCents === 0 ? "free in sandbox" : `costs ${formatCents(page.validationPriceCents)}`;
+
+  const sendRates = () =>
+    rates.submit(
+      { intent: "get-rates", fulfillmentOrderId: section.id, request: JSON.stringify(request) },
+      { method: "post" },
+    );
+  const chooseRate = (rate: Rate) =>
+    draft.submit(
+      {
+        intent: "create-draft",
+        fulfillmentOrderId: section.id,
+        request: JSON.stringify(request),
+        lineItems: JSON.stringify(lineItems),
+        rate: JSON.stringify(rate),
+      },
+      { method: "post" },
+    );
+
+  if (notShipped) {
+    return (
+      <Banner tone="info" title="No label for this shipment">
+        <p>{section.prefill.problems[0]?.message}</p>
+      </Banner>
+    );
+  }
+
+  return (
+    <BlockStack gap="400">
+      <ProblemSummary problems={allProblems} />
+
+      {chosen && (chosen.status === "draft" || chosen.status === "creating" || chosen.status === "purchasing") ? (
+        <Card>
+          <BlockStack gap="300">
+            <InlineStack align="space-between" blockAlign="center">
+              <Text as="h2" variant="headingMd">
+                Draft label: {chosen.carrier} {chosen.serviceName ?? chosen.serviceCode}
+              </Text>
+              <Badge tone="info">{chosen.status === "purchasing" ? "Buying…" : "Draft (free)"}</Badge>
+            </InlineStack>
+            <Text as="p">
+              Quoted {formatCents(chosen.quotedCents, chosen.currency)}. Drafts cost nothing; you are charged only when
+              you buy.
+            </Text>
+            <Checkbox
+              label="Notify the customer with the tracking link"
+              checked={notifyCustomer}
+              onChange={setNotifyCustomer}
+            />
+            {buy.data?.error ? (
+              <Banner tone="critical" title="The label was not bought">
+                <p>{buy.data.error.message}</p>
+              </Banner>
+            ) : null}
+            {buy.data?.writeBackError ? (
+              <Banner tone="warning" title="Bought, but tracking did not reach Shopify">
+                <p>{buy.data.writeBackError}</p>
+              </Banner>
+            ) : null}
+            <InlineStack gap="200">
+              <Button
+                variant="primary"
+                onClick={() => setConfirmBuy(true)}
+                loading={buy.state !== "idle"}
+                disabled={buy.state !== "idle" || chosen.status === "creating"}
+              >
+                {`Buy label for ${formatCents(chosen.quotedCents, chosen.currency)}`}
+              </Button>
+              <discard.Form method="post">
+                <input type="hidden" name="intent" value="discard" />
+                <input type="hidden" name="labelId" value={chosen.id} />
+                <Button
+                  submit
+                  loading={discard.state !== "idle"}
+                  disabled={discard.state !== "idle" || buy.state !== "idle"}
+                >
+                  Discard draft
+                </Button>
+              </discard.Form>
+            </InlineStack>
+          </BlockStack>
+          <Modal
+            open={confirmBuy}
+            onClose={() => setConfirmBuy(false)}
+            title="Buy this label?"
+            primaryAction={{
+              content: `Buy for ${formatCents(chosen.quotedCents, chosen.currency)}`,
+              loading: buy.state !== "idle",
+              disabled: buy.state !== "idle",
+              onAction: () => {
+                setConfirmBuy(false);
+                buy.submit(
+                  { intent: "buy", labelId: chosen.id, notifyCustomer: String(notifyCustomer) },
+                  { method: "post" },
+                );
+              },
+            }}
+            secondaryActions={[{ content: "Cancel", onAction: () => setConfirmBuy(false) }]}
+          >
+            <Modal.Section>
+              <Text as="p">
+                Your shipping account is charged {formatCents(chosen.quotedCents, chosen.currency)} for {chosen.carrier}{" "}
+                {chosen.serviceName ?? chosen.serviceCode}
+                {chosen.packageCount > 1 ? ` (${chosen.packageCount} boxes)` : ""}. Then the tracking number is added to
+                the fulfillment in Shopify{notifyCustomer ? " and the customer is notified" : ""}.
+              </Text>
+            </Modal.Section>
+          </Modal>
+        </Card>
+      ) : null}
+
+      <fieldset disabled={Boolean(chosen)} style={{ border: 0, padding: 0, margin: 0 }}>
+        <BlockStack gap="400">
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                Ship from
+              </Text>
+              <Select
+                label="Location"
+                options={page.shipFromOptions.map((o) => ({ label: o.name, value: o.locationId }))}
+                value={shipFromId}
+                onChange={(id) => {
+                  setShipFromId(id);
+                  const option = page.shipFromOptions.find((o) => o.locationId === id);
+                  if (option) set("from_address", option.address);
+                }}
+                helpText={`Shopify fulfills this shipment from ${section.locationName}; the label's return address follows this choice.`}
+                error={fieldError(problemsAt(allProblems, "from_address"))}
+              />
+            </BlockStack>
+          </Card>
+
+          <Card>
+            <BlockStack gap="300">
+              <InlineStack align="space-between" blockAlign="center">
+                <Text as="h2" variant="headingMd">
+                  Ship to
+                </Text>
+                {request.to_address?.country === "US" || !request.to_address?.country ? (
+                  <validation.Form method="post">
+                    <input type="hidden" name="intent" value="validate-address" />
+                    <input type="hidden" name="fulfillmentOrderId" value={section.id} />
+                    <input type="hidden" name="address" value={JSON.stringify(request.to_address ?? {})} />
+                    <Button submit loading={validation.state !== "idle"} disabled={validation.state !== "idle"}>
+                      {`Validate address (${validatePrice}; never billed twice)`}
+                    </Button>
+                  </validation.Form>
+                ) : null}
+              </InlineStack>
+              <AddressFields
+                prefix="to_address"
+                address={request.to_address}
+                problems={allProblems}
+                onChange={(field, value) => set(`to_address.${field}`, value)}
+              />
+              {validation.data?.error ? (
+                <Banner tone="critical">
+                  <p>{validation.data.error.message}</p>
+                </Banner>
+              ) : null}
+              {validated ? (
+                <Banner
+                  tone={validated.result.dpv.deliverable ? "success" : "warning"}
+                  title={validated.result.dpv.deliverable ? "Deliverable address" : "The carrier may not deliver here"}
+                >
+                  <BlockStack gap="200">
+                    <Text as="p">
+                      {validated.result.address.street1}
+                      {validated.result.address.street2 ? `, ${validated.result.address.street2}` : ""},{" "}
+                      {validated.result.address.city}, {validated.result.address.state} {validated.result.address.zip}
+                      {validated.result.zip4 ? `-${validated.result.zip4}` : ""}
+                    </Text>
+                    <Text as="p" tone="subdued">
+                      {validated.result.residential ? "Residential" : "Commercial"} · ZIP+4{" "}
+                      {validated.result.zip4 ?? "none"} ·{" "}
+                      {validated.reused
+                        ? "from an earlier validation (not billed again)"
+                        : `billed ${formatCents(validated.billedCents)}`}
+                    </Text>
+                    <div>
+                      <Button
+                        onClick={() =>
+                          setRequest((r) => ({
+                            ...r,
+                            to_address: {
+                              ...r.to_address,
+                              street1: validated.result.address.street1,
+                              street2: validated.result.address.street2 ?? null,
+                              city: validated.result.address.city,
+                              state: validated.result.address.state,
+                              zip: validated.result.zip4
+                                ? `${validated.result.address.zip.slice(0, 5)}-${validated.result.zip4}`
+                                : validated.result.address.zip,
+                              residential: validated.result.residential,
+                            },
+                          }))
+                        }
+                      >
+                        Use standardized address
+                      </Button>
+                    </div>
+                  </BlockStack>
+                </Banner>
+              ) : null}
+            </BlockStack>
+          </Card>
+
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                Items in this label
+              </Text>
+              {section.lines.map((line) => (
+                <InlineStack key={line.id} align="space-between" blockAlign="center" gap="300">
+                  <Box minWidth="50%">
+                    <Text as="p">
+                      {line.title}
+                      {line.variantTitle ? ` – ${line.variantTitle}` : ""}
+                    </Text>
+                    <Text as="p" tone="subdued" variant="bodySm">
+                      {line.sku ? `SKU ${line.sku} · ` : ""}
+                      {line.remaining} of {line.total} left to ship
+                    </Text>
+                  </Box>
+                  <div style={{ width: 120 }}>
+                    <TextField
+                      label={`Quantity of ${line.title}`}
+                      labelHidden
+                      type="number"
+                      min={0}
+                      max={line.remaining}
+                      value={String(quantities[line.id] ?? 0)}
+                      onChange={(v) =>
+                        setQuantities((q) => ({
+                          ...q,
+                          [line.id]: Math.max(0, Math.min(line.remaining, Math.floor(Number(v) || 0))),
+                        }))
+                      }
+                      autoComplete="off"
+                      suffix={`/ ${line.remaining}`}
+                    />
+                  </div>
+                </InlineStack>
+              ))}
+              {lineItems.length === 0 ? (
+                <Text as="p" tone="critical">
+                  Choose at least one item to ship.
+                </Text>
+              ) : null}
+            </BlockStack>
+          </Card>
+
+          <Card>
+            <BlockStack gap="300">
+              <InlineStack align="space-between">
+                <Text as="h2" variant="headingMd">
+                  Boxes
+                </Text>
+                <Button
+                  onClick={() =>
+                    setRequest((r) => withBoxes(r, [...boxesOf(r), { ...(boxesOf(r)[0] ?? {}), weight: null }]))
+                  }
+                >
+                  Add box
+                </Button>
+              </InlineStack>
+              <FieldNotes problems={problemsAt(allProblems, "parcels").filter((p) => p.path === "parcels")} />
+              {boxes.map((box, index) => {
+                const path = request.parcels ? `parcels[${index}]` : "parcel";
+                const at = problemsAt(allProblems, path);
+                return (
+                  <BlockStack key={index} gap="200">
+                    <InlineStack align="space-between" blockAlign="center">
+                      <Text as="h3" variant="headingSm">
+                        Box {index + 1}
+                      </Text>
+                      {boxes.length > 1 ? (
+                        <Button
+                          variant="plain"
+                          tone="critical"
+                          onClick={() =>
+                            setRequest((r) =>
+                              withBoxes(
+                                r,
+                                boxesOf(r).filter((_, i) => i !== index),
+                              ),
+                            )
+                          }
+                        >
+                          Remove box
+                        </Button>
+                      ) : null}
+                    </InlineStack>
+                    {page.boxPresets.length > 0 ? (
+                      <Select
+                        label="Box preset"
+                        placeholder="Choose a box"
+                        options={page.boxPresets.map((p) => ({ label: p.name, value: p.id }))}
+                        value=""
+                        onChange={(id) => {
+                          const preset = page.boxPresets.find((p) => p.id === id);
+                          if (!preset) return;
+                          set(`${path}.length`, preset.length);
+                          set(`${path}.width`, preset.width);
+                          set(`${path}.height`, preset.height);
+                          set(`${path}.dimension_unit`, preset.dimensionUnit);
+                        }}
+                      />
+                    ) : null}
+                    <FormLayout>
+                      <FormLayout.Group condensed>
+                        {(["weight", "length", "width", "height"] as const).map((field) => (
+                          <TextField
+                            key={field}
+                            label={field[0]?.toUpperCase() + field.slice(1)}
+                            type="number"
+                            value={box[field] == null ? "" : String(box[field])}
+                            onChange={(v) => set(`${path}.${field}`, num(v))}
+                            autoComplete="off"
+                            suffix={field === "weight" ? (box.weight_unit ?? "oz") : (box.dimension_unit ?? "in")}
+                            error={fieldError(problemsAt(at, `${path}.${field}`))}
+                          />
+                        ))}
+                      </FormLayout.Group>
+                    </FormLayout>
+                    <FieldNotes problems={at.filter((p) => p.path === path)} />
+                  </BlockStack>
+                );
+              })}
+            </BlockStack>
+          </Card>
+
+          {section.international ? <CustomsCard request={request} problems={allProblems} set={set} /> : null}
+
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                Label
+              </Text>
+              <FormLayout>
+                <FormLayout.Group condensed>
+                  <Select
+                    label="Format"
+                    options={[
+                      { label: "PDF", value: "pdf" },
+                      { label: "PNG", value: "png" },
+                      { label: "ZPL (thermal printer)", value: "zpl" },
+                    ]}
+                    value={request.label_format ?? page.settings.labelFormat}
+                    onChange={(v) => set("label_format", v)}
+                  />
+                  <Select
+                    label="Size"
+                    options={[
+                      { label: "4 × 6 in", value: "4x6" },
+                      { label: "4 × 8 in", value: "4x8" },
+                    ]}
+                    value={request.label_size ?? page.settings.labelSize}
+                    onChange={(v) => set("label_size", v)}
+                  />
+                  <TextField
+                    label="Ship date"
+                    type="date"
+                    value={request.ship_date ?? ""}
+                    onChange={(v) => set("ship_date", v || null)}
+                    autoComplete="off"
+                    helpText="Today when empty"
+                    error={fieldError(problemsAt(allProblems, "ship_date"))}
+                  />
+                </FormLayout.Group>
+              </FormLayout>
+            </BlockStack>
+          </Card>
+        </BlockStack>
+      </fieldset>
+
+      {!chosen ? (
+        <Card>
+          <BlockStack gap="300">
+            <InlineStack align="space-between" blockAlign="center">
+              <Text as="h2" variant="headingMd">
+                Rates
+              </Text>
+              <Button
+                variant="primary"
+                onClick={sendRates}
+                loading={rates.state !== "idle"}
+                disabled={rates.state !== "idle" || !page.setup.apiKeyConfigured}
+              >
+                Get rates
+              </Button>
+            </InlineStack>
+            {!page.setup.apiKeyConfigured ? (
+              <Text as="p" tone="subdued">
+                Enter your shipping API key in Settings to get rates.
+              </Text>
+            ) : null}
+            {blocked ? (
+              <Text as="p" tone="subdued">
+                Fix the highlighted details; rates may still be shown for what is filled in.
+              </Text>
+            ) : null}
+            {rates.data?.error ? (
+              <Banner tone="critical">
+                <p>{rates.data.error.message}</p>
+              </Banner>
+            ) : null}
+            {draft.data?.error ? (
+              <Banner tone="critical" title="The draft was not created">
+                <p>{draft.data.error.message}</p>
+              </Banner>
+            ) : null}
+            {rates.data?.rates ? (
+              rates.data.rates.length === 0 ? (
+                <Text as="p">No carrier offers a service for this shipment. Check the boxes and the address.</Text>
+              ) : (
+                <BlockStack gap="200">
+                  <Text as="p" tone="subdued">
+                    Choosing a rate creates a draft label. Drafts are free; you confirm before anything is charged.
+                  </Text>
+                  {rates.data.rates.map((rate) => (
+                    <InlineStack key={rate.rate_id} align="space-between" blockAlign="center">
+                      <Text as="span">
+                        {rate.carrier} {rate.service}
+                        {rate.delivery_days != null ? ` · ${rate.delivery_days} days` : ""}
+                      </Text>
+                      <InlineStack gap="300" blockAlign="center">
+                        <Text as="span" fontWeight="semibold">
+                          {formatAmount(rate.amount, rate.currency)}
+                        </Text>
+                        <Button
+                          onClick={() => chooseRate(rate)}
+                          disabled={draft.state !== "idle" || lineItems.length === 0}
+                          loading={draft.state !== "idle" && draft.formData?.get("rate") === JSON.stringify(rate)}
+                          accessibilityLabel={`Choose ${rate.carrier} ${rate.service} for ${formatAmount(rate.amount, rate.currency)}`}
+                        >
+                          Choose
+                        </Button>
+                      </InlineStack>
+                    </InlineStack>
+                  ))}
+                </BlockStack>
+              )
+            ) : null}
+          </BlockStack>
+        </Card>
+      ) : null}
+    </BlockStack>
+  );
+}
+
+function CustomsCard({
+  request,
+  problems,
+  set,
+}: {
+  request: LabelRequestInput;
+  problems: KnownPreflightProblem[];
+  set: (path: string, value: unknown) => void;
+}) {
+  const customs = request.customs ?? {};
+  const text = (
+    field: "description" | "hs_code" | "country_of_origin" | "tax_id" | "eel_pfc",
+    label: string,
+    help?: string,
+  ) => {
+    const at = problemsAt(problems, `customs.${field}`);
+    const value = customs[field];
+    return (
+      <TextField
+        label={label}
+        value={typeof value === "string" ? value : ""}
+        onChange={(v) => set(`customs.${field}`, v || null)}
+        autoComplete="off"
+        error={fieldError(at)}
+        helpText={
+          <BlockStack gap="100">
+            {help ? <span>{help}</span> : null}
+            <FieldNotes problems={at} onUseSuggestion={(s) => set(`customs.${field}`, s)} />
+          </BlockStack>
+        }
+      />
+    );
+  };
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <Text as="h2" variant="headingMd">
+          Customs
+        </Text>
+        <FormLayout>
+          {text("description", "Contents description", 'Say what the items are, e.g. "Ceramic coffee mugs"')}
+          <FormLayout.Group condensed>
+            <TextField
+              label="Declared value (USD)"
+              type="number"
+              value={customs.value == null ? "" : String(customs.value)}
+              onChange={(v) => set("customs.value", num(v))}
+              autoComplete="off"
+              prefix="$"
+              error={fieldError(problemsAt(problems, "customs.value"))}
+            />
+            {text("hs_code", "HS code")}
+            {text("country_of_origin", "Country of origin")}
+          </FormLayout.Group>
+          <FormLayout.Group condensed>
+            <Select
+              label="Contents type"
+              options={["merchandise", "documents", "gift", "returned_goods", "sample"].map((v) => ({
+                label: v.replace("_", " "),
+                value: v,
+              }))}
+              value={customs.contents_type ?? "merchandise"}
+              onChange={(v) => set("customs.contents_type", v)}
+            />
+            {text("tax_id", "Recipient tax id (CPF, codice fiscale…)")}
+            {text("eel_pfc", "Export declaration (AES ITN or exemption)")}
+          </FormLayout.Group>
+        </FormLayout>
+      </BlockStack>
+    </Card>
+  );
+}

@@ -1,0 +1,146 @@
+import { useFetcher } from "@remix-run/react";
+import { Banner, BlockStack, Box, Button, Card, InlineStack, Link, List, Text } from "@shopify/polaris";
+import { useRef } from "react";
+
+import type { LabelSummary } from "~/labels/order-label-page.server";
+
+import { formatCents } from "./money";
+
+// A bought label: its file (PDF inline, PNG as an image, ZPL as a download), Print, the
+// tracking numbers, what happened to the write-back to Shopify, and a charge that differed.
+
+function WriteBackState({ label, notifyCustomer }: { label: LabelSummary; notifyCustomer: boolean }) {
+  const retry = useFetcher<{ writeBackError?: string | null; error?: { message: string } }>();
+  const busy = retry.state !== "idle";
+  const status = label.status === "fulfilled" ? "done" : label.writeBack.status;
+  if (status === "done") {
+    return (
+      <Banner tone="success" title="Tracking added to the fulfillment in Shopify">
+        <p>{notifyCustomer ? "The customer was notified with the tracking link." : "The customer was not notified."}</p>
+      </Banner>
+    );
+  }
+  const failed = status === "failed";
+  const answerError = retry.data?.error?.message ?? retry.data?.writeBackError ?? null;
+  return (
+    <Banner
+      tone={failed ? "critical" : "warning"}
+      title={failed ? "Tracking did not reach Shopify" : "Tracking is on its way to Shopify"}
+    >
+      <BlockStack gap="200">
+        <p>
+          {failed
+            ? `Shopify refused the fulfillment${label.writeBack.lastError ? ` (${label.writeBack.lastError})` : ""}. Check the order in Shopify, then retry.`
+            : "The label is bought; adding its tracking to the fulfillment has not finished yet. It is retried automatically, or retry now."}
+        </p>
+        {answerError ? <p>{answerError}</p> : null}
+        <retry.Form method="post">
+          <input type="hidden" name="intent" value="retry-write-back" />
+          <input type="hidden" name="labelId" value={label.id} />
+          <input type="hidden" name="notifyCustomer" value={String(notifyCustomer)} />
+          <Button submit loading={busy} disabled={busy}>
+            Retry sending tracking
+          </Button>
+        </retry.Form>
+      </BlockStack>
+    </Banner>
+  );
+}
+
+export function LabelResult({ label, notifyCustomer }: { label: LabelSummary; notifyCustomer: boolean }) {
+  const frame = useRef<HTMLIFrameElement>(null);
+  const format = (label.labelFormat ?? "pdf").toLowerCase();
+  const print = () => {
+    // The PDF is printed from its own frame, so the admin page around it is not printed.
+    const win = frame.current?.contentWindow;
+    if (win) {
+      win.focus();
+      win.print();
+    } else if (label.labelUrl) {
+      window.open(label.labelUrl, "_blank", "noopener")?.print();
+    }
+  };
+  return (
+    <Card>
+      <BlockStack gap="400">
+        <InlineStack align="space-between" blockAlign="center">
+          <Text as="h2" variant="headingMd">
+            Label bought: {label.carrier} {label.serviceName ?? label.serviceCode}
+          </Text>
+          <Text as="span" variant="headingMd">
+            {formatCents(label.chargedCents ?? label.quotedCents, label.currency)}
+          </Text>
+        </InlineStack>
+        {label.chargeMismatch ? (
+          <Banner tone="warning" title="The charge differed from the quote">
+            <p>
+              Quoted {formatCents(label.quotedCents, label.currency)}, charged{" "}
+              {formatCents(label.chargedCents, label.currency)}. Carriers adjust prices for weight, size or surcharges;
+              check the label details if this is unexpected.
+            </p>
+          </Banner>
+        ) : null}
+        {label.labelUrl ? (
+          <Box>
+            {format === "pdf" ? (
+              <iframe
+                ref={frame}
+                src={label.labelUrl}
+                title={`Shipping label for ${label.trackingNumbers[0]?.number ?? "this order"}`}
+                style={{ width: "100%", height: 520, border: "1px solid #e3e3e3", borderRadius: 8 }}
+              />
+            ) : format === "png" ? (
+              <img
+                src={label.labelUrl}
+                alt={`Shipping label ${label.trackingNumbers[0]?.number ?? ""}`}
+                style={{ maxWidth: "100%", border: "1px solid #e3e3e3" }}
+              />
+            ) : (
+              <Text as="p">ZPL labels print on a thermal printer: download the file and send it to the printer.</Text>
+            )}
+          </Box>
+        ) : null}
+        <InlineStack gap="200">
+          {format === "pdf" ? (
+            <Button variant="primary" onClick={print}>
+              Print
+            </Button>
+          ) : format === "png" ? (
+            <Button
+              variant="primary"
+              onClick={() => label.labelUrl && window.open(label.labelUrl, "_blank", "noopener")}
+            >
+              Open to print
+            </Button>
+          ) : null}
+          {label.labelUrl ? (
+            // The file lives on the shipping service's host, not in the app: a plain download link
+            // is right here (it is not in-app navigation, so no Remix Link and no embedded context).
+            <a href={label.labelUrl} download target="_blank" rel="noreferrer">
+              Download {format.toUpperCase()}
+            </a>
+          ) : null}
+        </InlineStack>
+        <BlockStack gap="100">
+          <Text as="h3" variant="headingSm">
+            Tracking
+          </Text>
+          <List>
+            {label.trackingNumbers.map((t) => (
+              <List.Item key={t.number}>
+                {t.url ? (
+                  <Link url={t.url} target="_blank">
+                    {t.number}
+                  </Link>
+                ) : (
+                  t.number
+                )}
+              </List.Item>
+            ))}
+          </List>
+        </BlockStack>
+        <WriteBackState label={label} notifyCustomer={notifyCustomer} />
+      </BlockStack>
+    </Card>
+  );
+}

@@ -1,0 +1,50 @@
+import { useSearchParams } from "@remix-run/react";
+import { BlockStack, Card, Tabs, Text } from "@shopify/polaris";
+
+import { LABEL_PROGRESS_TEXT } from "~/labels/label-state";
+import type { OrderLabelPage } from "~/labels/order-label-page.server";
+import { getNumericId } from "~/shopify/ids";
+
+import { FulfillmentOrderLabel } from "./fulfillment-order-label";
+
+// The order page's body: one tab per fulfillment order (a split order ships as several labels),
+// the selected one kept in `?fo=` so a reload or a shared link opens the same shipment.
+
+export function OrderLabelWorkspace({ page }: { page: OrderLabelPage }) {
+  const [params, setParams] = useSearchParams();
+  const sections = page.fulfillmentOrders;
+  const wanted = params.get("fo");
+  const selected = Math.max(
+    0,
+    sections.findIndex((s) => getNumericId(s.id) === wanted),
+  );
+  const section = sections[selected];
+  if (!section) {
+    return (
+      <Card>
+        <Text as="p">This order has nothing left to ship.</Text>
+      </Card>
+    );
+  }
+  return (
+    <BlockStack gap="400">
+      {sections.length > 1 ? (
+        <Tabs
+          tabs={sections.map((s, i) => ({
+            id: s.id,
+            content: `Shipment ${i + 1} · ${s.locationName} · ${LABEL_PROGRESS_TEXT[s.label?.progress ?? "none"]}`,
+          }))}
+          selected={selected}
+          onSelect={(index) => {
+            const next = new URLSearchParams(params);
+            const id = sections[index]?.id;
+            if (id) next.set("fo", getNumericId(id) ?? "");
+            setParams(next, { preventScrollReset: true });
+          }}
+        />
+      ) : null}
+      {/* Keyed by shipment: each keeps its own form state. */}
+      <FulfillmentOrderLabel key={section.id} page={page} section={section} />
+    </BlockStack>
+  );
+}

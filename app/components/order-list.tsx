@@ -1,0 +1,232 @@
+import { useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
+import {
+  Badge,
+  BlockStack,
+  Card,
+  EmptyState,
+  IndexFilters,
+  IndexTable,
+  Link,
+  Text,
+  Tooltip,
+  useSetIndexFiltersMode,
+} from "@shopify/polaris";
+import { useCallback, useEffect, useState } from "react";
+
+import { LABEL_PROGRESS_TEXT, type LabelProgress } from "~/labels/label-state";
+import type { OrderListTab, OrderRow } from "~/labels/order-list.server";
+
+// The Orders table: tabs, search by order name, cursor paging, one row per order awaiting
+// shipment. Navigation goes through Remix (useNavigate / search params), so the admin frame keeps
+// its context; a row opens the order's label page.
+
+type SerializedPageInfo = {
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  startCursor: string | null;
+  endCursor: string | null;
+};
+
+export type OrderListProps = {
+  tab: OrderListTab;
+  search: string;
+  rows: OrderRow[];
+  pageInfo: SerializedPageInfo;
+  filteredOnPage: boolean;
+};
+
+const TABS: { id: OrderListTab; content: string }[] = [
+  { id: "all", content: "Awaiting shipment" },
+  { id: "needs_label", content: "Needs label" },
+  { id: "drafts", content: "Drafts" },
+  { id: "bought", content: "Bought" },
+  { id: "problems", content: "Problems" },
+];
+
+const PROGRESS_TONE: Record<LabelProgress, "info" | "success" | "attention" | "critical" | undefined> = {
+  none: undefined,
+  draft: "info",
+  buying: "attention",
+  bought: "success",
+  tracking_pending: "attention",
+  write_back_failed: "critical",
+};
+
+export function formatWeight(grams: number | null): string {
+  if (grams === null) return "—";
+  const pounds = grams / 453.59237;
+  return pounds >= 1 ? `${pounds.toFixed(1)} lb` : `${(grams / 28.349523125).toFixed(1)} oz`;
+}
+
+function ProblemsBadge({ problems }: { problems: OrderRow["problems"] }) {
+  if (!problems)
+    return (
+      <Text as="span" tone="subdued">
+        —
+      </Text>
+    );
+  const partial = problems.partial ? " (first items only; open the order for all)" : "";
+  if (problems.blocking === 0 && problems.warnings === 0) {
+    return <Badge tone="success">{`Ready${problems.partial ? "*" : ""}`}</Badge>;
+  }
+  const text =
+    problems.blocking > 0
+      ? `${problems.blocking} to fix${problems.warnings ? `, ${problems.warnings} to check` : ""}`
+      : `${problems.warnings} to check`;
+  return (
+    <Tooltip content={`${problems.messages.join(" ")}${partial}`}>
+      <Badge tone={problems.blocking > 0 ? "critical" : "warning"}>{text}</Badge>
+    </Tooltip>
+  );
+}
+
+export function OrderList({ tab, search, rows, pageInfo, filteredOnPage }: OrderListProps) {
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  const [params, setParams] = useSearchParams();
+  const { mode, setMode } = useSetIndexFiltersMode();
+  const [query, setQuery] = useState(search);
+  const loading = navigation.state === "loading" && navigation.location.pathname === "/app";
+
+  // The search box drives `?q=` after a short pause, so typing does not load a page per key.
+  useEffect(() => {
+    if (query === search) return;
+    const timer = setTimeout(() => {
+      const next = new URLSearchParams(params);
+      if (query.trim()) next.set("q", query.trim());
+      else next.delete("q");
+      next.delete("after");
+      next.delete("before");
+      setParams(next);
+    }, 350);
+    return () => clearTimeout(timer);
+  }, [query, search, params, setParams]);
+
+  const selectTab = useCallback(
+    (index: number) => {
+      const next = new URLSearchParams(params);
+      const id = TABS[index]?.id ?? "all";
+      if (id === "all") next.delete("tab");
+      else next.set("tab", id);
+      next.delete("after");
+      next.delete("before");
+      setParams(next);
+    },
+    [params, setParams],
+  );
+
+  const page = (direction: "after" | "before", cursor: string | null) => {
+    if (!cursor) return;
+    const next = new URLSearchParams(params);
+    next.delete("after");
+    next.delete("before");
+    next.set(direction, cursor);
+    setParams(next);
+  };
+
+  const open = (row: OrderRow) => navigate(`/app/orders/${row.orderId}`);
+
+  const emptyState = (
+    <EmptyState heading={search ? `No orders match "${search}"` : "Nothing to ship"} image="">
+      <p>
+        {tab === "drafts"
+          ? "No draft labels. Open an order and choose a rate to create one."
+          : tab === "bought"
+            ? "No labels bought yet."
+            : filteredOnPage
+              ? "No orders on this page match this tab. Try the next page."
+              : "Orders awaiting shipment appear here as they come in."}
+      </p>
+    </EmptyState>
+  );
+
+  return (
+    <Card padding="0">
+      <IndexFilters
+        tabs={TABS.map((t) => ({ id: t.id, content: t.content }))}
+        selected={Math.max(
+          0,
+          TABS.findIndex((t) => t.id === tab),
+        )}
+        onSelect={selectTab}
+        queryValue={query}
+        queryPlaceholder="Search by order name, e.g. #1001"
+        onQueryChange={setQuery}
+        onQueryClear={() => setQuery("")}
+        filters={[]}
+        onClearAll={() => setQuery("")}
+        mode={mode}
+        setMode={setMode}
+        loading={loading}
+        canCreateNewView={false}
+        cancelAction={{ onAction: () => setQuery(search) }}
+      />
+      {filteredOnPage && rows.length > 0 ? (
+        <div style={{ padding: "8px 16px" }}>
+          <Text as="p" tone="subdued">
+            Showing the orders on this page that match; use the arrows for more.
+          </Text>
+        </div>
+      ) : null}
+      <IndexTable
+        resourceName={{ singular: "order", plural: "orders" }}
+        itemCount={rows.length}
+        selectable={false}
+        loading={loading}
+        emptyState={emptyState}
+        headings={[
+          { title: "Order" },
+          { title: "Date" },
+          { title: "Customer" },
+          { title: "Destination" },
+          { title: "Items", alignment: "end" },
+          { title: "Weight", alignment: "end" },
+          { title: "Label" },
+          { title: "Problems" },
+        ]}
+        pagination={{
+          hasNext: pageInfo.hasNextPage,
+          hasPrevious: pageInfo.hasPreviousPage,
+          onNext: () => page("after", pageInfo.endCursor),
+          onPrevious: () => page("before", pageInfo.startCursor),
+        }}
+      >
+        {rows.map((row, index) => (
+          <IndexTable.Row id={row.orderGid} key={row.orderGid} position={index} onClick={() => open(row)}>
+            <IndexTable.Cell>
+              {/* The row's primary link: keyboard users tab to it; Polaris renders it as a Remix Link. */}
+              <Link url={`/app/orders/${row.orderId}`} dataPrimaryLink monochrome removeUnderline>
+                <Text as="span" fontWeight="semibold">
+                  {row.name}
+                </Text>
+              </Link>
+            </IndexTable.Cell>
+            <IndexTable.Cell>
+              {new Date(row.createdAt).toLocaleDateString("en-US", { dateStyle: "medium" })}
+            </IndexTable.Cell>
+            <IndexTable.Cell>{row.customer ?? "—"}</IndexTable.Cell>
+            <IndexTable.Cell>{row.destination ?? "—"}</IndexTable.Cell>
+            <IndexTable.Cell>
+              <Text as="span" alignment="end" numeric>
+                {row.items}
+              </Text>
+            </IndexTable.Cell>
+            <IndexTable.Cell>
+              <Text as="span" alignment="end" numeric>
+                {formatWeight(row.weightGrams)}
+              </Text>
+            </IndexTable.Cell>
+            <IndexTable.Cell>
+              <BlockStack>
+                <Badge tone={PROGRESS_TONE[row.label.progress]}>{LABEL_PROGRESS_TEXT[row.label.progress]}</Badge>
+              </BlockStack>
+            </IndexTable.Cell>
+            <IndexTable.Cell>
+              <ProblemsBadge problems={row.problems} />
+            </IndexTable.Cell>
+          </IndexTable.Row>
+        ))}
+      </IndexTable>
+    </Card>
+  );
+}

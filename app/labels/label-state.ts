@@ -1,0 +1,52 @@
+// How a label's state reads to the merchant, in one place for the Orders list and the order page.
+// Pure: takes the fields of a LabelView it needs, so the browser can use it too.
+
+export type LabelProgress = "none" | "draft" | "buying" | "bought" | "tracking_pending" | "write_back_failed";
+
+export type LabelStateInput = {
+  status: string;
+  writeBack: { status: string };
+};
+
+/** Where a fulfillment order's active label stands, from "no label" to "tracking in Shopify". */
+export function describeLabelProgress(label: LabelStateInput | null | undefined): LabelProgress {
+  if (!label) return "none";
+  switch (label.status) {
+    case "creating":
+    case "draft":
+      return "draft";
+    case "purchasing":
+      return "buying";
+    case "fulfilled":
+      return "bought";
+    case "purchased":
+      if (label.writeBack.status === "failed") return "write_back_failed";
+      return label.writeBack.status === "done" ? "bought" : "tracking_pending";
+    default:
+      return "none";
+  }
+}
+
+// The order the list sorts an order's labels by: the one that needs the merchant most comes first.
+const URGENCY: Record<LabelProgress, number> = {
+  write_back_failed: 0,
+  buying: 1,
+  tracking_pending: 2,
+  draft: 3,
+  none: 4,
+  bought: 5,
+};
+
+/** One state for an order with several labels (a split order): the one that needs attention. */
+export function summarizeLabelProgress(states: readonly LabelProgress[]): LabelProgress {
+  return [...states].sort((a, b) => URGENCY[a] - URGENCY[b])[0] ?? "none";
+}
+
+export const LABEL_PROGRESS_TEXT: Record<LabelProgress, string> = {
+  none: "No label",
+  draft: "Draft",
+  buying: "Buying…",
+  bought: "Bought",
+  tracking_pending: "Tracking pending",
+  write_back_failed: "Write-back failed",
+};

@@ -1,0 +1,461 @@
+import type { PrismaClient } from "@prisma/client";
+
+import type { ShippingClient } from "~/shipping/client.server";
+import type { ProductForCustoms } from "~/shipping/customs-description";
+import type { KnownPreflightProblem, LabelRequestInput } from "~/shipping/preflight";
+import { AddressValidationRequestSchema, type Rate } from "~/shipping/schemas";
+import type { AdminGraphqlClient } from "~/shopify/admin-client";
+import type { FulfillmentOrderGid, OrderGid } from "~/shopify/ids";
+import { parseFulfillmentOrderLineItemGid } from "~/shopify/ids";
+import { getOrderForLabel, type ShopifyFulfillmentOrder, type ShopifyOrderForLabel } from "~/shopify/orders";
+import { getShopAndLocations, type ShopifyLocation, type ShopifyShop } from "~/shopify/shop";
+import { err, ok, type Result } from "~/utils/result";
+
+import { createDraft, discardDraft, quoteLabel } from "./create-draft.server";
+import { fromShopifyError, type LabelError, labelError, labelNotFound } from "./label-errors";
+import { ACTIVE_STATUSES, findLabel, type LabelView, listLabelsForOrder } from "./label-repository.server";
+import { describeLabelProgress, type LabelProgress } from "./label-state";
+import { chooseShipFrom } from "./order-list.server";
+import { prefillLabelRequest } from "./prefill";
+import { purchase } from "./purchase.server";
+import type { BoxPreset, LabelSettings } from "./settings";
+import { getSettingsView, listBoxPresets } from "./settings.server";
+import {
+  ADDRESS_VALIDATION_PRICE_CENTS,
+  findAddressValidation,
+  type ValidatedAddress,
+  validateShipToAddress,
+} from "./validate-address.server";
+import { trackingUrlsFor, writeTracking } from "./write-tracking.server";
+
+// The order label page: one order, each of its fulfillment orders prefilled as a label request
+// (a split order shows each), with its active label; and the page's actions, each one use case.
+
+export type LabelSummary = {
+  id: string;
+  status: LabelView["status"];
+  progress: LabelProgress;
+  carrier: string | null;
+  serviceName: string | null;
+  serviceCode: string | null;
+  quotedCents: number | null;
+  chargedCents: number | null;
+  currency: string;
+  chargeMismatch: boolean;
+  trackingNumbers: { number: string; url: string | null }[];
+  labelUrl: string | null;
+  labelFormat: string | null;
+  labelSize: string | null;
+  shipDate: string | null;
+  packageCount: number;
+  writeBack: LabelView["writeBack"];
+  lastError: string | null;
+  purchasedAt: string | null;
+};
+
+export function toLabelSummary(label: LabelView): LabelSummary {
+  const urls = trackingUrlsFor(label.trackingNumbers, label.trackingUrl);
+  return {
+    id: label.id,
+    status: label.status,
+    progress: describeLabelProgress(label),
+    carrier: label.carrier,
+    serviceName: label.serviceName,
+    serviceCode: label.serviceCode,
+    quotedCents: label.quotedCents,
+    chargedCents: label.chargedCents,
+    currency: label.currency,
+    chargeMismatch: label.chargeMismatch,
+    trackingNumbers: label.trackingNumbers.map((number, i) => ({ number, url: urls[i] ?? null })),
+    labelUrl: label.labelUrl,
+    labelFormat: label.labelFormat,
+    labelSize: label.labelSize,
+    shipDate: label.shipDate,
+    packageCount: label.packageCount,
+    writeBack: label.writeBack,
+    lastError: label.lastError,
+    purchasedAt: label.purchasedAt ? label.purchasedAt.toISOString() : null,
+  };
+}
+
+export type ShipFromOption = {
+  locationId: string;
+  name: string;
+  address: NonNullable<LabelRequestInput["from_address"]>;
+};
+
+export type FulfillmentOrderSection = {
+  id: FulfillmentOrderGid;
+  status: string | null;
+  deliveryMethod: string | null;
+  locationName: string;
+  locationId: string | null;
+  canCreateFulfillment: boolean;
+  lines: {
+    id: string;
+    title: string;
+    variantTitle: string | null;
+    sku: string | null;
+    remaining: number;
+    total: number;
+  }[];
+  prefill: {
+    request: LabelRequestInput;
+    lineItems: { id: string; quantity: number }[];
+    products: ProductForCustoms[];
+    problems: KnownPreflightProblem[];
+  };
+  international: boolean;
+  label: LabelSummary | null;
+  /** A stored validation of the prefilled ship-to address: shown without paying again. */
+  storedValidation: ValidatedAddressView | null;
+};
+
+export type ValidatedAddressView = Omit<ValidatedAddress, "validatedAt"> & { validatedAt: string };
+
+export type OrderLabelPage = {
+  order: {
+    id: OrderGid;
+    legacyId: string;
+    name: string;
+    email: string | null;
+    displayFulfillmentStatus: string;
+  };
+  setup: { apiKeyConfigured: boolean; mode: LabelSettings["mode"] };
+  settings: Pick<LabelSettings, "labelFormat" | "labelSize" | "notifyCustomer" | "addressValidationPolicy" | "box">;
+  boxPresets: BoxPreset[];
+  shipFromOptions: ShipFromOption[];
+  /** What one address validation costs on this shop's key, in cents (0 in sandbox). */
+  validationPriceCents: number;
+  fulfillmentOrders: FulfillmentOrderSection[];
+  /** Labels of this order no longer active (voided, failed), newest first, for the record. */
+  pastLabels: LabelSummary[];
+  shopifyProblems: string[];
+};
+
+export type OrderPageDeps = { db: PrismaClient; shop: string; admin: AdminGraphqlClient };
+
+/** A location as the label's sender, the way prefill builds it. */
+export function toShipFromOption(location: ShopifyLocation, shop: ShopifyShop): ShipFromOption {
+  const a = location.address;
+  return {
+    locationId: location.id,
+    name: location.name,
+    address: {
+      name: shop.name,
+      street1: a.address1,
+      street2: a.address2,
+      city: a.city,
+      state: a.provinceCode ?? a.province,
+      zip: a.zip,
+      country: a.countryCode,
+      phone: a.phone ?? shop.address.phone,
+      email: shop.contactEmail,
+    },
+  };
+}
+
+const isActive = (label: LabelView) => (ACTIVE_STATUSES as readonly string[]).includes(label.status);
+
+function describeMethod(fo: ShopifyFulfillmentOrder): string | null {
+  return fo.deliveryMethod?.presentedName ?? fo.deliveryMethod?.rawMethodType ?? null;
+}
+
+/** The US address a validation would send, or null when the ship-to cannot be validated. */
+export function toValidationAddress(to: LabelRequestInput["to_address"]) {
+  const parsed = AddressValidationRequestSchema.safeParse({
+    street1: to?.street1 ?? "",
+    street2: to?.street2 ?? null,
+    city: to?.city ?? "",
+    state: to?.state ?? "",
+    zip: to?.zip ?? "",
+    country: (to?.country ?? "US") === "US" ? "US" : "XX",
+  });
+  return parsed.success ? parsed.data : null;
+}
+
+const toView = (v: ValidatedAddress | null): ValidatedAddressView | null =>
+  v ? { ...v, validatedAt: v.validatedAt.toISOString() } : null;
+
+export async function loadOrderLabelPage(
+  deps: OrderPageDeps,
+  orderGid: OrderGid,
+): Promise<Result<OrderLabelPage, LabelError>> {
+  const { db, shop, admin } = deps;
+  const [order, shopAndLocations, settings, presets, labels, shipFromRow] = await Promise.all([
+    getOrderForLabel(admin, orderGid),
+    getShopAndLocations(admin),
+    getSettingsView(db, shop),
+    listBoxPresets(db, shop),
+    listLabelsForOrder(db, shop, orderGid),
+    db.shopSettings.findUnique({ where: { shop }, select: { shipFromLocationGid: true } }),
+  ]);
+  if (!order.ok) {
+    if (order.error.code === "NOT_FOUND") {
+      return err(
+        labelError("NOT_FOUND", "This order was not found in Shopify.", `order page: ${order.error.logMessage}`),
+      );
+    }
+    return err(fromShopifyError("loadOrderLabelPage", order.error));
+  }
+  if (!shopAndLocations.ok) return err(fromShopifyError("loadOrderLabelPage", shopAndLocations.error));
+  const { shop: shopInfo, locations } = shopAndLocations.value;
+  const data = order.value.order;
+  const shipFrom = chooseShipFrom(locations, shipFromRow?.shipFromLocationGid);
+  const shipFromOptions = [...locations]
+    .sort((a, b) => (a.id === shipFrom?.id ? -1 : b.id === shipFrom?.id ? 1 : 0))
+    .map((l) => toShipFromOption(l, shopInfo));
+
+  const sections = await Promise.all(
+    data.fulfillmentOrders.map(async (fo): Promise<FulfillmentOrderSection> => {
+      const prefilled = prefillLabelRequest(data, settings, { shop: shopInfo, locations, fulfillmentOrderId: fo.id });
+      const label = labels.find((l) => l.fulfillmentOrderGid === fo.id && isActive(l)) ?? null;
+      const validationAddress = toValidationAddress(prefilled.request.to_address);
+      const stored = validationAddress ? await findAddressValidation(db, shop, validationAddress) : null;
+      const from = prefilled.request.from_address;
+      const to = prefilled.request.to_address;
+      return {
+        id: fo.id,
+        status: fo.status,
+        deliveryMethod: describeMethod(fo),
+        locationName: fo.assignedLocation.name,
+        locationId: fo.assignedLocation.locationId,
+        canCreateFulfillment: fo.canCreateFulfillment,
+        lines: fo.lineItems
+          .filter((l) => l.requiresShipping)
+          .map((l) => ({
+            id: l.id,
+            title: l.productTitle,
+            variantTitle: l.variantTitle,
+            sku: l.sku,
+            remaining: l.remainingQuantity,
+            total: l.totalQuantity,
+          })),
+        prefill: {
+          request: prefilled.request,
+          lineItems: prefilled.lineItems,
+          products: prefilled.products,
+          problems: prefilled.problems,
+        },
+        international: Boolean(from?.country && to?.country && from.country !== to.country),
+        label: label ? toLabelSummary(label) : null,
+        storedValidation: toView(stored),
+      };
+    }),
+  );
+
+  return ok({
+    order: {
+      id: data.id,
+      legacyId: data.legacyId,
+      name: data.name,
+      email: data.email,
+      displayFulfillmentStatus: data.displayFulfillmentStatus,
+    },
+    setup: { apiKeyConfigured: settings.apiKey.configured, mode: settings.mode },
+    settings: {
+      labelFormat: settings.labelFormat,
+      labelSize: settings.labelSize,
+      notifyCustomer: settings.notifyCustomer,
+      addressValidationPolicy: settings.addressValidationPolicy,
+      box: settings.box,
+    },
+    boxPresets: presets,
+    shipFromOptions,
+    validationPriceCents: settings.mode === "sandbox" ? 0 : ADDRESS_VALIDATION_PRICE_CENTS,
+    fulfillmentOrders: sections,
+    pastLabels: labels.filter((l) => !isActive(l)).map(toLabelSummary),
+    shopifyProblems: [...order.value.problems, ...shopAndLocations.value.problems].map((p) => p.message),
+  });
+}
+
+// ---------- Actions ----------
+
+export type OrderActionDeps = OrderPageDeps & { shipping: ShippingClient; staffMemberId: string | null };
+
+export async function getRatesForOrderPage(shipping: ShippingClient, request: LabelRequestInput) {
+  return quoteLabel(shipping, request);
+}
+
+/** Checks the address can be validated (US, complete), then validates it once per shop and address. */
+export async function validateOrderAddress(
+  deps: OrderActionDeps,
+  input: { orderGid: OrderGid; address: LabelRequestInput["to_address"] },
+): Promise<Result<ValidatedAddressView, LabelError>> {
+  if ((input.address?.country ?? "US") !== "US") {
+    return err(
+      labelError("PREFLIGHT_BLOCKED", "Address validation covers US addresses only.", "validate: non-US address", {
+        problems: [
+          {
+            path: "to_address.country",
+            code: "COUNTRY_INVALID",
+            severity: "blocking",
+            message: "Address validation covers US addresses only.",
+          },
+        ],
+      }),
+    );
+  }
+  const address = toValidationAddress(input.address);
+  if (!address) {
+    const message = "Enter a street, city, 2-letter state and 5-digit ZIP code before validating.";
+    return err(
+      labelError("PREFLIGHT_BLOCKED", message, "validate: incomplete address", {
+        problems: [{ path: "to_address", code: "FIELD_REQUIRED", severity: "blocking", message }],
+      }),
+    );
+  }
+  const result = await validateShipToAddress(deps, { orderGid: input.orderGid, address });
+  return result.ok ? ok({ ...result.value, validatedAt: result.value.validatedAt.toISOString() }) : result;
+}
+
+function findFulfillmentOrder(order: ShopifyOrderForLabel, id: string) {
+  return order.fulfillmentOrders.find((fo) => fo.id === id) ?? null;
+}
+
+/**
+ * Creates the (free) draft for the rate the merchant chose. The order is read again so the items
+ * and quantities are checked against what Shopify says remains, not against what the page held.
+ */
+export async function createDraftForOrderPage(
+  deps: OrderActionDeps,
+  input: {
+    orderGid: OrderGid;
+    fulfillmentOrderId: string;
+    request: LabelRequestInput;
+    lineItems: { id: string; quantity: number }[];
+    rate: Rate;
+  },
+) {
+  const order = await getOrderForLabel(deps.admin, input.orderGid);
+  if (!order.ok) return err(fromShopifyError("createDraftForOrderPage", order.error));
+  const fo = findFulfillmentOrder(order.value.order, input.fulfillmentOrderId);
+  if (!fo) {
+    return err(
+      labelError(
+        "NOT_FOUND",
+        "This shipment is no longer part of the order in Shopify. Reload the page.",
+        `createDraftForOrderPage: ${input.fulfillmentOrderId} not on ${input.orderGid}`,
+      ),
+    );
+  }
+  const problems: KnownPreflightProblem[] = [];
+  const lineItems = input.lineItems
+    .filter((line) => line.quantity > 0)
+    .flatMap((line, index) => {
+      const foLine = fo.lineItems.find((l) => l.id === line.id);
+      const id = parseFulfillmentOrderLineItemGid(line.id);
+      if (!foLine || !id) {
+        problems.push({
+          path: `line_items[${index}]`,
+          code: "INVALID",
+          severity: "blocking",
+          message: "This item is not part of this shipment.",
+        });
+        return [];
+      }
+      if (line.quantity > foLine.remainingQuantity) {
+        problems.push({
+          path: `line_items[${index}].quantity`,
+          code: "INVALID",
+          severity: "blocking",
+          message: `Only ${foLine.remainingQuantity} of "${foLine.productTitle}" remain to ship.`,
+        });
+      }
+      return [{ id, quantity: line.quantity }];
+    });
+  if (problems.length > 0) {
+    return err(
+      labelError("PREFLIGHT_BLOCKED", "Fix the items this label ships.", "createDraftForOrderPage: line items", {
+        problems,
+      }),
+    );
+  }
+  return createDraft(
+    { db: deps.db, shop: deps.shop, shipping: deps.shipping },
+    {
+      orderGid: order.value.order.id,
+      orderName: order.value.order.name,
+      fulfillmentOrderGid: fo.id,
+      lineItems,
+      request: input.request,
+      quote: input.rate,
+      products: productsOf(order.value.order, fo),
+    },
+  );
+}
+
+// The shipment's products as prefill names them, for preflight's customs description suggestion.
+function productsOf(order: ShopifyOrderForLabel, fo: ShopifyFulfillmentOrder): ProductForCustoms[] {
+  const lines = new Map(order.lineItems.map((line) => [line.id, line]));
+  return fo.lineItems
+    .filter((l) => l.requiresShipping && l.remainingQuantity > 0)
+    .map((l) => ({
+      title: lines.get(l.lineItemId)?.title ?? l.productTitle,
+      productType: lines.get(l.lineItemId)?.productType ?? null,
+    }));
+}
+
+async function requireOrderLabel(deps: OrderPageDeps, orderGid: OrderGid, labelId: string, operation: string) {
+  const label = await findLabel(deps.db, deps.shop, labelId);
+  // A label of another order is "not found" here: the page acts on its own order's labels only.
+  if (!label || label.orderGid !== orderGid) return err(labelNotFound(operation, deps.shop, labelId));
+  return ok(label);
+}
+
+export type BoughtLabelResult = {
+  label: LabelSummary;
+  /** Set when the label was bought but its tracking did not reach Shopify (a retry is offered). */
+  writeBackError: string | null;
+};
+
+/** Buys the draft (exactly once), then writes its tracking to a Shopify fulfillment. */
+export async function buyLabelForOrderPage(
+  deps: OrderActionDeps,
+  input: { orderGid: OrderGid; labelId: string; notifyCustomer: boolean },
+): Promise<Result<BoughtLabelResult, LabelError>> {
+  const found = await requireOrderLabel(deps, input.orderGid, input.labelId, "buy");
+  if (!found.ok) return found;
+  const bought = await purchase(
+    { db: deps.db, shop: deps.shop, shipping: deps.shipping, staffMemberId: deps.staffMemberId },
+    input.labelId,
+  );
+  if (!bought.ok) return bought;
+  return sendTracking(deps, input.labelId, input.notifyCustomer, bought.value);
+}
+
+export async function retryWriteBackForOrderPage(
+  deps: OrderPageDeps & { staffMemberId: string | null },
+  input: { orderGid: OrderGid; labelId: string; notifyCustomer: boolean },
+): Promise<Result<BoughtLabelResult, LabelError>> {
+  const found = await requireOrderLabel(deps, input.orderGid, input.labelId, "retryWriteBack");
+  if (!found.ok) return found;
+  return sendTracking(deps, input.labelId, input.notifyCustomer, found.value);
+}
+
+async function sendTracking(
+  deps: OrderPageDeps & { staffMemberId: string | null },
+  labelId: string,
+  notifyCustomer: boolean,
+  fallback: LabelView,
+): Promise<Result<BoughtLabelResult, LabelError>> {
+  const written = await writeTracking(
+    { db: deps.db, shop: deps.shop, admin: deps.admin, staffMemberId: deps.staffMemberId },
+    labelId,
+    { notifyCustomer },
+  );
+  if (written.ok) return ok({ label: toLabelSummary(written.value), writeBackError: null });
+  // The label is bought either way; what failed is only the tracking, which can be retried.
+  const now = (await findLabel(deps.db, deps.shop, labelId)) ?? fallback;
+  return ok({ label: toLabelSummary(now), writeBackError: written.error.message });
+}
+
+export async function discardDraftForOrderPage(deps: OrderActionDeps, input: { orderGid: OrderGid; labelId: string }) {
+  const found = await requireOrderLabel(deps, input.orderGid, input.labelId, "discard");
+  if (!found.ok) return found;
+  const result = await discardDraft(
+    { db: deps.db, shop: deps.shop, shipping: deps.shipping, staffMemberId: deps.staffMemberId },
+    input.labelId,
+  );
+  return result.ok ? ok({ label: toLabelSummary(result.value.label), discarded: result.value.discarded }) : result;
+}

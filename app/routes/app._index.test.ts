@@ -1,0 +1,113 @@
+import { describe, expect, it, vi } from "vitest";
+
+import { setShippingApiKey } from "~/labels/settings.server";
+
+import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
+import { withGeneratedOrders } from "../../test/fixtures/generated-orders";
+import { mockTokenExchange, routeAdminToEmulator, setupMockServer } from "../../test/helpers/msw";
+import { createAdminRequest } from "../../test/helpers/shopify-requests";
+import { TEST_SHOP } from "../../test/setup/test-env";
+import db from "../db.server";
+import { loader } from "./app._index";
+
+setupMockServer();
+
+type LoaderData = Awaited<ReturnType<typeof loader>>;
+
+async function loadOrders(path = "/app"): Promise<LoaderData> {
+  return loader({ request: createAdminRequest(path), params: {}, context: {} });
+}
+
+function useEmulator(options: { generatedOrders?: number } = {}) {
+  mockTokenExchange();
+  return routeAdminToEmulator(
+    createShopifyAdminEmulator({
+      shop: TEST_SHOP,
+      ...(options.generatedOrders ? { seed: withGeneratedOrders(options.generatedOrders) } : {}),
+    }),
+  );
+}
+
+describe("Orders page loader", () => {
+  it("lists the seeded orders awaiting shipment, newest first, 20 to a page with a cursor to the next", async () => {
+    useEmulator({ generatedOrders: 30 });
+    const data = await loadOrders();
+    expect(data.problem).toBeNull();
+    const names = data.list?.rows.map((r) => r.name) ?? [];
+    expect(names).toHaveLength(20);
+    expect(names[0]).toBe("#1022");
+    // Pickup and local delivery orders have nothing for a carrier: they are not awaiting shipment.
+    expect(names).not.toContain("#1018");
+    expect(names).not.toContain("#1019");
+    expect(data.list?.pageInfo.hasNextPage).toBe(true);
+
+    const next = await loadOrders(`/app?after=${encodeURIComponent(data.list?.pageInfo.endCursor ?? "")}`);
+    expect(next.list?.rows[0]?.name).toBe("#100001");
+    expect(next.list?.pageInfo.hasPreviousPage).toBe(true);
+
+    const back = await loadOrders(`/app?before=${encodeURIComponent(next.list?.pageInfo.startCursor ?? "")}`);
+    expect(back.list?.rows.map((r) => r.name)).toEqual(names);
+  });
+
+  it("shows customer, destination, items and weight for each order", async () => {
+    useEmulator();
+    const data = await loadOrders("/app?q=1003");
+    expect(data.list?.rows).toEqual([
+      expect.objectContaining({
+        name: "#1003",
+        orderId: expect.stringMatching(/^\d+$/),
+        customer: expect.any(String),
+        destination: expect.stringMatching(/CA$/),
+        items: expect.any(Number),
+        label: { progress: "none", count: 0 },
+      }),
+    ]);
+    expect(data.list?.rows[0]?.weightGrams).toBeGreaterThan(0);
+  });
+
+  it("flags the problems preflight finds: a missing tax id, no weight, a vague type, no phone", async () => {
+    useEmulator();
+    const problemsOf = async (name: string) => (await loadOrders(`/app?q=${name}`)).list?.rows[0]?.problems;
+    expect(await problemsOf("1007")).toMatchObject({ blocking: expect.any(Number) });
+    expect((await problemsOf("1007"))?.messages.join(" ")).toMatch(/CPF|tax/i);
+    expect((await problemsOf("1014"))?.messages.join(" ")).toMatch(/weight/i);
+    expect((await problemsOf("1015"))?.messages.join(" ")).toMatch(/vague|specific/i);
+    expect((await problemsOf("1013"))?.messages.join(" ")).toMatch(/phone/i);
+    expect(await problemsOf("1001")).toEqual({ blocking: 0, warnings: 0, messages: [], partial: false });
+  });
+
+  it("keeps only orders with a blocking problem on the Problems tab", async () => {
+    useEmulator();
+    const data = await loadOrders("/app?tab=problems");
+    expect(data.list?.rows.length).toBeGreaterThan(0);
+    expect(data.list?.rows.every((r) => (r.problems?.blocking ?? 0) > 0)).toBe(true);
+    expect(data.list?.filteredOnPage).toBe(true);
+  });
+
+  it("asks for the API key with a setup card until one is saved, and lists orders either way", async () => {
+    useEmulator();
+    const before = await loadOrders();
+    expect(before.setup).toEqual({ apiKeyConfigured: false, mode: "sandbox" });
+    expect(before.list?.rows.length).toBeGreaterThan(0);
+    await setShippingApiKey(db, TEST_SHOP, "sk_live_demo");
+    expect((await loadOrders()).setup).toEqual({ apiKeyConfigured: true, mode: "live" });
+  });
+
+  it("answers an empty search with no rows", async () => {
+    useEmulator();
+    const data = await loadOrders("/app?q=9999");
+    expect(data.list?.rows).toEqual([]);
+  });
+
+  it("still renders, with a merchant-readable problem quoting the logged reference, when Shopify fails", async () => {
+    const emulator = useEmulator();
+    // Throttled beyond what a screen waits for: the adapter gives up with a typed error.
+    emulator.failNextRequest("THROTTLED");
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const data = await loadOrders();
+    const reference = /ERR-[0-9A-Z]{6}/.exec(String(warn.mock.calls[0]?.[0]))?.[0];
+    expect(reference).toBeDefined();
+    expect(data.list).toBeNull();
+    expect(data.problem).toContain(`(Reference: ${reference})`);
+  });
+});

@@ -1,0 +1,286 @@
+import { describe, expect, it, vi } from "vitest";
+
+import { listAuditEntries } from "~/labels/audit.server";
+import { setShippingApiKey } from "~/labels/settings.server";
+import type { Rate } from "~/shipping/schemas";
+
+import { createShippingEmulator } from "../../emulator/shipping/emulator";
+import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
+import {
+  mockTokenExchange,
+  routeAdminToEmulator,
+  routeShippingToEmulator,
+  setupMockServer,
+} from "../../test/helpers/msw";
+import { createAdminRequest, createSessionToken } from "../../test/helpers/shopify-requests";
+import { TEST_ENV, TEST_SHOP } from "../../test/setup/test-env";
+import db from "../db.server";
+import { action, loader } from "./app.orders.$orderId";
+
+setupMockServer();
+
+const DEMO_ORG = "org_demo";
+
+function setUp(options: { apiKey?: string | null } = {}) {
+  mockTokenExchange();
+  const shopify = routeAdminToEmulator(createShopifyAdminEmulator({ shop: TEST_SHOP }));
+  const shipping = routeShippingToEmulator(createShippingEmulator());
+  const ready =
+    options.apiKey === null ? Promise.resolve() : setShippingApiKey(db, TEST_SHOP, options.apiKey ?? "sk_live_demo");
+  return { shopify, shipping, ready };
+}
+
+function orderIdOf(shopify: ReturnType<typeof createShopifyAdminEmulator>, name: string): string {
+  const id = shopify.findOrderByName(name)?.id.split("/").pop();
+  if (!id) throw new Error(`no order ${name}`);
+  return id;
+}
+
+async function load(orderId: string) {
+  const result = await loader({
+    request: createAdminRequest(`/app/orders/${orderId}`),
+    params: { orderId },
+    context: {},
+  });
+  return result;
+}
+
+async function post(orderId: string, fields: Record<string, string>, options: { userId?: string } = {}) {
+  const body = new FormData();
+  for (const [k, v] of Object.entries(fields)) body.set(k, v);
+  const request = new Request(new URL(`/app/orders/${orderId}`, TEST_ENV.SHOPIFY_APP_URL), {
+    method: "POST",
+    body,
+    headers: { Authorization: `Bearer ${createSessionToken({ userId: options.userId ?? "42" })}` },
+  });
+  try {
+    const result = await action({ request, params: { orderId }, context: {} });
+    if (result instanceof Response)
+      return { status: result.status, body: (await result.json()) as Record<string, unknown>, response: result };
+    return { status: 200, body: result as Record<string, unknown>, response: null };
+  } catch (thrown) {
+    if (thrown instanceof Response) return { status: thrown.status, body: {}, response: thrown };
+    throw thrown;
+  }
+}
+
+/** Loads the order page, gets rates for its first shipment and creates the draft for the cheapest. */
+async function draftFirstShipment(orderId: string) {
+  const data = await load(orderId);
+  const section = data.page?.fulfillmentOrders[0];
+  if (!section) throw new Error("no shipment");
+  const request = JSON.stringify(section.prefill.request);
+  const rates = await post(orderId, { intent: "get-rates", fulfillmentOrderId: section.id, request });
+  expect(rates.status).toBe(200);
+  const rate = (rates.body.rates as Rate[])[0];
+  if (!rate) throw new Error("no rate");
+  const draft = await post(orderId, {
+    intent: "create-draft",
+    fulfillmentOrderId: section.id,
+    request,
+    lineItems: JSON.stringify(section.prefill.lineItems),
+    rate: JSON.stringify(rate),
+  });
+  expect(draft.status).toBe(200);
+  return { section, rate, labelId: String(draft.body.labelId) };
+}
+
+describe("order label page loader", () => {
+  it("prefills the shipment of a domestic order with no blocking problems", async () => {
+    const { shopify, ready } = setUp();
+    await ready;
+    const data = await load(orderIdOf(shopify, "#1001"));
+    expect(data.page?.order.name).toBe("#1001");
+    const [section, ...rest] = data.page?.fulfillmentOrders ?? [];
+    expect(rest).toEqual([]);
+    expect(section?.prefill.request.to_address?.country).toBe("US");
+    expect(section?.prefill.problems.filter((p) => p.severity === "blocking")).toEqual([]);
+    expect(section?.label).toBeNull();
+    expect(data.page?.setup).toEqual({ apiKeyConfigured: true, mode: "live" });
+    expect(data.page?.validationPriceCents).toBe(5);
+  });
+
+  it("shows each fulfillment order of a split order as its own shipment", async () => {
+    const { shopify, ready } = setUp();
+    await ready;
+    const data = await load(orderIdOf(shopify, "#1016"));
+    expect(data.page?.fulfillmentOrders).toHaveLength(2);
+    expect(new Set(data.page?.fulfillmentOrders.map((s) => s.locationName)).size).toBe(2);
+  });
+
+  it("puts each prefill problem on its field: Brazil without CPF needs the tax id", async () => {
+    const { shopify, ready } = setUp();
+    await ready;
+    const data = await load(orderIdOf(shopify, "#1007"));
+    const section = data.page?.fulfillmentOrders[0];
+    expect(section?.international).toBe(true);
+    expect(section?.prefill.problems).toContainEqual(
+      expect.objectContaining({ path: "customs.tax_id", code: "TAX_ID_REQUIRED", severity: "blocking" }),
+    );
+  });
+
+  it("answers 404 for an order that does not exist", async () => {
+    setUp();
+    await expect(load("999999")).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe("order label page actions", () => {
+  it("lists rates, creates a free draft, then buys it once and writes tracking back as the staff member", async () => {
+    const { shopify, shipping, ready } = setUp();
+    await ready;
+    const orderId = orderIdOf(shopify, "#1001");
+    const { rate, labelId } = await draftFirstShipment(orderId);
+    expect(rate).toMatchObject({
+      carrier: expect.any(String),
+      service: expect.any(String),
+      amount: expect.any(String),
+    });
+    expect(shipping.charges(DEMO_ORG)).toEqual([]);
+
+    const drafted = await load(orderId);
+    expect(drafted.page?.fulfillmentOrders[0]?.label).toMatchObject({
+      id: labelId,
+      status: "draft",
+      progress: "draft",
+    });
+
+    const bought = await post(orderId, { intent: "buy", labelId, notifyCustomer: "true" });
+    expect(bought.status).toBe(200);
+    expect(bought.body).toMatchObject({ intent: "buy", writeBackError: null, label: { status: "fulfilled" } });
+    expect(shipping.charges(DEMO_ORG)).toHaveLength(1);
+    expect(shopify.fulfillments()).toHaveLength(1);
+
+    const after = await load(orderId);
+    const label = after.page?.fulfillmentOrders[0]?.label;
+    expect(label).toMatchObject({ progress: "bought", labelUrl: expect.stringMatching(/^http/) });
+    expect(label?.trackingNumbers.length).toBeGreaterThan(0);
+
+    const audit = await listAuditEntries(db, TEST_SHOP, { labelId });
+    expect(audit.filter((e) => e.action === "purchase" || e.action === "fulfill")).toEqual([
+      expect.objectContaining({ action: "purchase", outcome: "ok", staffMemberId: "42" }),
+      expect.objectContaining({ action: "fulfill", outcome: "ok", staffMemberId: "42" }),
+    ]);
+
+    // A second Buy (a double click, a second tab) charges nothing more.
+    const again = await post(orderId, { intent: "buy", labelId, notifyCustomer: "true" });
+    expect(again.status).toBe(200);
+    expect(shipping.charges(DEMO_ORG)).toHaveLength(1);
+    expect(shopify.fulfillments()).toHaveLength(1);
+  });
+
+  it("says clearly that nothing was bought when the service answers 503, and a retry charges exactly once", async () => {
+    const { shopify, shipping, ready } = setUp();
+    await ready;
+    const orderId = orderIdOf(shopify, "#1001");
+    const { labelId } = await draftFirstShipment(orderId);
+    shipping.setFaults({ failures: [{ endpoint: "POST /v1/labels/{id}/purchase", kind: "unavailable", times: 10 }] });
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+
+    const failed = await post(orderId, { intent: "buy", labelId, notifyCustomer: "true" });
+    expect(failed.status).toBeGreaterThanOrEqual(400);
+    expect(JSON.stringify(failed.body)).toMatch(/try again/i);
+    expect(shipping.charges(DEMO_ORG)).toEqual([]);
+    expect(shopify.fulfillments()).toEqual([]);
+    error.mockRestore();
+
+    shipping.setFaults({ failures: [] });
+    const retried = await post(orderId, { intent: "buy", labelId, notifyCustomer: "false" });
+    expect(retried.status).toBe(200);
+    expect(shipping.charges(DEMO_ORG)).toHaveLength(1);
+  });
+
+  it("validates an address once and answers the same address again without billing it", async () => {
+    const { shopify, shipping, ready } = setUp();
+    await ready;
+    const orderId = orderIdOf(shopify, "#1001");
+    const data = await load(orderId);
+    const section = data.page?.fulfillmentOrders[0];
+    const fields = {
+      intent: "validate-address",
+      fulfillmentOrderId: section?.id ?? "",
+      address: JSON.stringify(section?.prefill.request.to_address),
+    };
+    const first = await post(orderId, fields);
+    expect(first.status).toBe(200);
+    expect(first.body.validation).toMatchObject({
+      reused: false,
+      billedCents: 5,
+      result: { dpv: { deliverable: expect.any(Boolean) } },
+    });
+    const second = await post(orderId, fields);
+    expect(second.body.validation).toMatchObject({ reused: true });
+    expect(shipping.validationsBilled(DEMO_ORG)).toBe(1);
+    // The page shows the stored answer on the next load, for free.
+    expect((await load(orderId)).page?.fulfillmentOrders[0]?.storedValidation).toMatchObject({ reused: true });
+  });
+
+  it("refuses a draft for more items than remain to ship, naming the item", async () => {
+    const { shopify, ready } = setUp();
+    await ready;
+    const orderId = orderIdOf(shopify, "#1001");
+    const data = await load(orderId);
+    const section = data.page?.fulfillmentOrders[0];
+    const rates = await post(orderId, {
+      intent: "get-rates",
+      fulfillmentOrderId: section?.id ?? "",
+      request: JSON.stringify(section?.prefill.request),
+    });
+    const answer = await post(orderId, {
+      intent: "create-draft",
+      fulfillmentOrderId: section?.id ?? "",
+      request: JSON.stringify(section?.prefill.request),
+      lineItems: JSON.stringify(section?.prefill.lineItems.map((l) => ({ ...l, quantity: l.quantity + 5 }))),
+      rate: JSON.stringify((rates.body.rates as Rate[])[0]),
+    });
+    expect(answer.status).toBe(422);
+    expect(answer.body.problems).toContainEqual(
+      expect.objectContaining({ message: expect.stringMatching(/remain to ship/) }),
+    );
+  });
+
+  it("refuses rates while a blocking problem remains and lists it", async () => {
+    const { shopify, ready } = setUp();
+    await ready;
+    const orderId = orderIdOf(shopify, "#1014");
+    const section = (await load(orderId)).page?.fulfillmentOrders[0];
+    const answer = await post(orderId, {
+      intent: "get-rates",
+      fulfillmentOrderId: section?.id ?? "",
+      request: JSON.stringify(section?.prefill.request),
+    });
+    expect(answer.status).toBe(422);
+    expect(answer.body.problems).toContainEqual(expect.objectContaining({ path: expect.stringMatching(/^parcel/) }));
+  });
+
+  it("discards a draft, freeing the shipment for a new one", async () => {
+    const { shopify, ready } = setUp();
+    await ready;
+    const orderId = orderIdOf(shopify, "#1001");
+    const { labelId } = await draftFirstShipment(orderId);
+    const answer = await post(orderId, { intent: "discard", labelId });
+    expect(answer.body).toMatchObject({ discarded: true });
+    expect((await load(orderId)).page?.fulfillmentOrders[0]?.label).toBeNull();
+  });
+
+  it("sends a shop without an API key to Settings instead of calling the service", async () => {
+    const { shopify } = setUp({ apiKey: null });
+    const orderId = orderIdOf(shopify, "#1001");
+    const section = (await load(orderId)).page?.fulfillmentOrders[0];
+    const answer = await post(orderId, {
+      intent: "get-rates",
+      fulfillmentOrderId: section?.id ?? "",
+      request: JSON.stringify(section?.prefill.request),
+    });
+    expect(answer.status).toBe(302);
+    expect(answer.response?.headers.get("Location")).toContain("/app/settings");
+  });
+
+  it("answers 400 to a request the page would never send", async () => {
+    const { shopify, ready } = setUp();
+    await ready;
+    const answer = await post(orderIdOf(shopify, "#1001"), { intent: "buy" });
+    expect(answer.status).toBe(400);
+  });
+});

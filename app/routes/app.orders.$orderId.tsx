@@ -1,0 +1,141 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { Banner, BlockStack, Layout, Page } from "@shopify/polaris";
+
+import { OrderLabelWorkspace } from "../components/label-form/order-label-workspace";
+import { reportError, respondWithError } from "../http/error-response.server";
+import { requireShopContext } from "../http/shop-context.server";
+import type { LabelError } from "../labels/label-errors";
+import { OrderPageActionSchema } from "../labels/label-form";
+import {
+  buyLabelForOrderPage,
+  createDraftForOrderPage,
+  discardDraftForOrderPage,
+  getRatesForOrderPage,
+  loadOrderLabelPage,
+  retryWriteBackForOrderPage,
+  validateOrderAddress,
+} from "../labels/order-label-page.server";
+import { toOrderGid } from "../shopify/ids";
+
+// /app/orders/:orderId — the label page of one order (numeric Shopify id). Every fulfillment
+// order that ships gets its own section (a split order shows each); `?fo=<numeric id>` selects one.
+
+function requireOrderGid(params: { orderId?: string }) {
+  const id = params.orderId ?? "";
+  if (!/^\d{1,20}$/.test(id)) throw new Response("Order not found", { status: 404 });
+  return toOrderGid(id);
+}
+
+export const loader = async ({ request, params }: LoaderFunctionArgs) => {
+  const { shop, db, admin } = await requireShopContext(request);
+  const orderGid = requireOrderGid(params);
+  const page = await loadOrderLabelPage({ db, shop, admin }, orderGid);
+  if (!page.ok) {
+    if (page.error.code === "NOT_FOUND") throw new Response(page.error.message, { status: 404 });
+    // The page still renders with what to do and a reference to quote.
+    const { message } = reportError(page.error, { level: "warn" });
+    return { page: null, problem: message };
+  }
+  return { page: page.value, problem: null };
+};
+
+/** A refusal the merchant can fix lists its problems next to the fields; the rest answer one way. */
+function answerError(error: LabelError, redirect: (url: string) => Response): Response {
+  if (error.code === "PREFLIGHT_BLOCKED" || error.code === "PACKAGE_COUNT_MISMATCH") {
+    return Response.json(
+      { error: { code: error.code, message: error.message, fields: error.fields }, problems: error.problems ?? [] },
+      { status: 422 },
+    );
+  }
+  return respondWithError(error, { redirect });
+}
+
+export const action = async ({ request, params }: ActionFunctionArgs) => {
+  const context = await requireShopContext(request);
+  const orderGid = requireOrderGid(params);
+  const parsed = OrderPageActionSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) {
+    return Response.json(
+      {
+        error: {
+          code: "INVALID_REQUEST",
+          message: "The page sent an incomplete request. Reload and try again.",
+          fields: [],
+        },
+      },
+      { status: 400 },
+    );
+  }
+  const input = parsed.data;
+  const { db, shop, admin, staffMemberId, redirect } = context;
+
+  if (input.intent === "retry-write-back") {
+    const result = await retryWriteBackForOrderPage({ db, shop, admin, staffMemberId }, { orderGid, ...input });
+    return result.ok ? { intent: input.intent, ...result.value } : answerError(result.error, redirect);
+  }
+
+  // Everything else talks to the shipping service: no key → Settings.
+  const shipping = await context.requireShipping();
+  const deps = { db, shop, admin, shipping, staffMemberId };
+  switch (input.intent) {
+    case "validate-address": {
+      const result = await validateOrderAddress(deps, { orderGid, address: input.address });
+      return result.ok ? { intent: input.intent, validation: result.value } : answerError(result.error, redirect);
+    }
+    case "get-rates": {
+      const result = await getRatesForOrderPage(shipping, input.request);
+      return result.ok ? { intent: input.intent, rates: result.value.rates } : answerError(result.error, redirect);
+    }
+    case "create-draft": {
+      const result = await createDraftForOrderPage(deps, { orderGid, ...input });
+      if (!result.ok) return answerError(result.error, redirect);
+      return { intent: input.intent, labelId: result.value.label.id, existing: result.value.existing };
+    }
+    case "buy": {
+      const result = await buyLabelForOrderPage(deps, { orderGid, ...input });
+      return result.ok ? { intent: input.intent, ...result.value } : answerError(result.error, redirect);
+    }
+    case "discard": {
+      const result = await discardDraftForOrderPage(deps, { orderGid, labelId: input.labelId });
+      return result.ok ? { intent: input.intent, ...result.value } : answerError(result.error, redirect);
+    }
+  }
+};
+
+export default function OrderLabelPage() {
+  const { page, problem } = useLoaderData<typeof loader>();
+  if (!page) {
+    return (
+      <Page title="Order" backAction={{ content: "Orders", url: "/app" }}>
+        <Layout>
+          <Layout.Section>
+            <Banner tone="critical" title="The order did not load">
+              <p>{problem}</p>
+            </Banner>
+          </Layout.Section>
+        </Layout>
+      </Page>
+    );
+  }
+  return (
+    <Page
+      title={`Order ${page.order.name}`}
+      subtitle={page.fulfillmentOrders.length > 1 ? `${page.fulfillmentOrders.length} shipments` : undefined}
+      backAction={{ content: "Orders", url: "/app" }}
+    >
+      <BlockStack gap="400">
+        {page.shopifyProblems.length > 0 ? (
+          <Banner tone="warning" title="Some order details are missing">
+            <ul>
+              {page.shopifyProblems.map((p) => (
+                <li key={p}>{p}</li>
+              ))}
+            </ul>
+          </Banner>
+        ) : null}
+        <OrderLabelWorkspace page={page} />
+      </BlockStack>
+    </Page>
+  );
+}

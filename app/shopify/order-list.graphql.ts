@@ -1,0 +1,112 @@
+// Admin API 2026-10 documents for the Orders screen: one page of orders awaiting shipment with
+// just enough of each order to run prefill and preflight for its problems badge, in one call.
+//
+// Cost (Shopify's published rules, test/query-cost.test.ts): 20 orders × (order 1, shipping
+// address 1, shipping line 1, localized fields 2 + 2, line items 2 + 3 × 5) + 2 = 482 points,
+// under the app's 500-point budget. That budget is why a page holds 20 orders, each read with
+// its first 3 line items and without its fulfillment orders or prices: the list marks an order
+// with more lines as "check on the order page" instead of guessing, and leaves duties terms,
+// delivery method and customs value to the order page, which reads the order completely.
+// Page sizes are literals, not variables, so the cost check sizes them exactly.
+export const ORDER_FOR_LIST_FRAGMENT = `#graphql
+  fragment OrderForList on Order {
+    id
+    legacyResourceId
+    name
+    createdAt
+    email
+    phone
+    displayFulfillmentStatus
+    totalWeight
+    currencyCode
+    shippingAddress {
+      name
+      firstName
+      lastName
+      company
+      address1
+      address2
+      city
+      province
+      provinceCode
+      zip
+      countryCodeV2
+      phone
+    }
+    shippingLine {
+      title
+      code
+    }
+    localizedFields(first: 2) {
+      nodes {
+        key
+        purpose
+        countryCode
+        title
+        value
+      }
+    }
+    lineItems(first: 3) {
+      pageInfo {
+        hasNextPage
+      }
+      nodes {
+        id
+        title
+        name
+        sku
+        quantity
+        unfulfilledQuantity
+        requiresShipping
+        weight {
+          unit
+          value
+        }
+        product {
+          productType
+        }
+        variant {
+          inventoryItem {
+            harmonizedSystemCode
+            countryCodeOfOrigin
+          }
+        }
+      }
+    }
+  }
+`;
+
+export const ORDERS_FOR_LIST_AFTER_QUERY = `#graphql
+  query OrdersForListAfter($after: String, $query: String) {
+    orders(first: 20, after: $after, query: $query, sortKey: CREATED_AT, reverse: true) {
+      pageInfo {
+        hasNextPage
+        hasPreviousPage
+        startCursor
+        endCursor
+      }
+      nodes {
+        ...OrderForList
+      }
+    }
+  }
+  ${ORDER_FOR_LIST_FRAGMENT}
+`;
+
+// The previous page: the same 20 orders' worth, read backwards from a cursor.
+export const ORDERS_FOR_LIST_BEFORE_QUERY = `#graphql
+  query OrdersForListBefore($before: String, $query: String) {
+    orders(last: 20, before: $before, query: $query, sortKey: CREATED_AT, reverse: true) {
+      pageInfo {
+        hasNextPage
+        hasPreviousPage
+        startCursor
+        endCursor
+      }
+      nodes {
+        ...OrderForList
+      }
+    }
+  }
+  ${ORDER_FOR_LIST_FRAGMENT}
+`;

@@ -1,0 +1,204 @@
+import { z } from "zod";
+
+import { ok, type Result } from "~/utils/result";
+
+import type { AdminGraphqlClient, ShopifyError, ShopifyProblem } from "./admin-client";
+import { runAdminGraphql } from "./admin-client";
+import type { LineItemGid, OrderGid } from "./ids";
+import { ORDERS_FOR_LIST_AFTER_QUERY, ORDERS_FOR_LIST_BEFORE_QUERY } from "./order-list.graphql";
+import {
+  type CustomsTaxId,
+  DEFAULT_UNFULFILLED_ORDERS_QUERY,
+  LOCALIZED_FIELD_PURPOSES,
+  selectCustomsTaxId,
+  type ShopifyLocalizedField,
+  type ShopifyMailingAddress,
+  type ShopifyWeight,
+} from "./orders";
+import { GidSchema, ns, RawWeightSchema, readEnum, readWeight, streetAddressFields } from "./response-schemas";
+
+// One page of orders awaiting shipment for the Orders screen, each with enough to prefill and
+// preflight a label roughly (see order-list.graphql.ts for what is left out and why).
+
+export const ORDER_LIST_PAGE_SIZE = 20;
+// How many line items the list reads per order; more are marked, not guessed.
+export const ORDER_LIST_LINES_READ = 3;
+
+export interface ShopifyOrderListLine {
+  readonly id: LineItemGid;
+  readonly title: string;
+  readonly sku: string | null;
+  readonly quantity: number;
+  readonly unfulfilledQuantity: number;
+  readonly requiresShipping: boolean;
+  readonly weight: ShopifyWeight | null;
+  readonly productType: string | null;
+  readonly hsCode: string | null;
+  readonly countryOfOrigin: string | null;
+}
+
+export interface ShopifyOrderListItem {
+  readonly id: OrderGid;
+  readonly legacyId: string;
+  readonly name: string;
+  readonly createdAt: string;
+  readonly email: string | null;
+  readonly phone: string | null;
+  readonly displayFulfillmentStatus: string;
+  readonly totalWeightGrams: number | null;
+  readonly currencyCode: string;
+  readonly shippingAddress: ShopifyMailingAddress | null;
+  readonly shippingLine: { readonly title: string; readonly code: string | null } | null;
+  readonly localizedFields: readonly ShopifyLocalizedField[];
+  readonly customsTaxId: CustomsTaxId | null;
+  readonly lines: readonly ShopifyOrderListLine[];
+  /** False when the order has more line items than the list reads. */
+  readonly linesComplete: boolean;
+}
+
+export interface ShopifyOrderListPage {
+  readonly orders: readonly ShopifyOrderListItem[];
+  readonly pageInfo: {
+    readonly hasNextPage: boolean;
+    readonly hasPreviousPage: boolean;
+    readonly startCursor: string | null;
+    readonly endCursor: string | null;
+  };
+  readonly problems: readonly ShopifyProblem[];
+}
+
+const UInt64Schema = z.union([z.string(), z.number()]).transform((v) => String(v));
+
+const OrderForListSchema = z.object({
+  id: GidSchema<OrderGid>("Order"),
+  legacyResourceId: UInt64Schema,
+  name: z.string(),
+  createdAt: z.string(),
+  email: ns,
+  phone: ns,
+  displayFulfillmentStatus: z.string(),
+  totalWeight: UInt64Schema.nullish(),
+  currencyCode: z.string(),
+  shippingAddress: z
+    .object({
+      ...streetAddressFields,
+      name: ns,
+      firstName: ns,
+      lastName: ns,
+      company: ns,
+      provinceCode: ns,
+      countryCodeV2: ns,
+    })
+    .nullish(),
+  shippingLine: z.object({ title: z.string(), code: ns }).nullish(),
+  localizedFields: z.object({
+    nodes: z.array(
+      z.object({ key: z.string(), purpose: z.string(), countryCode: z.string(), title: z.string(), value: z.string() }),
+    ),
+  }),
+  lineItems: z.object({
+    pageInfo: z.object({ hasNextPage: z.boolean() }),
+    nodes: z.array(
+      z.object({
+        id: GidSchema<LineItemGid>("LineItem"),
+        title: z.string(),
+        name: z.string(),
+        sku: ns,
+        quantity: z.number().int(),
+        unfulfilledQuantity: z.number().int(),
+        requiresShipping: z.boolean(),
+        weight: RawWeightSchema.nullish(),
+        product: z.object({ productType: z.string() }).nullish(),
+        variant: z.object({ inventoryItem: z.object({ harmonizedSystemCode: ns, countryCodeOfOrigin: ns }) }).nullish(),
+      }),
+    ),
+  }),
+});
+type OrderForListData = z.infer<typeof OrderForListSchema>;
+
+const OrdersForListDataSchema = z.object({
+  orders: z.object({
+    pageInfo: z.object({
+      hasNextPage: z.boolean(),
+      hasPreviousPage: z.boolean(),
+      startCursor: ns,
+      endCursor: ns,
+    }),
+    nodes: z.array(OrderForListSchema),
+  }),
+});
+
+const OPERATION = "OrdersForList";
+
+function toListItem(o: OrderForListData, problems: ShopifyProblem[]): ShopifyOrderListItem {
+  const address = o.shippingAddress;
+  const shippingAddress: ShopifyMailingAddress | null = address
+    ? { ...address, countryCode: address.countryCodeV2 }
+    : null;
+  const localizedFields = o.localizedFields.nodes.map((f, i) => ({
+    ...f,
+    purpose: readEnum(
+      LOCALIZED_FIELD_PURPOSES,
+      f.purpose,
+      { operation: OPERATION, path: `${o.name}.localizedFields[${i}].purpose`, what: "localized field purpose" },
+      problems,
+    ),
+  }));
+  const grams = o.totalWeight == null ? null : Number(o.totalWeight);
+  return {
+    id: o.id,
+    legacyId: o.legacyResourceId,
+    name: o.name,
+    createdAt: o.createdAt,
+    email: o.email,
+    phone: o.phone,
+    displayFulfillmentStatus: o.displayFulfillmentStatus,
+    totalWeightGrams: grams !== null && Number.isFinite(grams) ? grams : null,
+    currencyCode: o.currencyCode,
+    shippingAddress,
+    shippingLine: o.shippingLine ?? null,
+    localizedFields,
+    customsTaxId: selectCustomsTaxId(localizedFields, shippingAddress?.countryCode ?? null),
+    lines: o.lineItems.nodes.map((line, i) => ({
+      id: line.id,
+      title: line.title,
+      sku: line.sku,
+      quantity: line.quantity,
+      unfulfilledQuantity: line.unfulfilledQuantity,
+      requiresShipping: line.requiresShipping,
+      weight: readWeight(line.weight, { operation: OPERATION, path: `${o.name}.lineItems[${i}].weight` }, problems),
+      productType: line.product?.productType.trim() ? line.product.productType : null,
+      hsCode: line.variant?.inventoryItem.harmonizedSystemCode ?? null,
+      countryOfOrigin: line.variant?.inventoryItem.countryCodeOfOrigin ?? null,
+    })),
+    linesComplete: !o.lineItems.pageInfo.hasNextPage,
+  };
+}
+
+/** Shopify's search for "awaiting shipment", narrowed by an order name when the merchant searches. */
+export function buildOrderListQuery(search: string | null | undefined): string {
+  const name = search
+    ?.trim()
+    .replace(/^#/, "")
+    .replace(/[^\w-]/g, "");
+  return name ? `${DEFAULT_UNFULFILLED_ORDERS_QUERY} name:${name}` : DEFAULT_UNFULFILLED_ORDERS_QUERY;
+}
+
+/** A page of orders awaiting shipment, newest first; `before` reads the page before a cursor. */
+export async function getOrderListPage(
+  admin: AdminGraphqlClient,
+  options: { after?: string | null; before?: string | null; search?: string | null },
+): Promise<Result<ShopifyOrderListPage, ShopifyError>> {
+  const query = buildOrderListQuery(options.search);
+  const backwards = Boolean(options.before);
+  const result = await runAdminGraphql(admin, {
+    operation: backwards ? "OrdersForListBefore" : "OrdersForListAfter",
+    document: backwards ? ORDERS_FOR_LIST_BEFORE_QUERY : ORDERS_FOR_LIST_AFTER_QUERY,
+    variables: backwards ? { before: options.before, query } : { after: options.after ?? null, query },
+    schema: OrdersForListDataSchema,
+  });
+  if (!result.ok) return result;
+  const problems: ShopifyProblem[] = [...result.value.problems];
+  const { nodes, pageInfo } = result.value.data.orders;
+  return ok({ orders: nodes.map((o) => toListItem(o, problems)), pageInfo, problems });
+}

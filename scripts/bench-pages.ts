@@ -1,0 +1,170 @@
+// npm run bench:pages — server time of the Orders loader and the order label page loader against
+// the Shopify Admin emulator holding 10,000 open orders.
+//
+// The real loaders run as in production: signed session token, offline session from the
+// database, the Admin GraphQL client, the app's adapters, prefill and preflight, SQLite. Shopify is
+// the in-process emulator behind msw (as in the route tests), built with `throttle: false`: this
+// measures our server time, not Shopify's rate limit (an Orders page requests 482 points plus the
+// shop and locations, inside the 2,000-point bucket for a merchant clicking through pages).
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+
+import { http, HttpResponse } from "msw";
+import { setupServer } from "msw/node";
+
+import { createShopifyAdminEmulator } from "../emulator/shopify/emulator";
+import { withGeneratedOrders } from "../test/fixtures/generated-orders";
+import { createSessionToken } from "../test/helpers/shopify-requests";
+import { TEST_ENV, TEST_SHOP } from "../test/setup/test-env";
+
+const ORDERS = 10_000;
+const RUNS = Number(process.env.BENCH_RUNS ?? 200);
+const WARMUP = 20;
+const ROOT = resolve(import.meta.dirname, "..");
+
+function percentile(sorted: number[], p: number): number {
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index] ?? NaN;
+}
+
+async function main() {
+  // A migrated database of its own, so the bench never touches dev data.
+  mkdirSync(join(ROOT, "test/.tmp"), { recursive: true });
+  const dir = mkdtempSync(join(ROOT, "test/.tmp/bench-"));
+  const databaseUrl = `file:${join(dir, "bench.sqlite")}`;
+  execFileSync(join(ROOT, "node_modules/.bin/prisma"), ["migrate", "deploy"], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: "pipe",
+  });
+  Object.assign(process.env, TEST_ENV, { NODE_ENV: "production", DATABASE_URL: databaseUrl });
+
+  const built = performance.now();
+  const shopify = createShopifyAdminEmulator({ shop: TEST_SHOP, throttle: false, seed: withGeneratedOrders(ORDERS) });
+  const openOrders = shopify.state().orders.length;
+  console.log(`emulator: ${openOrders} orders seeded in ${Math.round(performance.now() - built)} ms (throttle off)`);
+
+  // Shopify's answers are recorded from the emulator on the first pass and replayed after, so
+  // the replayed runs time the app alone (Shopify's side is network wait in production, and the
+  // emulator's linear scans over 10,000 orders are not the app's cost). Live runs are printed too.
+  let replay = false;
+  const recorded = new Map<string, string>();
+  const server = setupServer(
+    http.post(`https://${TEST_SHOP}/admin/oauth/access_token`, () =>
+      HttpResponse.json({
+        access_token: "shpat_bench",
+        scope: TEST_ENV.SCOPES,
+        expires_in: 86_400,
+        refresh_token: "shprt_bench",
+        refresh_token_expires_in: 7_776_000,
+      }),
+    ),
+    http.post(`https://${TEST_SHOP}/admin/api/:version/graphql.json`, async ({ request }) => {
+      const body = await request.text();
+      const known = replay ? recorded.get(body) : undefined;
+      if (known !== undefined) return new Response(known, { headers: { "Content-Type": "application/json" } });
+      const response = await shopify.fetch(
+        new Request(request.url, { method: "POST", headers: request.headers, body }),
+      );
+      const text = await response.text();
+      recorded.set(body, text);
+      return new Response(text, { status: response.status, headers: { "Content-Type": "application/json" } });
+    }),
+  );
+  server.listen({ onUnhandledRequest: "error" });
+  const { setAbstractFetchFunc } = await import("@shopify/shopify-api/runtime");
+  setAbstractFetchFunc((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
+
+  // Imported after the environment is set: the app reads it at import.
+  const { loader: ordersLoader } = await import("../app/routes/app._index");
+  const { loader: orderPageLoader } = await import("../app/routes/app.orders.$orderId");
+  const { setShippingApiKey } = await import("../app/labels/settings.server");
+  const { default: db } = await import("../app/db.server");
+  await setShippingApiKey(db, TEST_SHOP, "sk_live_demo");
+
+  const request = (path: string) =>
+    new Request(new URL(path, TEST_ENV.SHOPIFY_APP_URL), {
+      headers: { Authorization: `Bearer ${createSessionToken()}` },
+    });
+
+  // The pages a merchant visits: the first pages, searches, the tabs; and random orders.
+  const first = await ordersLoader({ request: request("/app"), params: {}, context: {} });
+  const cursors: string[] = [];
+  let after = first.list?.pageInfo.endCursor ?? null;
+  for (let i = 0; i < 10 && after; i++) {
+    cursors.push(after);
+    const next = await ordersLoader({
+      request: request(`/app?after=${encodeURIComponent(after)}`),
+      params: {},
+      context: {},
+    });
+    after = next.list?.pageInfo.endCursor ?? null;
+  }
+  const orderPaths = [
+    "/app",
+    "/app?tab=needs_label",
+    "/app?tab=problems",
+    "/app?q=1003",
+    `/app?q=${100_000 + Math.floor(ORDERS / 2)}`,
+    ...cursors.map((c) => `/app?after=${encodeURIComponent(c)}`),
+  ];
+  const orderIds = shopify
+    .state()
+    .orders.map((o) => o.id.split("/").pop() ?? "")
+    .filter((_, i, all) => i % Math.max(1, Math.floor(all.length / 200)) === 0);
+
+  async function time(fn: () => Promise<unknown>): Promise<number> {
+    const start = performance.now();
+    await fn();
+    return performance.now() - start;
+  }
+
+  const stats = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted[sorted.length - 1] ?? NaN };
+  };
+
+  // Live runs first (they also record every answer), then the same runs replayed.
+  const measure = async (label: string, run: (i: number) => Promise<unknown>) => {
+    replay = false;
+    for (let i = 0; i < WARMUP; i++) await run(i);
+    const live: number[] = [];
+    for (let i = 0; i < RUNS; i++) live.push(await time(() => run(i)));
+    replay = true;
+    for (let i = 0; i < WARMUP; i++) await run(i);
+    const app: number[] = [];
+    for (let i = 0; i < RUNS; i++) app.push(await time(() => run(i)));
+    const a = stats(app);
+    const l = stats(live);
+    console.log(`${label}, ${RUNS} runs`);
+    console.log(
+      `  server time (Shopify replayed): p50 ${a.p50.toFixed(1)} ms, p95 ${a.p95.toFixed(1)} ms, max ${a.max.toFixed(1)} ms`,
+    );
+    console.log(
+      `  with the live emulator:         p50 ${l.p50.toFixed(1)} ms, p95 ${l.p95.toFixed(1)} ms, max ${l.max.toFixed(1)} ms`,
+    );
+    return a.p95;
+  };
+
+  const ordersP95 = await measure("Orders loader (/app)", (i) =>
+    ordersLoader({ request: request(orderPaths[i % orderPaths.length] ?? "/app"), params: {}, context: {} }),
+  );
+  const orderPageP95 = await measure("Order label page loader (/app/orders/:orderId)", (i) => {
+    const orderId = orderIds[i % orderIds.length] ?? "";
+    return orderPageLoader({ request: request(`/app/orders/${orderId}`), params: { orderId }, context: {} });
+  });
+
+  server.close();
+  await db.$disconnect();
+  rmSync(dir, { recursive: true, force: true });
+  console.log(
+    `RESULT bench:pages orders_p95_ms=${Math.round(ordersP95)} order_page_p95_ms=${Math.round(orderPageP95)}`,
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
