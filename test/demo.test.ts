@@ -53,7 +53,8 @@ describe("npm run demo, started programmatically", () => {
       expect(app.status).toBe(200);
       expect(app.headers.get("content-security-policy")).toContain(`frame-ancestors ${demo.shopifyUrl}`);
       const page = await app.text();
-      expect(page).toContain("Harbor &amp; Pine Goods");
+      expect(page).toContain("Orders awaiting shipment");
+      expect(page).toContain("#1001");
       expect(page).toContain("Demo store.");
       expect(page).toContain(`src="${demo.shopifyUrl}/app-bridge.js"`);
       expect(page).not.toContain("cdn.shopify.com");

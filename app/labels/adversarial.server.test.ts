@@ -346,7 +346,10 @@ describe("after an unknown outcome, a request still in flight gets time to land"
       draft.label.id,
       { waitMs: 0 },
     );
-    expect(next.ok ? null : next.error.code).toBe("PURCHASE_IN_PROGRESS");
+    expect(next.ok ? null : next.error).toMatchObject({
+      code: "PURCHASE_OUTCOME_UNKNOWN",
+      message: expect.stringMatching(/still confirming .* Try again in \d+ seconds/),
+    });
     expect(counted.requests).toEqual([]);
   });
 });

@@ -95,6 +95,8 @@ export type LabelView = {
   writeBack: { status: WriteBackStatus; attempts: number; lastError: string | null };
   lastError: string | null;
   purchasedAt: Date | null;
+  /** While creating or purchasing: until when the current claim holds (or the quiet period runs). */
+  leaseUntil: Date | null;
   createdAt: Date;
   updatedAt: Date;
 };
@@ -170,6 +172,7 @@ export function toLabelView(row: Label): LabelView {
     },
     lastError: row.lastError,
     purchasedAt: row.purchasedAt,
+    leaseUntil: row.leaseUntil,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -199,6 +202,37 @@ export async function findActiveLabel(
 
 export async function listLabelsForOrder(db: PrismaClient, shop: string, orderGid: OrderGid): Promise<LabelView[]> {
   const rows = await db.label.findMany({ where: { shop, orderGid }, orderBy: { createdAt: "asc" } });
+  return rows.map(toLabelView);
+}
+
+/** The active labels of several orders in one query (a page of the Orders list). */
+export async function listActiveLabelsForOrders(
+  db: PrismaClient,
+  shop: string,
+  orderGids: readonly string[],
+): Promise<LabelView[]> {
+  const rows = await db.label.findMany({
+    where: { shop, orderGid: { in: [...orderGids] }, status: { in: [...ACTIVE_STATUSES] } },
+  });
+  return rows.map(toLabelView);
+}
+
+/** The shop's labels, most recently changed first, optionally in some states or for one order name. */
+export async function listLabels(
+  db: PrismaClient,
+  shop: string,
+  filter: { statuses?: readonly LabelStatus[]; orderName?: string; take: number; skip?: number },
+): Promise<LabelView[]> {
+  const rows = await db.label.findMany({
+    where: {
+      shop,
+      ...(filter.statuses ? { status: { in: [...filter.statuses] } } : {}),
+      ...(filter.orderName ? { orderName: filter.orderName } : {}),
+    },
+    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+    take: filter.take,
+    ...(filter.skip ? { skip: filter.skip } : {}),
+  });
   return rows.map(toLabelView);
 }
 

@@ -10,7 +10,7 @@ import { getShopAndLocations, type ShopifyLocation, type ShopifyShop } from "~/s
 import { err, ok, type Result } from "~/utils/result";
 
 import { collectFormProblems } from "./label-form";
-import { ACTIVE_STATUSES, type LabelView, toLabelView } from "./label-repository.server";
+import { type LabelStatus, type LabelView, listActiveLabelsForOrders, listLabels } from "./label-repository.server";
 import { describeLabelProgress, type LabelProgress, summarizeLabelProgress } from "./label-state";
 import { toGrams } from "./parcels";
 import { prefillLabelRequest } from "./prefill";
@@ -241,12 +241,8 @@ export function chooseShipFrom(
 
 /** The active labels of the orders on a page, in one query, grouped by order. */
 async function listActiveLabelsByOrder(db: PrismaClient, shop: string, orderGids: readonly string[]) {
-  const rows = await db.label.findMany({
-    where: { shop, orderGid: { in: [...orderGids] }, status: { in: [...ACTIVE_STATUSES] } },
-  });
   const byOrder = new Map<string, LabelView[]>();
-  for (const row of rows) {
-    const view = toLabelView(row);
+  for (const view of await listActiveLabelsForOrders(db, shop, orderGids)) {
     byOrder.set(view.orderGid, [...(byOrder.get(view.orderGid) ?? []), view]);
   }
   return byOrder;
@@ -366,18 +362,13 @@ async function listLabelledOrders(
   tab: "drafts" | "bought",
   search: string,
 ): Promise<OrderListPage> {
-  const statuses = tab === "drafts" ? ["creating", "draft"] : ["purchasing", "purchased", "fulfilled"];
+  const statuses: LabelStatus[] = tab === "drafts" ? ["creating", "draft"] : ["purchasing", "purchased", "fulfilled"];
   const name = search.replace(/^#/, "");
-  const rows = await deps.db.label.findMany({
-    where: {
-      shop: deps.shop,
-      status: { in: statuses },
-      ...(name ? { orderName: `#${name}` } : {}),
-    },
-    orderBy: { updatedAt: "desc" },
+  const views = await listLabels(deps.db, deps.shop, {
+    statuses,
+    ...(name ? { orderName: `#${name}` } : {}),
     take: LABELLED_PAGE_SIZE,
   });
-  const views = rows.map(toLabelView);
   const byOrder = new Map<string, LabelView[]>();
   for (const view of views) byOrder.set(view.orderGid, [...(byOrder.get(view.orderGid) ?? []), view]);
   const orderRows = [...byOrder.entries()].map(([orderGid, labels]): OrderRow => {

@@ -293,6 +293,18 @@ async function answerWithCurrentState(
   const label = await findLabel(deps.db, deps.shop, labelId);
   if (!label) return err(labelNotFound(operation, deps.shop, labelId));
   if (label.status === "purchased" || label.status === "fulfilled") return ok(label);
+  if (label.status === "purchasing" && label.lastError !== null) {
+    // No attempt is running: the last one ended without an answer, and the quiet period for a
+    // request still in flight has not passed. Nothing changes by waiting here; say when.
+    const seconds = Math.max(1, Math.ceil(((label.leaseUntil?.getTime() ?? 0) - Date.now()) / 1000));
+    return err(
+      labelError(
+        "PURCHASE_OUTCOME_UNKNOWN",
+        `We are still confirming with the shipping service whether this label was bought. Try again in ${seconds} seconds: it will not be charged twice.`,
+        `${operation}: ${labelId} is in its quiet period after an unknown outcome (${label.lastError})`,
+      ),
+    );
+  }
   if (label.status === "purchasing") {
     return err(
       labelError(

@@ -185,9 +185,21 @@ describe("order label page actions", () => {
     expect(shopify.fulfillments()).toEqual([]);
     error.mockRestore();
 
+    // Clicking again at once is answered straight away: the service may still be processing it.
     shipping.setFaults({ failures: [] });
-    const retried = await post(orderId, { intent: "buy", labelId, notifyCustomer: "false" });
-    expect(retried.status).toBe(200);
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const tooSoon = await post(orderId, { intent: "buy", labelId, notifyCustomer: "false" });
+    expect(JSON.stringify(tooSoon.body)).toMatch(/still confirming/i);
+    expect(shipping.charges(DEMO_ORG)).toEqual([]);
+
+    // After the quiet period the retry reads the label back (still a draft) and buys it once.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 20_000 });
+    try {
+      const retried = await post(orderId, { intent: "buy", labelId, notifyCustomer: "false" });
+      expect(retried.status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
     expect(shipping.charges(DEMO_ORG)).toHaveLength(1);
   });
 
