@@ -2,6 +2,8 @@ import type { BoxPreset as BoxPresetRow, PrismaClient, ShopSettings } from "@pri
 
 import { getEnv } from "~/env.server";
 import { createShippingClient, type FetchLike, type ShippingClient } from "~/shipping/client.server";
+import type { AdminGraphqlClient, ShopifyError } from "~/shopify/admin-client";
+import { getShopAndLocations } from "~/shopify/shop";
 import type { AppError } from "~/utils/app-error";
 import { err, ok, type Result } from "~/utils/result";
 
@@ -14,6 +16,7 @@ import {
   type LabelSettingsInput,
   LabelSettingsInputSchema,
   LabelSettingsSchema,
+  type SettingsForm,
 } from "./settings";
 
 // Per-shop settings in the database. The shipping API key is stored only sealed with
@@ -378,4 +381,29 @@ export async function deleteBoxPreset(
     }
     return ok({ deleted: id });
   });
+}
+
+// ---------- The settings form ----------
+
+/**
+ * Saves the general settings form. The ship-from location must be one of the shop's active
+ * locations now: a GID from a stale page or a crafted request is refused at its field.
+ */
+export async function saveGeneralSettings(
+  deps: { db: PrismaClient; shop: string; admin: AdminGraphqlClient },
+  form: SettingsForm,
+): Promise<Result<LabelSettings, SettingsError | ShopifyError>> {
+  if (form.shipFromLocationGid !== null) {
+    const found = await getShopAndLocations(deps.admin);
+    if (!found.ok) return found;
+    if (!found.value.locations.some((l) => l.id === form.shipFromLocationGid)) {
+      const message = "That location is no longer active. Choose another one.";
+      return err(
+        settingsError("INVALID_SETTINGS", message, `ship-from ${form.shipFromLocationGid} is not an active location`, [
+          { path: "shipFromLocationGid", message },
+        ]),
+      );
+    }
+  }
+  return saveShopSettings(deps.db, deps.shop, form);
 }
