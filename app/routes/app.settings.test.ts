@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { createShippingEmulator } from "../../emulator/shipping/emulator";
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
-import { callRoute,createAdminFormRequest } from "../../test/helpers/admin-form-requests";
+import { callRoute, createAdminFormRequest } from "../../test/helpers/admin-form-requests";
 import {
   mockAdminGraphql,
   mockTokenExchange,
