@@ -33,11 +33,14 @@ export function fieldError(data: SettingsActionData | undefined, path: string): 
   return readActionError(data)?.fields.find((f) => f.path === path)?.message;
 }
 
-/** The error's message when no field carries it: shown in a banner above the form. */
+/**
+ * What a banner above the form says: the error when no field of the form carries it (with any
+ * fields the form does not show); null when every message already sits next to its field.
+ */
 export function formError(data: SettingsActionData | undefined, paths: readonly string[]): string | null {
   const error = readActionError(data);
   if (!error) return null;
   const unplaced = error.fields.filter((f) => !paths.includes(f.path));
-  if (error.fields.length > 0 && unplaced.length === 0) return error.message;
+  if (error.fields.length > 0 && unplaced.length === 0) return null;
   return [error.message, ...unplaced.map((f) => `${f.path}: ${f.message}`)].join(" ");
 }

@@ -2,7 +2,6 @@ import {
   Badge,
   Banner,
   BlockStack,
-  Box,
   Button,
   Card,
   Checkbox,
@@ -195,6 +194,7 @@ function BoxPresetModal({
       secondaryActions={[{ content: "Cancel", onAction: onClose, disabled: busy }]}
     >
       <Modal.Section>
+        {/* Polaris Form adds a hidden submit button: Enter in a field saves, like the modal's button. */}
         <Form onSubmit={save}>
           <FormLayout>
             {problem ? (
@@ -291,12 +291,6 @@ function BoxPresetModal({
               onChange={(checked) => setDraft((d) => ({ ...d, isDefault: checked }))}
               error={error("isDefault")}
             />
-            {/* Enter in a field submits the form; the visible button is the modal's own. */}
-            <Box visuallyHidden>
-              <button type="submit" tabIndex={-1} disabled={busy}>
-                Save box
-              </button>
-            </Box>
           </FormLayout>
         </Form>
       </Modal.Section>

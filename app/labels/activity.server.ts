@@ -70,6 +70,8 @@ export async function listActivity(
   return {
     page,
     hasNextPage: rows.length > pageSize,
+    // recordAudit is the only writer and takes these as typed unions, and the query above keeps
+    // only billable actions: the casts restate what the rows already are.
     entries: rows.slice(0, pageSize).map((row) => ({
       id: row.id,
       action: row.action as BillableAction,

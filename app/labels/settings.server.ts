@@ -296,7 +296,7 @@ function invalidPreset(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>;
 function presetNotFound(id: string): SettingsError {
   return settingsError(
     "BOX_PRESET_NOT_FOUND",
-    "That box no longer exists; the list was refreshed.",
+    "That box no longer exists. Reload the page to see your current boxes.",
     `box preset ${id} not found for this shop`,
   );
 }

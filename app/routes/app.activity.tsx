@@ -20,7 +20,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 export default function ActivityPage() {
   const { entries, monthTotal, page, hasNextPage } = useLoaderData<typeof loader>();
-  const [, setSearchParams] = useSearchParams();
+  const [searchParams, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location.pathname === "/app/activity";
   const month = new Date(`${monthTotal.month}T00:00:00Z`).toLocaleString("en-US", {
@@ -28,7 +28,13 @@ export default function ActivityPage() {
     year: "numeric",
     timeZone: "UTC",
   });
-  const goTo = (next: number) => setSearchParams(next > 1 ? { page: String(next) } : {});
+  const goTo = (next: number) => {
+    // Keep whatever else the admin put in the URL (shop, host, embedded); change only the page.
+    const params = new URLSearchParams(searchParams);
+    if (next > 1) params.set("page", String(next));
+    else params.delete("page");
+    setSearchParams(params);
+  };
 
   return (
     <Page

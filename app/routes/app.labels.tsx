@@ -24,12 +24,15 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 export default function LabelsPage() {
   const { items, counts, filter, page, hasNextPage } = useLoaderData<typeof loader>();
-  const [, setSearchParams] = useSearchParams();
+  const [searchParams, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location.pathname === "/app/labels";
 
   const go = (next: { status?: string; page?: number }) => {
-    const params = new URLSearchParams();
+    // Keep whatever else the admin put in the URL (shop, host, embedded); change only ours.
+    const params = new URLSearchParams(searchParams);
+    params.delete("status");
+    params.delete("page");
     const status = next.status ?? filter;
     const nextPage = next.page ?? 1;
     if (status !== "all") params.set("status", status);
