@@ -74,7 +74,8 @@ export function SettingsApiKeyCard({ apiKey, mode }: Props) {
             <p>Copy it from your shipping service account (API keys). Keys starting with sk_test_ are sandbox keys.</p>
           </Banner>
         )}
-        {report ? <ConnectionReportBanner report={report} /> : null}
+        {/* A report about a key that was removed since would mislead. */}
+        {report && apiKey.configured ? <ConnectionReportBanner report={report} /> : null}
         {formError(save.data, ["apiKey"]) ? (
           <Banner tone="critical">
             <p>{formError(save.data, ["apiKey"])}</p>
