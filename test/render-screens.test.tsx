@@ -69,7 +69,8 @@ describe("screens render on the server", () => {
     expect(text(html)).toContain("Open an order that is ready to ship");
   });
 
-  it("renders the Activity screen with the month total, readable outcomes and the staff member", async () => {
+  it("renders the Activity screen with the month total, readable outcomes, the staff member and the order", async () => {
+    await insertLabelRow({ orderGid: "gid://shopify/Order/5001", orderName: "#1002" });
     await recordAudit(db, {
       shop: TEST_SHOP,
       action: "purchase",
@@ -86,7 +87,7 @@ describe("screens render on the server", () => {
     expect(shown).toContain("Charge unconfirmed");
     expect(shown).toContain("Staff #42");
     expect(shown).toContain("req_abc");
-    expect(html).toContain('href="/app/orders/5001"');
+    expect(html).toMatch(/href="\/app\/orders\/5001"[^>]*>#1002</);
   });
 
   it("renders the Settings screen without a key, with the price of address validation and the built-in box", async () => {

@@ -59,7 +59,9 @@ export function ActivityTable({ entries, loading }: { entries: ActivityEntry[]; 
             <IndexTable.Cell>
               {entry.orderNumericId ? (
                 // Remix Link: in-app navigation that keeps the embedded admin's context.
-                <RemixLink to={`/app/orders/${entry.orderNumericId}`}>Order {entry.orderNumericId}</RemixLink>
+                <RemixLink to={`/app/orders/${entry.orderNumericId}`}>
+                  {entry.orderName ?? `Order ${entry.orderNumericId}`}
+                </RemixLink>
               ) : (
                 "—"
               )}

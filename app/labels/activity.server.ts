@@ -23,6 +23,8 @@ export type ActivityEntry = {
   requestId: string | null;
   staffMemberId: string | null;
   orderNumericId: string | null;
+  /** "#1002" when a label of this order is on file; the audit itself keeps only the order id. */
+  orderName: string | null;
   labelId: string | null;
   detail: string | null;
   createdAt: string;
@@ -67,12 +69,23 @@ export async function listActivity(
       _count: { _all: true },
     }),
   ]);
+  const shown = rows.slice(0, pageSize);
+  const orderGids = [...new Set(shown.flatMap((row) => (row.orderGid ? [row.orderGid] : [])))];
+  const named =
+    orderGids.length === 0
+      ? []
+      : await db.label.findMany({
+          where: { shop, orderGid: { in: orderGids } },
+          select: { orderGid: true, orderName: true },
+          distinct: ["orderGid"],
+        });
+  const orderNames = new Map(named.map((l) => [l.orderGid, l.orderName]));
   return {
     page,
     hasNextPage: rows.length > pageSize,
     // recordAudit is the only writer and takes these as typed unions, and the query above keeps
     // only billable actions: the casts restate what the rows already are.
-    entries: rows.slice(0, pageSize).map((row) => ({
+    entries: shown.map((row) => ({
       id: row.id,
       action: row.action as BillableAction,
       outcome: row.outcome as AuditOutcome,
@@ -81,6 +94,7 @@ export async function listActivity(
       requestId: row.requestId,
       staffMemberId: row.staffMemberId,
       orderNumericId: row.orderGid ? (getNumericId(row.orderGid) ?? null) : null,
+      orderName: row.orderGid ? (orderNames.get(row.orderGid) ?? null) : null,
       labelId: row.labelId,
       detail: row.detail,
       createdAt: row.createdAt.toISOString(),
