@@ -1,7 +1,9 @@
-import type { PrismaClient, ShopSettings } from "@prisma/client";
+import type { BoxPreset as BoxPresetRow, PrismaClient, ShopSettings } from "@prisma/client";
 
 import { getEnv } from "~/env.server";
 import { createShippingClient, type FetchLike, type ShippingClient } from "~/shipping/client.server";
+import type { AdminGraphqlClient, ShopifyError } from "~/shopify/admin-client";
+import { getShopAndLocations } from "~/shopify/shop";
 import type { AppError } from "~/utils/app-error";
 import { err, ok, type Result } from "~/utils/result";
 
@@ -14,6 +16,7 @@ import {
   type LabelSettingsInput,
   LabelSettingsInputSchema,
   LabelSettingsSchema,
+  type SettingsForm,
 } from "./settings";
 
 // Per-shop settings in the database. The shipping API key is stored only sealed with
@@ -27,7 +30,9 @@ export type SettingsErrorCode =
   | "API_KEY_UNREADABLE"
   // The app cannot encrypt a key right now: a system problem, not the merchant's.
   | "SECRET_STORAGE_FAILED"
-  | "INVALID_SETTINGS";
+  | "INVALID_SETTINGS"
+  // The box preset was deleted meanwhile (another tab) or belongs to another shop.
+  | "BOX_PRESET_NOT_FOUND";
 
 export interface SettingsError extends AppError<SettingsErrorCode> {
   readonly source: "settings";
@@ -48,26 +53,50 @@ export type SettingsView = LabelSettings & { apiKey: { configured: boolean; hint
 type Options = { encryptionKey?: string };
 const encryptionKeyOf = (options: Options) => options.encryptionKey ?? getEnv().APP_ENCRYPTION_KEY;
 
-function toLabelSettings(row: ShopSettings | null): LabelSettings {
-  if (!row) return DEFAULT_LABEL_SETTINGS;
-  const parsed = LabelSettingsSchema.safeParse({
-    mode: row.mode,
-    box: {
-      length: row.boxLength,
-      width: row.boxWidth,
-      height: row.boxHeight,
-      dimensionUnit: row.boxDimensionUnit,
-      maxWeight: row.boxMaxWeight,
-      weightUnit: row.boxWeightUnit,
-      tareWeight: row.boxTareWeight,
-    },
-    labelFormat: row.labelFormat,
-    labelSize: row.labelSize,
-    notifyCustomer: row.notifyCustomer,
-    autoDraft: row.autoDraft,
-    addressValidationPolicy: row.addressValidationPolicy,
-  });
-  // Rows are only written through saveShopSettings; a bad one falls back to safe defaults.
+// The default box has one source at a time. While a shop has no box presets, it is the legacy
+// box* columns of ShopSettings (the built-in 12×10×6 in box unless changed); once it has presets,
+// it is the default preset, and the box* columns are no longer read or written. Deleting the last
+// preset brings the columns back as the fallback, unchanged since the first preset was made.
+
+function toBox(preset: BoxPresetRow) {
+  const { length, width, height, dimensionUnit, maxWeight, weightUnit, tareWeight } = preset;
+  return { length, width, height, dimensionUnit, maxWeight, weightUnit, tareWeight };
+}
+
+function findDefaultPresetRow(db: Pick<PrismaClient, "boxPreset">, shop: string) {
+  // Exactly one preset is the default whenever any exist; the order only breaks a broken tie.
+  return db.boxPreset.findFirst({ where: { shop }, orderBy: [{ isDefault: "desc" }, { createdAt: "asc" }] });
+}
+
+function toLabelSettings(row: ShopSettings | null, defaultPreset: BoxPresetRow | null): LabelSettings {
+  if (!row && !defaultPreset) return DEFAULT_LABEL_SETTINGS;
+  const legacyBox = row
+    ? {
+        length: row.boxLength,
+        width: row.boxWidth,
+        height: row.boxHeight,
+        dimensionUnit: row.boxDimensionUnit,
+        maxWeight: row.boxMaxWeight,
+        weightUnit: row.boxWeightUnit,
+        tareWeight: row.boxTareWeight,
+      }
+    : DEFAULT_LABEL_SETTINGS.box;
+  const box = defaultPreset ? toBox(defaultPreset) : legacyBox;
+  const parsed = LabelSettingsSchema.safeParse(
+    row
+      ? {
+          mode: row.mode,
+          box,
+          labelFormat: row.labelFormat,
+          labelSize: row.labelSize,
+          notifyCustomer: row.notifyCustomer,
+          autoDraft: row.autoDraft,
+          addressValidationPolicy: row.addressValidationPolicy,
+          shipFromLocationGid: row.shipFromLocationGid,
+        }
+      : { ...DEFAULT_LABEL_SETTINGS, box },
+  );
+  // Rows are only written through validated saves; a bad one falls back to safe defaults.
   return parsed.success ? parsed.data : DEFAULT_LABEL_SETTINGS;
 }
 
@@ -82,14 +111,21 @@ export async function listBoxPresets(db: PrismaClient, shop: string): Promise<Bo
 }
 
 export async function getShopSettings(db: PrismaClient, shop: string): Promise<LabelSettings> {
-  return toLabelSettings(await db.shopSettings.findUnique({ where: { shop } }));
+  const [row, preset] = await Promise.all([
+    db.shopSettings.findUnique({ where: { shop } }),
+    findDefaultPresetRow(db, shop),
+  ]);
+  return toLabelSettings(row, preset);
 }
 
 export async function getSettingsView(db: PrismaClient, shop: string): Promise<SettingsView> {
-  const row = await db.shopSettings.findUnique({ where: { shop } });
+  const [row, preset] = await Promise.all([
+    db.shopSettings.findUnique({ where: { shop } }),
+    findDefaultPresetRow(db, shop),
+  ]);
   const configured = Boolean(row?.apiKeyCiphertext);
   return {
-    ...toLabelSettings(row),
+    ...toLabelSettings(row, preset),
     apiKey: { configured, hint: configured && row?.apiKeyHint ? `••••${row.apiKeyHint}` : null },
   };
 }
@@ -113,20 +149,31 @@ export async function saveShopSettings(
   }
   const current = await getShopSettings(db, shop);
   const next: LabelSettings = { ...current, ...parsed.data, box: { ...current.box, ...parsed.data.box } };
+  const defaultPreset = await findDefaultPresetRow(db, shop);
+  // A box change goes to wherever the default box lives now (see toLabelSettings).
+  if (defaultPreset && parsed.data.box) {
+    await db.boxPreset.update({ where: { id: defaultPreset.id }, data: next.box });
+  }
+  const legacyBox = defaultPreset
+    ? {}
+    : {
+        boxLength: next.box.length,
+        boxWidth: next.box.width,
+        boxHeight: next.box.height,
+        boxDimensionUnit: next.box.dimensionUnit,
+        boxMaxWeight: next.box.maxWeight,
+        boxWeightUnit: next.box.weightUnit,
+        boxTareWeight: next.box.tareWeight,
+      };
   const data = {
     mode: next.mode,
-    boxLength: next.box.length,
-    boxWidth: next.box.width,
-    boxHeight: next.box.height,
-    boxDimensionUnit: next.box.dimensionUnit,
-    boxMaxWeight: next.box.maxWeight,
-    boxWeightUnit: next.box.weightUnit,
-    boxTareWeight: next.box.tareWeight,
+    ...legacyBox,
     labelFormat: next.labelFormat,
     labelSize: next.labelSize,
     notifyCustomer: next.notifyCustomer,
     autoDraft: next.autoDraft,
     addressValidationPolicy: next.addressValidationPolicy,
+    shipFromLocationGid: next.shipFromLocationGid,
   };
   await db.shopSettings.upsert({ where: { shop }, create: { shop, ...data }, update: data });
   return ok(next);
@@ -228,4 +275,135 @@ export async function createShippingClientForShop(
       ...(options.log ? { log: options.log } : {}),
     }),
   );
+}
+
+// ---------- Box presets ----------
+// Invariant: when a shop has any presets, exactly one is the default. Every change that could
+// break it (the first preset, a new default, deleting the default) runs in one transaction.
+
+export type BoxPresetInput = Omit<BoxPreset, "id">;
+
+function invalidPreset(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): SettingsError {
+  const fields = issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+  return settingsError(
+    "INVALID_SETTINGS",
+    "Check the box's details.",
+    `box preset: invalid ${fields.map((f) => f.path).join(", ")}`,
+    fields,
+  );
+}
+
+function presetNotFound(id: string): SettingsError {
+  return settingsError(
+    "BOX_PRESET_NOT_FOUND",
+    "That box no longer exists. Reload the page to see your current boxes.",
+    `box preset ${id} not found for this shop`,
+  );
+}
+
+function toPreset(row: BoxPresetRow): BoxPreset {
+  const { id, name, isDefault } = row;
+  return { id, name, isDefault, ...(toBox(row) as Omit<BoxPreset, "id" | "name" | "isDefault">) };
+}
+
+export async function createBoxPreset(
+  db: PrismaClient,
+  shop: string,
+  input: BoxPresetInput,
+): Promise<Result<BoxPreset, SettingsError>> {
+  const parsed = BoxPresetSchema.safeParse(input);
+  if (!parsed.success) return err(invalidPreset(parsed.error.issues));
+  const row = await db.$transaction(async (tx) => {
+    const existing = await tx.boxPreset.count({ where: { shop } });
+    // The first box becomes the default: prefill must always have exactly one to pack with.
+    const isDefault = existing === 0 || parsed.data.isDefault;
+    if (isDefault) await tx.boxPreset.updateMany({ where: { shop, isDefault: true }, data: { isDefault: false } });
+    return tx.boxPreset.create({ data: { ...parsed.data, isDefault, shop } });
+  });
+  return ok(toPreset(row));
+}
+
+export async function updateBoxPreset(
+  db: PrismaClient,
+  shop: string,
+  id: string,
+  input: BoxPresetInput,
+): Promise<Result<BoxPreset, SettingsError>> {
+  const parsed = BoxPresetSchema.safeParse(input);
+  if (!parsed.success) return err(invalidPreset(parsed.error.issues));
+  const result = await db.$transaction(async (tx): Promise<Result<BoxPresetRow, SettingsError>> => {
+    const current = await tx.boxPreset.findFirst({ where: { id, shop } });
+    if (!current) return err(presetNotFound(id));
+    if (current.isDefault && !parsed.data.isDefault) {
+      // Unticking the default would leave prefill without a box; another box must take over.
+      const message = "Make another box the default instead.";
+      return err(
+        settingsError("INVALID_SETTINGS", message, `box preset ${id}: default unticked`, [
+          { path: "isDefault", message },
+        ]),
+      );
+    }
+    if (parsed.data.isDefault && !current.isDefault) {
+      await tx.boxPreset.updateMany({ where: { shop, isDefault: true }, data: { isDefault: false } });
+    }
+    return ok(await tx.boxPreset.update({ where: { id }, data: parsed.data }));
+  });
+  return result.ok ? ok(toPreset(result.value)) : result;
+}
+
+export async function makeDefaultBoxPreset(
+  db: PrismaClient,
+  shop: string,
+  id: string,
+): Promise<Result<BoxPreset, SettingsError>> {
+  const result = await db.$transaction(async (tx): Promise<Result<BoxPresetRow, SettingsError>> => {
+    const current = await tx.boxPreset.findFirst({ where: { id, shop } });
+    if (!current) return err(presetNotFound(id));
+    await tx.boxPreset.updateMany({ where: { shop, isDefault: true }, data: { isDefault: false } });
+    return ok(await tx.boxPreset.update({ where: { id }, data: { isDefault: true } }));
+  });
+  return result.ok ? ok(toPreset(result.value)) : result;
+}
+
+/** Deleting the default hands the role to the oldest remaining box; the last one leaves the fallback box. */
+export async function deleteBoxPreset(
+  db: PrismaClient,
+  shop: string,
+  id: string,
+): Promise<Result<{ deleted: string }, SettingsError>> {
+  return db.$transaction(async (tx): Promise<Result<{ deleted: string }, SettingsError>> => {
+    const current = await tx.boxPreset.findFirst({ where: { id, shop } });
+    if (!current) return err(presetNotFound(id));
+    await tx.boxPreset.delete({ where: { id } });
+    if (current.isDefault) {
+      const next = await tx.boxPreset.findFirst({ where: { shop }, orderBy: { createdAt: "asc" } });
+      if (next) await tx.boxPreset.update({ where: { id: next.id }, data: { isDefault: true } });
+    }
+    return ok({ deleted: id });
+  });
+}
+
+// ---------- The settings form ----------
+
+/**
+ * Saves the general settings form. The ship-from location must be one of the shop's active
+ * locations now: a GID from a stale page or a crafted request is refused at its field.
+ */
+export async function saveGeneralSettings(
+  deps: { db: PrismaClient; shop: string; admin: AdminGraphqlClient },
+  form: SettingsForm,
+): Promise<Result<LabelSettings, SettingsError | ShopifyError>> {
+  if (form.shipFromLocationGid !== null) {
+    const found = await getShopAndLocations(deps.admin);
+    if (!found.ok) return found;
+    if (!found.value.locations.some((l) => l.id === form.shipFromLocationGid)) {
+      const message = "That location is no longer active. Choose another one.";
+      return err(
+        settingsError("INVALID_SETTINGS", message, `ship-from ${form.shipFromLocationGid} is not an active location`, [
+          { path: "shipFromLocationGid", message },
+        ]),
+      );
+    }
+  }
+  return saveShopSettings(deps.db, deps.shop, form);
 }

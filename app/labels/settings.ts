@@ -15,6 +15,8 @@ export const BOX_DIMENSION_UNITS = ["in", "cm"] as const;
 export type BoxWeightUnit = (typeof BOX_WEIGHT_UNITS)[number];
 export type BoxDimensionUnit = (typeof BOX_DIMENSION_UNITS)[number];
 
+const LocationGidSchema = z.string().regex(/^gid:\/\/shopify\/Location\/\d+$/, "Choose one of your locations");
+
 export const DefaultBoxSchema = z.object({
   length: z.number().positive(),
   width: z.number().positive(),
@@ -36,6 +38,9 @@ export const LabelSettingsSchema = z.object({
   notifyCustomer: z.boolean(),
   autoDraft: z.boolean(),
   addressValidationPolicy: z.enum(ADDRESS_VALIDATION_POLICIES),
+  // The Shopify location labels ship from when the fulfillment order names none usable; null:
+  // the fulfillment order's own location, then the store address.
+  shipFromLocationGid: LocationGidSchema.nullable(),
 });
 export type LabelSettings = z.infer<typeof LabelSettingsSchema>;
 
@@ -53,6 +58,7 @@ export const DEFAULT_LABEL_SETTINGS: LabelSettings = {
   notifyCustomer: true,
   autoDraft: false,
   addressValidationPolicy: "on_request",
+  shipFromLocationGid: null,
 };
 
 /** A box the shop packs into; the default one is what prefill packs with (`LabelSettings.box`). */
@@ -61,3 +67,58 @@ export const BoxPresetSchema = DefaultBoxSchema.extend({
   isDefault: z.boolean(),
 });
 export type BoxPreset = z.infer<typeof BoxPresetSchema> & { id: string };
+
+// ---------- Forms ----------
+// The settings screen posts HTML forms: every value arrives as a string (a checkbox only when
+// ticked). These schemas turn a form into the typed inputs above, with messages for the fields.
+
+const checkbox = z.preprocess((value) => value === "on" || value === "true", z.boolean());
+const positiveNumber = (what: string) =>
+  z.preprocess(
+    (value) => (typeof value === "string" && value.trim() !== "" ? Number(value) : undefined),
+    z
+      .number({ required_error: `Enter the ${what}`, invalid_type_error: `Enter the ${what} as a number` })
+      .positive(`The ${what} must be more than 0`)
+      .max(10_000, `The ${what} is too large`),
+  );
+
+/** The general settings form (format, size, notification, address validation, ship-from). */
+export const SettingsFormSchema = z.object({
+  labelFormat: z.enum(LABEL_FORMATS, { errorMap: () => ({ message: "Choose a label format" }) }),
+  labelSize: z.enum(LABEL_SIZES, { errorMap: () => ({ message: "Choose a label size" }) }),
+  notifyCustomer: checkbox,
+  addressValidationPolicy: z.enum(ADDRESS_VALIDATION_POLICIES, {
+    errorMap: () => ({ message: "Choose when addresses are validated" }),
+  }),
+  // "" is the "fulfillment order's location" choice.
+  shipFromLocationGid: z.preprocess((value) => (value === "" ? null : value), LocationGidSchema.nullable()),
+});
+export type SettingsForm = z.infer<typeof SettingsFormSchema>;
+
+/** The box preset form: numbers typed by the merchant, the default flag as a checkbox. */
+export const BoxPresetFormSchema = z.object({
+  name: z.string().trim().min(1, "Name the box").max(60, "Use at most 60 characters"),
+  length: positiveNumber("length"),
+  width: positiveNumber("width"),
+  height: positiveNumber("height"),
+  dimensionUnit: z.enum(BOX_DIMENSION_UNITS, { errorMap: () => ({ message: "Choose in or cm" }) }),
+  tareWeight: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() !== "" ? Number(value) : 0),
+    z
+      .number({ invalid_type_error: "Enter the empty weight as a number" })
+      .min(0, "The empty weight cannot be negative"),
+  ),
+  maxWeight: positiveNumber("weight limit"),
+  weightUnit: z.enum(BOX_WEIGHT_UNITS, { errorMap: () => ({ message: "Choose a weight unit" }) }),
+  isDefault: checkbox,
+});
+export type BoxPresetForm = z.infer<typeof BoxPresetFormSchema>;
+
+// ---------- Address validation cost ----------
+
+/** The contract's price of one address validation on a live key; sandbox keys are not billed. */
+export const ADDRESS_VALIDATION_PRICE_CENTS = 5;
+
+export function getAddressValidationPriceCents(mode: LabelSettings["mode"]): number {
+  return mode === "live" ? ADDRESS_VALIDATION_PRICE_CENTS : 0;
+}

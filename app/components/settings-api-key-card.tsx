@@ -1,0 +1,177 @@
+import {
+  Badge,
+  Banner,
+  BlockStack,
+  Button,
+  Card,
+  Form,
+  FormLayout,
+  InlineStack,
+  Text,
+  TextField,
+} from "@shopify/polaris";
+import { useEffect, useState } from "react";
+
+import type { ConnectionReport } from "~/labels/test-connection.server";
+
+import { fieldError, formError } from "./settings-action-data";
+import { useGuardedFetcher } from "./settings-guarded-fetcher";
+
+type Props = {
+  apiKey: { configured: boolean; hint: string | null };
+  mode: "sandbox" | "live";
+};
+
+export function SettingsApiKeyCard({ apiKey, mode }: Props) {
+  const save = useGuardedFetcher();
+  const check = useGuardedFetcher();
+  const remove = useGuardedFetcher();
+  const [draft, setDraft] = useState("");
+  const [editing, setEditing] = useState(!apiKey.configured);
+
+  // After a key is saved, the field empties: the key is never shown back, only its last 4.
+  const saved = save.data && "ok" in save.data ? save.data : null;
+  useEffect(() => {
+    if (saved) {
+      setDraft("");
+      setEditing(false);
+    }
+  }, [saved]);
+  useEffect(() => {
+    if (!apiKey.configured) setEditing(true);
+  }, [apiKey.configured]);
+
+  // The newest report from whichever of the two buttons ran last.
+  const report = latestReport(check.data && "ok" in check.data ? check.data.connection : undefined, saved?.connection);
+  const anyBusy = save.busy || check.busy || remove.busy;
+
+  return (
+    <Card>
+      <BlockStack gap="400">
+        <InlineStack align="space-between" blockAlign="center">
+          <Text as="h2" variant="headingMd">
+            API key
+          </Text>
+          {apiKey.configured ? (
+            <Badge tone={mode === "live" ? "success" : "info"}>{mode === "live" ? "Live key" : "Sandbox key"}</Badge>
+          ) : (
+            <Badge tone="attention">Not set</Badge>
+          )}
+        </InlineStack>
+        {apiKey.configured ? (
+          <Text as="p">
+            Saved key ending in{" "}
+            <Text as="span" fontWeight="semibold">
+              {apiKey.hint ?? "••••"}
+            </Text>
+            .{" "}
+            {mode === "live"
+              ? "Labels and address validations are charged to your shipping account."
+              : "Sandbox: labels are test labels and nothing is charged."}
+          </Text>
+        ) : (
+          <Banner tone="warning" title="Enter your shipping API key to create labels">
+            <p>Copy it from your shipping service account (API keys). Keys starting with sk_test_ are sandbox keys.</p>
+          </Banner>
+        )}
+        {/* A report about a key that was removed since would mislead. */}
+        {report && apiKey.configured ? <ConnectionReportBanner report={report} /> : null}
+        {formError(save.data, ["apiKey"]) ? (
+          <Banner tone="critical">
+            <p>{formError(save.data, ["apiKey"])}</p>
+          </Banner>
+        ) : null}
+        {editing ? (
+          <Form onSubmit={() => save.submit({ intent: "saveApiKey", apiKey: draft })}>
+            <FormLayout>
+              <TextField
+                label={apiKey.configured ? "New API key" : "API key"}
+                type="password"
+                autoComplete="off"
+                value={draft}
+                onChange={setDraft}
+                error={fieldError(save.data, "apiKey")}
+                helpText="Stored encrypted. Only its last 4 characters are ever shown again."
+              />
+              <InlineStack gap="200">
+                <Button submit variant="primary" loading={save.busy} disabled={anyBusy || draft.trim() === ""}>
+                  Save and test key
+                </Button>
+                {apiKey.configured ? (
+                  <Button onClick={() => setEditing(false)} disabled={save.busy}>
+                    Cancel
+                  </Button>
+                ) : null}
+              </InlineStack>
+            </FormLayout>
+          </Form>
+        ) : (
+          <InlineStack gap="200">
+            <Button onClick={() => check.submit({ intent: "testConnection" })} loading={check.busy} disabled={anyBusy}>
+              Test connection
+            </Button>
+            <Button onClick={() => setEditing(true)} disabled={anyBusy}>
+              Replace key
+            </Button>
+            <Button
+              tone="critical"
+              variant="plain"
+              onClick={() => remove.submit({ intent: "removeApiKey" })}
+              loading={remove.busy}
+              disabled={anyBusy}
+            >
+              Remove key
+            </Button>
+          </InlineStack>
+        )}
+      </BlockStack>
+    </Card>
+  );
+}
+
+function latestReport(a: ConnectionReport | undefined, b: ConnectionReport | undefined): ConnectionReport | null {
+  if (!a) return b ?? null;
+  if (!b) return a;
+  return a.checkedAt >= b.checkedAt ? a : b;
+}
+
+export function ConnectionReportBanner({ report }: { report: ConnectionReport }) {
+  if (report.status === "connected") {
+    return (
+      <Banner tone="success" title="Connected to the shipping service">
+        <BlockStack gap="100">
+          <p>
+            Verified: the service accepted the key
+            {report.keyHint ? ` ending in ${report.keyHint.replace(/^•+/, "")}` : ""} and it is attached to an
+            organization, so it can create labels.
+          </p>
+          <p>
+            Mode: {report.mode === "live" ? "live (charges are real)" : "sandbox (test labels, nothing charged)"}, from
+            the kind of key.
+          </p>
+          <p>
+            Not verifiable from here: the organization&apos;s name, its balance and its carrier accounts; the service
+            does not share them. Check them in your shipping account.
+          </p>
+          {report.requestId ? (
+            <Text as="p" tone="subdued">
+              Request id {report.requestId}
+            </Text>
+          ) : null}
+        </BlockStack>
+      </Banner>
+    );
+  }
+  return (
+    <Banner tone="critical" title="The connection check failed">
+      <BlockStack gap="100">
+        <p>{report.message}</p>
+        {report.requestId ? (
+          <Text as="p" tone="subdued">
+            Request id {report.requestId}
+          </Text>
+        ) : null}
+      </BlockStack>
+    </Banner>
+  );
+}

@@ -1,0 +1,336 @@
+import {
+  Badge,
+  Banner,
+  BlockStack,
+  Button,
+  Card,
+  Checkbox,
+  Divider,
+  Form,
+  FormLayout,
+  InlineStack,
+  Modal,
+  Select,
+  Text,
+  TextField,
+} from "@shopify/polaris";
+import { useEffect, useState } from "react";
+
+import type { BoxPreset, DefaultBox } from "~/labels/settings";
+
+import { fieldError, formError } from "./settings-action-data";
+import { useGuardedFetcher } from "./settings-guarded-fetcher";
+
+const FIELDS = [
+  "name",
+  "length",
+  "width",
+  "height",
+  "dimensionUnit",
+  "tareWeight",
+  "maxWeight",
+  "weightUnit",
+  "isDefault",
+];
+
+type Draft = Record<
+  "name" | "length" | "width" | "height" | "dimensionUnit" | "tareWeight" | "maxWeight" | "weightUnit",
+  string
+> & {
+  isDefault: boolean;
+};
+
+const EMPTY: Draft = {
+  name: "",
+  length: "",
+  width: "",
+  height: "",
+  dimensionUnit: "in",
+  tareWeight: "0",
+  maxWeight: "",
+  weightUnit: "lb",
+  isDefault: false,
+};
+
+function toDraft(preset: BoxPreset): Draft {
+  return {
+    name: preset.name,
+    length: String(preset.length),
+    width: String(preset.width),
+    height: String(preset.height),
+    dimensionUnit: preset.dimensionUnit,
+    tareWeight: String(preset.tareWeight),
+    maxWeight: String(preset.maxWeight),
+    weightUnit: preset.weightUnit,
+    isDefault: preset.isDefault,
+  };
+}
+
+export function describeBox(box: DefaultBox): string {
+  return `${box.length} × ${box.width} × ${box.height} ${box.dimensionUnit} · empty ${box.tareWeight} ${box.weightUnit} · up to ${box.maxWeight} ${box.weightUnit}`;
+}
+
+type Props = { presets: BoxPreset[]; fallbackBox: DefaultBox };
+
+export function SettingsBoxPresetsCard({ presets, fallbackBox }: Props) {
+  // null: closed; "new": adding; otherwise the preset being edited.
+  const [editing, setEditing] = useState<BoxPreset | "new" | null>(null);
+  const [deleting, setDeleting] = useState<BoxPreset | null>(null);
+  const makeDefault = useGuardedFetcher();
+  const problem = formError(makeDefault.data, []);
+
+  return (
+    <Card>
+      <BlockStack gap="400">
+        <InlineStack align="space-between" blockAlign="center">
+          <Text as="h2" variant="headingMd">
+            Box presets
+          </Text>
+          <Button onClick={() => setEditing("new")}>Add box</Button>
+        </InlineStack>
+        {problem ? (
+          <Banner tone="critical">
+            <p>{problem}</p>
+          </Banner>
+        ) : null}
+        {presets.length === 0 ? (
+          <BlockStack gap="200">
+            <Text as="p">No boxes yet. Labels are packed into the built-in box: {describeBox(fallbackBox)}.</Text>
+            <Text as="p" tone="subdued">
+              Add the boxes you ship in; the first one becomes the default for new labels.
+            </Text>
+          </BlockStack>
+        ) : (
+          <BlockStack gap="300">
+            {presets.map((preset, index) => (
+              <BlockStack gap="300" key={preset.id}>
+                {index > 0 ? <Divider /> : null}
+                <InlineStack align="space-between" blockAlign="center" gap="200">
+                  <BlockStack gap="100">
+                    <InlineStack gap="200" blockAlign="center">
+                      <Text as="h3" variant="headingSm">
+                        {preset.name}
+                      </Text>
+                      {preset.isDefault ? <Badge tone="success">Default</Badge> : null}
+                    </InlineStack>
+                    <Text as="p" tone="subdued">
+                      {describeBox(preset)}
+                    </Text>
+                  </BlockStack>
+                  <InlineStack gap="200">
+                    {preset.isDefault ? null : (
+                      <Button
+                        onClick={() => makeDefault.submit({ intent: "makeDefaultBox", id: preset.id })}
+                        loading={makeDefault.busy}
+                        disabled={makeDefault.busy}
+                        accessibilityLabel={`Make ${preset.name} the default box`}
+                      >
+                        Make default
+                      </Button>
+                    )}
+                    <Button onClick={() => setEditing(preset)} accessibilityLabel={`Edit ${preset.name}`}>
+                      Edit
+                    </Button>
+                    <Button
+                      tone="critical"
+                      onClick={() => setDeleting(preset)}
+                      accessibilityLabel={`Delete ${preset.name}`}
+                    >
+                      Delete
+                    </Button>
+                  </InlineStack>
+                </InlineStack>
+              </BlockStack>
+            ))}
+          </BlockStack>
+        )}
+      </BlockStack>
+      {editing ? (
+        <BoxPresetModal
+          preset={editing === "new" ? null : editing}
+          isFirst={presets.length === 0}
+          onClose={() => setEditing(null)}
+        />
+      ) : null}
+      {deleting ? <DeleteBoxModal preset={deleting} onClose={() => setDeleting(null)} /> : null}
+    </Card>
+  );
+}
+
+function BoxPresetModal({
+  preset,
+  isFirst,
+  onClose,
+}: {
+  preset: BoxPreset | null;
+  isFirst: boolean;
+  onClose: () => void;
+}) {
+  const { submit, busy, data } = useGuardedFetcher();
+  const [draft, setDraft] = useState<Draft>(preset ? toDraft(preset) : { ...EMPTY, isDefault: isFirst });
+  const set = (field: keyof Draft) => (value: string) => setDraft((d) => ({ ...d, [field]: value }));
+
+  // Close once the save went through; errors keep the modal open next to their fields.
+  useEffect(() => {
+    if (!busy && data && "ok" in data) onClose();
+  }, [busy, data, onClose]);
+
+  const save = () =>
+    submit({
+      intent: preset ? "updateBox" : "createBox",
+      ...(preset ? { id: preset.id } : {}),
+      ...draft,
+      isDefault: String(draft.isDefault),
+    });
+  const problem = formError(data, FIELDS);
+  const error = (path: string) => fieldError(data, path);
+
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      title={preset ? `Edit ${preset.name}` : "Add a box"}
+      primaryAction={{ content: "Save box", onAction: save, loading: busy, disabled: busy }}
+      secondaryActions={[{ content: "Cancel", onAction: onClose, disabled: busy }]}
+    >
+      <Modal.Section>
+        {/* Polaris Form adds a hidden submit button: Enter in a field saves, like the modal's button. */}
+        <Form onSubmit={save}>
+          <FormLayout>
+            {problem ? (
+              <Banner tone="critical">
+                <p>{problem}</p>
+              </Banner>
+            ) : null}
+            <TextField
+              label="Name"
+              value={draft.name}
+              onChange={set("name")}
+              error={error("name")}
+              autoComplete="off"
+            />
+            <FormLayout.Group condensed>
+              <TextField
+                label="Length"
+                type="number"
+                min={0}
+                value={draft.length}
+                onChange={set("length")}
+                error={error("length")}
+                autoComplete="off"
+              />
+              <TextField
+                label="Width"
+                type="number"
+                min={0}
+                value={draft.width}
+                onChange={set("width")}
+                error={error("width")}
+                autoComplete="off"
+              />
+              <TextField
+                label="Height"
+                type="number"
+                min={0}
+                value={draft.height}
+                onChange={set("height")}
+                error={error("height")}
+                autoComplete="off"
+              />
+              <Select
+                label="Unit"
+                options={[
+                  { label: "in", value: "in" },
+                  { label: "cm", value: "cm" },
+                ]}
+                value={draft.dimensionUnit}
+                onChange={set("dimensionUnit")}
+                error={error("dimensionUnit")}
+              />
+            </FormLayout.Group>
+            <FormLayout.Group condensed>
+              <TextField
+                label="Empty weight"
+                type="number"
+                min={0}
+                value={draft.tareWeight}
+                onChange={set("tareWeight")}
+                error={error("tareWeight")}
+                helpText="Added to every box's weight."
+                autoComplete="off"
+              />
+              <TextField
+                label="Weight limit"
+                type="number"
+                min={0}
+                value={draft.maxWeight}
+                onChange={set("maxWeight")}
+                error={error("maxWeight")}
+                helpText="Packed box, box included. Heavier orders use several boxes."
+                autoComplete="off"
+              />
+              <Select
+                label="Weight unit"
+                options={["oz", "lb", "g", "kg"].map((u) => ({ label: u, value: u }))}
+                value={draft.weightUnit}
+                onChange={set("weightUnit")}
+                error={error("weightUnit")}
+              />
+            </FormLayout.Group>
+            <Checkbox
+              label="Default box for new labels"
+              checked={draft.isDefault}
+              disabled={isFirst || Boolean(preset?.isDefault)}
+              helpText={
+                isFirst
+                  ? "Your first box is the default."
+                  : preset?.isDefault
+                    ? "To change the default, make another box the default."
+                    : undefined
+              }
+              onChange={(checked) => setDraft((d) => ({ ...d, isDefault: checked }))}
+              error={error("isDefault")}
+            />
+          </FormLayout>
+        </Form>
+      </Modal.Section>
+    </Modal>
+  );
+}
+
+function DeleteBoxModal({ preset, onClose }: { preset: BoxPreset; onClose: () => void }) {
+  const { submit, busy, data } = useGuardedFetcher();
+  useEffect(() => {
+    if (!busy && data && "ok" in data) onClose();
+  }, [busy, data, onClose]);
+  const problem = formError(data, []);
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      title={`Delete ${preset.name}?`}
+      primaryAction={{
+        content: "Delete box",
+        destructive: true,
+        loading: busy,
+        disabled: busy,
+        onAction: () => submit({ intent: "deleteBox", id: preset.id }),
+      }}
+      secondaryActions={[{ content: "Cancel", onAction: onClose, disabled: busy }]}
+    >
+      <Modal.Section>
+        <BlockStack gap="200">
+          {problem ? (
+            <Banner tone="critical">
+              <p>{problem}</p>
+            </Banner>
+          ) : null}
+          <Text as="p">
+            Labels already created keep their boxes.
+            {preset.isDefault ? " Another box becomes the default; with none left, the built-in box is used." : ""}
+          </Text>
+        </BlockStack>
+      </Modal.Section>
+    </Modal>
+  );
+}

@@ -1,0 +1,133 @@
+import { Banner, BlockStack, Button, Card, Checkbox, ChoiceList, Form, FormLayout, Select } from "@shopify/polaris";
+import { useState } from "react";
+
+import { formatMinorUnits } from "~/labels/money";
+import type { SettingsView } from "~/labels/settings.server";
+import type { ShipFromOption } from "~/labels/settings-screen.server";
+
+import { fieldError, formError } from "./settings-action-data";
+import { useGuardedFetcher } from "./settings-guarded-fetcher";
+
+const FIELDS = ["labelFormat", "labelSize", "notifyCustomer", "addressValidationPolicy", "shipFromLocationGid"];
+
+type Props = {
+  settings: SettingsView;
+  locations: ShipFromOption[];
+  locationsProblem: string | null;
+  validationPriceCents: number;
+};
+
+export function SettingsGeneralCard({ settings, locations, locationsProblem, validationPriceCents }: Props) {
+  const { submit, busy, data } = useGuardedFetcher();
+  const [labelFormat, setLabelFormat] = useState<string>(settings.labelFormat);
+  const [labelSize, setLabelSize] = useState<string>(settings.labelSize);
+  const [notifyCustomer, setNotifyCustomer] = useState(settings.notifyCustomer);
+  const [policy, setPolicy] = useState<string>(settings.addressValidationPolicy);
+  const [shipFrom, setShipFrom] = useState(settings.shipFromLocationGid ?? "");
+
+  const cost =
+    validationPriceCents > 0
+      ? `${formatMinorUnits(validationPriceCents, "USD")} per validation with your live key`
+      : "Free with a sandbox key (live keys pay $0.05 per validation)";
+  // A saved location that is no longer listed stays selectable, so saving other fields keeps it.
+  const shipFromOptions = [
+    { label: "The fulfillment order's location (default)", value: "" },
+    ...locations.map((l) => ({ label: l.address ? `${l.name} — ${l.address}` : l.name, value: l.id })),
+    ...(shipFrom && !locations.some((l) => l.id === shipFrom)
+      ? [{ label: "A location not listed", value: shipFrom }]
+      : []),
+  ];
+  const problem = formError(data, FIELDS);
+
+  return (
+    <Card>
+      <Form
+        onSubmit={() =>
+          submit({
+            intent: "saveSettings",
+            labelFormat,
+            labelSize,
+            notifyCustomer: String(notifyCustomer),
+            addressValidationPolicy: policy,
+            shipFromLocationGid: shipFrom,
+          })
+        }
+      >
+        <BlockStack gap="400">
+          {problem ? (
+            <Banner tone="critical">
+              <p>{problem}</p>
+            </Banner>
+          ) : null}
+          <FormLayout>
+            <FormLayout.Group>
+              <Select
+                label="Label format"
+                options={[
+                  { label: "PDF", value: "pdf" },
+                  { label: "PNG", value: "png" },
+                  { label: "ZPL (thermal printers)", value: "zpl" },
+                ]}
+                value={labelFormat}
+                onChange={setLabelFormat}
+                error={fieldError(data, "labelFormat")}
+              />
+              <Select
+                label="Label size"
+                options={[
+                  { label: "4 × 6 in", value: "4x6" },
+                  { label: "4 × 8 in", value: "4x8" },
+                ]}
+                value={labelSize}
+                onChange={setLabelSize}
+                error={fieldError(data, "labelSize")}
+              />
+            </FormLayout.Group>
+            {locationsProblem ? (
+              <Banner tone="warning">
+                <p>{locationsProblem}</p>
+              </Banner>
+            ) : null}
+            <Select
+              label="Ship from"
+              options={shipFromOptions}
+              value={shipFrom}
+              onChange={setShipFrom}
+              helpText="Used when an order's fulfillment location has no usable address."
+              error={fieldError(data, "shipFromLocationGid")}
+            />
+            <Checkbox
+              label="Notify the customer when tracking is added"
+              helpText="Shopify sends its shipping confirmation e-mail with the tracking link."
+              checked={notifyCustomer}
+              onChange={setNotifyCustomer}
+              error={fieldError(data, "notifyCustomer")}
+            />
+            <ChoiceList
+              title="Validate ship-to addresses"
+              choices={[
+                { label: "Never", value: "never", helpText: "No checks and no charges." },
+                {
+                  label: "On request",
+                  value: "on_request",
+                  helpText: `A "Validate address" button on the label page. ${cost}.`,
+                },
+                {
+                  label: "Automatically for new addresses",
+                  value: "auto_new",
+                  helpText: `Each new address is checked once when its label is prepared; repeats reuse the result. ${cost}.`,
+                },
+              ]}
+              selected={[policy]}
+              onChange={(selected) => setPolicy(selected[0] ?? policy)}
+              error={fieldError(data, "addressValidationPolicy")}
+            />
+            <Button submit variant="primary" loading={busy} disabled={busy}>
+              Save
+            </Button>
+          </FormLayout>
+        </BlockStack>
+      </Form>
+    </Card>
+  );
+}

@@ -1,0 +1,103 @@
+import type { PrismaClient } from "@prisma/client";
+
+import { getNumericId } from "~/shopify/ids";
+
+import { LABEL_LIST_FILTERS, type LABEL_LIST_STATUSES, type LabelListFilter } from "./label-list";
+import { LABEL_STATUSES, type LabelStatus, toLabelView, type WriteBackStatus } from "./label-repository.server";
+
+// The Labels screen's read model: every label of the shop, newest first, one page at a time,
+// optionally only one state. Reads only; label rows are written by the label repository alone.
+
+// Both directions, so a state added to the repository fails the typecheck here until listed.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _statusesMatch: Same<(typeof LABEL_LIST_STATUSES)[number], LabelStatus> = true;
+export const LABEL_PAGE_SIZE = 25;
+
+/** One row as the screen shows it: plain JSON (dates as ISO strings), no request body. */
+export type LabelListItem = {
+  id: string;
+  orderName: string;
+  /** For the link to the order's label page, `/app/orders/<id>`. */
+  orderNumericId: string | null;
+  status: LabelStatus;
+  carrier: string | null;
+  serviceName: string | null;
+  trackingNumbers: string[];
+  trackingUrl: string | null;
+  quotedCents: number | null;
+  chargedCents: number | null;
+  currency: string;
+  chargeMismatch: boolean;
+  labelUrl: string | null;
+  labelFormat: string | null;
+  writeBack: { status: WriteBackStatus; lastError: string | null };
+  lastError: string | null;
+  createdAt: string;
+};
+
+export type LabelListPage = {
+  filter: LabelListFilter;
+  page: number;
+  hasNextPage: boolean;
+  items: LabelListItem[];
+  /** Labels per state across the shop, for the filter tabs. */
+  counts: Record<LabelListFilter, number>;
+};
+
+export async function listShopLabels(
+  db: PrismaClient,
+  shop: string,
+  options: { filter?: LabelListFilter; page?: number; pageSize?: number } = {},
+): Promise<LabelListPage> {
+  const filter = options.filter ?? "all";
+  const page = Math.max(1, Math.floor(options.page ?? 1));
+  const pageSize = options.pageSize ?? LABEL_PAGE_SIZE;
+  const where = { shop, ...(filter === "all" ? {} : { status: filter }) };
+  const [rows, groups] = await Promise.all([
+    db.label.findMany({
+      where,
+      // id breaks ties between labels created in the same millisecond, so pages never overlap.
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      skip: (page - 1) * pageSize,
+      // One extra row tells whether there is a next page without counting.
+      take: pageSize + 1,
+    }),
+    db.label.groupBy({ by: ["status"], where: { shop }, _count: { _all: true } }),
+  ]);
+  const counts = Object.fromEntries(LABEL_LIST_FILTERS.map((f) => [f, 0])) as Record<LabelListFilter, number>;
+  for (const group of groups) {
+    counts.all += group._count._all;
+    if ((LABEL_STATUSES as readonly string[]).includes(group.status)) {
+      counts[group.status as LabelStatus] = group._count._all;
+    }
+  }
+  return {
+    filter,
+    page,
+    hasNextPage: rows.length > pageSize,
+    items: rows.slice(0, pageSize).map((row) => toLabelListItem(toLabelView(row))),
+    counts,
+  };
+}
+
+function toLabelListItem(label: ReturnType<typeof toLabelView>): LabelListItem {
+  return {
+    id: label.id,
+    orderName: label.orderName,
+    orderNumericId: getNumericId(label.orderGid) ?? null,
+    status: label.status,
+    carrier: label.carrier,
+    serviceName: label.serviceName,
+    trackingNumbers: label.trackingNumbers,
+    trackingUrl: label.trackingUrl,
+    quotedCents: label.quotedCents,
+    chargedCents: label.chargedCents,
+    currency: label.currency,
+    chargeMismatch: label.chargeMismatch,
+    labelUrl: label.labelUrl,
+    labelFormat: label.labelFormat,
+    writeBack: { status: label.writeBack.status, lastError: label.writeBack.lastError },
+    lastError: label.lastError,
+    createdAt: label.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+
+import { callRoute } from "../../test/helpers/admin-form-requests";
+import { mockTokenExchange, setupMockServer } from "../../test/helpers/msw";
+import { createAdminRequest } from "../../test/helpers/shopify-requests";
+import { TEST_SHOP } from "../../test/setup/test-env";
+import db from "../db.server";
+import type { ActivityPage } from "../labels/activity.server";
+import { listActivity } from "../labels/activity.server";
+import { recordAudit } from "../labels/audit.server";
+import { loader } from "./app.activity";
+
+setupMockServer();
+
+async function load(path = "/app/activity") {
+  mockTokenExchange();
+  return (await callRoute(loader, createAdminRequest(path))) as ActivityPage;
+}
+
+describe("activity loader", () => {
+  it("lists billable calls newest first with amount, request id, staff member and order", async () => {
+    await recordAudit(db, {
+      shop: TEST_SHOP,
+      action: "validate",
+      outcome: "ok",
+      amountCents: 5,
+      requestId: "req_1",
+      staffMemberId: "42",
+      orderGid: "gid://shopify/Order/5001",
+    });
+    await recordAudit(db, {
+      shop: TEST_SHOP,
+      action: "purchase",
+      outcome: "unknown",
+      amountCents: null,
+      requestId: "req_2",
+      staffMemberId: null,
+      orderGid: "gid://shopify/Order/5002",
+    });
+    // Not billable, another shop: neither is listed.
+    await recordAudit(db, { shop: TEST_SHOP, action: "fulfill", outcome: "ok" });
+    await recordAudit(db, { shop: "other-shop.myshopify.com", action: "purchase", outcome: "ok", amountCents: 999 });
+
+    const page = await load();
+    expect(
+      page.entries.map((e) => [e.action, e.outcome, e.amountCents, e.requestId, e.staffMemberId, e.orderNumericId]),
+    ).toEqual([
+      ["purchase", "unknown", null, "req_2", null, "5002"],
+      ["validate", "ok", 5, "req_1", "42", "5001"],
+    ]);
+  });
+
+  it("totals what was charged this month: charged and recovered, not refused or unconfirmed, not last month", async () => {
+    const now = new Date();
+    const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 15));
+    const entries = [
+      { action: "purchase", outcome: "ok", amountCents: 1210 },
+      { action: "purchase", outcome: "recovered", amountCents: 990 },
+      { action: "validate", outcome: "ok", amountCents: 5 },
+      { action: "purchase", outcome: "error", amountCents: 1500 },
+      { action: "purchase", outcome: "unknown", amountCents: 800 },
+    ] as const;
+    for (const entry of entries) await recordAudit(db, { shop: TEST_SHOP, ...entry });
+    await db.auditEntry.create({
+      data: { shop: TEST_SHOP, action: "purchase", outcome: "ok", amountCents: 7000, createdAt: lastMonth },
+    });
+
+    const page = await load();
+    expect(page.monthTotal.totals).toEqual([{ currency: "USD", chargedCents: 2205, calls: 3 }]);
+    expect(page.monthTotal.month).toBe(
+      new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString().slice(0, 10),
+    );
+    expect(page.entries).toHaveLength(6);
+  });
+
+  it("pages newest first without repeating an entry", async () => {
+    for (let i = 0; i < 30; i++) {
+      await db.auditEntry.create({
+        data: {
+          shop: TEST_SHOP,
+          action: "validate",
+          outcome: "ok",
+          amountCents: 5,
+          requestId: `req_${i}`,
+          createdAt: new Date(Date.now() - (30 - i) * 1000),
+        },
+      });
+    }
+    const first = await load();
+    const second = await load("/app/activity?page=2");
+    expect(first.entries[0]?.requestId).toBe("req_29");
+    expect([first.entries.length, first.hasNextPage, second.entries.length, second.hasNextPage]).toEqual([
+      25,
+      true,
+      5,
+      false,
+    ]);
+    expect(new Set([...first.entries, ...second.entries].map((e) => e.id)).size).toBe(30);
+  });
+
+  it("renders an empty month as zero", async () => {
+    const page = await load("/app/activity?page=abc");
+    expect(page).toMatchObject({ page: 1, entries: [], monthTotal: { totals: [] } });
+  });
+
+  it("counts the month in UTC at the month's edges", async () => {
+    await db.auditEntry.create({
+      data: {
+        shop: TEST_SHOP,
+        action: "purchase",
+        outcome: "ok",
+        amountCents: 100,
+        createdAt: new Date("2026-10-31T23:59:59Z"),
+      },
+    });
+    await db.auditEntry.create({
+      data: {
+        shop: TEST_SHOP,
+        action: "purchase",
+        outcome: "ok",
+        amountCents: 200,
+        createdAt: new Date("2026-11-01T00:00:00Z"),
+      },
+    });
+    const page = await listActivity(db, TEST_SHOP, { now: new Date("2026-11-30T23:00:00Z") });
+    expect(page.monthTotal).toEqual({
+      month: "2026-11-01",
+      totals: [{ currency: "USD", chargedCents: 200, calls: 1 }],
+    });
+  });
+
+  it("answers a request with an expired session token with 401", async () => {
+    const result = await callRoute(loader, createAdminRequest("/app/activity", { expiresIn: -120 }));
+    expect((result as Response).status).toBe(401);
+  });
+});

@@ -1,0 +1,103 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { BlockStack, Box, Card, EmptyState, InlineStack, Page, Pagination, Text } from "@shopify/polaris";
+import { z } from "zod";
+
+import { ActivityTable } from "~/components/activity-table";
+import { EMPTY_STATE_IMAGE } from "~/components/labels-table";
+import { requireShopContext } from "~/http/shop-context.server";
+import { listActivity } from "~/labels/activity.server";
+import { formatMinorUnits } from "~/labels/money";
+
+// An edited URL with a bad page number shows the first page rather than an error.
+const QuerySchema = z.object({ page: z.coerce.number().int().min(1).max(10_000).catch(1) });
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { db, shop } = await requireShopContext(request);
+  const { page } = QuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  return listActivity(db, shop, { page });
+};
+
+export default function ActivityPage() {
+  const { entries, monthTotal, page, hasNextPage } = useLoaderData<typeof loader>();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const loading = navigation.state === "loading" && navigation.location.pathname === "/app/activity";
+  const month = new Date(`${monthTotal.month}T00:00:00Z`).toLocaleString("en-US", {
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  });
+  const goTo = (next: number) => {
+    // Keep whatever else the admin put in the URL (shop, host, embedded); change only the page.
+    const params = new URLSearchParams(searchParams);
+    if (next > 1) params.set("page", String(next));
+    else params.delete("page");
+    setSearchParams(params);
+  };
+
+  return (
+    <Page
+      title="Activity"
+      subtitle="Every call to the shipping service that can cost money: address validations and label purchases."
+    >
+      <BlockStack gap="400">
+        <Card>
+          <BlockStack gap="100">
+            <Text as="h2" variant="headingMd">
+              Charged in {month}
+            </Text>
+            {monthTotal.totals.length === 0 ? (
+              <Text as="p" variant="heading2xl">
+                {formatMinorUnits(0, "USD")}
+              </Text>
+            ) : (
+              monthTotal.totals.map((total) => (
+                <Text as="p" variant="heading2xl" key={total.currency}>
+                  {formatMinorUnits(total.chargedCents, total.currency)}
+                </Text>
+              ))
+            )}
+            <Text as="p" tone="subdued">
+              Charged and recovered calls this calendar month (UTC), as the shipping service bills them.
+              {monthTotal.totals.length > 0
+                ? ` ${monthTotal.totals.reduce((n, t) => n + t.calls, 0)} charged calls.`
+                : ""}{" "}
+              Calls marked &quot;charge unconfirmed&quot; are not counted until confirmed.
+            </Text>
+          </BlockStack>
+        </Card>
+        <Card padding="0">
+          {entries.length === 0 ? (
+            <EmptyState
+              heading={page > 1 ? "No more activity" : "No billable calls yet"}
+              action={page > 1 ? { content: "Back to the newest", onAction: () => goTo(1) } : undefined}
+              image={EMPTY_STATE_IMAGE}
+            >
+              <p>
+                {page > 1
+                  ? "This page is past the oldest call."
+                  : "Buying a label or validating an address is recorded here with its cost, request id and who did it."}
+              </p>
+            </EmptyState>
+          ) : (
+            <BlockStack>
+              <ActivityTable entries={entries} loading={loading} />
+              <Box padding="400">
+                <InlineStack align="center">
+                  <Pagination
+                    hasPrevious={page > 1 && !loading}
+                    onPrevious={() => goTo(page - 1)}
+                    hasNext={hasNextPage && !loading}
+                    onNext={() => goTo(page + 1)}
+                    label={`Page ${page}`}
+                  />
+                </InlineStack>
+              </Box>
+            </BlockStack>
+          )}
+        </Card>
+      </BlockStack>
+    </Page>
+  );
+}

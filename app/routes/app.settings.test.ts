@@ -1,0 +1,287 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+import { createShippingEmulator } from "../../emulator/shipping/emulator";
+import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
+import { callRoute, createAdminFormRequest } from "../../test/helpers/admin-form-requests";
+import {
+  mockAdminGraphql,
+  mockTokenExchange,
+  routeAdminToEmulator,
+  routeShippingToEmulator,
+  setupMockServer,
+} from "../../test/helpers/msw";
+import { createAdminRequest } from "../../test/helpers/shopify-requests";
+import { TEST_ENV, TEST_SHOP } from "../../test/setup/test-env";
+import db from "../db.server";
+import { createBoxPreset, getShopSettings, listBoxPresets, setShippingApiKey } from "../labels/settings.server";
+import { action, loader } from "./app.settings";
+
+const server = setupMockServer();
+afterEach(() => server.events.removeAllListeners());
+
+const BROOKLYN = "gid://shopify/Location/71234560001";
+const BOX = {
+  name: "Small",
+  length: "8",
+  width: "6",
+  height: "4",
+  dimensionUnit: "in",
+  tareWeight: "0.5",
+  maxWeight: "10",
+  weightUnit: "lb",
+};
+
+function connect() {
+  mockTokenExchange();
+  routeAdminToEmulator(createShopifyAdminEmulator({ shop: TEST_SHOP }));
+  const shipping = routeShippingToEmulator(createShippingEmulator());
+  // Every request the app sends to the shipping service, to prove what was (not) called.
+  const calls: string[] = [];
+  server.events.on("request:start", ({ request }) => {
+    const url = new URL(request.url);
+    if (url.origin === TEST_ENV.SHIPPING_API_BASE_URL) calls.push(`${request.method} ${url.pathname}`);
+  });
+  return { shipping, calls };
+}
+
+async function post(fields: Record<string, string>) {
+  return callRoute(action, createAdminFormRequest("/app/settings", fields));
+}
+
+async function json(result: unknown) {
+  expect(result).toBeInstanceOf(Response);
+  const response = result as Response;
+  return { status: response.status, body: (await response.json()) as { error: { code: string; fields: unknown[] } } };
+}
+
+describe("settings loader", () => {
+  it("renders for a shop without an API key, with its locations and the built-in box", async () => {
+    connect();
+    const result = await callRoute(loader, createAdminRequest("/app/settings"));
+    expect(result).toMatchObject({
+      settings: { apiKey: { configured: false, hint: null }, mode: "sandbox", shipFromLocationGid: null },
+      presets: [],
+      locationsProblem: null,
+      validationPriceCents: 0,
+    });
+    const locations = (result as { locations: { id: string; name: string }[] }).locations;
+    expect(locations.map((l) => l.name)).toContain("Brooklyn Warehouse");
+  });
+
+  it("shows only the key's last four characters and the live price of a validation", async () => {
+    connect();
+    await setShippingApiKey(db, TEST_SHOP, "sk_live_demo");
+    const result = await callRoute(loader, createAdminRequest("/app/settings"));
+    expect(result).toMatchObject({
+      settings: { apiKey: { configured: true, hint: "••••demo" } },
+      validationPriceCents: 5,
+    });
+    expect(JSON.stringify(result)).not.toContain("sk_live_demo");
+  });
+
+  it("still renders when Shopify fails, saying the location list is unavailable and quoting a reference", async () => {
+    mockTokenExchange();
+    mockAdminGraphql({ ShopAndLocationsForLabels: { data: null, errors: [{ message: "Internal error" }] } });
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const result = await callRoute(loader, createAdminRequest("/app/settings"));
+    expect(result).toMatchObject({ locations: [], settings: { apiKey: { configured: false } } });
+    expect((result as { locationsProblem: string }).locationsProblem).toMatch(
+      /^Your locations could not be loaded.*\(Reference: ERR-[0-9A-Z]{6}\)$/,
+    );
+    expect(warn).toHaveBeenCalledTimes(1);
+  });
+
+  it("answers an unauthenticated request with 401 and reads nothing", async () => {
+    const result = await callRoute(loader, createAdminRequest("/app/settings", { expiresIn: -120 }));
+    expect((result as Response).status).toBe(401);
+  });
+});
+
+describe("settings action: API key and test connection", () => {
+  it("saves a live key and checks it at once with a free read: connected, live", async () => {
+    const { shipping, calls } = connect();
+    const result = await post({ intent: "saveApiKey", apiKey: " sk_live_demo " });
+    expect(result).toMatchObject({
+      ok: true,
+      intent: "saveApiKey",
+      connection: { status: "connected", mode: "live", keyHint: "••••demo" },
+    });
+    expect(calls).toEqual(["GET /v1/labels/lbl_ship_orders_connection_check"]);
+    expect(shipping.charges("org_demo")).toEqual([]);
+    expect(shipping.validationsBilled("org_demo")).toBe(0);
+  });
+
+  it("reports a sandbox key as sandbox", async () => {
+    connect();
+    await setShippingApiKey(db, TEST_SHOP, "sk_test_demo");
+    const result = await post({ intent: "testConnection" });
+    expect(result).toMatchObject({ connection: { status: "connected", mode: "sandbox" } });
+  });
+
+  it("says plainly when the service refuses the key", async () => {
+    connect();
+    await setShippingApiKey(db, TEST_SHOP, "sk_live_not_a_real_key");
+    const result = await post({ intent: "testConnection" });
+    expect(result).toMatchObject({
+      ok: true,
+      connection: {
+        status: "failed",
+        code: "UNAUTHENTICATED",
+        message:
+          "The shipping service refused this API key. Copy the key again from your shipping account and save it.",
+      },
+    });
+  });
+
+  it("says the key has no organization when it is valid but unattached", async () => {
+    connect();
+    await setShippingApiKey(db, TEST_SHOP, "sk_live_noorg");
+    const result = await post({ intent: "testConnection" });
+    expect(result).toMatchObject({ connection: { status: "failed", code: "NO_ORGANIZATION" } });
+    expect((result as { connection: { message: string } }).connection.message).toMatch(
+      /not attached to an organization/,
+    );
+  });
+
+  it("asks for a key when none is saved, without redirecting to the page it is on", async () => {
+    const { calls } = connect();
+    const result = await post({ intent: "testConnection" });
+    expect(result).toMatchObject({ connection: { status: "failed", code: "API_KEY_MISSING" } });
+    expect(calls).toEqual([]);
+  });
+
+  it("reports an unavailable service with a reference from the log", async () => {
+    const { shipping } = connect();
+    shipping.setFaults({ failures: [{ endpoint: "GET /v1/labels/{id}", kind: "unavailable", times: 5 }] });
+    await setShippingApiKey(db, TEST_SHOP, "sk_live_demo");
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const result = await post({ intent: "testConnection" });
+    expect(result).toMatchObject({ connection: { status: "failed", code: "SERVICE_UNAVAILABLE" } });
+    expect((result as { connection: { message: string } }).connection.message).toMatch(
+      /\(Reference: ERR-[0-9A-Z]{6}\)$/,
+    );
+    expect(warn).toHaveBeenCalledTimes(1);
+  });
+
+  it("refuses a key that is too short next to its field, and removes a saved key", async () => {
+    connect();
+    const { status, body } = await json(await post({ intent: "saveApiKey", apiKey: "abc" }));
+    expect(status).toBe(422);
+    expect(body.error.fields).toEqual([
+      { path: "apiKey", message: "Enter the full API key from your shipping account." },
+    ]);
+    await setShippingApiKey(db, TEST_SHOP, "sk_live_demo");
+    expect(await post({ intent: "removeApiKey" })).toMatchObject({ ok: true, intent: "removeApiKey" });
+    const view = await callRoute(loader, createAdminRequest("/app/settings"));
+    expect(view).toMatchObject({ settings: { apiKey: { configured: false } } });
+  });
+});
+
+describe("settings action: label settings", () => {
+  const valid = {
+    intent: "saveSettings",
+    labelFormat: "zpl",
+    labelSize: "4x8",
+    notifyCustomer: "false",
+    addressValidationPolicy: "auto_new",
+    shipFromLocationGid: BROOKLYN,
+  };
+
+  it("saves format, size, notification, validation policy and ship-from location", async () => {
+    connect();
+    expect(await post(valid)).toMatchObject({ ok: true, intent: "saveSettings" });
+    expect(await getShopSettings(db, TEST_SHOP)).toMatchObject({
+      labelFormat: "zpl",
+      labelSize: "4x8",
+      notifyCustomer: false,
+      addressValidationPolicy: "auto_new",
+      shipFromLocationGid: BROOKLYN,
+    });
+  });
+
+  it("puts each invalid value's message next to its field and saves nothing", async () => {
+    connect();
+    const { status, body } = await json(
+      await post({ ...valid, labelFormat: "gif", addressValidationPolicy: "always", shipFromLocationGid: "Brooklyn" }),
+    );
+    expect(status).toBe(422);
+    expect(body.error.fields).toEqual([
+      { path: "labelFormat", message: "Choose a label format" },
+      { path: "addressValidationPolicy", message: "Choose when addresses are validated" },
+      { path: "shipFromLocationGid", message: "Choose one of your locations" },
+    ]);
+    expect(await db.shopSettings.count()).toBe(0);
+  });
+
+  it("refuses a location that is not one of the shop's active locations", async () => {
+    connect();
+    const { status, body } = await json(await post({ ...valid, shipFromLocationGid: "gid://shopify/Location/999" }));
+    expect(status).toBe(422);
+    expect(body.error.fields).toEqual([
+      { path: "shipFromLocationGid", message: "That location is no longer active. Choose another one." },
+    ]);
+  });
+
+  it("answers an unknown intent with 400", async () => {
+    connect();
+    const { status } = await json(await post({ intent: "dropTables" }));
+    expect(status).toBe(400);
+  });
+});
+
+describe("settings action: box presets", () => {
+  it("adds a first box as the default, edits it, adds a second and makes it the default", async () => {
+    connect();
+    expect(await post({ intent: "createBox", ...BOX })).toMatchObject({ ok: true, message: 'Box "Small" added' });
+    const [small] = await listBoxPresets(db, TEST_SHOP);
+    expect(small).toMatchObject({ name: "Small", tareWeight: 0.5, isDefault: true });
+    if (!small) return;
+    await post({ intent: "updateBox", id: small.id, ...BOX, maxWeight: "12", isDefault: "true" });
+    await post({ intent: "createBox", ...BOX, name: "Large", length: "20" });
+    const large = (await listBoxPresets(db, TEST_SHOP)).find((p) => p.name === "Large");
+    await post({ intent: "makeDefaultBox", id: large?.id ?? "" });
+    expect((await listBoxPresets(db, TEST_SHOP)).map((p) => [p.name, p.maxWeight, p.isDefault])).toEqual([
+      ["Large", 10, true],
+      ["Small", 12, false],
+    ]);
+    expect((await getShopSettings(db, TEST_SHOP)).box.length).toBe(20);
+  });
+
+  it("puts each invalid dimension's message next to its field", async () => {
+    connect();
+    const { status, body } = await json(
+      await post({ intent: "createBox", ...BOX, name: "", width: "wide", height: "-2" }),
+    );
+    expect(status).toBe(422);
+    expect(body.error.fields).toEqual([
+      { path: "name", message: "Name the box" },
+      { path: "width", message: "Enter the width as a number" },
+      { path: "height", message: "The height must be more than 0" },
+    ]);
+    expect(await db.boxPreset.count()).toBe(0);
+  });
+
+  it("deletes a box, and refuses to touch another shop's box", async () => {
+    connect();
+    const theirs = await createBoxPreset(db, "other-shop.myshopify.com", {
+      name: "Theirs",
+      length: 1,
+      width: 1,
+      height: 1,
+      dimensionUnit: "in",
+      tareWeight: 0,
+      maxWeight: 1,
+      weightUnit: "lb",
+      isDefault: true,
+    });
+    if (!theirs.ok) throw new Error(theirs.error.logMessage);
+    const { status, body } = await json(await post({ intent: "deleteBox", id: theirs.value.id }));
+    expect([status, body.error.code]).toEqual([422, "BOX_PRESET_NOT_FOUND"]);
+    expect(await db.boxPreset.count()).toBe(1);
+
+    await post({ intent: "createBox", ...BOX });
+    const [mine] = await listBoxPresets(db, TEST_SHOP);
+    expect(await post({ intent: "deleteBox", id: mine?.id ?? "" })).toMatchObject({ ok: true, intent: "deleteBox" });
+    expect(await listBoxPresets(db, TEST_SHOP)).toEqual([]);
+  });
+});

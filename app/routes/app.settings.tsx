@@ -1,0 +1,157 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { BlockStack, Layout, Page } from "@shopify/polaris";
+import { z } from "zod";
+
+import type { SettingsActionData, SettingsIntent } from "~/components/settings-action-data";
+import { SettingsApiKeyCard } from "~/components/settings-api-key-card";
+import { SettingsBoxPresetsCard } from "~/components/settings-box-presets-card";
+import { SettingsGeneralCard } from "~/components/settings-general-card";
+import { type ErrorBody, respondWithError } from "~/http/error-response.server";
+import { requireShopContext } from "~/http/shop-context.server";
+import { BoxPresetFormSchema, SettingsFormSchema } from "~/labels/settings";
+import {
+  clearShippingApiKey,
+  createBoxPreset,
+  deleteBoxPreset,
+  makeDefaultBoxPreset,
+  saveGeneralSettings,
+  setShippingApiKey,
+  updateBoxPreset,
+} from "~/labels/settings.server";
+import { loadSettingsScreen } from "~/labels/settings-screen.server";
+import { checkShippingConnection } from "~/labels/test-connection.server";
+
+// Settings must render without a shipping key (it is where the key is entered): this route never
+// calls requireShipping().
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { db, shop, admin } = await requireShopContext(request);
+  return loadSettingsScreen({ db, shop, admin });
+};
+
+const IdSchema = z.object({ id: z.string().min(1) });
+
+/** A form the merchant can correct: 422 with a message per field, as respondWithError answers. */
+function refuseForm(issues: z.ZodIssue[]): Response {
+  const body: ErrorBody = {
+    error: {
+      code: "INVALID_SETTINGS",
+      message: "Some fields need attention.",
+      fields: issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+    },
+  };
+  return Response.json(body, { status: 422 });
+}
+
+function done(intent: SettingsIntent, message: string, extra: Partial<SettingsActionData & { ok: true }> = {}) {
+  return { ok: true as const, intent, message, ...extra } satisfies SettingsActionData;
+}
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { db, shop, admin, redirect } = await requireShopContext(request);
+  const form = Object.fromEntries(await request.formData());
+  const intent = z
+    .enum([
+      "saveSettings",
+      "saveApiKey",
+      "removeApiKey",
+      "testConnection",
+      "createBox",
+      "updateBox",
+      "deleteBox",
+      "makeDefaultBox",
+    ])
+    .safeParse(form.intent);
+  if (!intent.success) {
+    const body: ErrorBody = {
+      error: { code: "UNKNOWN_INTENT", message: "Reload the page and try again.", fields: [] },
+    };
+    return Response.json(body, { status: 400 });
+  }
+  switch (intent.data) {
+    case "saveSettings": {
+      const parsed = SettingsFormSchema.safeParse(form);
+      if (!parsed.success) return refuseForm(parsed.error.issues);
+      const saved = await saveGeneralSettings({ db, shop, admin }, parsed.data);
+      return saved.ok ? done("saveSettings", "Settings saved") : respondWithError(saved.error, { redirect });
+    }
+    case "saveApiKey": {
+      const apiKey = typeof form.apiKey === "string" ? form.apiKey : "";
+      const saved = await setShippingApiKey(db, shop, apiKey);
+      if (!saved.ok) return respondWithError(saved.error, { redirect });
+      // Saving checks the key at once, so a typo shows now rather than at the first label.
+      return done("saveApiKey", "API key saved", { connection: await checkShippingConnection(db, shop) });
+    }
+    case "removeApiKey":
+      await clearShippingApiKey(db, shop);
+      return done("removeApiKey", "API key removed");
+    case "testConnection":
+      return done("testConnection", "Connection checked", { connection: await checkShippingConnection(db, shop) });
+    case "createBox": {
+      const parsed = BoxPresetFormSchema.safeParse(form);
+      if (!parsed.success) return refuseForm(parsed.error.issues);
+      const saved = await createBoxPreset(db, shop, parsed.data);
+      return saved.ok
+        ? done("createBox", `Box "${saved.value.name}" added`)
+        : respondWithError(saved.error, { redirect });
+    }
+    case "updateBox": {
+      const parsed = BoxPresetFormSchema.merge(IdSchema).safeParse(form);
+      if (!parsed.success) return refuseForm(parsed.error.issues);
+      const { id, ...box } = parsed.data;
+      const saved = await updateBoxPreset(db, shop, id, box);
+      return saved.ok
+        ? done("updateBox", `Box "${saved.value.name}" saved`)
+        : respondWithError(saved.error, { redirect });
+    }
+    case "deleteBox":
+    case "makeDefaultBox": {
+      const id = IdSchema.safeParse(form);
+      if (!id.success) return refuseForm(id.error.issues);
+      if (intent.data === "deleteBox") {
+        const deleted = await deleteBoxPreset(db, shop, id.data.id);
+        return deleted.ok ? done("deleteBox", "Box deleted") : respondWithError(deleted.error, { redirect });
+      }
+      const made = await makeDefaultBoxPreset(db, shop, id.data.id);
+      return made.ok
+        ? done("makeDefaultBox", `"${made.value.name}" is now the default box`)
+        : respondWithError(made.error, { redirect });
+    }
+  }
+};
+
+export default function SettingsPage() {
+  const { settings, presets, locations, locationsProblem, validationPriceCents } = useLoaderData<typeof loader>();
+  return (
+    <Page title="Settings">
+      <Layout>
+        <Layout.AnnotatedSection
+          title="Shipping account"
+          description="The API key from your shipping service account. Labels are bought with it."
+        >
+          <SettingsApiKeyCard apiKey={settings.apiKey} mode={settings.mode} />
+        </Layout.AnnotatedSection>
+        <Layout.AnnotatedSection
+          title="Labels"
+          description="How labels are printed, where they ship from, and when addresses are checked."
+        >
+          <BlockStack gap="400">
+            <SettingsGeneralCard
+              settings={settings}
+              locations={locations}
+              locationsProblem={locationsProblem}
+              validationPriceCents={validationPriceCents}
+            />
+          </BlockStack>
+        </Layout.AnnotatedSection>
+        <Layout.AnnotatedSection
+          title="Boxes"
+          description="The boxes you pack into. New labels start with the default box; heavier orders are split across several."
+        >
+          <SettingsBoxPresetsCard presets={presets} fallbackBox={settings.box} />
+        </Layout.AnnotatedSection>
+      </Layout>
+    </Page>
+  );
+}

@@ -1,0 +1,126 @@
+// Renders the Labels, Activity and Settings screens to HTML with their real components, as the
+// server does on a page load, to catch runtime errors (a missing provider, a bad prop) that types
+// cannot. Interaction is left to Playwright.
+import { AppProvider as PolarisAppProvider } from "@shopify/polaris";
+import en from "@shopify/polaris/locales/en.json";
+import type { ComponentType } from "react";
+import { renderToString } from "react-dom/server";
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
+import { describe, expect, it } from "vitest";
+
+import db from "~/db.server";
+import { listActivity } from "~/labels/activity.server";
+import { recordAudit } from "~/labels/audit.server";
+import { listShopLabels } from "~/labels/label-list.server";
+import { DEFAULT_LABEL_SETTINGS } from "~/labels/settings";
+import type { SettingsScreen } from "~/labels/settings-screen.server";
+
+import ActivityPage from "../app/routes/app.activity";
+import LabelsPage from "../app/routes/app.labels";
+import SettingsPage from "../app/routes/app.settings";
+import { insertLabelRow } from "./helpers/label-rows";
+import { TEST_SHOP } from "./setup/test-env";
+
+async function render(path: string, Component: ComponentType, data: object): Promise<string> {
+  const { query, dataRoutes } = createStaticHandler([{ path: path.split("?")[0], loader: () => data, Component }]);
+  const context = await query(new Request(`https://ship-orders.test${path}`));
+  if (context instanceof Response) throw new Error(`unexpected response ${context.status}`);
+  const router = createStaticRouter(dataRoutes, context);
+  return renderToString(
+    <PolarisAppProvider i18n={en}>
+      <StaticRouterProvider router={router} context={context} hydrate={false} />
+    </PolarisAppProvider>,
+  );
+}
+
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;|&quot;/g, "'")
+    .replace(/\s+/g, " ");
+
+describe("screens render on the server", () => {
+  it("renders the Labels screen with a bought label: order link, mismatch flag, download link", async () => {
+    await insertLabelRow({
+      orderGid: "gid://shopify/Order/5001",
+      orderName: "#1002",
+      status: "purchased",
+      carrier: "UPS",
+      serviceName: "UPS Ground",
+      quotedCents: 1210,
+      chargedCents: 1345,
+      chargeMismatch: true,
+      labelUrl: "http://shipping.test/v1/labels/lbl_1/file",
+      labelFormat: "pdf",
+      writeBackStatus: "failed",
+      writeBackLastError: "Shopify refused the fulfillment",
+    });
+    const html = await render("/app/labels", LabelsPage, await listShopLabels(db, TEST_SHOP));
+    expect(html).toContain('href="/app/orders/5001"');
+    expect(html).toContain('href="http://shipping.test/v1/labels/lbl_1/file" download=""');
+    expect(text(html)).toContain("Differs from quote");
+    expect(text(html)).toContain("$13.45");
+    expect(text(html)).toContain("Shopify refused the fulfillment");
+  });
+
+  it("renders the Labels screen's empty state with what to do", async () => {
+    const html = await render("/app/labels", LabelsPage, await listShopLabels(db, TEST_SHOP));
+    expect(text(html)).toContain("No labels yet");
+    expect(text(html)).toContain("Open an order that is ready to ship");
+  });
+
+  it("renders the Activity screen with the month total, readable outcomes, the staff member and the order", async () => {
+    await insertLabelRow({ orderGid: "gid://shopify/Order/5001", orderName: "#1002" });
+    await recordAudit(db, {
+      shop: TEST_SHOP,
+      action: "purchase",
+      outcome: "ok",
+      amountCents: 1210,
+      requestId: "req_abc",
+      staffMemberId: "42",
+      orderGid: "gid://shopify/Order/5001",
+    });
+    await recordAudit(db, { shop: TEST_SHOP, action: "validate", outcome: "unknown", requestId: "req_def" });
+    const html = await render("/app/activity", ActivityPage, await listActivity(db, TEST_SHOP));
+    const shown = text(html);
+    expect(shown).toContain("$12.10");
+    expect(shown).toContain("Charge unconfirmed");
+    expect(shown).toContain("Staff #42");
+    expect(shown).toContain("req_abc");
+    expect(html).toMatch(/href="\/app\/orders\/5001"[^>]*>#1002</);
+  });
+
+  it("renders the Settings screen without a key, with the price of address validation and the built-in box", async () => {
+    const data: SettingsScreen = {
+      settings: { ...DEFAULT_LABEL_SETTINGS, apiKey: { configured: false, hint: null } },
+      presets: [],
+      locations: [{ id: "gid://shopify/Location/1", name: "Brooklyn Warehouse", address: "Brooklyn, NY, US" }],
+      locationsProblem: null,
+      validationPriceCents: 0,
+    };
+    const shown = text(await render("/app/settings", SettingsPage, data));
+    expect(shown).toContain("Enter your shipping API key to create labels");
+    expect(shown).toContain("Free with a sandbox key");
+    expect(shown).toContain("No boxes yet");
+    expect(shown).toContain("Brooklyn Warehouse");
+  });
+
+  it("renders the Settings screen with a live key, its hint and box presets", async () => {
+    const data: SettingsScreen = {
+      settings: { ...DEFAULT_LABEL_SETTINGS, mode: "live", apiKey: { configured: true, hint: "••••demo" } },
+      presets: [
+        { id: "p1", name: "Small", ...DEFAULT_LABEL_SETTINGS.box, isDefault: true },
+        { id: "p2", name: "Large", ...DEFAULT_LABEL_SETTINGS.box, length: 20, isDefault: false },
+      ],
+      locations: [],
+      locationsProblem: "Your locations could not be loaded. (Reference: ERR-ABC123)",
+      validationPriceCents: 5,
+    };
+    const shown = text(await render("/app/settings", SettingsPage, data));
+    expect(shown).toContain("••••demo");
+    expect(shown).toContain("Test connection");
+    expect(shown).toContain("$0.05 per validation with your live key");
+    expect(shown).toContain("Make default");
+    expect(shown).toContain("ERR-ABC123");
+  });
+});
