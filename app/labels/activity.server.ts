@@ -3,6 +3,7 @@ import type { PrismaClient } from "@prisma/client";
 import { getNumericId } from "~/shopify/ids";
 
 import type { AuditOutcome } from "./audit.server";
+import { findOrderNames } from "./label-repository.server";
 
 // The Activity screen's read model: every billable call to the shipping service (address
 // validations and label purchases) from the audit trail, newest first, and what the month cost.
@@ -71,15 +72,7 @@ export async function listActivity(
   ]);
   const shown = rows.slice(0, pageSize);
   const orderGids = [...new Set(shown.flatMap((row) => (row.orderGid ? [row.orderGid] : [])))];
-  const named =
-    orderGids.length === 0
-      ? []
-      : await db.label.findMany({
-          where: { shop, orderGid: { in: orderGids } },
-          select: { orderGid: true, orderName: true },
-          distinct: ["orderGid"],
-        });
-  const orderNames = new Map(named.map((l) => [l.orderGid, l.orderName]));
+  const orderNames = await findOrderNames(db, shop, orderGids);
   return {
     page,
     hasNextPage: rows.length > pageSize,

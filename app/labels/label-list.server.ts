@@ -2,8 +2,14 @@ import type { PrismaClient } from "@prisma/client";
 
 import { getNumericId } from "~/shopify/ids";
 
-import { LABEL_LIST_FILTERS, type LABEL_LIST_STATUSES, type LabelListFilter } from "./label-list";
-import { LABEL_STATUSES, type LabelStatus, toLabelView, type WriteBackStatus } from "./label-repository.server";
+import { type LABEL_LIST_STATUSES, type LabelListFilter } from "./label-list";
+import {
+  countLabelsByStatus,
+  type LabelStatus,
+  type LabelView,
+  listLabels,
+  type WriteBackStatus,
+} from "./label-repository.server";
 
 // The Labels screen's read model: every label of the shop, newest first, one page at a time,
 // optionally only one state. Reads only; label rows are written by the label repository alone.
@@ -52,35 +58,30 @@ export async function listShopLabels(
   const filter = options.filter ?? "all";
   const page = Math.max(1, Math.floor(options.page ?? 1));
   const pageSize = options.pageSize ?? LABEL_PAGE_SIZE;
-  const where = { shop, ...(filter === "all" ? {} : { status: filter }) };
-  const [rows, groups] = await Promise.all([
-    db.label.findMany({
-      where,
-      // id breaks ties between labels created in the same millisecond, so pages never overlap.
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  const [labels, byStatus] = await Promise.all([
+    listLabels(db, shop, {
+      ...(filter === "all" ? {} : { statuses: [filter] }),
+      newestBy: "createdAt",
       skip: (page - 1) * pageSize,
       // One extra row tells whether there is a next page without counting.
       take: pageSize + 1,
     }),
-    db.label.groupBy({ by: ["status"], where: { shop }, _count: { _all: true } }),
+    countLabelsByStatus(db, shop),
   ]);
-  const counts = Object.fromEntries(LABEL_LIST_FILTERS.map((f) => [f, 0])) as Record<LabelListFilter, number>;
-  for (const group of groups) {
-    counts.all += group._count._all;
-    if ((LABEL_STATUSES as readonly string[]).includes(group.status)) {
-      counts[group.status as LabelStatus] = group._count._all;
-    }
-  }
+  const counts: Record<LabelListFilter, number> = {
+    all: Object.values(byStatus).reduce((sum, n) => sum + n, 0),
+    ...byStatus,
+  };
   return {
     filter,
     page,
-    hasNextPage: rows.length > pageSize,
-    items: rows.slice(0, pageSize).map((row) => toLabelListItem(toLabelView(row))),
+    hasNextPage: labels.length > pageSize,
+    items: labels.slice(0, pageSize).map(toLabelListItem),
     counts,
   };
 }
 
-function toLabelListItem(label: ReturnType<typeof toLabelView>): LabelListItem {
+function toLabelListItem(label: LabelView): LabelListItem {
   return {
     id: label.id,
     orderName: label.orderName,

@@ -217,11 +217,20 @@ export async function listActiveLabelsForOrders(
   return rows.map(toLabelView);
 }
 
-/** The shop's labels, most recently changed first, optionally in some states or for one order name. */
+/**
+ * The shop's labels, newest first (by creation, or by last change), optionally in some states or
+ * for one order name. The id breaks ties so pages never overlap.
+ */
 export async function listLabels(
   db: PrismaClient,
   shop: string,
-  filter: { statuses?: readonly LabelStatus[]; orderName?: string; take: number; skip?: number },
+  filter: {
+    statuses?: readonly LabelStatus[];
+    orderName?: string;
+    newestBy?: "createdAt" | "updatedAt";
+    take: number;
+    skip?: number;
+  },
 ): Promise<LabelView[]> {
   const rows = await db.label.findMany({
     where: {
@@ -229,11 +238,36 @@ export async function listLabels(
       ...(filter.statuses ? { status: { in: [...filter.statuses] } } : {}),
       ...(filter.orderName ? { orderName: filter.orderName } : {}),
     },
-    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+    orderBy: [{ [filter.newestBy ?? "updatedAt"]: "desc" }, { id: "desc" }],
     take: filter.take,
     ...(filter.skip ? { skip: filter.skip } : {}),
   });
   return rows.map(toLabelView);
+}
+
+/** How many labels the shop has in each state. */
+export async function countLabelsByStatus(db: PrismaClient, shop: string): Promise<Record<LabelStatus, number>> {
+  const groups = await db.label.groupBy({ by: ["status"], where: { shop }, _count: { _all: true } });
+  const counts = Object.fromEntries(LABEL_STATUSES.map((status) => [status, 0])) as Record<LabelStatus, number>;
+  for (const group of groups) {
+    if (isOneOf(LABEL_STATUSES, group.status)) counts[group.status] = group._count._all;
+  }
+  return counts;
+}
+
+/** The order names (#1001) the shop's labels know for these order GIDs. */
+export async function findOrderNames(
+  db: PrismaClient,
+  shop: string,
+  orderGids: readonly string[],
+): Promise<Map<string, string>> {
+  if (orderGids.length === 0) return new Map();
+  const rows = await db.label.findMany({
+    where: { shop, orderGid: { in: [...orderGids] } },
+    select: { orderGid: true, orderName: true },
+    distinct: ["orderGid"],
+  });
+  return new Map(rows.map((row) => [row.orderGid, row.orderName]));
 }
 
 /** Purchased labels whose tracking has not reached Shopify yet (shown as "tracking pending"). */

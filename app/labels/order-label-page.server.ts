@@ -182,13 +182,12 @@ export async function loadOrderLabelPage(
   orderGid: OrderGid,
 ): Promise<Result<OrderLabelPage, LabelError>> {
   const { db, shop, admin } = deps;
-  const [order, shopAndLocations, settings, presets, labels, shipFromRow] = await Promise.all([
+  const [order, shopAndLocations, settings, presets, labels] = await Promise.all([
     getOrderForLabel(admin, orderGid),
     getShopAndLocations(admin),
     getSettingsView(db, shop),
     listBoxPresets(db, shop),
     listLabelsForOrder(db, shop, orderGid),
-    db.shopSettings.findUnique({ where: { shop }, select: { shipFromLocationGid: true } }),
   ]);
   if (!order.ok) {
     if (order.error.code === "NOT_FOUND") {
@@ -201,7 +200,7 @@ export async function loadOrderLabelPage(
   if (!shopAndLocations.ok) return err(fromShopifyError("loadOrderLabelPage", shopAndLocations.error));
   const { shop: shopInfo, locations } = shopAndLocations.value;
   const data = order.value.order;
-  const shipFrom = chooseShipFrom(locations, shipFromRow?.shipFromLocationGid);
+  const shipFrom = chooseShipFrom(locations, settings.shipFromLocationGid);
   const shipFromOptions = [...locations]
     .sort((a, b) => (a.id === shipFrom?.id ? -1 : b.id === shipFrom?.id ? 1 : 0))
     .map((l) => toShipFromOption(l, shopInfo));

@@ -262,16 +262,15 @@ export async function listOrdersAwaitingShipment(
   const search = input.search?.trim() ?? "";
   if (input.tab === "drafts" || input.tab === "bought") return ok(await listLabelledOrders(deps, input.tab, search));
 
-  const [page, shopAndLocations, settings, shipFromRow] = await Promise.all([
+  const [page, shopAndLocations, settings] = await Promise.all([
     getOrderListPage(deps.admin, { after: input.after ?? null, before: input.before ?? null, search }),
     getShopAndLocations(deps.admin),
     getShopSettings(deps.db, deps.shop),
-    deps.db.shopSettings.findUnique({ where: { shop: deps.shop }, select: { shipFromLocationGid: true } }),
   ]);
   if (!page.ok) return page;
   if (!shopAndLocations.ok) return err(shopAndLocations.error);
   const { shop, locations } = shopAndLocations.value;
-  const shipFrom = chooseShipFrom(locations, shipFromRow?.shipFromLocationGid);
+  const shipFrom = chooseShipFrom(locations, settings.shipFromLocationGid);
   const labels = await listActiveLabelsByOrder(
     deps.db,
     deps.shop,
