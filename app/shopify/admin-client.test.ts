@@ -85,6 +85,24 @@ describe("runAdminGraphql", () => {
     await expect(runAdminGraphql(async () => Promise.reject(redirect), request)).rejects.toBe(redirect);
   });
 
+  it("rethrows a 401 the library throws for App Bridge to retry", async () => {
+    const retry = new Response(null, { status: 401, headers: { "X-Shopify-Retry-Invalid-Session-Request": "1" } });
+    await expect(runAdminGraphql(async () => Promise.reject(retry), request)).rejects.toBe(retry);
+  });
+
+  it.each([
+    [503, "NETWORK_ERROR"],
+    [429, "THROTTLED"],
+    [400, "GRAPHQL_ERROR"],
+  ] as const)(
+    "answers Shopify's HTTP %i, thrown by the library as a Response, with a typed %s",
+    async (status, code) => {
+      const upstream = new Response("{}", { status });
+      const result = await runAdminGraphql(async () => Promise.reject(upstream), request);
+      expect(result.ok ? null : result.error.code).toBe(code);
+    },
+  );
+
   it.each([
     ["errors without data", respond({ errors: [{ message: "Internal error" }] }), "GRAPHQL_ERROR"],
     [

@@ -173,6 +173,15 @@ const describe = (error: unknown) => (error instanceof Error ? `${error.name}: $
 
 class DeadlinePassed extends Error {}
 
+function isAuthResponse(response: Response): boolean {
+  return (
+    (response.status >= 300 && response.status < 400) ||
+    response.status === 401 ||
+    response.status === 403 ||
+    response.headers.has("X-Shopify-API-Request-Failure-Reauthorize")
+  );
+}
+
 async function callAdmin(
   admin: AdminGraphqlClient,
   operation: string,
@@ -201,8 +210,14 @@ async function callAdmin(
     if (error instanceof DeadlinePassed) {
       return err(createShopifyError("NETWORK_ERROR", `${operation}: no answer before the caller's deadline`));
     }
-    // A thrown Response is the library asking Remix to re-authenticate: not ours to swallow.
-    if (error instanceof Response) throw error;
+    if (error instanceof Response) {
+      // The library throws Responses for two things: asking Remix to re-authenticate (a
+      // redirect, or a 401/403 for App Bridge to retry), which must reach Remix untouched; and a
+      // copy of Shopify's own HTTP failure (503, 429, 5xx), which is ours to answer as a result.
+      if (isAuthResponse(error)) throw error;
+      const code = error.status === 429 ? "THROTTLED" : error.status >= 500 ? "NETWORK_ERROR" : "GRAPHQL_ERROR";
+      return err(createShopifyError(code, `${operation}: Shopify answered HTTP ${error.status}`));
+    }
     const envelope = readThrownGraphqlError(error);
     if (envelope) return ok(envelope);
     const status = statusOf(error);
