@@ -19,7 +19,7 @@ import { chooseShipFrom } from "./order-list.server";
 import { prefillLabelRequest } from "./prefill";
 import { purchase } from "./purchase.server";
 import type { BoxPreset, LabelSettings } from "./settings";
-import { getSettingsView, listBoxPresets } from "./settings.server";
+import { createShippingClientForShop, getSettingsView, listBoxPresets } from "./settings.server";
 import {
   ADDRESS_VALIDATION_PRICE_CENTS,
   findAddressValidation,
@@ -177,6 +177,26 @@ export function toValidationAddress(to: LabelRequestInput["to_address"]) {
 const toView = (v: ValidatedAddress | null): ValidatedAddressView | null =>
   v ? { ...v, validatedAt: v.validatedAt.toISOString() } : null;
 
+/**
+ * The shop chose "automatically for new addresses": a US ship-to address not validated before is
+ * validated on first view (billed once, then reused for free). A failure, or a shop without a
+ * usable key, simply leaves the page without a result: the merchant can still validate by hand.
+ */
+async function validateAutomatically(
+  deps: OrderPageDeps,
+  orderGid: OrderGid,
+  address: NonNullable<ReturnType<typeof toValidationAddress>>,
+): Promise<ValidatedAddress | null> {
+  if (address.country !== "US") return null;
+  const shipping = await createShippingClientForShop(deps.db, deps.shop);
+  if (!shipping.ok) return null;
+  const validated = await validateShipToAddress(
+    { db: deps.db, shop: deps.shop, shipping: shipping.value },
+    { orderGid, address },
+  );
+  return validated.ok ? validated.value : null;
+}
+
 export async function loadOrderLabelPage(
   deps: OrderPageDeps,
   orderGid: OrderGid,
@@ -210,7 +230,12 @@ export async function loadOrderLabelPage(
       const prefilled = prefillLabelRequest(data, settings, { shop: shopInfo, locations, fulfillmentOrderId: fo.id });
       const label = labels.find((l) => l.fulfillmentOrderGid === fo.id && isActive(l)) ?? null;
       const validationAddress = toValidationAddress(prefilled.request.to_address);
-      const stored = validationAddress ? await findAddressValidation(db, shop, validationAddress) : null;
+      const stored = validationAddress
+        ? ((await findAddressValidation(db, shop, validationAddress)) ??
+          (settings.addressValidationPolicy === "auto_new" && !label
+            ? await validateAutomatically(deps, data.id, validationAddress)
+            : null))
+        : null;
       const from = prefilled.request.from_address;
       const to = prefilled.request.to_address;
       return {
