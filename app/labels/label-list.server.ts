@@ -2,21 +2,13 @@ import type { PrismaClient } from "@prisma/client";
 
 import { getNumericId } from "~/shopify/ids";
 
-import { type LABEL_LIST_STATUSES, type LabelListFilter } from "./label-list";
-import {
-  countLabelsByStatus,
-  type LabelStatus,
-  type LabelView,
-  listLabels,
-  type WriteBackStatus,
-} from "./label-repository.server";
+import { type LabelListFilter } from "./label-list";
+import { countLabelsByStatus, type LabelView, listLabels } from "./label-repository.server";
+import { type LabelStatus, type WriteBackStatus } from "./label-state";
 
 // The Labels screen's read model: every label of the shop, newest first, one page at a time,
 // optionally only one state. Reads only; label rows are written by the label repository alone.
 
-// Both directions, so a state added to the repository fails the typecheck here until listed.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const _statusesMatch: Same<(typeof LABEL_LIST_STATUSES)[number], LabelStatus> = true;
 export const LABEL_PAGE_SIZE = 25;
 
 /** One row as the screen shows it: plain JSON (dates as ISO strings), no request body. */

@@ -12,15 +12,14 @@ import {
   completeWriteBack,
   endPurchaseLease,
   failCreation,
-  LABEL_STATUSES,
   LABEL_TRANSITIONS,
-  type LabelStatus,
   type LabelTransition,
   returnToDraft,
   savePurchased,
   takeOverCreation,
   voidDraft,
 } from "./label-repository.server";
+import { LABEL_STATUSES, type LabelStatus } from "./label-state";
 
 const SHOP = "repo-shop.myshopify.com";
 const TOKEN = "the-owner";

@@ -13,34 +13,19 @@ import {
 } from "~/shopify/ids";
 
 import { type AuditInput, recordAudit } from "./audit.server";
+import {
+  ACTIVE_STATUSES,
+  LABEL_STATUSES,
+  type LabelStatus,
+  WRITE_BACK_STATUSES,
+  type WriteBackStatus,
+} from "./label-state";
 
 // The only code that reads or writes Label rows. Every state change is a named transition: a
 // conditional update whose `where` names the states it leaves (and, for a claimed state, the
 // token of the caller that owns it), and that reports whether it happened. Callers never write
 // a status themselves, so a caller that lost a race cannot overwrite what the winner wrote.
 // Every query filters by shop. See docs/decisions/0005-exactly-once-purchase-and-write-back.md.
-
-export const LABEL_STATUSES = [
-  "creating",
-  "draft",
-  "purchasing",
-  "purchased",
-  "fulfilled",
-  "failed",
-  "voided",
-] as const;
-export type LabelStatus = (typeof LABEL_STATUSES)[number];
-export const WRITE_BACK_STATUSES = ["none", "pending", "writing", "done", "failed"] as const;
-export type WriteBackStatus = (typeof WRITE_BACK_STATUSES)[number];
-
-/** The statuses that hold a fulfillment order's one active label. */
-export const ACTIVE_STATUSES = [
-  "creating",
-  "draft",
-  "purchasing",
-  "purchased",
-  "fulfilled",
-] as const satisfies readonly LabelStatus[];
 
 /**
  * The label state machine: every transition, the states it may leave and the one it enters.

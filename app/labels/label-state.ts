@@ -1,11 +1,35 @@
 // How a label's state reads to the merchant, in one place for the Orders list and the order page.
 // Pure: takes the fields of a LabelView it needs, so the browser can use it too.
 
+// A label's states and its write-back's states: declared here, in a module the browser can load,
+// and used by the label repository (the only writer) and the screens alike.
+export const LABEL_STATUSES = [
+  "creating",
+  "draft",
+  "purchasing",
+  "purchased",
+  "fulfilled",
+  "failed",
+  "voided",
+] as const;
+export type LabelStatus = (typeof LABEL_STATUSES)[number];
+export const WRITE_BACK_STATUSES = ["none", "pending", "writing", "done", "failed"] as const;
+export type WriteBackStatus = (typeof WRITE_BACK_STATUSES)[number];
+
+/** The statuses that hold a fulfillment order's one active label. */
+export const ACTIVE_STATUSES = [
+  "creating",
+  "draft",
+  "purchasing",
+  "purchased",
+  "fulfilled",
+] as const satisfies readonly LabelStatus[];
+
 export type LabelProgress = "none" | "draft" | "buying" | "bought" | "tracking_pending" | "write_back_failed";
 
 export type LabelStateInput = {
-  status: string;
-  writeBack: { status: string };
+  status: LabelStatus;
+  writeBack: { status: WriteBackStatus };
 };
 
 /** Where a fulfillment order's active label stands, from "no label" to "tracking in Shopify". */

@@ -13,7 +13,8 @@ import { err, ok, type Result } from "~/utils/result";
 
 import { createDraft, discardDraft, quoteLabel } from "./create-draft.server";
 import { fromShopifyError, type LabelError, labelError, labelNotFound } from "./label-errors";
-import { ACTIVE_STATUSES, findLabel, type LabelView, listLabelsForOrder } from "./label-repository.server";
+import { findLabel, type LabelView, listLabelsForOrder } from "./label-repository.server";
+import { ACTIVE_STATUSES } from "./label-state";
 import { describeLabelProgress, type LabelProgress } from "./label-state";
 import { chooseShipFrom } from "./order-list.server";
 import { prefillLabelRequest } from "./prefill";

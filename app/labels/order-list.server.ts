@@ -10,7 +10,8 @@ import { getShopAndLocations, type ShopifyLocation, type ShopifyShop } from "~/s
 import { err, ok, type Result } from "~/utils/result";
 
 import { collectFormProblems } from "./label-form";
-import { type LabelStatus, type LabelView, listActiveLabelsForOrders, listLabels } from "./label-repository.server";
+import { type LabelView, listActiveLabelsForOrders, listLabels } from "./label-repository.server";
+import { type LabelStatus } from "./label-state";
 import { describeLabelProgress, type LabelProgress, summarizeLabelProgress } from "./label-state";
 import { toGrams } from "./parcels";
 import { prefillLabelRequest } from "./prefill";
