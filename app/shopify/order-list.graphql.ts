@@ -1,3 +1,5 @@
+import { LOCALIZED_FIELD_FOR_LABEL_FRAGMENT, MAILING_ADDRESS_FOR_LABEL_FRAGMENT } from "./orders.graphql";
+
 // Admin API 2026-10 documents for the Orders screen: one page of orders awaiting shipment with
 // just enough of each order to run prefill and preflight for its problems badge, in one call.
 //
@@ -20,18 +22,7 @@ export const ORDER_FOR_LIST_FRAGMENT = `#graphql
     totalWeight
     currencyCode
     shippingAddress {
-      name
-      firstName
-      lastName
-      company
-      address1
-      address2
-      city
-      province
-      provinceCode
-      zip
-      countryCodeV2
-      phone
+      ...MailingAddressForLabel
     }
     shippingLine {
       title
@@ -39,11 +30,7 @@ export const ORDER_FOR_LIST_FRAGMENT = `#graphql
     }
     localizedFields(first: 2) {
       nodes {
-        key
-        purpose
-        countryCode
-        title
-        value
+        ...LocalizedFieldForLabel
       }
     }
     lineItems(first: 3) {
@@ -74,6 +61,8 @@ export const ORDER_FOR_LIST_FRAGMENT = `#graphql
       }
     }
   }
+  ${MAILING_ADDRESS_FOR_LABEL_FRAGMENT}
+  ${LOCALIZED_FIELD_FOR_LABEL_FRAGMENT}
 `;
 
 export const ORDERS_FOR_LIST_AFTER_QUERY = `#graphql

@@ -9,13 +9,17 @@ import { ORDERS_FOR_LIST_AFTER_QUERY, ORDERS_FOR_LIST_BEFORE_QUERY } from "./ord
 import {
   type CustomsTaxId,
   DEFAULT_UNFULFILLED_ORDERS_QUERY,
-  LOCALIZED_FIELD_PURPOSES,
+  LocalizedFieldSchema,
+  MailingAddressSchema,
   selectCustomsTaxId,
   type ShopifyLocalizedField,
   type ShopifyMailingAddress,
   type ShopifyWeight,
+  toLocalizedFields,
+  toMailingAddress,
+  UInt64Schema,
 } from "./orders";
-import { GidSchema, ns, RawWeightSchema, readEnum, readWeight, streetAddressFields } from "./response-schemas";
+import { GidSchema, ns, RawWeightSchema, readWeight } from "./response-schemas";
 
 // One page of orders awaiting shipment for the Orders screen, each with enough to prefill and
 // preflight a label roughly (see order-list.graphql.ts for what is left out and why).
@@ -67,8 +71,6 @@ export interface ShopifyOrderListPage {
   readonly problems: readonly ShopifyProblem[];
 }
 
-const UInt64Schema = z.union([z.string(), z.number()]).transform((v) => String(v));
-
 const OrderForListSchema = z.object({
   id: GidSchema<OrderGid>("Order"),
   legacyResourceId: UInt64Schema,
@@ -79,23 +81,9 @@ const OrderForListSchema = z.object({
   displayFulfillmentStatus: z.string(),
   totalWeight: UInt64Schema.nullish(),
   currencyCode: z.string(),
-  shippingAddress: z
-    .object({
-      ...streetAddressFields,
-      name: ns,
-      firstName: ns,
-      lastName: ns,
-      company: ns,
-      provinceCode: ns,
-      countryCodeV2: ns,
-    })
-    .nullish(),
+  shippingAddress: MailingAddressSchema.nullish(),
   shippingLine: z.object({ title: z.string(), code: ns }).nullish(),
-  localizedFields: z.object({
-    nodes: z.array(
-      z.object({ key: z.string(), purpose: z.string(), countryCode: z.string(), title: z.string(), value: z.string() }),
-    ),
-  }),
+  localizedFields: z.object({ nodes: z.array(LocalizedFieldSchema) }),
   lineItems: z.object({
     pageInfo: z.object({ hasNextPage: z.boolean() }),
     nodes: z.array(
@@ -131,19 +119,12 @@ const OrdersForListDataSchema = z.object({
 const OPERATION = "OrdersForList";
 
 function toListItem(o: OrderForListData, problems: ShopifyProblem[]): ShopifyOrderListItem {
-  const address = o.shippingAddress;
-  const shippingAddress: ShopifyMailingAddress | null = address
-    ? { ...address, countryCode: address.countryCodeV2 }
-    : null;
-  const localizedFields = o.localizedFields.nodes.map((f, i) => ({
-    ...f,
-    purpose: readEnum(
-      LOCALIZED_FIELD_PURPOSES,
-      f.purpose,
-      { operation: OPERATION, path: `${o.name}.localizedFields[${i}].purpose`, what: "localized field purpose" },
-      problems,
-    ),
-  }));
+  const shippingAddress = o.shippingAddress ? toMailingAddress(o.shippingAddress) : null;
+  const localizedFields = toLocalizedFields(
+    o.localizedFields.nodes,
+    { operation: OPERATION, pathOf: (_, i) => `${o.name}.localizedFields[${i}].purpose` },
+    problems,
+  );
   const grams = o.totalWeight == null ? null : Number(o.totalWeight);
   return {
     id: o.id,

@@ -105,6 +105,35 @@ export const LINE_ITEM_FOR_LABEL_FRAGMENT = `#graphql
   }
 `;
 
+// The recipient as the order holds it, shared by the Orders list and the order label page.
+export const MAILING_ADDRESS_FOR_LABEL_FRAGMENT = `#graphql
+  fragment MailingAddressForLabel on MailingAddress {
+    name
+    firstName
+    lastName
+    company
+    address1
+    address2
+    city
+    province
+    provinceCode
+    zip
+    countryCodeV2
+    phone
+  }
+`;
+
+// Checkout fields such as the Brazilian CPF or the Italian codice fiscale (customs tax ids).
+export const LOCALIZED_FIELD_FOR_LABEL_FRAGMENT = `#graphql
+  fragment LocalizedFieldForLabel on LocalizedField {
+    key
+    purpose
+    countryCode
+    title
+    value
+  }
+`;
+
 // The order's own fields and its first 25 line items: about 370 points.
 export const ORDER_FOR_LABEL_QUERY = `#graphql
   query OrderForLabel($id: ID!) {
@@ -130,18 +159,7 @@ export const ORDER_FOR_LABEL_QUERY = `#graphql
         }
       }
       shippingAddress {
-        name
-        firstName
-        lastName
-        company
-        address1
-        address2
-        city
-        province
-        provinceCode
-        zip
-        countryCodeV2
-        phone
+        ...MailingAddressForLabel
       }
       shippingLine {
         title
@@ -152,11 +170,7 @@ export const ORDER_FOR_LABEL_QUERY = `#graphql
           hasNextPage
         }
         nodes {
-          key
-          purpose
-          countryCode
-          title
-          value
+          ...LocalizedFieldForLabel
         }
       }
       lineItems(first: 25) {
@@ -171,6 +185,8 @@ export const ORDER_FOR_LABEL_QUERY = `#graphql
     }
   }
   ${LINE_ITEM_FOR_LABEL_FRAGMENT}
+  ${MAILING_ADDRESS_FOR_LABEL_FRAGMENT}
+  ${LOCALIZED_FIELD_FOR_LABEL_FRAGMENT}
 `;
 
 // The next pages of line items, for orders with more than 25 lines.

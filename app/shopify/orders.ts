@@ -237,8 +237,9 @@ export interface ShopifyOrderPage {
 const MoneySchema = z.object({ amount: z.string(), currencyCode: z.string() });
 const MoneyBagSchema = z.object({ shopMoney: MoneySchema, presentmentMoney: MoneySchema });
 // UnsignedInt64 arrives as a string; a number is tolerated.
-const UInt64Schema = z.union([z.string(), z.number()]).transform((v) => String(v));
-const MailingAddressSchema = z.object({
+export const UInt64Schema = z.union([z.string(), z.number()]).transform((v) => String(v));
+/** The MailingAddressForLabel fragment (orders.graphql.ts). */
+export const MailingAddressSchema = z.object({
   ...streetAddressFields,
   name: ns,
   firstName: ns,
@@ -247,6 +248,35 @@ const MailingAddressSchema = z.object({
   provinceCode: ns,
   countryCodeV2: ns,
 });
+/** The LocalizedFieldForLabel fragment; `purpose` is an enum Shopify may extend. */
+export const LocalizedFieldSchema = z.object({
+  key: z.string(),
+  purpose: z.string(),
+  countryCode: z.string(),
+  title: z.string(),
+  value: z.string(),
+});
+
+export function toMailingAddress(address: z.infer<typeof MailingAddressSchema>): ShopifyMailingAddress {
+  const { countryCodeV2, ...rest } = address;
+  return { ...rest, countryCode: countryCodeV2 };
+}
+
+export function toLocalizedFields(
+  fields: readonly z.infer<typeof LocalizedFieldSchema>[],
+  where: { operation: string; pathOf: (field: z.infer<typeof LocalizedFieldSchema>, index: number) => string },
+  problems: ShopifyProblem[],
+): ShopifyLocalizedField[] {
+  return fields.map((field, index) => ({
+    ...field,
+    purpose: readEnum(
+      LOCALIZED_FIELD_PURPOSES,
+      field.purpose,
+      { operation: where.operation, path: where.pathOf(field, index), what: "checkout field purpose" },
+      problems,
+    ),
+  }));
+}
 
 const LineItemSchema = z.object({
   id: GidSchema<LineItemGid>("LineItem"),
@@ -350,15 +380,7 @@ const OrderForLabelDataSchema = z.object({
       shippingLine: z.object({ title: z.string(), code: ns }).nullish(),
       localizedFields: z.object({
         pageInfo: z.object({ hasNextPage: z.boolean() }),
-        nodes: z.array(
-          z.object({
-            key: z.string(),
-            purpose: z.string(),
-            countryCode: z.string(),
-            title: z.string(),
-            value: z.string(),
-          }),
-        ),
+        nodes: z.array(LocalizedFieldSchema),
       }),
       lineItems: LineItemConnectionSchema,
     })
@@ -780,19 +802,12 @@ export async function getOrderForLabel(
   if (order.localizedFields.pageInfo.hasNextPage) {
     problems.push(truncated("checkout fields", `OrderForLabel: ${orderGid} has more than 25 localized fields`));
   }
-  const localizedFields: ShopifyLocalizedField[] = order.localizedFields.nodes.map((field) => ({
-    ...field,
-    purpose: readEnum(
-      LOCALIZED_FIELD_PURPOSES,
-      field.purpose,
-      { operation: "OrderForLabel", path: `localizedFields.${field.key}.purpose`, what: "checkout field purpose" },
-      problems,
-    ),
-  }));
-
-  const shippingAddress: ShopifyMailingAddress | null = order.shippingAddress
-    ? (({ countryCodeV2, ...rest }) => ({ ...rest, countryCode: countryCodeV2 }))(order.shippingAddress)
-    : null;
+  const localizedFields = toLocalizedFields(
+    order.localizedFields.nodes,
+    { operation: "OrderForLabel", pathOf: (field) => `localizedFields.${field.key}.purpose` },
+    problems,
+  );
+  const shippingAddress = order.shippingAddress ? toMailingAddress(order.shippingAddress) : null;
   const destinationCountry =
     fulfillmentOrders.value[0]?.destination?.countryCode ?? shippingAddress?.countryCode ?? null;
 
