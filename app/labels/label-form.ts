@@ -84,20 +84,7 @@ export function problemsAt(problems: readonly KnownPreflightProblem[], path: str
 
 // ---------- What the page posts (parsed by the route) ----------
 
-// A JSON object; preflight and the request schema judge its contents, not this parser.
-const RequestJsonSchema = z
-  .string()
-  .transform((text, ctx) => {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      ctx.addIssue({ code: "custom", message: "not JSON" });
-      return z.NEVER;
-    }
-  })
-  .pipe(z.record(z.string(), z.unknown()))
-  .transform((value) => value as LabelRequestInput);
-
+/** A form field holding JSON, parsed and then checked with `schema`. */
 const JsonOf = <S extends z.ZodTypeAny>(schema: S) =>
   z
     .string()
@@ -110,6 +97,9 @@ const JsonOf = <S extends z.ZodTypeAny>(schema: S) =>
       }
     })
     .pipe(schema);
+
+// A JSON object; preflight and the request schema judge its contents, not this parser.
+const RequestJsonSchema = JsonOf(z.record(z.string(), z.unknown())).transform((value) => value as LabelRequestInput);
 
 const LineItemsSchema = z.array(z.object({ id: z.string().min(1), quantity: z.number().int() }));
 const FulfillmentOrderIdSchema = z.string().regex(/^gid:\/\/shopify\/FulfillmentOrder\/\d+$/);
