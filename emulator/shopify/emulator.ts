@@ -11,7 +11,6 @@ import {
   type GraphQLOutputType,
   type GraphQLSchema,
   type GraphQLTypeResolver,
-  Kind,
   parse,
   validate,
   validateSchema,
@@ -83,12 +82,14 @@ export interface EmulatorContext {
   // Indexes built once per state (and again after a mutation), so a page of a 10,000-order store
   // does not walk every order: by id, by line item, and the orders in each sort order.
   lookups: () => Lookups;
+  // Drops the indexes after a change to the store; they are rebuilt on next use.
+  storeChanged: () => void;
 }
 
-// Each index is built on first use. They hold only what a query cannot change (ids, which order
-// a line item or fulfillment order belongs to, creation times) plus the fulfillments a mutation
-// adds, which is why a mutation drops them; anything a query filters on (statuses, remaining
-// quantities) is read from the records themselves.
+// Each index is built on first use and holds what only a mutation (new fulfillments, statuses,
+// remaining quantities) or a caller editing records changes: a mutation drops them all, and so do
+// reset(), state(), findOrderByName() and findFulfillmentOrder(), which hand records out to edit.
+// Fields in answers are still read from the records themselves.
 interface Lookups {
   // The orders array and length they were built from: a caller that added or replaced orders
   // through state() gets fresh indexes even if it did so after a request.
@@ -482,9 +483,18 @@ function createRootValue() {
       const index = ctx.lookups().nodes;
       return (Array.isArray(args.ids) ? args.ids : []).map((id) => index.get(String(id)) ?? null);
     },
-    fulfillmentCreate: (args: Rec, ctx: EmulatorContext) => handleFulfillmentCreate(ctx.state, args),
-    fulfillmentTrackingInfoUpdate: (args: Rec, ctx: EmulatorContext) =>
-      handleFulfillmentTrackingInfoUpdate(ctx.state, args),
+    // Mutations change what the indexes hold: each drops them as soon as it has run, so the next
+    // field (of this document or the next) sees the change.
+    fulfillmentCreate: (args: Rec, ctx: EmulatorContext) => {
+      const result = handleFulfillmentCreate(ctx.state, ctx.lookups(), args);
+      ctx.storeChanged();
+      return result;
+    },
+    fulfillmentTrackingInfoUpdate: (args: Rec, ctx: EmulatorContext) => {
+      const result = handleFulfillmentTrackingInfoUpdate(ctx.lookups(), args);
+      ctx.storeChanged();
+      return result;
+    },
   };
 }
 
@@ -539,7 +549,6 @@ function createBucket(options: ShopifyAdminEmulatorOptions) {
 interface PreparedDocument {
   document: DocumentNode | undefined;
   errors: readonly GraphQLError[] | undefined;
-  isMutation: boolean;
 }
 
 const PREPARED_LIMIT = 500;
@@ -554,15 +563,11 @@ function prepareDocument(schema: GraphQLSchema, query: string): PreparedDocument
   try {
     const document = parse(query);
     const errors = validate(schema, document);
-    entry = {
-      document,
-      errors: errors.length > 0 ? errors : undefined,
-      isMutation: document.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && d.operation === "mutation"),
-    };
+    entry = { document, errors: errors.length > 0 ? errors : undefined };
   } catch (error) {
     // graphql() answers a syntax error as the only error, without data.
     if (!(error instanceof GraphQLError)) throw error;
-    entry = { document: undefined, errors: [error], isMutation: false };
+    entry = { document: undefined, errors: [error] };
   }
   // A bound, so a long-running demo sent ever-new documents does not grow without end.
   if (prepared.size >= PREPARED_LIMIT) prepared.clear();
@@ -595,7 +600,7 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
 
   const execute: AdminGraphqlHandler = async (query, requestOptions) => {
     const variables = requestOptions?.variables ?? {};
-    const { document, errors: documentErrors, isMutation } = prepareDocument(schema, query);
+    const { document, errors: documentErrors } = prepareDocument(schema, query);
     const requested = document ? calculateRequestedQueryCost(schema, document, { variables }).cost : 0;
     if (requested > SINGLE_QUERY_MAX_COST) {
       return jsonResponse({
@@ -656,12 +661,17 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
               document,
               variableValues: variables,
               rootValue,
-              contextValue: { state, protectedCustomerDataApproved, lookups: getLookups } satisfies EmulatorContext,
+              contextValue: {
+                state,
+                protectedCustomerDataApproved,
+                lookups: getLookups,
+                storeChanged: () => {
+                  lookups = undefined;
+                },
+              } satisfies EmulatorContext,
               fieldResolver,
               typeResolver,
             });
-    // A mutation may add fulfillments (new nodes): rebuild the lookups on next use.
-    if (isMutation) lookups = undefined;
     const body: Rec = {};
     if (result.data !== undefined) body.data = result.data;
     if (result.errors?.length) body.errors = result.errors.map((e) => e.toJSON());
