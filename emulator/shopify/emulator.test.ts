@@ -262,6 +262,65 @@ describe("the Shopify Admin emulator", () => {
     expect(emulator.fulfillments()[0]?.notifyCustomer).toBe(true);
   });
 
+  // The emulator indexes the store and remembers what each order's search reads (emulator.ts,
+  // Lookups); these answers must change as soon as the store does.
+  it("reflects a new fulfillment at once in searches, remaining quantities and lookups by id", async () => {
+    const ORDER = `query($q: String) { orders(first: 5, query: $q) { nodes { id displayFulfillmentStatus
+      fulfillmentOrders(first: 5) { nodes { id status } } lineItems(first: 5) { nodes { unfulfilledQuantity } } } } }`;
+    const unfulfilled = "status:open fulfillment_status:unfulfilled delivery_method:shipping name:#1001";
+    const before = await run(ORDER, { q: unfulfilled });
+    const order = before.data?.orders.nodes[0];
+    expect(order.displayFulfillmentStatus).toBe("UNFULFILLED");
+    expect(order.lineItems.nodes.every((l: { unfulfilledQuantity: number }) => l.unfulfilledQuantity > 0)).toBe(true);
+
+    const created = await run(CREATE, {
+      fulfillment: { lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: order.fulfillmentOrders.nodes[0].id }] },
+    });
+    const fulfillmentId = created.data?.fulfillmentCreate.fulfillment.id as string;
+
+    expect((await run(ORDER, { q: unfulfilled })).data?.orders.nodes).toEqual([]);
+    const shipped = (await run(ORDER, { q: "fulfillment_status:shipped name:#1001" })).data?.orders.nodes;
+    expect(shipped).toEqual([
+      {
+        id: order.id,
+        displayFulfillmentStatus: "FULFILLED",
+        fulfillmentOrders: { nodes: [{ id: order.fulfillmentOrders.nodes[0].id, status: "CLOSED" }] },
+        lineItems: { nodes: order.lineItems.nodes.map(() => ({ unfulfilledQuantity: 0 })) },
+      },
+    ]);
+    const byId = await run(`query($id: ID!) { fulfillment(id: $id) { id order { id } } node(id: $id) { id } }`, {
+      id: fulfillmentId,
+    });
+    expect(byId.data).toEqual({
+      fulfillment: { id: fulfillmentId, order: { id: order.id } },
+      node: { id: fulfillmentId },
+    });
+  });
+
+  it("finds an order added to the store even after answering searches", async () => {
+    const state = emulator.state();
+    const search = `query { orders(first: 50, sortKey: CREATED_AT, reverse: true) { nodes { name } } }`;
+    expect((await run(search)).data?.orders.nodes).toHaveLength(state.orders.length);
+    const copy = structuredClone(state.orders[0]);
+    if (!copy) throw new Error("seed: no orders");
+    copy.id = "gid://shopify/Order/1";
+    copy.name = "#9999";
+    copy.createdAt = new Date().toISOString();
+    state.orders.push(copy);
+    expect((await run(search)).data?.orders.nodes[0]).toEqual({ name: "#9999" });
+    const byId = await run(`query { order(id: "gid://shopify/Order/1") { name } }`);
+    expect(byId.data?.order).toEqual({ name: "#9999" });
+  });
+
+  it("refuses a document the same way each time it is sent", async () => {
+    for (const query of ["query { shop { name }", "query { shop { nope } }"]) {
+      const first = await run(query);
+      expect(first.errors?.length).toBeGreaterThan(0);
+      expect(first.data).toBeUndefined();
+      expect(await run(query)).toEqual(first);
+    }
+  });
+
   it("withholds protected customer data with an error next to the rest of the data when not approved", async () => {
     const unapproved = createShopifyAdminEmulator({ protectedCustomerDataApproved: false });
     const id = unapproved.findOrderByName("#1001")?.id;

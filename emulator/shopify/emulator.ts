@@ -1,15 +1,19 @@
 import {
   type DocumentNode,
+  execute as executeDocument,
+  type ExecutionResult,
   getNamedType,
   getNullableType,
-  graphql,
   GraphQLError,
   type GraphQLFieldResolver,
   GraphQLList,
   GraphQLNonNull,
   type GraphQLOutputType,
+  type GraphQLSchema,
   type GraphQLTypeResolver,
   parse,
+  validate,
+  validateSchema,
 } from "graphql";
 
 import { handleFulfillmentCreate, handleFulfillmentTrackingInfoUpdate } from "./fulfillments";
@@ -75,29 +79,101 @@ export interface ShopifyAdminEmulator {
 export interface EmulatorContext {
   state: ShopifyEmulatorState;
   protectedCustomerDataApproved: boolean;
-  // Lookups built once per state (and again after a mutation), so a page of a 10,000-order store
-  // stays fast: node(id:) and LineItem → Order without walking every order.
+  // Indexes built once per state (and again after a mutation), so a page of a 10,000-order store
+  // does not walk every order: by id, by line item, and the orders in each sort order.
   lookups: () => Lookups;
+  // Drops the indexes after a change to the store; they are rebuilt on next use.
+  storeChanged: () => void;
 }
 
+// Each index is built on first use and holds what only a mutation (new fulfillments, statuses,
+// remaining quantities) or a caller editing records changes: a mutation drops them all, and so do
+// reset(), state(), findOrderByName() and findFulfillmentOrder(), which hand records out to edit.
+// Fields in answers are still read from the records themselves.
 interface Lookups {
+  // The orders array and length they were built from: a caller that added or replaced orders
+  // through state() gets fresh indexes even if it did so after a request.
+  builtFrom: { orders: OrderRecord[]; count: number };
   nodes: Map<string, Rec>;
+  orderById: Map<string, OrderRecord>;
   orderByLineItemId: Map<string, OrderRecord>;
+  fulfillmentOrderById: Map<string, FulfillmentOrderRecord>;
+  fulfillmentById: Map<string, FulfillmentRecord>;
+  // All orders in the order `orders(sortKey:)` returns them (before `reverse`).
+  ordersByCreatedAt: readonly OrderRecord[];
+  ordersById: readonly OrderRecord[];
+  // What an order search reads from an order's fulfillment orders, worked out once per order.
+  searchFactsOf: (order: OrderRecord) => OrderSearchFacts;
+}
+
+// Walking every fulfillment order and line of 10,000 orders (records spread over the heap) took
+// 10–30 ms per search; reading these per order takes about a millisecond for the whole store.
+// A mutation changes them (fulfillment statuses, remaining quantities), so they live in the
+// lookups a mutation drops.
+interface OrderSearchFacts {
+  displayFulfillmentStatus: string;
+  // Each fulfillment order's delivery method type as searched: underscores dropped, lower case.
+  deliveryMethods: readonly string[];
+}
+
+// The first record with each id, as Array.find over the same records would return.
+function indexFirst<T>(items: Iterable<T>, key: (item: T) => string): Map<string, T> {
+  const index = new Map<string, T>();
+  for (const item of items) {
+    const k = key(item);
+    if (!index.has(k)) index.set(k, item);
+  }
+  return index;
 }
 
 function createLookups(state: ShopifyEmulatorState): Lookups {
-  let nodes: Map<string, Rec> | undefined;
-  let orderByLineItemId: Map<string, OrderRecord> | undefined;
+  const orders = state.orders;
+  const cache: Partial<Omit<Lookups, "builtFrom" | "searchFactsOf">> = {};
+  const searchFacts = new Map<OrderRecord, OrderSearchFacts>();
   return {
+    builtFrom: { orders, count: orders.length },
     get nodes() {
-      return (nodes ??= indexNodes(state));
+      return (cache.nodes ??= indexNodes(state));
+    },
+    get orderById() {
+      return (cache.orderById ??= indexFirst(orders, (o) => o.id));
     },
     get orderByLineItemId() {
-      if (!orderByLineItemId) {
-        orderByLineItemId = new Map();
-        for (const order of state.orders) for (const line of order.lineItems) orderByLineItemId.set(line.id, order);
+      if (!cache.orderByLineItemId) {
+        cache.orderByLineItemId = new Map();
+        for (const order of orders) for (const line of order.lineItems) cache.orderByLineItemId.set(line.id, order);
       }
-      return orderByLineItemId;
+      return cache.orderByLineItemId;
+    },
+    get fulfillmentOrderById() {
+      return (cache.fulfillmentOrderById ??= indexFirst(allFulfillmentOrders(state), (fo) => fo.id));
+    },
+    get fulfillmentById() {
+      return (cache.fulfillmentById ??= indexFirst(
+        orders.flatMap((o) => o.fulfillments),
+        (f) => f.id,
+      ));
+    },
+    // Sorted once rather than per request: sorting 10,000 orders dominated a page. Array sort is
+    // stable, so filtering the sorted list gives what sorting the filtered list gave.
+    get ordersByCreatedAt() {
+      return (cache.ordersByCreatedAt ??= [...orders].sort(byCreatedAt));
+    },
+    get ordersById() {
+      return (cache.ordersById ??= [...orders].sort((a, b) => numericId(a.id) - numericId(b.id)));
+    },
+    searchFactsOf(order) {
+      let facts = searchFacts.get(order);
+      if (!facts) {
+        facts = {
+          displayFulfillmentStatus: computeDisplayFulfillmentStatus(order),
+          deliveryMethods: order.fulfillmentOrders.map((fo) =>
+            fo.deliveryMethod.methodType.replace(/_/g, "").toLowerCase(),
+          ),
+        };
+        searchFacts.set(order, facts);
+      }
+      return facts;
     },
   };
 }
@@ -132,20 +208,20 @@ const PROTECTED_FIELDS: Record<string, ReadonlySet<string>> = {
   ]),
 };
 
-function orderOf(state: ShopifyEmulatorState, orderId: string): OrderRecord | undefined {
-  return state.orders.find((o) => o.id === orderId);
-}
-
 function allFulfillmentOrders(state: ShopifyEmulatorState): FulfillmentOrderRecord[] {
   return state.orders.flatMap((o) => o.fulfillmentOrders);
 }
 
 function computeDisplayFulfillmentStatus(order: OrderRecord): string {
-  const lines = order.fulfillmentOrders
-    .filter((fo) => fo.status !== "CANCELLED" && !fo.hiddenFromMerchant)
-    .flatMap((fo) => fo.lineItems);
-  const total = lines.reduce((n, l) => n + l.totalQuantity, 0);
-  const remaining = lines.reduce((n, l) => n + l.remainingQuantity, 0);
+  let total = 0;
+  let remaining = 0;
+  for (const fo of order.fulfillmentOrders) {
+    if (fo.status === "CANCELLED" || fo.hiddenFromMerchant) continue;
+    for (const line of fo.lineItems) {
+      total += line.totalQuantity;
+      remaining += line.remainingQuantity;
+    }
+  }
   if (total === 0) return "FULFILLMENT_NOT_REQUIRED";
   if (remaining === 0) return "FULFILLED";
   if (remaining < total) return "PARTIALLY_FULFILLED";
@@ -198,15 +274,15 @@ const COMPUTED: Record<string, Record<string, Computed>> = {
               : [];
       return actions.map((action) => ({ __typename: "FulfillmentOrderSupportedAction", action, externalUrl: null }));
     },
-    order: (fo, _a, ctx) => orderOf(ctx.state, String(fo.orderId)),
+    order: (fo, _a, ctx) => ctx.lookups().orderById.get(String(fo.orderId)),
     fulfillments: (fo, _a, ctx) =>
-      (orderOf(ctx.state, String(fo.orderId))?.fulfillments ?? []).filter((f) =>
+      (ctx.lookups().orderById.get(String(fo.orderId))?.fulfillments ?? []).filter((f) =>
         f.fulfillmentOrderIds.includes(String(fo.id)),
       ),
     remainingLineItemsWeight: () => null,
   },
   Fulfillment: {
-    order: (f, _a, ctx) => orderOf(ctx.state, String(f.orderId)),
+    order: (f, _a, ctx) => ctx.lookups().orderById.get(String(f.orderId)),
     fulfillmentLineItems: (f) =>
       (f as unknown as FulfillmentRecord).lineItems.map((l) => ({
         __typename: "FulfillmentLineItem",
@@ -239,47 +315,60 @@ function indexNodes(state: ShopifyEmulatorState): Map<string, Rec> {
 }
 
 // A small subset of Shopify's order search syntax: the terms the app sends. Unknown terms are
-// ignored (Shopify also ignores unknown search fields rather than failing).
-function matchesOrderQuery(order: OrderRecord, query: string | undefined): boolean {
-  if (!query) return true;
+// ignored (Shopify also ignores unknown search fields rather than failing). The query is read
+// once into one test per term, then run against every order of the store.
+type OrderTest = (order: OrderRecord) => boolean;
+type SearchFactsOf = (order: OrderRecord) => OrderSearchFacts;
+function compileOrderQuery(query: string | undefined, factsOf: SearchFactsOf): OrderTest {
+  if (!query) return () => true;
   const terms = query.match(/(\S+:"[^"]*"|\S+)/g) ?? [];
-  let displayStatus: string | undefined;
-  return terms.every((term) => {
+  const tests: OrderTest[] = [];
+  for (const term of terms) {
     const [rawKey, ...rest] = term.split(":");
     const key = (rawKey ?? "").toLowerCase();
     const value = rest.join(":").replace(/^"|"$/g, "").toLowerCase();
-    if (!value) return true;
-    switch (key) {
-      case "fulfillment_status": {
-        const display = (displayStatus ??= computeDisplayFulfillmentStatus(order));
-        if (value === "unfulfilled") return display === "UNFULFILLED" || display === "PARTIALLY_FULFILLED";
-        if (value === "unshipped") return display === "UNFULFILLED";
-        if (value === "partial") return display === "PARTIALLY_FULFILLED";
-        if (value === "shipped" || value === "fulfilled") return display === "FULFILLED";
-        return value === "any";
-      }
-      case "status":
-        if (value === "open") return !order.closed && !order.cancelledAt;
-        if (value === "closed") return order.closed;
-        if (value === "cancelled") return Boolean(order.cancelledAt);
-        return true;
-      case "financial_status":
-        return value === "any" || order.displayFinancialStatus.toLowerCase() === value;
-      case "name":
-        return order.name.toLowerCase() === (value.startsWith("#") ? value : `#${value}`);
-      case "delivery_method": {
-        // shipping, pick-up, pickup_point, local, retail, none: any fulfillment order with that method.
-        const wanted = value.replace(/[-_\s]/g, "");
-        return order.fulfillmentOrders.some(
-          (fo) => fo.deliveryMethod.methodType.replace(/_/g, "").toLowerCase() === wanted,
-        );
-      }
-      case "id":
-        return order.id.endsWith(`/${value}`);
-      default:
-        return true;
+    if (!value) continue;
+    const test = compileOrderTerm(key, value, factsOf);
+    if (test) tests.push(test);
+  }
+  return (order) => tests.every((test) => test(order));
+}
+
+// One term's test, or undefined for a term every order matches.
+function compileOrderTerm(key: string, value: string, factsOf: SearchFactsOf): OrderTest | undefined {
+  switch (key) {
+    case "fulfillment_status": {
+      const isOneOf =
+        (...statuses: string[]): OrderTest =>
+        (order) =>
+          statuses.includes(factsOf(order).displayFulfillmentStatus);
+      if (value === "unfulfilled") return isOneOf("UNFULFILLED", "PARTIALLY_FULFILLED");
+      if (value === "unshipped") return isOneOf("UNFULFILLED");
+      if (value === "partial") return isOneOf("PARTIALLY_FULFILLED");
+      if (value === "shipped" || value === "fulfilled") return isOneOf("FULFILLED");
+      return value === "any" ? undefined : () => false;
     }
-  });
+    case "status":
+      if (value === "open") return (order) => !order.closed && !order.cancelledAt;
+      if (value === "closed") return (order) => order.closed;
+      if (value === "cancelled") return (order) => Boolean(order.cancelledAt);
+      return undefined;
+    case "financial_status":
+      return value === "any" ? undefined : (order) => order.displayFinancialStatus.toLowerCase() === value;
+    case "name": {
+      const name = value.startsWith("#") ? value : `#${value}`;
+      return (order) => order.name.toLowerCase() === name;
+    }
+    case "delivery_method": {
+      // shipping, pick-up, pickup_point, local, retail, none: any fulfillment order with that method.
+      const wanted = value.replace(/[-_\s]/g, "");
+      return (order) => factsOf(order).deliveryMethods.includes(wanted);
+    }
+    case "id":
+      return (order) => order.id.endsWith(`/${value}`);
+    default:
+      return undefined;
+  }
 }
 
 const CURSOR_PREFIX = "emulator:";
@@ -368,35 +457,44 @@ function byCreatedAt(a: OrderRecord, b: OrderRecord) {
 function createRootValue() {
   return {
     shop: (_: Rec, ctx: EmulatorContext) => ctx.state.shop,
-    order: (args: Rec, ctx: EmulatorContext) => ctx.state.orders.find((o) => o.id === args.id) ?? null,
+    order: (args: Rec, ctx: EmulatorContext) => ctx.lookups().orderById.get(String(args.id)) ?? null,
     orders: (args: Rec, ctx: EmulatorContext) => {
-      const filtered = ctx.state.orders.filter((o) =>
-        matchesOrderQuery(o, typeof args.query === "string" ? args.query : undefined),
-      );
-      return args.sortKey === "CREATED_AT" || args.sortKey === "PROCESSED_AT"
-        ? [...filtered].sort(byCreatedAt)
-        : [...filtered].sort((a, b) => numericId(a.id) - numericId(b.id));
+      const lookups = ctx.lookups();
+      const matches = compileOrderQuery(typeof args.query === "string" ? args.query : undefined, lookups.searchFactsOf);
+      const sorted =
+        args.sortKey === "CREATED_AT" || args.sortKey === "PROCESSED_AT"
+          ? lookups.ordersByCreatedAt
+          : lookups.ordersById;
+      return sorted.filter(matches);
     },
     locations: (args: Rec, ctx: EmulatorContext) =>
       ctx.state.locations.filter((l) => args.includeInactive === true || l.isActive),
     location: (args: Rec, ctx: EmulatorContext) =>
       args.id == null ? (ctx.state.locations[0] ?? null) : (ctx.state.locations.find((l) => l.id === args.id) ?? null),
     fulfillmentOrder: (args: Rec, ctx: EmulatorContext) =>
-      allFulfillmentOrders(ctx.state).find((fo) => fo.id === args.id) ?? null,
-    fulfillment: (args: Rec, ctx: EmulatorContext) =>
-      ctx.state.orders.flatMap((o) => o.fulfillments).find((f) => f.id === args.id) ?? null,
+      ctx.lookups().fulfillmentOrderById.get(String(args.id)) ?? null,
+    fulfillment: (args: Rec, ctx: EmulatorContext) => ctx.lookups().fulfillmentById.get(String(args.id)) ?? null,
     node: (args: Rec, ctx: EmulatorContext) =>
       // Orders directly: indexing every node of a 10,000-order store takes a moment.
-      (ctx.state.orders.find((o) => o.id === args.id) as Rec | undefined) ??
+      (ctx.lookups().orderById.get(String(args.id)) as Rec | undefined) ??
       ctx.lookups().nodes.get(String(args.id)) ??
       null,
     nodes: (args: Rec, ctx: EmulatorContext) => {
       const index = ctx.lookups().nodes;
       return (Array.isArray(args.ids) ? args.ids : []).map((id) => index.get(String(id)) ?? null);
     },
-    fulfillmentCreate: (args: Rec, ctx: EmulatorContext) => handleFulfillmentCreate(ctx.state, args),
-    fulfillmentTrackingInfoUpdate: (args: Rec, ctx: EmulatorContext) =>
-      handleFulfillmentTrackingInfoUpdate(ctx.state, args),
+    // Mutations change what the indexes hold: each drops them as soon as it has run, so the next
+    // field (of this document or the next) sees the change.
+    fulfillmentCreate: (args: Rec, ctx: EmulatorContext) => {
+      const result = handleFulfillmentCreate(ctx.state, ctx.lookups(), args);
+      ctx.storeChanged();
+      return result;
+    },
+    fulfillmentTrackingInfoUpdate: (args: Rec, ctx: EmulatorContext) => {
+      const result = handleFulfillmentTrackingInfoUpdate(ctx.lookups(), args);
+      ctx.storeChanged();
+      return result;
+    },
   };
 }
 
@@ -442,13 +540,39 @@ function createBucket(options: ShopifyAdminEmulatorOptions) {
   };
 }
 
-function parseOrUndefined(query: string): DocumentNode | undefined {
+// What graphql() would do before executing a document: parse it, then validate it against the
+// schema. Both depend only on the schema and the query text, so each query string is prepared
+// once per schema (the app sends the same few documents over and over; re-validating the Orders
+// page's document took longer than answering it). Variables are applied per request. Either
+// `errors` (syntax or validation, answered without executing) or nothing is set besides the
+// document; a syntax error leaves no document.
+interface PreparedDocument {
+  document: DocumentNode | undefined;
+  errors: readonly GraphQLError[] | undefined;
+}
+
+const PREPARED_LIMIT = 500;
+const preparedBySchema = new WeakMap<GraphQLSchema, Map<string, PreparedDocument>>();
+
+function prepareDocument(schema: GraphQLSchema, query: string): PreparedDocument {
+  let prepared = preparedBySchema.get(schema);
+  if (!prepared) preparedBySchema.set(schema, (prepared = new Map()));
+  const known = prepared.get(query);
+  if (known) return known;
+  let entry: PreparedDocument;
   try {
-    return parse(query);
-  } catch {
-    // graphql() reports the syntax error in Shopify's shape.
-    return undefined;
+    const document = parse(query);
+    const errors = validate(schema, document);
+    entry = { document, errors: errors.length > 0 ? errors : undefined };
+  } catch (error) {
+    // graphql() answers a syntax error as the only error, without data.
+    if (!(error instanceof GraphQLError)) throw error;
+    entry = { document: undefined, errors: [error] };
   }
+  // A bound, so a long-running demo sent ever-new documents does not grow without end.
+  if (prepared.size >= PREPARED_LIMIT) prepared.clear();
+  prepared.set(query, entry);
+  return entry;
 }
 
 export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions = {}): ShopifyAdminEmulator {
@@ -465,14 +589,18 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
   };
   let state = freshState();
   let lookups: Lookups | undefined;
-  const getLookups = () => (lookups ??= createLookups(state));
+  const getLookups = () => {
+    if (lookups?.builtFrom.orders !== state.orders || lookups.builtFrom.count !== state.orders.length)
+      lookups = createLookups(state);
+    return lookups;
+  };
   let protectedCustomerDataApproved = options.protectedCustomerDataApproved ?? true;
   const pendingFailures: ShopifyEmulatorFailure[] = [];
   const bucket = createBucket(options);
 
   const execute: AdminGraphqlHandler = async (query, requestOptions) => {
     const variables = requestOptions?.variables ?? {};
-    const document = parseOrUndefined(query);
+    const { document, errors: documentErrors } = prepareDocument(schema, query);
     const requested = document ? calculateRequestedQueryCost(schema, document, { variables }).cost : 0;
     if (requested > SINGLE_QUERY_MAX_COST) {
       return jsonResponse({
@@ -521,19 +649,29 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
       });
     }
 
-    const result = await graphql({
-      schema,
-      source: query,
-      variableValues: variables,
-      rootValue,
-      contextValue: { state, protectedCustomerDataApproved, lookups: getLookups } satisfies EmulatorContext,
-      fieldResolver,
-      typeResolver,
-    });
-    // A mutation may add fulfillments (new nodes): rebuild the lookups on next use.
-    if (document?.definitions.some((d) => d.kind === "OperationDefinition" && d.operation === "mutation")) {
-      lookups = undefined;
-    }
+    // graphql() with the parse and validation done once per document (prepareDocument).
+    const schemaErrors = validateSchema(schema);
+    const result: ExecutionResult =
+      schemaErrors.length > 0
+        ? { errors: schemaErrors }
+        : documentErrors || !document
+          ? { errors: documentErrors ?? [] }
+          : await executeDocument({
+              schema,
+              document,
+              variableValues: variables,
+              rootValue,
+              contextValue: {
+                state,
+                protectedCustomerDataApproved,
+                lookups: getLookups,
+                storeChanged: () => {
+                  lookups = undefined;
+                },
+              } satisfies EmulatorContext,
+              fieldResolver,
+              typeResolver,
+            });
     const body: Rec = {};
     if (result.data !== undefined) body.data = result.data;
     if (result.errors?.length) body.errors = result.errors.map((e) => e.toJSON());

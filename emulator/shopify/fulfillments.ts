@@ -1,4 +1,10 @@
-import type { FulfillmentOrderRecord, FulfillmentRecord, ShopifyEmulatorState, TrackingInfoRecord } from "./model";
+import type {
+  FulfillmentOrderRecord,
+  FulfillmentRecord,
+  OrderRecord,
+  ShopifyEmulatorState,
+  TrackingInfoRecord,
+} from "./model";
 
 // fulfillmentCreate and fulfillmentTrackingInfoUpdate as Shopify answers them: problems with the
 // request come back as userErrors (field path + message) with a null fulfillment, never as
@@ -46,6 +52,14 @@ function readTracking(input: unknown, field: string[]): { tracking: TrackingInfo
   return { tracking, errors: [] };
 }
 
+// The emulator's indexes of the store (emulator.ts), so a mutation on a 10,000-order store finds
+// its records without walking every order.
+export interface StoreIndex {
+  orderById: ReadonlyMap<string, OrderRecord>;
+  fulfillmentOrderById: ReadonlyMap<string, FulfillmentOrderRecord>;
+  fulfillmentById: ReadonlyMap<string, FulfillmentRecord>;
+}
+
 function mintId(state: ShopifyEmulatorState, type: string): string {
   const n = state.nextId++;
   return `gid://shopify/${type}/${5399000000 + n}`;
@@ -53,6 +67,7 @@ function mintId(state: ShopifyEmulatorState, type: string): string {
 
 export function handleFulfillmentCreate(
   state: ShopifyEmulatorState,
+  index: StoreIndex,
   args: Rec,
 ): { fulfillment: FulfillmentRecord | null; userErrors: UserError[] } {
   const input = isRecord(args.fulfillment) ? args.fulfillment : {};
@@ -67,11 +82,10 @@ export function handleFulfillmentCreate(
     });
   }
 
-  const allFos = state.orders.flatMap((o) => o.fulfillmentOrders);
   const plan: { fo: FulfillmentOrderRecord; lines: { lineIndex: number; quantity: number }[] }[] = [];
   for (const [g, group] of groups.entries()) {
     const foId = asString(group.fulfillmentOrderId);
-    const fo = allFos.find((f) => f.id === foId);
+    const fo = foId === undefined ? undefined : index.fulfillmentOrderById.get(foId);
     const path = ["fulfillment", "lineItemsByFulfillmentOrder", String(g), "fulfillmentOrderId"];
     if (!fo) return fail({ field: path, message: "Fulfillment order does not exist." });
     if (fo.status === "CLOSED" || fo.status === "CANCELLED") {
@@ -139,7 +153,7 @@ export function handleFulfillmentCreate(
   const { tracking, errors } = readTracking(input.trackingInfo, ["fulfillment", "trackingInfo"]);
   if (errors.length) return fail(...errors);
 
-  const order = state.orders.find((o) => o.id === first.fo.orderId);
+  const order = index.orderById.get(first.fo.orderId);
   if (!order) throw new Error(`emulator invariant: fulfillment order ${first.fo.id} has no order`);
   const now = new Date().toISOString();
   const fulfillment: FulfillmentRecord = {
@@ -176,10 +190,10 @@ export function handleFulfillmentCreate(
 }
 
 export function handleFulfillmentTrackingInfoUpdate(
-  state: ShopifyEmulatorState,
+  index: StoreIndex,
   args: Rec,
 ): { fulfillment: FulfillmentRecord | null; userErrors: UserError[] } {
-  const fulfillment = state.orders.flatMap((o) => o.fulfillments).find((f) => f.id === args.fulfillmentId);
+  const fulfillment = index.fulfillmentById.get(String(args.fulfillmentId));
   if (!fulfillment)
     return { fulfillment: null, userErrors: [{ field: ["fulfillmentId"], message: "Fulfillment does not exist." }] };
   if (fulfillment.status === "CANCELLED") {
