@@ -21,8 +21,9 @@ const shopify = shopifyApp({
   distribution: AppDistribution.AppStore,
   // Token exchange: embedded requests carry a session token and the library swaps it for an
   // access token, so there is no OAuth redirect dance inside the admin.
-  // Tests read outcomes, not the library's progress lines.
-  logger: { level: env.NODE_ENV === "test" ? LogSeverity.Warning : LogSeverity.Info },
+  // The library's per-request progress lines help while developing; tests and production
+  // (and its benchmarks) read outcomes, and keep warnings and errors only.
+  logger: { level: env.NODE_ENV === "development" ? LogSeverity.Info : LogSeverity.Warning },
   future: { unstable_newEmbeddedAuthStrategy: true, expiringOfflineAccessTokens: true },
 });
 
