@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 
 import { type Browser, type BrowserContext, chromium, type Frame, type Page } from "playwright-core";
-import { expect } from "vitest";
+import { expect, onTestFailed } from "vitest";
 
 // What every browser test gets: Debian's Chromium, a page whose console errors and
 // off-machine requests fail the test, axe-core on every screen, and screenshots of each screen
@@ -23,6 +23,7 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+const LOCAL_PROTOCOLS = new Set(["data:", "blob:", "chrome:", "chrome-extension:", "about:"]);
 
 export type GuardedPage = {
   page: Page;
@@ -49,7 +50,9 @@ export async function openGuardedPage(browser: Browser, testName: string): Promi
   const offMachineRequests: string[] = [];
   await context.route("**/*", async (route) => {
     const url = new URL(route.request().url());
-    if (url.protocol === "data:" || url.protocol === "blob:" || LOOPBACK_HOSTS.has(url.hostname)) {
+    // data:, blob: and the browser's own pages (its PDF viewer loads chrome-extension:// and
+    // chrome:// resources) never leave the machine.
+    if (LOCAL_PROTOCOLS.has(url.protocol) || LOOPBACK_HOSTS.has(url.hostname)) {
       await route.continue();
       return;
     }
@@ -64,6 +67,11 @@ export async function openGuardedPage(browser: Browser, testName: string): Promi
   const dir = join(ARTIFACTS_DIR, testName.replace(/[^a-z0-9]+/gi, "-").toLowerCase());
   mkdirSync(dir, { recursive: true });
   let shots = 0;
+  // A failing test leaves a picture of where it stopped, and what the console said.
+  onTestFailed(async () => {
+    await screenshotWholeApp(page, join(dir, "failure.png")).catch(() => {});
+    if (consoleErrors.length > 0) console.error(`console errors in ${testName}:\n${consoleErrors.join("\n")}`);
+  });
   return {
     page,
     context,
@@ -72,7 +80,7 @@ export async function openGuardedPage(browser: Browser, testName: string): Promi
     async screenshot(name) {
       shots += 1;
       const path = join(dir, `${String(shots).padStart(2, "0")}-${name}.png`);
-      await page.screenshot({ path, fullPage: true });
+      await screenshotWholeApp(page, path);
       return path;
     },
     assertClean() {
@@ -81,6 +89,28 @@ export async function openGuardedPage(browser: Browser, testName: string): Promi
     },
     close: () => context.close(),
   };
+}
+
+/**
+ * The app scrolls inside its iframe, so a full-page screenshot of the admin would cut it at the
+ * window's height: the window is made as tall as the app's content for the picture, then put back.
+ */
+async function screenshotWholeApp(page: Page, path: string): Promise<void> {
+  const viewport = page.viewportSize() ?? { width: 1360, height: 900 };
+  const app = page.frames().find((f) => f !== page.mainFrame());
+  const iframeTop = await page
+    .locator("iframe")
+    .first()
+    .evaluate((el) => el.getBoundingClientRect().top)
+    .catch(() => 0);
+  const contentHeight = app ? await app.evaluate(() => document.documentElement.scrollHeight).catch(() => 0) : 0;
+  const height = Math.min(8000, Math.max(viewport.height, Math.ceil(iframeTop + contentHeight)));
+  if (height !== viewport.height) await page.setViewportSize({ width: viewport.width, height });
+  try {
+    await page.screenshot({ path, fullPage: true });
+  } finally {
+    if (height !== viewport.height) await page.setViewportSize(viewport);
+  }
 }
 
 type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
