@@ -237,7 +237,7 @@ export function OrderList({ tab, search, rows, pageInfo, filteredOnPage }: Order
                 </Text>
               </IndexTable.Cell>
               <IndexTable.Cell>
-                <BlockStack>
+                <BlockStack inlineAlign="start">
                   <Badge tone={PROGRESS_TONE[row.label.progress]}>{LABEL_PROGRESS_TEXT[row.label.progress]}</Badge>
                 </BlockStack>
               </IndexTable.Cell>

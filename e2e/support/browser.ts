@@ -34,7 +34,12 @@ export type GuardedPage = {
   offMachineRequests: string[];
   /** Screenshots the whole page under e2e/.artifacts/<test>/<n>-<name>.png. */
   screenshot: (name: string) => Promise<string>;
-  /** Fails the test on console errors or off-machine requests seen so far. */
+  /**
+   * Declares a console error the test provokes on purpose (the browser logs every non-2xx answer,
+   * e.g. the 500 of a purchase whose outcome is unknown). assertClean then requires it was seen.
+   */
+  expectConsoleError: (pattern: RegExp) => void;
+  /** Fails the test on console errors (other than expected ones) or off-machine requests seen so far. */
   assertClean: () => void;
   close: () => Promise<void>;
 };
@@ -47,6 +52,7 @@ export async function openGuardedPage(browser: Browser, testName: string): Promi
     userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
   });
   const consoleErrors: string[] = [];
+  const expectedErrors: RegExp[] = [];
   const offMachineRequests: string[] = [];
   await context.route("**/*", async (route) => {
     const url = new URL(route.request().url());
@@ -83,9 +89,15 @@ export async function openGuardedPage(browser: Browser, testName: string): Promi
       await screenshotWholeApp(page, path);
       return path;
     },
+    expectConsoleError(pattern) {
+      expectedErrors.push(pattern);
+    },
     assertClean() {
       expect(offMachineRequests, "requests that left 127.0.0.1").toEqual([]);
-      expect(consoleErrors, "console errors").toEqual([]);
+      const unexpected = consoleErrors.filter((e) => !expectedErrors.some((p) => p.test(e)));
+      expect(unexpected, "console errors").toEqual([]);
+      const unseen = expectedErrors.filter((p) => !consoleErrors.some((e) => p.test(e)));
+      expect(unseen.map(String), "expected console errors that never came").toEqual([]);
     },
     close: () => context.close(),
   };

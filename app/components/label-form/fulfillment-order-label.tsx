@@ -185,7 +185,8 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
               checked={notifyCustomer}
               onChange={setNotifyCustomer}
             />
-            {buy.data?.error ? (
+            {/* Hidden while a new attempt runs: the last refusal is not this attempt's answer. */}
+            {buy.data?.error && buy.state === "idle" ? (
               <Banner tone="critical" title="The label was not bought">
                 <p>{buy.data.error.message}</p>
               </Banner>
