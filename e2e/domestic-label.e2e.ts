@@ -51,6 +51,10 @@ describe("a domestic order", () => {
     await see(frame.getByRole("heading", { name: /^Label bought/ }), 30_000);
     await see(frame.getByText("Tracking added to the fulfillment in Shopify"), 30_000);
     const tracking = await trackingNumbersOnPage(frame);
+    // For a picture worth showing: the PDF preview drawn and the admin's toasts gone.
+    await frame.childFrames()[0]?.waitForLoadState("load");
+    await guarded.page.locator(".toast").first().waitFor({ state: "detached", timeout: 10_000 });
+    await guarded.page.waitForTimeout(500);
     await checkScreen(guarded, frame, "bought-label");
 
     // The label file is on the shipping service's host, so it opens in a tab of its own to print.

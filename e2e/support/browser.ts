@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 
@@ -71,6 +71,8 @@ export async function openGuardedPage(browser: Browser, testName: string): Promi
   });
   page.on("pageerror", (error) => consoleErrors.push(`uncaught: ${error.message}`));
   const dir = join(ARTIFACTS_DIR, testName.replace(/[^a-z0-9]+/gi, "-").toLowerCase());
+  // Only this run's pictures: a failure.png from an earlier run would mislead.
+  rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   let shots = 0;
   // A failing test leaves a picture of where it stopped, and what the console said.
