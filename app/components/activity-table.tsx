@@ -72,7 +72,8 @@ export function ActivityTable({ entries, loading }: { entries: ActivityEntry[]; 
               </Text>
             </IndexTable.Cell>
             <IndexTable.Cell>
-              <BlockStack gap="050">
+              {/* inlineAlign="start": a badge as wide as its words, not the column. */}
+              <BlockStack gap="050" inlineAlign="start">
                 <Badge tone={outcome.tone}>{outcome.label}</Badge>
                 <Text as="span" tone="subdued" variant="bodySm">
                   {outcome.help}

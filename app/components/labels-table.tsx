@@ -110,7 +110,7 @@ function LabelRow({ item, index }: { item: LabelListItem; index: number }) {
         </InlineStack>
       </IndexTable.Cell>
       <IndexTable.Cell>
-        <BlockStack gap="050">
+        <BlockStack gap="050" inlineAlign="start">
           <Badge tone={writeBack.tone}>{writeBack.label}</Badge>
           {item.writeBack.status === "failed" && item.writeBack.lastError ? (
             <Text as="span" tone="critical" variant="bodySm">

@@ -11,7 +11,7 @@ import {
   Tooltip,
   useSetIndexFiltersMode,
 } from "@shopify/polaris";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 
 import { LABEL_PROGRESS_TEXT, type LabelProgress } from "~/labels/label-state";
 import type { OrderListTab, OrderRow } from "~/labels/order-list.server";
@@ -87,11 +87,21 @@ export function OrderList({ tab, search, rows, pageInfo, filteredOnPage }: Order
   const { mode, setMode } = useSetIndexFiltersMode();
   const [query, setQuery] = useState(search);
   const loading = navigation.state === "loading" && navigation.location.pathname === "/app";
+  // Opening an order (or another screen) while a search is still pending must not be undone by
+  // the search landing afterwards and navigating back to the list. The click cancels the pending
+  // search at once (a render of the navigation state can come after the pause has run out).
+  const leaving = navigation.state !== "idle" && navigation.location.pathname !== "/app";
+  const pendingSearch = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const cancelPendingSearch = () => {
+    if (pendingSearch.current !== null) clearTimeout(pendingSearch.current);
+    pendingSearch.current = null;
+  };
 
   // The search box drives `?q=` after a short pause, so typing does not load a page per key.
   useEffect(() => {
-    if (query === search) return;
+    if (query === search || leaving) return;
     const timer = setTimeout(() => {
+      pendingSearch.current = null;
       const next = new URLSearchParams(params);
       if (query.trim()) next.set("q", query.trim());
       else next.delete("q");
@@ -99,8 +109,9 @@ export function OrderList({ tab, search, rows, pageInfo, filteredOnPage }: Order
       next.delete("before");
       setParams(next);
     }, 350);
+    pendingSearch.current = timer;
     return () => clearTimeout(timer);
-  }, [query, search, params, setParams]);
+  }, [query, search, params, setParams, leaving]);
 
   const selectTab = useCallback(
     (index: number) => {
@@ -124,7 +135,10 @@ export function OrderList({ tab, search, rows, pageInfo, filteredOnPage }: Order
     setParams(next);
   };
 
-  const open = (row: OrderRow) => navigate(`/app/orders/${row.orderId}`);
+  const open = (row: OrderRow) => {
+    cancelPendingSearch();
+    navigate(`/app/orders/${row.orderId}`);
+  };
 
   const emptyState = (
     <EmptyState heading={search ? `No orders match "${search}"` : "Nothing to ship"} image="">
@@ -168,65 +182,72 @@ export function OrderList({ tab, search, rows, pageInfo, filteredOnPage }: Order
           </Text>
         </div>
       ) : null}
-      <IndexTable
-        resourceName={{ singular: "order", plural: "orders" }}
-        itemCount={rows.length}
-        selectable={false}
-        loading={loading}
-        emptyState={emptyState}
-        headings={[
-          { title: "Order" },
-          { title: "Date" },
-          { title: "Customer" },
-          { title: "Destination" },
-          { title: "Items", alignment: "end" },
-          { title: "Weight", alignment: "end" },
-          { title: "Label" },
-          { title: "Problems" },
-        ]}
-        pagination={{
-          hasNext: pageInfo.hasNextPage,
-          hasPrevious: pageInfo.hasPreviousPage,
-          onNext: () => page("after", pageInfo.endCursor),
-          onPrevious: () => page("before", pageInfo.startCursor),
+      {/* A click on an order's link (or row) opens it, whatever search is still pending. */}
+      <div
+        onClickCapture={(event) => {
+          if (event.target instanceof Element && event.target.closest("a[href], tr")) cancelPendingSearch();
         }}
       >
-        {rows.map((row, index) => (
-          <IndexTable.Row id={row.orderGid} key={row.orderGid} position={index} onClick={() => open(row)}>
-            <IndexTable.Cell>
-              {/* The row's primary link: keyboard users tab to it; Polaris renders it as a Remix Link. */}
-              <Link url={`/app/orders/${row.orderId}`} dataPrimaryLink monochrome removeUnderline>
-                <Text as="span" fontWeight="semibold">
-                  {row.name}
+        <IndexTable
+          resourceName={{ singular: "order", plural: "orders" }}
+          itemCount={rows.length}
+          selectable={false}
+          loading={loading}
+          emptyState={emptyState}
+          headings={[
+            { title: "Order" },
+            { title: "Date" },
+            { title: "Customer" },
+            { title: "Destination" },
+            { title: "Items", alignment: "end" },
+            { title: "Weight", alignment: "end" },
+            { title: "Label" },
+            { title: "Problems" },
+          ]}
+          pagination={{
+            hasNext: pageInfo.hasNextPage,
+            hasPrevious: pageInfo.hasPreviousPage,
+            onNext: () => page("after", pageInfo.endCursor),
+            onPrevious: () => page("before", pageInfo.startCursor),
+          }}
+        >
+          {rows.map((row, index) => (
+            <IndexTable.Row id={row.orderGid} key={row.orderGid} position={index} onClick={() => open(row)}>
+              <IndexTable.Cell>
+                {/* The row's primary link: keyboard users tab to it; Polaris renders it as a Remix Link. */}
+                <Link url={`/app/orders/${row.orderId}`} dataPrimaryLink monochrome removeUnderline>
+                  <Text as="span" fontWeight="semibold">
+                    {row.name}
+                  </Text>
+                </Link>
+              </IndexTable.Cell>
+              <IndexTable.Cell>
+                {new Date(row.createdAt).toLocaleDateString("en-US", { dateStyle: "medium" })}
+              </IndexTable.Cell>
+              <IndexTable.Cell>{row.customer ?? "—"}</IndexTable.Cell>
+              <IndexTable.Cell>{row.destination ?? "—"}</IndexTable.Cell>
+              <IndexTable.Cell>
+                <Text as="span" alignment="end" numeric>
+                  {row.items}
                 </Text>
-              </Link>
-            </IndexTable.Cell>
-            <IndexTable.Cell>
-              {new Date(row.createdAt).toLocaleDateString("en-US", { dateStyle: "medium" })}
-            </IndexTable.Cell>
-            <IndexTable.Cell>{row.customer ?? "—"}</IndexTable.Cell>
-            <IndexTable.Cell>{row.destination ?? "—"}</IndexTable.Cell>
-            <IndexTable.Cell>
-              <Text as="span" alignment="end" numeric>
-                {row.items}
-              </Text>
-            </IndexTable.Cell>
-            <IndexTable.Cell>
-              <Text as="span" alignment="end" numeric>
-                {formatWeight(row.weightGrams)}
-              </Text>
-            </IndexTable.Cell>
-            <IndexTable.Cell>
-              <BlockStack>
-                <Badge tone={PROGRESS_TONE[row.label.progress]}>{LABEL_PROGRESS_TEXT[row.label.progress]}</Badge>
-              </BlockStack>
-            </IndexTable.Cell>
-            <IndexTable.Cell>
-              <ProblemsBadge problems={row.problems} />
-            </IndexTable.Cell>
-          </IndexTable.Row>
-        ))}
-      </IndexTable>
+              </IndexTable.Cell>
+              <IndexTable.Cell>
+                <Text as="span" alignment="end" numeric>
+                  {formatWeight(row.weightGrams)}
+                </Text>
+              </IndexTable.Cell>
+              <IndexTable.Cell>
+                <BlockStack inlineAlign="start">
+                  <Badge tone={PROGRESS_TONE[row.label.progress]}>{LABEL_PROGRESS_TEXT[row.label.progress]}</Badge>
+                </BlockStack>
+              </IndexTable.Cell>
+              <IndexTable.Cell>
+                <ProblemsBadge problems={row.problems} />
+              </IndexTable.Cell>
+            </IndexTable.Row>
+          ))}
+        </IndexTable>
+      </div>
     </Card>
   );
 }

@@ -107,7 +107,8 @@ export function SettingsBoxPresetsCard({ presets, fallbackBox }: Props) {
                 {index > 0 ? <Divider /> : null}
                 <InlineStack align="space-between" blockAlign="center" gap="200">
                   <BlockStack gap="100">
-                    <InlineStack gap="200" blockAlign="center">
+                    {/* align="start": an InlineStack inherits its parent's space-between otherwise. */}
+                    <InlineStack gap="200" align="start" blockAlign="center">
                       <Text as="h3" variant="headingSm">
                         {preset.name}
                       </Text>
@@ -123,7 +124,8 @@ export function SettingsBoxPresetsCard({ presets, fallbackBox }: Props) {
                         onClick={() => makeDefault.submit({ intent: "makeDefaultBox", id: preset.id })}
                         loading={makeDefault.busy}
                         disabled={makeDefault.busy}
-                        accessibilityLabel={`Make ${preset.name} the default box`}
+                        // Starts with the visible text, so voice control users can say what they see.
+                        accessibilityLabel={`Make default: ${preset.name}`}
                       >
                         Make default
                       </Button>

@@ -18,6 +18,8 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   return listActivity(db, shop, { page });
 };
 
+const describeCalls = (n: number) => `${n} charged ${n === 1 ? "call" : "calls"}`;
+
 export default function ActivityPage() {
   const { entries, monthTotal, page, hasNextPage } = useLoaderData<typeof loader>();
   const [searchParams, setSearchParams] = useSearchParams();
@@ -61,7 +63,7 @@ export default function ActivityPage() {
             <Text as="p" tone="subdued">
               Charged and recovered calls this calendar month (UTC), as the shipping service bills them.
               {monthTotal.totals.length > 0
-                ? ` ${monthTotal.totals.reduce((n, t) => n + t.calls, 0)} charged calls.`
+                ? ` ${describeCalls(monthTotal.totals.reduce((n, t) => n + t.calls, 0))}.`
                 : ""}{" "}
               Calls marked &quot;charge unconfirmed&quot; are not counted until confirmed.
             </Text>

@@ -1,9 +1,9 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 
 import { type Browser, type BrowserContext, chromium, type Frame, type Page } from "playwright-core";
-import { expect } from "vitest";
+import { expect, onTestFailed } from "vitest";
 
 // What every browser test gets: Debian's Chromium, a page whose console errors and
 // off-machine requests fail the test, axe-core on every screen, and screenshots of each screen
@@ -23,6 +23,7 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+const LOCAL_PROTOCOLS = new Set(["data:", "blob:", "chrome:", "chrome-extension:", "about:"]);
 
 export type GuardedPage = {
   page: Page;
@@ -33,7 +34,12 @@ export type GuardedPage = {
   offMachineRequests: string[];
   /** Screenshots the whole page under e2e/.artifacts/<test>/<n>-<name>.png. */
   screenshot: (name: string) => Promise<string>;
-  /** Fails the test on console errors or off-machine requests seen so far. */
+  /**
+   * Declares a console error the test provokes on purpose (the browser logs every non-2xx answer,
+   * e.g. the 500 of a purchase whose outcome is unknown). assertClean then requires it was seen.
+   */
+  expectConsoleError: (pattern: RegExp) => void;
+  /** Fails the test on console errors (other than expected ones) or off-machine requests seen so far. */
   assertClean: () => void;
   close: () => Promise<void>;
 };
@@ -46,10 +52,13 @@ export async function openGuardedPage(browser: Browser, testName: string): Promi
     userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
   });
   const consoleErrors: string[] = [];
+  const expectedErrors: RegExp[] = [];
   const offMachineRequests: string[] = [];
   await context.route("**/*", async (route) => {
     const url = new URL(route.request().url());
-    if (url.protocol === "data:" || url.protocol === "blob:" || LOOPBACK_HOSTS.has(url.hostname)) {
+    // data:, blob: and the browser's own pages (its PDF viewer loads chrome-extension:// and
+    // chrome:// resources) never leave the machine.
+    if (LOCAL_PROTOCOLS.has(url.protocol) || LOOPBACK_HOSTS.has(url.hostname)) {
       await route.continue();
       return;
     }
@@ -62,8 +71,15 @@ export async function openGuardedPage(browser: Browser, testName: string): Promi
   });
   page.on("pageerror", (error) => consoleErrors.push(`uncaught: ${error.message}`));
   const dir = join(ARTIFACTS_DIR, testName.replace(/[^a-z0-9]+/gi, "-").toLowerCase());
+  // Only this run's pictures: a failure.png from an earlier run would mislead.
+  rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   let shots = 0;
+  // A failing test leaves a picture of where it stopped, and what the console said.
+  onTestFailed(async () => {
+    await screenshotWholeApp(page, join(dir, "failure.png")).catch(() => {});
+    if (consoleErrors.length > 0) console.error(`console errors in ${testName}:\n${consoleErrors.join("\n")}`);
+  });
   return {
     page,
     context,
@@ -72,15 +88,43 @@ export async function openGuardedPage(browser: Browser, testName: string): Promi
     async screenshot(name) {
       shots += 1;
       const path = join(dir, `${String(shots).padStart(2, "0")}-${name}.png`);
-      await page.screenshot({ path, fullPage: true });
+      await screenshotWholeApp(page, path);
       return path;
+    },
+    expectConsoleError(pattern) {
+      expectedErrors.push(pattern);
     },
     assertClean() {
       expect(offMachineRequests, "requests that left 127.0.0.1").toEqual([]);
-      expect(consoleErrors, "console errors").toEqual([]);
+      const unexpected = consoleErrors.filter((e) => !expectedErrors.some((p) => p.test(e)));
+      expect(unexpected, "console errors").toEqual([]);
+      const unseen = expectedErrors.filter((p) => !consoleErrors.some((e) => p.test(e)));
+      expect(unseen.map(String), "expected console errors that never came").toEqual([]);
     },
     close: () => context.close(),
   };
+}
+
+/**
+ * The app scrolls inside its iframe, so a full-page screenshot of the admin would cut it at the
+ * window's height: the window is made as tall as the app's content for the picture, then put back.
+ */
+async function screenshotWholeApp(page: Page, path: string): Promise<void> {
+  const viewport = page.viewportSize() ?? { width: 1360, height: 900 };
+  const app = page.frames().find((f) => f !== page.mainFrame());
+  const iframeTop = await page
+    .locator("iframe")
+    .first()
+    .evaluate((el) => el.getBoundingClientRect().top)
+    .catch(() => 0);
+  const contentHeight = app ? await app.evaluate(() => document.documentElement.scrollHeight).catch(() => 0) : 0;
+  const height = Math.min(8000, Math.max(viewport.height, Math.ceil(iframeTop + contentHeight)));
+  if (height !== viewport.height) await page.setViewportSize({ width: viewport.width, height });
+  try {
+    await page.screenshot({ path, fullPage: true });
+  } finally {
+    if (height !== viewport.height) await page.setViewportSize(viewport);
+  }
 }
 
 type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };

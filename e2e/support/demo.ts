@@ -26,12 +26,53 @@ export async function setShippingFaults(faults: unknown): Promise<void> {
 
 /** Opens the emulated admin with the app inside and returns the app's frame once it rendered. */
 export async function openApp(page: Page, path = "/app"): Promise<Frame> {
+  // The emulated admin opens an app path the way Shopify's does: appended to the app's admin URL
+  // (/store/demo-shop/apps/ship-orders/app/labels), not as a query parameter.
   const url = new URL(demo().adminUrl);
-  if (path !== "/app") url.searchParams.set("path", path);
+  if (path !== "/app" && path !== "/app/") url.pathname = `${url.pathname.replace(/\/$/, "")}${path}`;
   await page.goto(url.toString());
   const handle = await page.waitForSelector("iframe");
   const frame = await handle.contentFrame();
   if (!frame) throw new Error("the admin page has no app frame");
   await frame.waitForLoadState("networkidle");
   return frame;
+}
+
+export type ShopifyFulfillment = {
+  id: string;
+  orderId: string;
+  orderName: string | null;
+  status: string;
+  fulfillmentOrderIds: string[];
+  notifyCustomer: boolean;
+  trackingInfo: { company: string | null; number: string | null; url: string | null }[];
+  lineItems: {
+    lineItemId: string;
+    fulfillmentOrderLineItemId: string;
+    title: string;
+    sku: string | null;
+    quantity: number;
+  }[];
+};
+
+/** The fulfillments the app created, as the emulated Shopify holds them. */
+export async function shopifyFulfillments(orderName?: string): Promise<ShopifyFulfillment[]> {
+  const response = await fetch(`${demo().shopifyUrl}/__emulator/fulfillments`);
+  if (!response.ok) throw new Error(`reading fulfillments failed: ${response.status}`);
+  const { fulfillments } = (await response.json()) as { fulfillments: ShopifyFulfillment[] };
+  return orderName ? fulfillments.filter((f) => f.orderName === orderName) : fulfillments;
+}
+
+export type ShippingAccount = {
+  balance: string;
+  labels_created: number;
+  validations_billed: number;
+  charges: { label_id: string; amount: string }[];
+};
+
+/** The demo organization's account at the emulated shipping service: charges, labels created. */
+export async function shippingAccount(): Promise<ShippingAccount> {
+  const response = await fetch(`${demo().shippingUrl}/__emulator/organizations/org_demo`);
+  if (!response.ok) throw new Error(`reading the shipping account failed: ${response.status}`);
+  return (await response.json()) as ShippingAccount;
 }

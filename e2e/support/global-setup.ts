@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
 
@@ -15,6 +16,8 @@ declare module "vitest" {
 // a merchant starts it (the app's production build against the emulated admin and shipping
 // service). A loopback control endpoint lets each test file put the store back to its seed.
 export default async function setup(project: TestProject) {
+  // A fresh checkout has no e2e/.artifacts yet, and the database cannot be created in a missing folder.
+  mkdirSync(join(process.cwd(), "e2e/.artifacts"), { recursive: true });
   const demo = await startDemo({
     appPort: 0,
     shippingPort: 0,

@@ -23,6 +23,8 @@ import { ADMIN_API_VERSION } from "./schema";
 //                                      App Bridge stand-in's idToken()
 //   GET  /app-bridge.js                the App Bridge stand-in (admin/app-bridge.js)
 //   POST /__emulator/reset             back to the seeded store (?tokens=1 also forgets tokens)
+//   GET  /__emulator/fulfillments      read-only: the fulfillments apps created through the API
+//                                      (order, fulfillment orders, tracking, items), for browser tests
 
 export interface EmbeddedAppConfig extends EmulatedApp {
   // The app's URL (SHOPIFY_APP_URL), where the admin page points its iframe.
@@ -70,6 +72,30 @@ export function embeddedAppQuery(app: EmulatedApp, shop: string, now = Date.now(
     .join("&");
   params.set("hmac", createHmac("sha256", app.apiSecret).update(message).digest("hex"));
   return params;
+}
+
+/** What an app's fulfillments look like from Shopify's side, as plain JSON (no GraphQL needed). */
+function describeFulfillments(emulator: ShopifyAdminEmulator) {
+  const orderNames = new Map(emulator.state().orders.map((o) => [o.id, o.name]));
+  return emulator
+    .fulfillments()
+    .filter((f) => f.createdThroughApi)
+    .map((f) => ({
+      id: f.id,
+      orderId: f.orderId,
+      orderName: orderNames.get(f.orderId) ?? null,
+      status: f.status,
+      fulfillmentOrderIds: f.fulfillmentOrderIds,
+      notifyCustomer: f.notifyCustomer,
+      trackingInfo: f.trackingInfo,
+      lineItems: f.lineItems.map((l) => ({
+        lineItemId: l.lineItem.id,
+        fulfillmentOrderLineItemId: l.fulfillmentOrderLineItemId,
+        title: l.lineItem.title,
+        sku: l.lineItem.sku,
+        quantity: l.quantity,
+      })),
+    }));
 }
 
 function send(res: ServerResponse, status: number, headers: Record<string, string>, body?: string | Buffer) {
@@ -190,6 +216,10 @@ export async function startShopifyAdminEmulatorServer(
           emulator.reset();
           if (url.searchParams.get("tokens") === "1") oauth?.reset();
           res.writeHead(204).end();
+          return;
+        }
+        if (req.method === "GET" && url.pathname === "/__emulator/fulfillments") {
+          sendJson(res, 200, { fulfillments: describeFulfillments(emulator) });
           return;
         }
         if (handleAdmin(req, res, url, body?.toString("utf8") ?? "")) return;

@@ -178,14 +178,15 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
             </InlineStack>
             <Text as="p">
               Quoted {formatCents(chosen.quotedCents, chosen.currency)}. Drafts cost nothing; you are charged only when
-              you buy.
+              you buy. To change the details below, discard the draft.
             </Text>
             <Checkbox
               label="Notify the customer with the tracking link"
               checked={notifyCustomer}
               onChange={setNotifyCustomer}
             />
-            {buy.data?.error ? (
+            {/* Hidden while a new attempt runs: the last refusal is not this attempt's answer. */}
+            {buy.data?.error && buy.state === "idle" ? (
               <Banner tone="critical" title="The label was not bought">
                 <p>{buy.data.error.message}</p>
               </Banner>
@@ -280,7 +281,11 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
                     <input type="hidden" name="intent" value="validate-address" />
                     <input type="hidden" name="fulfillmentOrderId" value={section.id} />
                     <input type="hidden" name="address" value={JSON.stringify(request.to_address ?? {})} />
-                    <Button submit loading={validation.state !== "idle"} disabled={validation.state !== "idle"}>
+                    <Button
+                      submit
+                      loading={validation.state !== "idle"}
+                      disabled={validation.state !== "idle" || Boolean(chosen)}
+                    >
                       {`Validate address (${validatePrice}; never billed twice)`}
                     </Button>
                   </validation.Form>
@@ -318,6 +323,7 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
                     </Text>
                     <div>
                       <Button
+                        disabled={Boolean(chosen)}
                         onClick={() =>
                           setRequest((r) => ({
                             ...r,
@@ -396,6 +402,7 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
                   Boxes
                 </Text>
                 <Button
+                  disabled={Boolean(chosen)}
                   onClick={() =>
                     setRequest((r) => withBoxes(r, [...boxesOf(r), { ...(boxesOf(r)[0] ?? {}), weight: null }]))
                   }
@@ -435,7 +442,16 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
                         label="Box preset"
                         placeholder="Choose a box"
                         options={page.boxPresets.map((p) => ({ label: p.name, value: p.id }))}
-                        value=""
+                        // The preset whose size the box has (the default box is prefilled), else none.
+                        value={
+                          page.boxPresets.find(
+                            (p) =>
+                              p.length === box.length &&
+                              p.width === box.width &&
+                              p.height === box.height &&
+                              p.dimensionUnit === (box.dimension_unit ?? "in"),
+                          )?.id ?? ""
+                        }
                         onChange={(id) => {
                           const preset = page.boxPresets.find((p) => p.id === id);
                           if (!preset) return;

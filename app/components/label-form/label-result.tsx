@@ -1,6 +1,6 @@
 import { useFetcher } from "@remix-run/react";
 import { Banner, BlockStack, Box, Button, Card, InlineStack, Link, List, Text } from "@shopify/polaris";
-import { useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 
 import type { LabelSummary } from "~/labels/order-label-page.server";
 
@@ -47,18 +47,30 @@ function WriteBackState({ label, notifyCustomer }: { label: LabelSummary; notify
   );
 }
 
+/** Whether the label file is served from the app's own origin (only then can its frame be printed). */
+function useSameOriginFile(url: string | null): boolean {
+  const [same, setSame] = useState(false);
+  useEffect(() => {
+    setSame(url ? new URL(url, window.location.href).origin === window.location.origin : false);
+  }, [url]);
+  return same;
+}
+
 export function LabelResult({ label, notifyCustomer }: { label: LabelSummary; notifyCustomer: boolean }) {
   const frame = useRef<HTMLIFrameElement>(null);
   const format = (label.labelFormat ?? "pdf").toLowerCase();
+  const sameOrigin = useSameOriginFile(label.labelUrl);
   const print = () => {
-    // The PDF is printed from its own frame, so the admin page around it is not printed.
+    // A file on the app's origin is printed from its own frame, so the admin around it is not.
     const win = frame.current?.contentWindow;
-    if (win) {
+    if (win && sameOrigin) {
       win.focus();
       win.print();
-    } else if (label.labelUrl) {
-      window.open(label.labelUrl, "_blank", "noopener")?.print();
+      return;
     }
+    // The file lives on the shipping service's host: a page cannot print another site's frame
+    // (the browser refuses), so the label opens in a tab of its own, ready to print.
+    if (label.labelUrl) window.open(label.labelUrl, "_blank", "noopener,noreferrer");
   };
   return (
     <Card>
@@ -100,10 +112,10 @@ export function LabelResult({ label, notifyCustomer }: { label: LabelSummary; no
             )}
           </Box>
         ) : null}
-        <InlineStack gap="200">
+        <InlineStack gap="300" blockAlign="center">
           {format === "pdf" ? (
             <Button variant="primary" onClick={print}>
-              Print
+              {sameOrigin ? "Print" : "Open to print"}
             </Button>
           ) : format === "png" ? (
             <Button

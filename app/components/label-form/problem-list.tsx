@@ -14,7 +14,7 @@ export function ProblemSummary({ problems }: { problems: readonly KnownPreflight
       tone={blocking.length > 0 ? "critical" : "warning"}
       title={
         blocking.length > 0
-          ? `${blocking.length} ${blocking.length === 1 ? "detail needs" : "details need"} fixing before this label can be bought`
+          ? `${blocking.length} ${blocking.length === 1 ? "detail needs" : "details need"} fixing before this label can be bought${warnings.length > 0 ? `; ${warnings.length} more to check` : ""}`
           : `${warnings.length} ${warnings.length === 1 ? "detail" : "details"} to check`
       }
     >

@@ -1,0 +1,102 @@
+import type { Frame, Locator } from "playwright-core";
+import { expect } from "vitest";
+
+import { assertAccessible, type GuardedPage } from "./browser";
+
+// The steps a merchant takes on the Orders list and an order's label page, by role and text as
+// they see them. Each step that lands on a new screen screenshots it and runs axe-core on it.
+
+/** Screenshot and axe the screen as it is now. */
+export async function checkScreen(guarded: GuardedPage, frame: Frame, name: string): Promise<void> {
+  await guarded.screenshot(name);
+  await assertAccessible(frame, name);
+}
+
+/** Waits until the locator is visible (playwright-core has no expect; this is its waitFor). */
+export async function see(locator: Locator, timeout = 15_000): Promise<Locator> {
+  await locator.first().waitFor({ state: "visible", timeout });
+  return locator.first();
+}
+
+/** From the Orders list, opens an order's label page by clicking its row link. */
+export async function openOrderFromList(frame: Frame, orderName: string): Promise<void> {
+  const search = frame.getByPlaceholder("Search by order name, e.g. #1001");
+  if (await search.isVisible()) {
+    // The list is paged; search finds the order wherever it is.
+    await search.fill(orderName);
+  } else {
+    await frame
+      .getByRole("button", { name: /search/i })
+      .first()
+      .click();
+    await frame.getByPlaceholder("Search by order name, e.g. #1001").fill(orderName);
+  }
+  await see(frame.getByRole("link", { name: orderName, exact: true }));
+  await frame.getByRole("link", { name: orderName, exact: true }).click();
+  await see(frame.getByRole("heading", { name: `Order ${orderName}` }));
+  await frame.waitForLoadState("networkidle");
+}
+
+/** Clicks Get rates and waits for the list of rates; returns the Choose buttons. */
+export async function getRates(frame: Frame): Promise<Locator> {
+  await frame.getByRole("button", { name: "Get rates" }).click();
+  const choose = frame.getByRole("button", { name: /^Choose / });
+  await see(choose);
+  return choose;
+}
+
+/** Chooses a rate (the first by default) and waits for the free draft; returns the buy amount, e.g. "$12.34". */
+export async function chooseRate(frame: Frame, which: Locator | null = null): Promise<string> {
+  const button = which ?? frame.getByRole("button", { name: /^Choose / }).first();
+  await button.click();
+  const buy = await see(frame.getByRole("button", { name: /^Buy label for / }));
+  const text = (await buy.innerText()).trim();
+  const amount = /for (.+)$/.exec(text)?.[1];
+  if (!amount) throw new Error(`no amount on "${text}"`);
+  return amount;
+}
+
+/** Opens the Buy confirmation; returns its dialog. */
+export async function openBuyConfirmation(frame: Frame): Promise<Locator> {
+  await frame.getByRole("button", { name: /^Buy label for / }).click();
+  return see(frame.getByRole("dialog", { name: "Buy this label?" }));
+}
+
+export async function confirmBuy(dialog: Locator, amount: string): Promise<void> {
+  await dialog.getByRole("button", { name: `Buy for ${amount}` }).click();
+}
+
+/** The tracking numbers shown on a bought label. */
+export async function trackingNumbersOnPage(frame: Frame): Promise<string[]> {
+  const tracking = frame.getByRole("heading", { name: "Tracking" }).locator("xpath=..").getByRole("listitem");
+  const texts = await tracking.allInnerTexts();
+  expect(texts.length).toBeGreaterThan(0);
+  return texts.map((t) => t.trim());
+}
+
+/** Clicks "Open to print" on a bought PDF label; returns the URL of the tab it opened. */
+export async function openLabelToPrint(guarded: GuardedPage, frame: Frame): Promise<string> {
+  const [tab] = await Promise.all([
+    guarded.context.waitForEvent("page", { timeout: 15_000 }),
+    frame.getByRole("button", { name: "Open to print" }).click(),
+  ]);
+  await tab.waitForLoadState("domcontentloaded");
+  const url = tab.url();
+  await tab.close();
+  return url;
+}
+
+/** Goes to another screen of the app through the admin's sidebar (the app's <ui-nav-menu>). */
+export async function openFromSidebar(
+  guarded: GuardedPage,
+  frame: Frame,
+  link: "Labels" | "Activity" | "Settings",
+  heading: string,
+): Promise<void> {
+  await guarded.page
+    .getByRole("navigation", { name: "Store navigation" })
+    .getByRole("link", { name: link, exact: true })
+    .click();
+  await see(frame.getByRole("heading", { name: heading, level: 1 }));
+  await frame.waitForLoadState("networkidle");
+}
