@@ -161,9 +161,9 @@ async function migrate(databaseUrl: string): Promise<void> {
 
 // The demo's box presets (another screen manages them; the demo writes the rows directly).
 const BOX_PRESETS = [
-  { name: "Small mailer", length: 9, width: 6, height: 3, dimensionUnit: "in", tareWeight: 3, maxWeight: 5, weightUnit: "lb", isDefault: false },
-  { name: "Medium box", length: 12, width: 10, height: 6, dimensionUnit: "in", tareWeight: 8, maxWeight: 30, weightUnit: "lb", isDefault: true },
-  { name: "Large box", length: 18, width: 14, height: 12, dimensionUnit: "in", tareWeight: 16, maxWeight: 70, weightUnit: "lb", isDefault: false },
+  { name: "Small mailer", length: 9, width: 6, height: 3, dimensionUnit: "in", tareWeight: 0.2, maxWeight: 5, weightUnit: "lb", isDefault: false },
+  { name: "Medium box", length: 12, width: 10, height: 6, dimensionUnit: "in", tareWeight: 0.5, maxWeight: 30, weightUnit: "lb", isDefault: true },
+  { name: "Large box", length: 18, width: 14, height: 12, dimensionUnit: "in", tareWeight: 1, maxWeight: 70, weightUnit: "lb", isDefault: false },
 ] as const; // prettier-ignore
 
 async function seedSettings(db: PrismaClient, shopify: ShopifyAdminEmulator): Promise<void> {

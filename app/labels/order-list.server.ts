@@ -72,6 +72,9 @@ const NOT_KNOWN_FROM_THE_LIST = new Set<string>([
   "LINE_ITEM_MISSING",
   "CUSTOMS_LINES_DIFFER",
 ]);
+// The list reads no prices, so whatever preflight says of the declared value (missing, as
+// FIELD_REQUIRED at customs.value, or anything else on that field) is for the order page to judge.
+const isCustomsValue = (path: string) => path === "customs.value";
 const MAX_MESSAGES = 3;
 
 const ZERO_USD = {
@@ -199,7 +202,7 @@ export function computeListProblems(
     prefillProblems: prefilled.problems,
     current: prefilled.request,
     products: prefilled.products,
-  }).filter((p) => p.severity !== "info" && !NOT_KNOWN_FROM_THE_LIST.has(p.code));
+  }).filter((p) => p.severity !== "info" && !NOT_KNOWN_FROM_THE_LIST.has(p.code) && !isCustomsValue(p.path));
   const blocking = problems.filter((p) => p.severity === "blocking");
   return {
     blocking: blocking.length,

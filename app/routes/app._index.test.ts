@@ -76,6 +76,15 @@ describe("Orders page loader", () => {
     expect(await problemsOf("1001")).toEqual({ blocking: 0, warnings: 0, messages: [], partial: false });
   });
 
+  it("leaves the declared value of an international order to the order page, which reads the prices", async () => {
+    useEmulator();
+    const problemsOf = async (name: string) => (await loadOrders(`/app?q=${name}`)).list?.rows[0]?.problems;
+    // Germany, ready to ship: nothing blocks it. Brazil without CPF: only the tax id does.
+    expect((await problemsOf("1004"))?.blocking).toBe(0);
+    expect((await problemsOf("1007"))?.blocking).toBe(1);
+    expect((await problemsOf("1007"))?.messages.join(" ")).not.toMatch(/declared value/i);
+  });
+
   it("keeps only orders with a blocking problem on the Problems tab", async () => {
     useEmulator();
     const data = await loadOrders("/app?tab=problems");
