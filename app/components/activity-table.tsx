@@ -21,6 +21,16 @@ export const OUTCOMES: Record<ActivityEntry["outcome"], { label: string; tone: T
   },
 };
 
+// A call whose outcome was unknown, once the service said what became of its label.
+const SETTLED = {
+  bought: {
+    label: "Confirmed later",
+    tone: "info",
+    help: "The label was bought once; its charge is the purchase listed for this order.",
+  },
+  not_bought: { label: "Not charged", tone: undefined, help: "Confirmed later: the label was not bought then." },
+} as const satisfies Record<string, (typeof OUTCOMES)[keyof typeof OUTCOMES]>;
+
 const ACTIONS: Record<ActivityEntry["action"], string> = {
   validate: "Address validation",
   purchase: "Label purchase",
@@ -49,7 +59,7 @@ export function ActivityTable({ entries, loading }: { entries: ActivityEntry[]; 
       ]}
     >
       {entries.map((entry, index) => {
-        const outcome = OUTCOMES[entry.outcome];
+        const outcome = entry.outcome === "unknown" && entry.settled ? SETTLED[entry.settled] : OUTCOMES[entry.outcome];
         return (
           <IndexTable.Row id={entry.id} key={entry.id} position={index}>
             <IndexTable.Cell>

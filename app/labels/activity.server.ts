@@ -3,7 +3,7 @@ import type { PrismaClient } from "@prisma/client";
 import { getNumericId } from "~/shopify/ids";
 
 import type { AuditOutcome } from "./audit.server";
-import { findOrderNames } from "./label-repository.server";
+import { findLabelStatuses, findOrderNames } from "./label-repository.server";
 
 // The Activity screen's read model: every billable call to the shipping service (address
 // validations and label purchases) from the audit trail, newest first, and what the month cost.
@@ -28,6 +28,12 @@ export type ActivityEntry = {
   orderName: string | null;
   labelId: string | null;
   detail: string | null;
+  /**
+   * For a call whose outcome was unknown, what the service later said of its label: bought (its
+   * one charge is the purchase entry recorded when it was found), not bought, or null while
+   * the label is still being confirmed.
+   */
+  settled: "bought" | "not_bought" | null;
   createdAt: string;
 };
 
@@ -72,7 +78,18 @@ export async function listActivity(
   ]);
   const shown = rows.slice(0, pageSize);
   const orderGids = [...new Set(shown.flatMap((row) => (row.orderGid ? [row.orderGid] : [])))];
-  const orderNames = await findOrderNames(db, shop, orderGids);
+  const unknownLabelIds = shown.flatMap((row) => (row.outcome === "unknown" && row.labelId ? [row.labelId] : []));
+  const [orderNames, labelStatuses] = await Promise.all([
+    findOrderNames(db, shop, orderGids),
+    findLabelStatuses(db, shop, unknownLabelIds),
+  ]);
+  const settledOf = (row: { outcome: string; labelId: string | null }): ActivityEntry["settled"] => {
+    if (row.outcome !== "unknown" || !row.labelId) return null;
+    const status = labelStatuses.get(row.labelId);
+    if (status === "purchased" || status === "fulfilled") return "bought";
+    if (status === "draft" || status === "voided" || status === "failed") return "not_bought";
+    return null;
+  };
   return {
     page,
     hasNextPage: rows.length > pageSize,
@@ -90,6 +107,7 @@ export async function listActivity(
       orderName: row.orderGid ? (orderNames.get(row.orderGid) ?? null) : null,
       labelId: row.labelId,
       detail: row.detail,
+      settled: settledOf(row),
       createdAt: row.createdAt.toISOString(),
     })),
     monthTotal: {

@@ -240,6 +240,20 @@ export async function countLabelsByStatus(db: PrismaClient, shop: string): Promi
   return counts;
 }
 
+/** The current state of each of these labels of the shop. */
+export async function findLabelStatuses(
+  db: PrismaClient,
+  shop: string,
+  labelIds: readonly string[],
+): Promise<Map<string, LabelStatus>> {
+  if (labelIds.length === 0) return new Map();
+  const rows = await db.label.findMany({
+    where: { shop, id: { in: [...labelIds] } },
+    select: { id: true, status: true },
+  });
+  return new Map(rows.flatMap((row) => (isOneOf(LABEL_STATUSES, row.status) ? [[row.id, row.status] as const] : [])));
+}
+
 /** The order names (#1001) the shop's labels know for these order GIDs. */
 export async function findOrderNames(
   db: PrismaClient,
