@@ -4,8 +4,9 @@ import db from "~/db.server";
 
 import { createShippingEmulator } from "../../emulator/shipping/emulator";
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
-import { DEMO_ORG } from "../../test/helpers/labels";
+import { createEmulators, DEMO_ORG, quoteSeededOrder, TEST_LABEL_SHOP } from "../../test/helpers/labels";
 import { routeShippingToEmulator, setupMockServer } from "../../test/helpers/msw";
+import { createDraft } from "./create-draft.server";
 import { loadOrderLabelPage } from "./order-label-page.server";
 import { saveShopSettings, setShippingApiKey } from "./settings.server";
 
@@ -39,5 +40,24 @@ describe("the address-validation policy on the order label page", () => {
     const page = await load();
     expect(page.ok && page.value.fulfillmentOrders[0]?.storedValidation).toBeNull();
     expect(shipping.validationsBilled(DEMO_ORG)).toBe(0);
+  });
+});
+
+describe("a drafted shipment on the order label page", () => {
+  it("shows what was drafted, edits included, rather than the prefill", async () => {
+    const emulators = createEmulators();
+    const { client, input } = await quoteSeededOrder(emulators, "#1001");
+    const drafted = await createDraft(
+      { db, shop: TEST_LABEL_SHOP, shipping: client },
+      { ...input, request: { ...input.request, label_size: "4x8", reference: "Gift for Emily" } },
+    );
+    if (!drafted.ok) throw new Error(drafted.error.logMessage);
+    const page = await loadOrderLabelPage(
+      { db, shop: TEST_LABEL_SHOP, admin: emulators.shopify.graphql },
+      input.orderGid,
+    );
+    const section = page.ok ? page.value.fulfillmentOrders[0] : null;
+    expect(section?.prefill.request).toMatchObject({ label_size: "4x8", reference: "Gift for Emily" });
+    expect(section?.prefill.lineItems).toEqual(input.lineItems);
   });
 });

@@ -3,7 +3,7 @@ import type { PrismaClient } from "@prisma/client";
 import type { ShippingClient } from "~/shipping/client.server";
 import type { ProductForCustoms } from "~/shipping/customs-description";
 import type { KnownPreflightProblem, LabelRequestInput } from "~/shipping/preflight";
-import { AddressValidationRequestSchema, type Rate } from "~/shipping/schemas";
+import { AddressValidationRequestSchema, CreateLabelRequestSchema, type Rate } from "~/shipping/schemas";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import type { FulfillmentOrderGid, OrderGid } from "~/shopify/ids";
 import { parseFulfillmentOrderLineItemGid } from "~/shopify/ids";
@@ -230,6 +230,8 @@ export async function loadOrderLabelPage(
     data.fulfillmentOrders.map(async (fo): Promise<FulfillmentOrderSection> => {
       const prefilled = prefillLabelRequest(data, settings, { shop: shopInfo, locations, fulfillmentOrderId: fo.id });
       const label = labels.find((l) => l.fulfillmentOrderGid === fo.id && isActive(l)) ?? null;
+      const draftedRequest = label ? CreateLabelRequestSchema.safeParse(label.request) : null;
+      const drafted: LabelRequestInput | null = draftedRequest?.success ? draftedRequest.data : null;
       const validationAddress = toValidationAddress(prefilled.request.to_address);
       const stored = validationAddress
         ? ((await findAddressValidation(db, shop, validationAddress)) ??
@@ -256,12 +258,16 @@ export async function loadOrderLabelPage(
             remaining: l.remainingQuantity,
             total: l.totalQuantity,
           })),
-        prefill: {
-          request: prefilled.request,
-          lineItems: prefilled.lineItems,
-          products: prefilled.products,
-          problems: prefilled.problems,
-        },
+        // Once drafted, the page shows what was drafted (the merchant may have edited the prefill),
+        // and the items the label ships; the prefill's problems were settled by then.
+        prefill: drafted
+          ? { request: drafted, lineItems: label?.lineItems ?? [], products: prefilled.products, problems: [] }
+          : {
+              request: prefilled.request,
+              lineItems: prefilled.lineItems,
+              products: prefilled.products,
+              problems: prefilled.problems,
+            },
         international: Boolean(from?.country && to?.country && from.country !== to.country),
         label: label ? toLabelSummary(label) : null,
         storedValidation: toView(stored),
