@@ -1,8 +1,7 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { launchBrowser, openGuardedPage } from "./support/browser";
-import { demo, openApp, resetDemo, shippingAccount, shopifyFulfillments } from "./support/demo";
+import { openGuardedPage } from "./support/browser";
+import { demo, openApp, shippingAccount, shopifyFulfillments, withDemoBrowser } from "./support/demo";
 import {
   checkScreen,
   chooseRate,
@@ -16,16 +15,11 @@ import {
   trackingNumbersOnPage,
 } from "./support/label-flow";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  await resetDemo();
-});
-afterAll(async () => browser.close());
+const browser = withDemoBrowser();
 
 describe("a domestic order", () => {
   it("goes from the Orders list to a printed label whose tracking is on the Shopify fulfillment", async () => {
-    const guarded = await openGuardedPage(browser, "domestic-label");
+    const guarded = await openGuardedPage(browser(), "domestic-label");
     const frame = await openApp(guarded.page);
     await see(frame.getByRole("link", { name: "#1001", exact: true }));
     await checkScreen(guarded, frame, "orders");

@@ -1,8 +1,7 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 
-import { launchBrowser, openGuardedPage } from "./support/browser";
-import { openApp, resetDemo, setShippingFaults, shippingAccount, shopifyFulfillments } from "./support/demo";
+import { openGuardedPage } from "./support/browser";
+import { openApp, setShippingFaults, shippingAccount, shopifyFulfillments, withDemoBrowser } from "./support/demo";
 import {
   checkScreen,
   chooseRate,
@@ -15,21 +14,15 @@ import {
   trackingNumbersOnPage,
 } from "./support/label-flow";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  await resetDemo();
-});
-afterAll(async () => {
-  await setShippingFaults({});
-  await browser.close();
-});
+const browser = withDemoBrowser();
+// The next file starts from a service without faults.
+afterAll(async () => setShippingFaults({}));
 
 const PURCHASE = "POST /v1/labels/{id}/purchase";
 
 describe("a failed purchase", () => {
   it("says what happened, charges nothing, and is bought exactly once when retried", async () => {
-    const guarded = await openGuardedPage(browser, "failed-purchase");
+    const guarded = await openGuardedPage(browser(), "failed-purchase");
     const frame = await openApp(guarded.page);
     await openOrderFromList(frame, "#1022");
     await getRates(frame);

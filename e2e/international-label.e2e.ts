@@ -1,8 +1,7 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { launchBrowser, openGuardedPage } from "./support/browser";
-import { openApp, resetDemo, shippingAccount, shopifyFulfillments } from "./support/demo";
+import { openGuardedPage } from "./support/browser";
+import { openApp, shippingAccount, shopifyFulfillments, withDemoBrowser } from "./support/demo";
 import {
   checkScreen,
   chooseRate,
@@ -14,16 +13,11 @@ import {
   trackingNumbersOnPage,
 } from "./support/label-flow";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  await resetDemo();
-});
-afterAll(async () => browser.close());
+const browser = withDemoBrowser();
 
 describe("an international order", () => {
   it("has its problems fixed on the page, then is bought", async () => {
-    const guarded = await openGuardedPage(browser, "international-label");
+    const guarded = await openGuardedPage(browser(), "international-label");
     const frame = await openApp(guarded.page);
     const row = frame.getByRole("row").filter({ hasText: "#1007" });
     await see(row);

@@ -1,9 +1,8 @@
 import { PDFDocument } from "pdf-lib";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { launchBrowser, openGuardedPage } from "./support/browser";
-import { openApp, resetDemo, shopifyFulfillments } from "./support/demo";
+import { openGuardedPage } from "./support/browser";
+import { openApp, shopifyFulfillments, withDemoBrowser } from "./support/demo";
 import {
   checkScreen,
   chooseRate,
@@ -16,16 +15,11 @@ import {
   see,
 } from "./support/label-flow";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  await resetDemo();
-});
-afterAll(async () => browser.close());
+const browser = withDemoBrowser();
 
 describe("settings", () => {
   it("are saved and used by the next label: a 4 × 8 label and no e-mail to the customer", async () => {
-    const guarded = await openGuardedPage(browser, "settings");
+    const guarded = await openGuardedPage(browser(), "settings");
     let frame = await openApp(guarded.page);
     await openFromSidebar(guarded, frame, "Settings", "Settings");
     await checkScreen(guarded, frame, "settings");

@@ -1,8 +1,8 @@
-import type { Browser, Frame } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Frame } from "playwright-core";
+import { describe, expect, it } from "vitest";
 
-import { launchBrowser, openGuardedPage } from "./support/browser";
-import { openApp, resetDemo, shippingAccount, shopifyFulfillments } from "./support/demo";
+import { openGuardedPage } from "./support/browser";
+import { openApp, shippingAccount, shopifyFulfillments, withDemoBrowser } from "./support/demo";
 import {
   checkScreen,
   chooseRate,
@@ -14,12 +14,7 @@ import {
   trackingNumbersOnPage,
 } from "./support/label-flow";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  await resetDemo();
-});
-afterAll(async () => browser.close());
+const browser = withDemoBrowser();
 
 /** Rates, a draft and Buy for the shipment shown; returns its tracking numbers. */
 async function buyShownShipment(frame: Frame): Promise<string[]> {
@@ -33,7 +28,7 @@ async function buyShownShipment(frame: Frame): Promise<string[]> {
 
 describe("a split order", () => {
   it("ships each fulfillment order from its own location under its own label", async () => {
-    const guarded = await openGuardedPage(browser, "split-order");
+    const guarded = await openGuardedPage(browser(), "split-order");
     const frame = await openApp(guarded.page);
     await openOrderFromList(frame, "#1016");
     expect(await frame.getByText("2 shipments").isVisible()).toBe(true);

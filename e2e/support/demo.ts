@@ -1,5 +1,7 @@
-import { type Frame, type Page } from "playwright-core";
-import { inject } from "vitest";
+import { type Browser, type Frame, type Page } from "playwright-core";
+import { afterAll, beforeAll, inject } from "vitest";
+
+import { launchBrowser } from "./browser";
 
 export const demo = () => inject("demo");
 
@@ -75,4 +77,21 @@ export async function shippingAccount(): Promise<ShippingAccount> {
   const response = await fetch(`${demo().shippingUrl}/__emulator/organizations/org_demo`);
   if (!response.ok) throw new Error(`reading the shipping account failed: ${response.status}`);
   return (await response.json()) as ShippingAccount;
+}
+
+/**
+ * One Chromium for a test file, started once the demo is back to its seed; closed after the
+ * file. Returns a getter, since the browser exists only once beforeAll has run.
+ */
+export function withDemoBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    await resetDemo();
+  });
+  afterAll(async () => browser?.close());
+  return () => {
+    if (!browser) throw new Error("the browser starts in beforeAll");
+    return browser;
+  };
 }
