@@ -145,7 +145,32 @@ function parsePayload(raw: string): unknown {
   }
 }
 
+/**
+ * One store operation at a time per worker process. On SQLite, the libsql adapter runs a write in
+ * a transaction on its own connection: a claim and a completion overlapping in one process can
+ * each hold the lock the other waits for until both time out. Across processes, the conditional
+ * updates decide and busy-retry (app/db.server.ts) waits; correctness never depends on this.
+ */
+function serialized<A extends unknown[], R>(lock: { tail: Promise<unknown> }, operation: (...args: A) => Promise<R>) {
+  return (...args: A): Promise<R> => {
+    const result = lock.tail.then(() => operation(...args));
+    lock.tail = result.catch(() => undefined);
+    return result;
+  };
+}
+
 export function createPrismaJobStore(db: PrismaClient): JobStore {
+  const lock = { tail: Promise.resolve() as Promise<unknown> };
+  const store = createUnserializedStore(db);
+  return {
+    claimNext: serialized(lock, store.claimNext),
+    complete: serialized(lock, store.complete),
+    fail: serialized(lock, store.fail),
+    release: serialized(lock, store.release),
+  };
+}
+
+function createUnserializedStore(db: PrismaClient): JobStore {
   const own = (job: ClaimedJob) => ({ id: job.id, status: "running", claimToken: job.token });
   return {
     async claimNext(definition: AnyJobDefinition, now: Date): Promise<ClaimedJob | null> {

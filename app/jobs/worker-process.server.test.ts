@@ -31,7 +31,11 @@ function effectFile(): string {
 
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").filter(Boolean) : []);
 
-function startWorker(env: Record<string, string>): { child: ChildProcess; exited: Promise<number | null> } {
+function startWorker(env: Record<string, string>): {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  output: () => string;
+} {
   const child = spawn(process.execPath, ["--import", "tsx", "test/helpers/job-worker-process.ts"], {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -47,11 +51,11 @@ function startWorker(env: Record<string, string>): { child: ChildProcess; exited
       resolve(code);
     }),
   );
-  return { child, exited };
+  return { child, exited, output: () => output };
 }
 
 const enqueue = (n: number) => createPrismaJobQueue(db).enqueue(SLOW_EFFECT_JOB, TEST_SHOP, { n });
-const POLL = { timeout: 15_000, interval: 25 };
+const POLL = { timeout: 40_000, interval: 25 };
 
 describe("the worker process", () => {
   it("on SIGTERM finishes the jobs it is running, claims no more, and exits 0", async () => {
@@ -71,7 +75,7 @@ describe("the worker process", () => {
       status: "queued",
       attempts: 0,
     });
-  }, 30_000);
+  }, 90_000);
 
   it("on SIGTERM releases a job that outlasts the grace period, without counting the attempt", async () => {
     const file = effectFile();
@@ -86,7 +90,7 @@ describe("the worker process", () => {
       attempts: 0,
       claimToken: null,
     });
-  }, 30_000);
+  }, 90_000);
 
   it("leaves the job of a worker killed mid-job to another worker after its lease, which runs it once", async () => {
     const file = effectFile();
@@ -98,12 +102,19 @@ describe("the worker process", () => {
     expect((await db.job.findUniqueOrThrow({ where: { id: jobId } })).status).toBe("running");
 
     const second = startWorker({ EFFECT_FILE: file, JOB_MS: "50" });
-    await expect.poll(async () => (await db.job.findUniqueOrThrow({ where: { id: jobId } })).status, POLL).toBe("done");
+    try {
+      await expect
+        .poll(async () => (await db.job.findUniqueOrThrow({ where: { id: jobId } })).status, POLL)
+        .toBe("done");
+    } catch (error) {
+      console.warn(second.output(), lines(file));
+      throw error;
+    }
     const effects = lines(file);
     expect(effects.filter((l) => l.startsWith("start"))).toHaveLength(2);
     expect(effects.filter((l) => l.startsWith("done"))).toEqual([`done 1 ${second.child.pid}`]);
     expect(effects[1]).toBe(`start 1 ${second.child.pid} 2`);
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);
-  }, 30_000);
+  }, 90_000);
 });
