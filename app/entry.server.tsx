@@ -7,12 +7,11 @@ import { renderToPipeableStream } from "react-dom/server";
 
 import { getEnv } from "./env.server";
 import { applyConfiguredHosts } from "./http/document-headers.server";
-import { startBackgroundJobs } from "./jobs/background.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
 
-// Purchases interrupted after the charge and tracking write-backs Shopify did not take are
-// finished by a sweep in the server process (app/jobs/label-recovery.server.ts).
-startBackgroundJobs();
+// The web process starts no background work: purchases interrupted after the charge and
+// tracking write-backs Shopify did not take are finished by jobs in the worker process
+// (`npm run worker`, scripts/worker.ts; docs/decisions/0007-job-queue.md).
 
 export const streamTimeout = 5000;
 

@@ -9,9 +9,10 @@
 //
 // What runs: the two emulators in this process (loopback servers), and the app's production
 // build in a child process (scripts/demo-app-server.ts) with NODE_ENV=development, DEMO_MODE=1
-// and a preload that routes calls for the demo shop's host to the Shopify emulator. The label
-// recovery job runs as a timer inside the app process (app/jobs/background.server.ts); there is
-// no separate worker. Ctrl-C stops everything and frees the ports.
+// and a preload that routes calls for the demo shop's host to the Shopify emulator, and the job
+// worker (scripts/worker.ts, as `npm run worker`) in a second child process with the same
+// environment and preload, so interrupted purchases and pending write-backs are still recovered.
+// Ctrl-C stops everything and frees the ports.
 //
 // Browser tests start it programmatically: see `startDemo` below and README "Running the demo".
 
@@ -289,6 +290,19 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     child.stdout.on("data", onOutput);
     child.stderr.on("data", onOutput);
     await waitForApp(appUrl, child, () => recent);
+
+    // The worker runs the background jobs (label recovery); the app process only enqueues.
+    const worker = spawn(
+      nodeBin,
+      ["--import", "tsx", "--import", "./scripts/demo-fetch-routing.ts", "scripts/worker.ts"],
+      { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] },
+    );
+    cleanups.push(() => stopChild(worker));
+    const onWorkerOutput = (chunk: Buffer) => {
+      for (const line of chunk.toString("utf8").split("\n")) if (line.trim()) log(`[worker] ${line}`);
+    };
+    worker.stdout.on("data", onWorkerOutput);
+    worker.stderr.on("data", onWorkerOutput);
 
     const adminUrl = shopify.adminUrl ?? `${shopify.url}/admin`;
     let stopped = false;

@@ -12,7 +12,13 @@ import {
   draftSeededOrder,
   TEST_LABEL_SHOP,
 } from "../../test/helpers/labels";
-import { runLabelRecovery, startLabelRecoveryLoop } from "./label-recovery.server";
+import {
+  createLabelRecoveryJob,
+  enqueueLabelRecoveryJobs,
+  LABEL_RECOVERY_JOB_NAME,
+  runLabelRecovery,
+} from "./label-recovery.server";
+import { createPrismaJobQueue } from "./prisma-job-queue.server";
 
 const SHOP = TEST_LABEL_SHOP;
 const afterLeases = () => new Date(Date.now() + 10 * 60_000);
@@ -72,21 +78,38 @@ describe("label recovery sweep", () => {
     expect(await findLabel(db, SHOP, draft.label.id)).toMatchObject({ writeBack: { status: "pending" } });
   });
 
-  it("runs the sweep on an interval, one run at a time, until stopped", async () => {
+  it("runs as a label-recovery job per installed shop in the worker, one queued at a time, charging once", async () => {
     const emulators = createEmulators();
-    const { draft, client } = await draftSeededOrder(db, emulators, "#1001");
-    expect((await purchase({ db, shop: SHOP, shipping: client }, draft.label.id)).ok).toBe(true);
+    const { draft, client, order } = await draftSeededOrder(db, emulators, "#1001");
+    const crashing = crashAfterCharge(client);
+    await expect(purchase({ db, shop: SHOP, shipping: crashing }, draft.label.id)).rejects.toThrow("process crashed");
+    const deps = {
+      db,
+      adminFor: async () => emulators.shopify.graphql,
+      shippingFor: async () => client,
+      now: afterLeases,
+    };
+    const queue = createPrismaJobQueue(db);
+    const job = createLabelRecoveryJob(deps);
 
-    const reports: unknown[] = [];
-    const stop = startLabelRecoveryLoop(
-      { db, adminFor: async () => emulators.shopify.graphql, shippingFor: async () => client },
-      { intervalMs: 20, onReport: (report) => reports.push(report) },
-    );
-    await expect
-      .poll(async () => (await findLabel(db, SHOP, draft.label.id))?.status, { timeout: 5_000 })
-      .toBe("fulfilled");
-    stop();
-    expect(reports.length).toBeGreaterThan(0);
-    expect(emulators.shopify.fulfillments().filter((f) => f.orderId === draft.label.orderGid)).toHaveLength(1);
+    // Not installed (no offline session): nothing is enqueued for the shop.
+    expect(await enqueueLabelRecoveryJobs(db, queue, job, afterLeases())).toEqual({ enqueued: [] });
+    await db.session.create({ data: { id: `offline_${SHOP}`, shop: SHOP, state: "", accessToken: "shpat_x" } });
+    expect(await enqueueLabelRecoveryJobs(db, queue, job, afterLeases())).toEqual({ enqueued: [SHOP] });
+    expect(await enqueueLabelRecoveryJobs(db, queue, job, afterLeases())).toEqual({ enqueued: [] });
+    expect(await db.job.count({ where: { shop: SHOP, name: LABEL_RECOVERY_JOB_NAME } })).toBe(1);
+
+    const worker = queue.createWorker([job], { pollIntervalMs: 10, log: { info: () => {}, error: () => {} } });
+    worker.start();
+    try {
+      await expect
+        .poll(async () => (await findLabel(db, SHOP, draft.label.id))?.status, { timeout: 10_000 })
+        .toBe("fulfilled");
+      await expect.poll(() => db.job.count({ where: { status: "done" } }), { timeout: 5_000 }).toBe(1);
+    } finally {
+      await worker.stop({ graceMs: 5_000 });
+    }
+    expect(emulators.shipping.charges(DEMO_ORG)).toHaveLength(1);
+    expect(emulators.shopify.fulfillments().filter((f) => f.orderId === order.id)).toHaveLength(1);
   });
 });

@@ -1,6 +1,12 @@
 import type { PrismaClient } from "@prisma/client";
+import { z } from "zod";
 
-import { listShopsNeedingRecovery } from "~/labels/label-repository.server";
+import type { JobDefinition, JobQueue } from "~/jobs/job-queue";
+import {
+  listRetryableWriteBackIds,
+  listShopsNeedingRecovery,
+  listStuckPurchaseIds,
+} from "~/labels/label-repository.server";
 import { recoverStuckPurchases } from "~/labels/purchase.server";
 import { retryPendingWriteBacks } from "~/labels/write-tracking.server";
 import type { ShippingClient } from "~/shipping/client.server";
@@ -27,57 +33,107 @@ export type LabelRecoveryReport = {
   skipped: Array<{ shop: string; reason: string }>;
 };
 
-export async function runLabelRecovery(deps: LabelRecoveryDeps): Promise<LabelRecoveryReport> {
+/** The sweep for one shop: what the `label-recovery` job runs. */
+export async function recoverShopLabels(deps: LabelRecoveryDeps, shop: string): Promise<LabelRecoveryReport> {
   // A live clock, read at each step: a sweep can take minutes, and a lease written from a
   // clock frozen at its start could already be over when written.
   const now = deps.now ?? (() => new Date());
   const report: LabelRecoveryReport = { purchasesRecovered: 0, writeBacksDone: 0, writeBacksPending: 0, skipped: [] };
 
-  const { stuckPurchases } = await listShopsNeedingRecovery(deps.db, now());
-  for (const shop of stuckPurchases) {
+  if ((await listStuckPurchaseIds(deps.db, shop, now())).length > 0) {
     const shipping = await deps.shippingFor(shop);
-    if (!shipping) {
+    if (shipping) {
+      const recovered = await recoverStuckPurchases({ db: deps.db, shop, shipping, now });
+      report.purchasesRecovered += recovered.filter((label) => label.status === "purchased").length;
+    } else {
       report.skipped.push({ shop, reason: "no shipping API key" });
-      continue;
     }
-    const recovered = await recoverStuckPurchases({ db: deps.db, shop, shipping, now });
-    report.purchasesRecovered += recovered.filter((label) => label.status === "purchased").length;
   }
 
-  // After the purchases above, so a recovered label's tracking goes out in the same sweep.
-  const { pendingWriteBacks } = await listShopsNeedingRecovery(deps.db, now());
-  for (const shop of pendingWriteBacks) {
+  // After the purchases above, so a recovered label's tracking goes out in the same run.
+  if ((await listRetryableWriteBackIds(deps.db, shop, now(), 1)).length > 0) {
     const admin = await deps.adminFor(shop);
-    if (!admin) {
+    if (admin) {
+      const { done, stillPending } = await retryPendingWriteBacks({ db: deps.db, shop, admin, now }, {});
+      report.writeBacksDone += done.length;
+      report.writeBacksPending += stillPending.length;
+    } else {
       report.skipped.push({ shop, reason: "no offline session" });
-      continue;
     }
-    const { done, stillPending } = await retryPendingWriteBacks({ db: deps.db, shop, admin, now }, {});
-    report.writeBacksDone += done.length;
-    report.writeBacksPending += stillPending.length;
   }
   return report;
 }
 
-/**
- * Runs the sweep every `intervalMs` in this process, never two at once. Returns a stop function.
- * The timer does not keep the process alive.
- */
-export function startLabelRecoveryLoop(
+/** The sweep over every shop with work, in this process (tests; the worker runs it per shop as a job). */
+export async function runLabelRecovery(deps: LabelRecoveryDeps): Promise<LabelRecoveryReport> {
+  const now = deps.now ?? (() => new Date());
+  const report: LabelRecoveryReport = { purchasesRecovered: 0, writeBacksDone: 0, writeBacksPending: 0, skipped: [] };
+  const { stuckPurchases, pendingWriteBacks } = await listShopsNeedingRecovery(deps.db, now());
+  for (const shop of new Set([...stuckPurchases, ...pendingWriteBacks])) {
+    const shopReport = await recoverShopLabels(deps, shop);
+    report.purchasesRecovered += shopReport.purchasesRecovered;
+    report.writeBacksDone += shopReport.writeBacksDone;
+    report.writeBacksPending += shopReport.writeBacksPending;
+    report.skipped.push(...shopReport.skipped);
+  }
+  return report;
+}
+
+// The job is per shop (the job's own shop); it carries nothing else.
+export const LabelRecoveryPayloadSchema = z.object({});
+export type LabelRecoveryPayload = z.infer<typeof LabelRecoveryPayloadSchema>;
+
+export const LABEL_RECOVERY_JOB_NAME = "label-recovery";
+/** How often the worker looks for shops with work to recover. */
+export const LABEL_RECOVERY_EVERY_MS = 60_000;
+
+/** The `label-recovery` job: one shop's sweep. At most one is queued or running per shop (de-duplication key). */
+export function createLabelRecoveryJob(
   deps: LabelRecoveryDeps,
-  options: { intervalMs: number; onReport?: (report: LabelRecoveryReport) => void; onError?: (error: unknown) => void },
-): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    runLabelRecovery(deps)
-      .then((report) => options.onReport?.(report))
-      .catch((error: unknown) => options.onError?.(error))
-      .finally(() => {
-        running = false;
-      });
-  }, options.intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  onReport?: (shop: string, report: LabelRecoveryReport) => void,
+): JobDefinition<LabelRecoveryPayload> {
+  return {
+    name: LABEL_RECOVERY_JOB_NAME,
+    payloadSchema: LabelRecoveryPayloadSchema,
+    concurrency: 2,
+    // Purchases hold 120 s leases and write-backs their own; a shop's sweep is bounded by them.
+    leaseMs: 10 * 60_000,
+    maxAttempts: 5,
+    backoff: { baseMs: 30_000, maxMs: 15 * 60_000 },
+    run: async (_payload, context) => {
+      const report = await recoverShopLabels(deps, context.shop);
+      onReport?.(context.shop, report);
+    },
+  };
+}
+
+/**
+ * The worker's schedule: a `label-recovery` job for every shop that has a stuck purchase or a
+ * write-back to retry and is still installed (has an offline session). Every worker may run it;
+ * the de-duplication key keeps one job per shop.
+ */
+export async function enqueueLabelRecoveryJobs(
+  db: PrismaClient,
+  queue: Pick<JobQueue, "enqueue">,
+  job: JobDefinition<LabelRecoveryPayload>,
+  now: Date = new Date(),
+): Promise<{ enqueued: string[] }> {
+  const { stuckPurchases, pendingWriteBacks } = await listShopsNeedingRecovery(db, now);
+  const shops = [...new Set([...stuckPurchases, ...pendingWriteBacks])];
+  if (shops.length === 0) return { enqueued: [] };
+  const installed = new Set(
+    (
+      await db.session.findMany({
+        where: { shop: { in: shops }, isOnline: false },
+        distinct: ["shop"],
+        select: { shop: true },
+      })
+    ).map((row) => row.shop),
+  );
+  const enqueued: string[] = [];
+  for (const shop of shops.filter((s) => installed.has(s))) {
+    const result = await queue.enqueue(job, shop, {}, { dedupeKey: "sweep" });
+    if (result.status === "enqueued") enqueued.push(shop);
+  }
+  return { enqueued };
 }

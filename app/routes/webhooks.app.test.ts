@@ -50,6 +50,14 @@ describe("app/uninstalled webhook", () => {
     expect(await db.session.count({ where: { shop: OTHER_SHOP } })).toBe(1);
   });
 
+  it("stops the shop's queued and running jobs, and no other shop's", async () => {
+    const job = (shop: string, status: string) => ({ shop, name: "label-recovery", status });
+    await db.job.createMany({ data: [job(TEST_SHOP, "queued"), job(TEST_SHOP, "running"), job(OTHER_SHOP, "queued")] });
+    expect((await callAction(uninstalled, uninstalledRequest())).status).toBe(200);
+    expect(await db.job.count({ where: { shop: TEST_SHOP, status: { in: ["queued", "running"] } } })).toBe(0);
+    expect(await db.job.count({ where: { shop: OTHER_SHOP, status: "queued" } })).toBe(1);
+  });
+
   it("answers 401 for a badly signed request and deletes nothing", async () => {
     const response = await callAction(uninstalled, uninstalledRequest({ hmac: "bm90LXRoZS1zaWduYXR1cmU=" }));
     expect(response.status).toBe(401);

@@ -1,12 +1,14 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
+import { stopShopJobs } from "../jobs/prisma-job-queue.server";
 import { err, ok, type Result } from "../utils/result";
 import { type DeliveryOutcome, processDeliveryOnce, type WebhookDelivery } from "./webhook-delivery.server";
 
-/** app/uninstalled: forget every session of the shop. */
+/** app/uninstalled: forget every session of the shop and stop its jobs. */
 export async function deleteShopSessions(db: Prisma.TransactionClient, shop: string): Promise<{ deleted: number }> {
   const { count } = await db.session.deleteMany({ where: { shop } });
+  await stopShopJobs(db, shop);
   return { deleted: count };
 }
 

@@ -1,0 +1,118 @@
+import type { z } from "zod";
+
+import type { Result } from "~/utils/result";
+
+// The job queue's port. Callers (web routes, webhooks, the worker's schedules) see only these
+// types; the default adapter keeps jobs in the app's database (prisma-job-queue.server.ts), and a
+// PostgreSQL deployment can put pg-boss behind the same port (docs/decisions/0007-job-queue.md).
+//
+// Delivery is at least once: a job whose worker dies is run again after its lease, so every
+// handler must be safe to run twice (the label use cases are exactly-once by themselves, ADR 5).
+
+/** What a handler is given besides its payload. */
+export type JobContext = {
+  readonly jobId: string;
+  readonly shop: string;
+  /** 1 for the first run; counts runs a dead worker started too. */
+  readonly attempt: number;
+  /** When the lease ends: calls made on the job's behalf must not outlive it (ADR 5). */
+  readonly deadline: Date;
+  /** Aborted at the deadline, and when the worker is stopped and will not wait any longer. */
+  readonly signal: AbortSignal;
+};
+
+/** A named kind of job: its payload's schema, how many run at once per worker, retries, and the handler. */
+export type JobDefinition<P> = {
+  readonly name: string;
+  readonly payloadSchema: z.ZodType<P, z.ZodTypeDef, unknown>;
+  /** How many jobs of this name one worker process runs at the same time. */
+  readonly concurrency: number;
+  /** Runs before the job is dead (default 5). */
+  readonly maxAttempts?: number;
+  /** How long a worker owns a job it claimed before another may take it over (default 5 minutes). */
+  readonly leaseMs?: number;
+  /** Wait before retry n (1-based): baseMs · 2^(n-1), at most maxMs (default 10 s … 1 h). */
+  readonly backoff?: { readonly baseMs: number; readonly maxMs: number };
+  /** Throw to fail the attempt (retried with backoff); throw `PermanentJobError` to make it dead at once. */
+  readonly run: (payload: P, context: JobContext) => Promise<void>;
+};
+
+/** A failure that retrying cannot fix (a malformed payload, a shop that is gone): the job is dead at once. */
+export class PermanentJobError extends Error {
+  override name = "PermanentJobError";
+}
+
+export type EnqueueOptions = {
+  /**
+   * At most one queued or running job per (shop, name, key): enqueueing the same key again meanwhile
+   * returns the job already there. Once it ended (done, dead, cancelled) the key is free again.
+   */
+  readonly dedupeKey?: string;
+  /** Not before this time (default now). */
+  readonly runAt?: Date;
+  /** Overrides the definition's maxAttempts for this job. */
+  readonly maxAttempts?: number;
+};
+
+export type EnqueueResult = { readonly jobId: string; readonly status: "enqueued" | "duplicate" };
+
+/** A job that used up its attempts, as the Activity screen shows it. */
+export type DeadJob = {
+  readonly id: string;
+  readonly name: string;
+  readonly attempts: number;
+  readonly lastError: string | null;
+  /** When it died (ISO). */
+  readonly failedAt: string;
+  readonly createdAt: string;
+};
+
+export type RetryDeadJobError = { readonly code: "JOB_NOT_FOUND"; readonly logMessage: string };
+
+export interface JobQueue {
+  /** Stores the job for the worker; never runs it here. The payload is checked against the schema (a bad one throws: a bug). */
+  enqueue<P>(definition: JobDefinition<P>, shop: string, payload: P, options?: EnqueueOptions): Promise<EnqueueResult>;
+  /** The shop uninstalled or was erased: its queued jobs are cancelled and running ones lose their claim. */
+  stopShopJobs(shop: string): Promise<{ cancelled: number }>;
+  listDeadJobs(shop: string): Promise<DeadJob[]>;
+  /** A dead job of this shop runs again, with a fresh set of attempts, as soon as a worker is free. */
+  retryDeadJob(shop: string, jobId: string): Promise<Result<{ jobId: string }, RetryDeadJobError>>;
+  /** A worker for these definitions; nothing runs until `start()`. */
+  createWorker(definitions: readonly AnyJobDefinition[], options?: WorkerOptions): JobWorker;
+}
+
+// Definitions of different payloads in one list: each is only ever called with its own payload.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyJobDefinition = JobDefinition<any>;
+
+export type WorkerOptions = {
+  /** How often to look for due jobs when idle (default 1 s). */
+  readonly pollIntervalMs?: number;
+  /** Work done on a timer in the worker (never in the web process), e.g. enqueueing a sweep per shop. */
+  readonly schedules?: readonly Schedule[];
+  readonly log?: WorkerLog;
+  readonly now?: () => Date;
+};
+
+export type Schedule = { readonly name: string; readonly everyMs: number; readonly run: () => Promise<void> };
+
+export type WorkerLog = {
+  info(message: string): void;
+  error(message: string, error?: unknown): void;
+};
+
+export type WorkerStopReport = {
+  /** Jobs that finished (done or failed) during the grace period. */
+  readonly finished: number;
+  /** Jobs still running at the end of the grace period, handed back to the queue unchanged. */
+  readonly released: number;
+};
+
+export interface JobWorker {
+  start(): void;
+  /**
+   * Stops claiming, waits up to `graceMs` (default 20 s) for the jobs it runs, then aborts and
+   * releases the rest (queued again, the attempt not counted) so another worker takes them at once.
+   */
+  stop(options?: { graceMs?: number }): Promise<WorkerStopReport>;
+}

@@ -1,0 +1,207 @@
+import {
+  type AnyJobDefinition,
+  type JobWorker,
+  PermanentJobError,
+  type Schedule,
+  type WorkerLog,
+  type WorkerOptions,
+  type WorkerStopReport,
+} from "./job-queue";
+
+// The worker loop, over the storage a queue adapter provides. It claims due jobs up to each
+// definition's concurrency, runs them, and records the outcome; every record is conditional on
+// the claim's token, so a worker that lost its lease (or whose shop was stopped) changes nothing.
+
+/** A job a worker claimed: it owns it until `leaseUntil`, proven by `token`. */
+export type ClaimedJob = {
+  readonly id: string;
+  readonly shop: string;
+  readonly name: string;
+  readonly payload: unknown;
+  readonly attempts: number;
+  readonly maxAttempts: number;
+  readonly token: string;
+  readonly leaseUntil: Date;
+};
+
+/** What the loop needs from a store. Each write is conditional on the token; false when the claim was lost. */
+export interface JobStore {
+  claimNext(definition: AnyJobDefinition, now: Date): Promise<ClaimedJob | null>;
+  complete(job: ClaimedJob, now: Date): Promise<boolean>;
+  /** Queued again at `retryAt`, or dead when `retryAt` is null. */
+  fail(job: ClaimedJob, error: string, retryAt: Date | null, now: Date): Promise<boolean>;
+  /** Queued again at once, the attempt not counted. */
+  release(job: ClaimedJob, now: Date): Promise<boolean>;
+}
+
+export const DEFAULT_MAX_ATTEMPTS = 5;
+export const DEFAULT_LEASE_MS = 5 * 60_000;
+const DEFAULT_BACKOFF = { baseMs: 10_000, maxMs: 60 * 60_000 };
+const DEFAULT_GRACE_MS = 20_000;
+// Handlers are told to stop a little before their lease ends, so their last write lands in time.
+const LEASE_MARGIN_MS = 5_000;
+
+/** The wait before the retry after attempt `attempt` (1-based). */
+export function retryDelayMs(definition: Pick<AnyJobDefinition, "backoff">, attempt: number): number {
+  const { baseMs, maxMs } = definition.backoff ?? DEFAULT_BACKOFF;
+  return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 2000);
+  return String(error).slice(0, 2000);
+}
+
+const consoleLog: WorkerLog = {
+  info: (message) => console.info(message),
+  error: (message, error) => console.error(message, error),
+};
+
+type Running = { job: ClaimedJob; controller: AbortController; done: Promise<void> };
+
+export function createJobWorker(
+  store: JobStore,
+  definitions: readonly AnyJobDefinition[],
+  options: WorkerOptions = {},
+): JobWorker {
+  const now = options.now ?? (() => new Date());
+  const log = options.log ?? consoleLog;
+  const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  const names = new Set<string>();
+  for (const definition of definitions) {
+    if (names.has(definition.name)) throw new Error(`Two job definitions are named ${definition.name}`);
+    if (!(definition.concurrency >= 1)) throw new Error(`Job ${definition.name} needs a concurrency of at least 1`);
+    names.add(definition.name);
+  }
+
+  const running = new Map<string, Running>();
+  const runningOf = (name: string) => [...running.values()].filter((r) => r.job.name === name).length;
+  let state: "idle" | "running" | "stopping" | "stopped" = "idle";
+  let wake: (() => void) | null = null;
+  let loop: Promise<void> = Promise.resolve();
+  const scheduleTimers: NodeJS.Timeout[] = [];
+  const released = new Set<string>();
+
+  async function runJob(definition: AnyJobDefinition, job: ClaimedJob, controller: AbortController): Promise<void> {
+    const untilLease = job.leaseUntil.getTime() - now().getTime() - LEASE_MARGIN_MS;
+    const leaseTimer = setTimeout(() => controller.abort(new Error("job lease ended")), Math.max(0, untilLease));
+    try {
+      const parsed = definition.payloadSchema.safeParse(job.payload);
+      if (!parsed.success) throw new PermanentJobError(`invalid payload: ${parsed.error.message}`);
+      await definition.run(parsed.data, {
+        jobId: job.id,
+        shop: job.shop,
+        attempt: job.attempts,
+        deadline: new Date(job.leaseUntil.getTime() - LEASE_MARGIN_MS),
+        signal: controller.signal,
+      });
+      if (released.has(job.id)) return;
+      if (!(await store.complete(job, now()))) log.info(`job ${job.name} ${job.id} finished after losing its claim`);
+    } catch (error) {
+      if (released.has(job.id)) return;
+      const permanent = error instanceof PermanentJobError;
+      const retryAt =
+        permanent || job.attempts >= job.maxAttempts
+          ? null
+          : new Date(now().getTime() + retryDelayMs(definition, job.attempts));
+      log.error(`job ${job.name} ${job.id} (${job.shop}) attempt ${job.attempts} failed`, error);
+      await store.fail(job, describeError(error), retryAt, now());
+    } finally {
+      clearTimeout(leaseTimer);
+    }
+  }
+
+  async function claimDue(): Promise<boolean> {
+    let claimedAny = false;
+    for (const definition of definitions) {
+      while (state === "running" && runningOf(definition.name) < definition.concurrency) {
+        const job = await store.claimNext(definition, now());
+        if (!job) break;
+        claimedAny = true;
+        const controller = new AbortController();
+        const entry: Running = { job, controller, done: Promise.resolve() };
+        entry.done = runJob(definition, job, controller)
+          .catch((error: unknown) => log.error(`job ${job.name} ${job.id}: recording its outcome failed`, error))
+          .finally(() => {
+            running.delete(job.id);
+            wake?.();
+          });
+        running.set(job.id, entry);
+      }
+    }
+    return claimedAny;
+  }
+
+  async function pollLoop(): Promise<void> {
+    while (state === "running") {
+      let claimed = false;
+      try {
+        claimed = await claimDue();
+      } catch (error) {
+        log.error("claiming jobs failed", error);
+      }
+      if (claimed || state !== "running") continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pollIntervalMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = null;
+    }
+  }
+
+  function startSchedule(schedule: Schedule) {
+    let busy = false;
+    const tick = () => {
+      if (busy || state !== "running") return;
+      busy = true;
+      schedule
+        .run()
+        .catch((error: unknown) => log.error(`schedule ${schedule.name} failed`, error))
+        .finally(() => {
+          busy = false;
+        });
+    };
+    tick();
+    scheduleTimers.push(setInterval(tick, schedule.everyMs));
+  }
+
+  return {
+    start() {
+      if (state !== "idle") return;
+      state = "running";
+      loop = pollLoop();
+      for (const schedule of options.schedules ?? []) startSchedule(schedule);
+    },
+    async stop(stopOptions = {}): Promise<WorkerStopReport> {
+      if (state === "idle" || state === "stopped") {
+        state = "stopped";
+        return { finished: 0, released: 0 };
+      }
+      state = "stopping";
+      for (const timer of scheduleTimers.splice(0)) clearInterval(timer);
+      wake?.();
+      await loop;
+      const holding = [...running.values()];
+      const graceMs = stopOptions.graceMs ?? DEFAULT_GRACE_MS;
+      let graceTimer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(holding.map((r) => r.done)),
+        new Promise<void>((resolve) => {
+          graceTimer = setTimeout(resolve, graceMs);
+        }),
+      ]);
+      clearTimeout(graceTimer);
+      const left = [...running.values()];
+      for (const entry of left) {
+        released.add(entry.job.id);
+        entry.controller.abort(new Error("worker stopping"));
+        await store.release(entry.job, now());
+      }
+      state = "stopped";
+      return { finished: holding.length - left.length, released: left.length };
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+// Acceptance for issue 10: the web process starts no background timers; work runs in the worker
+// (scripts/worker.ts). Only the worker's own modules may start one.
+const WORKER_ONLY = new Set([
+  "jobs/job-worker.server.ts",
+  "jobs/worker-process.server.ts",
+  "jobs/worker-jobs.server.ts",
+]);
+
+describe("the web process", () => {
+  it("starts no background timers and no job worker anywhere in app/", () => {
+    const root = join(__dirname, "..");
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) {
+          if (name !== "types") walk(path);
+          continue;
+        }
+        const file = relative(root, path);
+        if (!/\.tsx?$/.test(name) || /\.test\.tsx?$/.test(name) || WORKER_ONLY.has(file)) continue;
+        const source = readFileSync(path, "utf8");
+        if (/\bsetInterval\(|\.createWorker\(|runWorkerProcess\(|worker-jobs\.server/.test(source))
+          offenders.push(file);
+      }
+    };
+    walk(root);
+    expect(offenders).toEqual([]);
+  });
+});

@@ -1,0 +1,59 @@
+import type { PrismaClient } from "@prisma/client";
+
+import { createShippingClientForShop } from "~/labels/settings.server";
+import { unauthenticated } from "~/shopify.server";
+
+import type { AnyJobDefinition, JobQueue, Schedule } from "./job-queue";
+import {
+  createLabelRecoveryJob,
+  enqueueLabelRecoveryJobs,
+  LABEL_RECOVERY_EVERY_MS,
+  type LabelRecoveryDeps,
+} from "./label-recovery.server";
+import { pruneFinishedJobs } from "./prisma-job-queue.server";
+
+// Every job the worker runs and every schedule it keeps, wired to Shopify (offline sessions) and
+// the shipping service (each shop's stored key). Only scripts/worker.ts loads this.
+
+export function createLabelRecoveryDeps(db: PrismaClient): LabelRecoveryDeps {
+  return {
+    db,
+    adminFor: async (shop) => {
+      try {
+        const { admin } = await unauthenticated.admin(shop);
+        return admin.graphql;
+      } catch {
+        return null; // no offline session: the app was uninstalled from this shop
+      }
+    },
+    shippingFor: async (shop) => {
+      const client = await createShippingClientForShop(db, shop);
+      return client.ok ? client.value : null;
+    },
+  };
+}
+
+export function createWorkerJobs(
+  db: PrismaClient,
+  queue: JobQueue,
+  log: (line: string) => void,
+): { definitions: AnyJobDefinition[]; schedules: Schedule[] } {
+  const labelRecovery = createLabelRecoveryJob(createLabelRecoveryDeps(db), (shop, report) => {
+    if (report.purchasesRecovered || report.writeBacksDone || report.writeBacksPending || report.skipped.length) {
+      log(`label recovery ${shop} ${JSON.stringify(report)}`);
+    }
+  });
+  return {
+    definitions: [labelRecovery],
+    schedules: [
+      {
+        name: "label-recovery",
+        everyMs: LABEL_RECOVERY_EVERY_MS,
+        run: async () => {
+          await enqueueLabelRecoveryJobs(db, queue, labelRecovery);
+        },
+      },
+      { name: "prune-finished-jobs", everyMs: 60 * 60_000, run: async () => void (await pruneFinishedJobs(db)) },
+    ],
+  };
+}

@@ -1,0 +1,54 @@
+import type { JobWorker, WorkerStopReport } from "./job-queue";
+
+// What `npm run worker` does with a worker: start it, and on SIGTERM or SIGINT (a deploy, Ctrl-C)
+// stop claiming, let running jobs finish within the grace period, hand the rest back to the queue,
+// close the database, and exit 0. A second signal exits at once: jobs still held are then taken
+// over by another worker when their lease ends.
+
+export type WorkerProcessOptions = {
+  worker: JobWorker;
+  /** How long running jobs get to finish after SIGTERM (default 20 s; platforms usually allow 30 s). */
+  graceMs?: number;
+  /** Runs after the worker stopped, before exiting (close the database). */
+  close?: () => Promise<void>;
+  log?: (line: string) => void;
+  exit?: (code: number) => void;
+  signals?: NodeJS.Signals[];
+};
+
+export function runWorkerProcess(options: WorkerProcessOptions): { stopped: Promise<WorkerStopReport> } {
+  const log = options.log ?? ((line: string) => console.info(line));
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const signals = options.signals ?? ["SIGTERM", "SIGINT"];
+  let resolveStopped: (report: WorkerStopReport) => void = () => {};
+  const stopped = new Promise<WorkerStopReport>((resolve) => {
+    resolveStopped = resolve;
+  });
+  let stopping = false;
+
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      log(`worker: ${signal} again, exiting now`);
+      exit(1);
+      return;
+    }
+    stopping = true;
+    log(`worker: ${signal}, finishing running jobs`);
+    void options.worker
+      .stop({ graceMs: options.graceMs })
+      .then(async (report) => {
+        log(`worker: stopped (${report.finished} finished, ${report.released} released)`);
+        await options.close?.();
+        resolveStopped(report);
+        exit(0);
+      })
+      .catch((error: unknown) => {
+        console.error("worker: stopping failed", error);
+        exit(1);
+      });
+  };
+  for (const signal of signals) process.on(signal, onSignal);
+  options.worker.start();
+  log("worker: started");
+  return { stopped };
+}
