@@ -141,9 +141,11 @@ describe("the label state machine", () => {
 });
 
 describe("label rows", () => {
-  it("are written by the label repository and nothing else in app/", () => {
+  it("are read and written by the label repository and nothing else in app/, however the model is reached", () => {
     const root = join(__dirname, "..");
     const offenders: string[] = [];
+    // Any use of a Prisma client's `label` model: `db.label.updateMany(`, `tx.label`, aliases.
+    const touchesLabelModel = /\b(?:db|tx|client|prisma|deps\.db)\.label\b|\bPrisma\.Label(?:Where|Update|Create)/;
     const walk = (dir: string) => {
       for (const name of readdirSync(dir)) {
         const path = join(dir, name);
@@ -151,12 +153,9 @@ describe("label rows", () => {
           if (name !== "types") walk(path);
           continue;
         }
-        if (!/\.tsx?$/.test(name) || /\.test\.tsx?$/.test(name) || name === "label-repository.server.ts") continue;
-        if (
-          /\.label\.(create|createMany|update|updateMany|upsert|delete|deleteMany)\(/.test(readFileSync(path, "utf8"))
-        ) {
-          offenders.push(relative(root, path));
-        }
+        if (!/\.server\.tsx?$/.test(name) || /\.test\.tsx?$/.test(name) || name === "label-repository.server.ts")
+          continue;
+        if (touchesLabelModel.test(readFileSync(path, "utf8"))) offenders.push(relative(root, path));
       }
     };
     walk(root);

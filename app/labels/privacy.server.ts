@@ -3,6 +3,7 @@ import { z } from "zod";
 
 import { stopShopJobs } from "~/jobs/prisma-job-queue.server";
 
+import { deleteShopLabels, listLabelRowsOfOrders, redactLabelRequests } from "./label-repository.server";
 import { toAddressKey } from "./validate-address.server";
 
 // Shopify's mandatory privacy requests (https://shopify.dev/docs/apps/build/privacy-law-compliance):
@@ -116,29 +117,6 @@ function redactRequest(request: Record<string, unknown>, strings: readonly strin
   return scrubText(JSON.stringify({ ...request, to_address: redactedShipTo }), strings) ?? "";
 }
 
-// ---------- Label rows ----------
-// These two functions write Label rows outside label-repository.server.ts, which ADR 5 makes the
-// only writer of label state. They change no state, lease or token (only the stored request and
-// free-text errors, or the shop's rows all at once) and belong in the repository: move them there
-// as `redactLabelRequests(tx, shop, updates)` and `deleteShopLabels(tx, shop)`.
-
-type LabelRedaction = {
-  id: string;
-  request: string | null;
-  lastError: string | null;
-  writeBackLastError: string | null;
-};
-
-async function writeLabelRedactions(tx: Prisma.TransactionClient, shop: string, updates: readonly LabelRedaction[]) {
-  const labels = tx.label;
-  for (const { id, ...data } of updates) await labels.updateMany({ where: { id, shop }, data });
-}
-
-async function deleteShopLabels(tx: Prisma.TransactionClient, shop: string): Promise<number> {
-  const labels = tx.label;
-  return (await labels.deleteMany({ where: { shop } })).count;
-}
-
 // ---------- customers/data_request ----------
 
 export type CustomerDataReport = {
@@ -198,10 +176,7 @@ export async function assembleCustomerData(
   shop: string,
   orderGids: readonly string[],
 ): Promise<CustomerDataReport> {
-  const labels = await tx.label.findMany({
-    where: { shop, orderGid: { in: [...orderGids] } },
-    orderBy: { createdAt: "asc" },
-  });
+  const labels = await listLabelRowsOfOrders(tx, shop, orderGids);
   const audit = await tx.auditEntry.findMany({
     where: { shop, orderGid: { in: [...orderGids] } },
     orderBy: { createdAt: "asc" },
@@ -299,7 +274,7 @@ export async function redactCustomerData(
   request: { orderIds: readonly (number | string)[]; customer: PrivacyCustomer },
 ): Promise<RedactionReport> {
   const orderGids = request.orderIds.map(toOrderGid);
-  const labels = await tx.label.findMany({ where: { shop, orderGid: { in: orderGids } } });
+  const labels = await listLabelRowsOfOrders(tx, shop, orderGids);
   const shipTos = shipTosOf(labels);
   const strings = personalStrings(shipTos, request.customer);
   const audit = await tx.auditEntry.findMany({ where: { shop, orderGid: { in: orderGids } } });
@@ -311,7 +286,7 @@ export async function redactCustomerData(
   const validations = await validationsFor(tx, shop, shipTos, requestIds);
   await tx.addressValidation.deleteMany({ where: { shop, id: { in: validations.map((row) => row.id) } } });
 
-  await writeLabelRedactions(
+  await redactLabelRequests(
     tx,
     shop,
     labels.map((label) => {
