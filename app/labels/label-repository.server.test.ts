@@ -153,8 +153,7 @@ describe("label rows", () => {
           if (name !== "types") walk(path);
           continue;
         }
-        if (!/\.server\.tsx?$/.test(name) || /\.test\.tsx?$/.test(name) || name === "label-repository.server.ts")
-          continue;
+        if (!/\.tsx?$/.test(name) || /\.test\.tsx?$/.test(name) || name === "label-repository.server.ts") continue;
         if (touchesLabelModel.test(readFileSync(path, "utf8"))) offenders.push(relative(root, path));
       }
     };
