@@ -81,8 +81,34 @@ describe("screens render on the server", () => {
       orderGid: "gid://shopify/Order/5001",
     });
     await recordAudit(db, { shop: TEST_SHOP, action: "validate", outcome: "unknown", requestId: "req_def" });
-    const html = await render("/app/activity", ActivityPage, await listActivity(db, TEST_SHOP));
+    const deadJobs = [
+      {
+        id: "job_1",
+        name: "label-recovery",
+        attempts: 5,
+        lastError: "Shopify: 503",
+        failedAt: new Date().toISOString(),
+      },
+    ];
+    const dataRequests = [
+      {
+        id: "dr_1",
+        customerId: "7",
+        orders: ["gid://shopify/Order/5001"],
+        createdAt: new Date().toISOString(),
+        report: {},
+      },
+    ];
+    const html = await render("/app/activity", ActivityPage, {
+      ...(await listActivity(db, TEST_SHOP)),
+      deadJobs,
+      dataRequests,
+    });
     const shown = text(html);
+    expect(shown).toContain("Background work that needs you");
+    expect(shown).toContain("Finishing interrupted purchases");
+    expect(shown).toContain("Retry");
+    expect(shown).toContain("Customer data requests");
     expect(shown).toContain("$12.10");
     expect(shown).toContain("Charge unconfirmed");
     expect(shown).toContain("Staff #42");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { callRoute } from "../../test/helpers/admin-form-requests";
+import { callRoute, createAdminFormRequest } from "../../test/helpers/admin-form-requests";
 import { mockTokenExchange, setupMockServer } from "../../test/helpers/msw";
 import { createAdminRequest } from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
@@ -8,7 +8,7 @@ import db from "../db.server";
 import type { ActivityPage } from "../labels/activity.server";
 import { listActivity } from "../labels/activity.server";
 import { recordAudit } from "../labels/audit.server";
-import { loader } from "./app.activity";
+import { action, loader } from "./app.activity";
 
 setupMockServer();
 
@@ -132,5 +132,46 @@ describe("activity loader", () => {
   it("answers a request with an expired session token with 401", async () => {
     const result = await callRoute(loader, createAdminRequest("/app/activity", { expiresIn: -120 }));
     expect((result as Response).status).toBe(401);
+  });
+
+  it("lists background work that gave up, and queues it again on Retry, for this shop only", async () => {
+    mockTokenExchange();
+    const dead = await db.job.create({
+      data: {
+        shop: TEST_SHOP,
+        name: "label-recovery",
+        payload: "{}",
+        status: "dead",
+        attempts: 5,
+        maxAttempts: 5,
+        lastError: "Shopify answered HTTP 503",
+        finishedAt: new Date(),
+      },
+    });
+    const other = await db.job.create({
+      data: {
+        shop: "other-shop.myshopify.com",
+        name: "label-recovery",
+        payload: "{}",
+        status: "dead",
+        finishedAt: new Date(),
+      },
+    });
+    const page = (await callRoute(loader, createAdminRequest("/app/activity"))) as Awaited<ReturnType<typeof loader>>;
+    expect(page.deadJobs.map((job) => job.id)).toEqual([dead.id]);
+
+    const retried = await callRoute(
+      action,
+      createAdminFormRequest("/app/activity", { intent: "retry-job", jobId: dead.id }),
+    );
+    expect(retried).toEqual({ ok: true });
+    expect((await db.job.findUniqueOrThrow({ where: { id: dead.id } })).status).toBe("queued");
+
+    const foreign = await callRoute(
+      action,
+      createAdminFormRequest("/app/activity", { intent: "retry-job", jobId: other.id }),
+    );
+    expect((foreign as Response).status).toBe(404);
+    expect((await db.job.findUniqueOrThrow({ where: { id: other.id } })).status).toBe("dead");
   });
 });

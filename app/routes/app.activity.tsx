@@ -1,13 +1,16 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { BlockStack, Box, Card, EmptyState, InlineStack, Page, Pagination, Text } from "@shopify/polaris";
 import { z } from "zod";
 
+import { DataRequestsCard, DeadJobsCard } from "~/components/activity-background-work";
 import { ActivityTable } from "~/components/activity-table";
 import { EMPTY_STATE_IMAGE } from "~/components/labels-table";
 import { requireShopContext } from "~/http/shop-context.server";
+import { listDeadJobs, retryDeadJob } from "~/jobs/prisma-job-queue.server";
 import { listActivity } from "~/labels/activity.server";
 import { formatMinorUnits } from "~/labels/money";
+import { listCustomerDataRequests } from "~/labels/privacy.server";
 
 // An edited URL with a bad page number shows the first page rather than an error.
 const QuerySchema = z.object({ page: z.coerce.number().int().min(1).max(10_000).catch(1) });
@@ -15,13 +18,34 @@ const QuerySchema = z.object({ page: z.coerce.number().int().min(1).max(10_000).
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { db, shop } = await requireShopContext(request);
   const { page } = QuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  return listActivity(db, shop, { page });
+  const [activity, deadJobs, dataRequests] = await Promise.all([
+    listActivity(db, shop, { page }),
+    listDeadJobs(db, shop),
+    listCustomerDataRequests(db, shop),
+  ]);
+  return { ...activity, deadJobs, dataRequests };
+};
+
+const ActionSchema = z.object({ intent: z.literal("retry-job"), jobId: z.string().min(1).max(64) });
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { db, shop } = await requireShopContext(request);
+  const parsed = ActionSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) return Response.json({ error: { message: "Unknown action." } }, { status: 400 });
+  const retried = await retryDeadJob(db, shop, parsed.data.jobId);
+  if (!retried.ok) {
+    return Response.json(
+      { error: { message: "This task is no longer waiting for a retry; reload the page." } },
+      { status: 404 },
+    );
+  }
+  return { ok: true };
 };
 
 const describeCalls = (n: number) => `${n} charged ${n === 1 ? "call" : "calls"}`;
 
 export default function ActivityPage() {
-  const { entries, monthTotal, page, hasNextPage } = useLoaderData<typeof loader>();
+  const { entries, monthTotal, page, hasNextPage, deadJobs, dataRequests } = useLoaderData<typeof loader>();
   const [searchParams, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location.pathname === "/app/activity";
@@ -44,6 +68,7 @@ export default function ActivityPage() {
       subtitle="Every call to the shipping service that can cost money: address validations and label purchases."
     >
       <BlockStack gap="400">
+        <DeadJobsCard jobs={deadJobs} />
         <Card>
           <BlockStack gap="100">
             <Text as="h2" variant="headingMd">
@@ -99,6 +124,7 @@ export default function ActivityPage() {
             </BlockStack>
           )}
         </Card>
+        <DataRequestsCard requests={dataRequests} />
       </BlockStack>
     </Page>
   );

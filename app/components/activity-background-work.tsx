@@ -1,0 +1,121 @@
+import { useFetcher } from "@remix-run/react";
+import { BlockStack, Box, Button, Card, Collapsible, InlineStack, Text } from "@shopify/polaris";
+import { useState } from "react";
+
+// The Activity screen's two other lists: background work that gave up (with a Retry), and the
+// customer data requests Shopify forwarded (what the app holds, for the merchant to send on).
+
+export type DeadJobView = { id: string; name: string; attempts: number; lastError: string | null; failedAt: string };
+export type DataRequestView = {
+  id: string;
+  customerId: string | null;
+  orders: string[];
+  createdAt: string;
+  report: unknown;
+};
+
+const JOB_NAMES: Record<string, string> = {
+  "label-recovery": "Finishing interrupted purchases and tracking write-backs",
+};
+
+const when = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" });
+
+function DeadJobRow({ job }: { job: DeadJobView }) {
+  const fetcher = useFetcher<{ ok?: boolean; error?: { message: string } }>();
+  const busy = fetcher.state !== "idle";
+  const retried = fetcher.data?.ok === true;
+  return (
+    <InlineStack align="space-between" blockAlign="start" gap="400" wrap={false}>
+      <BlockStack gap="100">
+        <Text as="p" fontWeight="semibold">
+          {JOB_NAMES[job.name] ?? job.name}
+        </Text>
+        <Text as="p" tone="subdued" variant="bodySm">
+          Gave up {when(job.failedAt)} after {job.attempts} {job.attempts === 1 ? "attempt" : "attempts"}
+          {job.lastError ? `: ${job.lastError}` : "."}
+        </Text>
+        {fetcher.data?.error ? (
+          <Text as="p" tone="critical" variant="bodySm">
+            {fetcher.data.error.message}
+          </Text>
+        ) : null}
+      </BlockStack>
+      <fetcher.Form method="post">
+        <input type="hidden" name="intent" value="retry-job" />
+        <input type="hidden" name="jobId" value={job.id} />
+        <Button
+          submit
+          loading={busy}
+          disabled={busy || retried}
+          accessibilityLabel={`Retry: ${JOB_NAMES[job.name] ?? job.name}`}
+        >
+          {retried ? "Queued" : "Retry"}
+        </Button>
+      </fetcher.Form>
+    </InlineStack>
+  );
+}
+
+export function DeadJobsCard({ jobs }: { jobs: DeadJobView[] }) {
+  if (jobs.length === 0) return null;
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <Text as="h2" variant="headingMd">
+          Background work that needs you
+        </Text>
+        <Text as="p" tone="subdued">
+          These tasks kept failing and stopped retrying on their own. Retry once the cause is fixed.
+        </Text>
+        {jobs.map((job) => (
+          <DeadJobRow key={job.id} job={job} />
+        ))}
+      </BlockStack>
+    </Card>
+  );
+}
+
+function DataRequestRow({ request }: { request: DataRequestView }) {
+  const [open, setOpen] = useState(false);
+  const id = `data-request-${request.id}`;
+  return (
+    <BlockStack gap="200">
+      <InlineStack align="space-between" blockAlign="center">
+        <Text as="p">
+          Customer {request.customerId ?? "(unknown)"} · {request.orders.length}{" "}
+          {request.orders.length === 1 ? "order" : "orders"} · received {when(request.createdAt)}
+        </Text>
+        <Button onClick={() => setOpen(!open)} ariaExpanded={open} ariaControls={id} variant="plain">
+          {open ? "Hide what the app holds" : "Show what the app holds"}
+        </Button>
+      </InlineStack>
+      <Collapsible id={id} open={open}>
+        <Box background="bg-surface-secondary" padding="300" borderRadius="200">
+          <pre style={{ margin: 0, whiteSpace: "pre-wrap", fontSize: "12px" }}>
+            {JSON.stringify(request.report, null, 2)}
+          </pre>
+        </Box>
+      </Collapsible>
+    </BlockStack>
+  );
+}
+
+export function DataRequestsCard({ requests }: { requests: DataRequestView[] }) {
+  if (requests.length === 0) return null;
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <Text as="h2" variant="headingMd">
+          Customer data requests
+        </Text>
+        <Text as="p" tone="subdued">
+          A customer asked the store for their data. This is everything the app holds for their orders: send it to them
+          with the rest of the store&apos;s answer.
+        </Text>
+        {requests.map((request) => (
+          <DataRequestRow key={request.id} request={request} />
+        ))}
+      </BlockStack>
+    </Card>
+  );
+}
