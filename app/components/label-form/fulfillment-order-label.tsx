@@ -18,6 +18,7 @@ import {
 import { useEffect, useMemo, useState } from "react";
 
 import { collectFormProblems, problemsAt, writePath } from "~/labels/label-form";
+import { formatAmount, formatMinorUnits } from "~/labels/money";
 import type {
   FulfillmentOrderSection,
   LabelSummary,
@@ -29,7 +30,6 @@ import type { Rate } from "~/shipping/schemas";
 
 import { AddressFields } from "./address-fields";
 import { LabelResult } from "./label-result";
-import { formatAmount, formatCents } from "./money";
 import { fieldError, FieldNotes, ProblemSummary } from "./problem-list";
 
 // One fulfillment order's label: the editable request (ship-from, ship-to with validation,
@@ -136,7 +136,7 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
   const validated = validation.data?.validation ?? section.storedValidation;
   const boxes = boxesOf(request);
   const validatePrice =
-    page.validationPriceCents === 0 ? "free in sandbox" : `costs ${formatCents(page.validationPriceCents)}`;
+    page.validationPriceCents === 0 ? "free in sandbox" : `costs ${formatMinorUnits(page.validationPriceCents)}`;
 
   const sendRates = () =>
     rates.submit(
@@ -177,8 +177,8 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
               <Badge tone="info">{chosen.status === "purchasing" ? "Buying…" : "Draft (free)"}</Badge>
             </InlineStack>
             <Text as="p">
-              Quoted {formatCents(chosen.quotedCents, chosen.currency)}. Drafts cost nothing; you are charged only when
-              you buy. To change the details below, discard the draft.
+              Quoted {formatMinorUnits(chosen.quotedCents, chosen.currency)}. Drafts cost nothing; you are charged only
+              when you buy. To change the details below, discard the draft.
             </Text>
             <Checkbox
               label="Notify the customer with the tracking link"
@@ -203,7 +203,7 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
                 loading={buy.state !== "idle"}
                 disabled={buy.state !== "idle" || chosen.status === "creating"}
               >
-                {`Buy label for ${formatCents(chosen.quotedCents, chosen.currency)}`}
+                {`Buy label for ${formatMinorUnits(chosen.quotedCents, chosen.currency)}`}
               </Button>
               <discard.Form method="post">
                 <input type="hidden" name="intent" value="discard" />
@@ -223,7 +223,7 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
             onClose={() => setConfirmBuy(false)}
             title="Buy this label?"
             primaryAction={{
-              content: `Buy for ${formatCents(chosen.quotedCents, chosen.currency)}`,
+              content: `Buy for ${formatMinorUnits(chosen.quotedCents, chosen.currency)}`,
               loading: buy.state !== "idle",
               disabled: buy.state !== "idle",
               onAction: () => {
@@ -238,8 +238,8 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
           >
             <Modal.Section>
               <Text as="p">
-                Your shipping account is charged {formatCents(chosen.quotedCents, chosen.currency)} for {chosen.carrier}{" "}
-                {chosen.serviceName ?? chosen.serviceCode}
+                Your shipping account is charged {formatMinorUnits(chosen.quotedCents, chosen.currency)} for{" "}
+                {chosen.carrier} {chosen.serviceName ?? chosen.serviceCode}
                 {chosen.packageCount > 1 ? ` (${chosen.packageCount} boxes)` : ""}. Then the tracking number is added to
                 the fulfillment in Shopify{notifyCustomer ? " and the customer is notified" : ""}.
               </Text>
@@ -319,7 +319,7 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
                       {validated.result.zip4 ?? "none"} ·{" "}
                       {validated.reused
                         ? "from an earlier validation (not billed again)"
-                        : `billed ${formatCents(validated.billedCents)}`}
+                        : `billed ${formatMinorUnits(validated.billedCents)}`}
                     </Text>
                     <div>
                       <Button

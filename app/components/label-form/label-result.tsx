@@ -2,9 +2,8 @@ import { useFetcher } from "@remix-run/react";
 import { Banner, BlockStack, Box, Button, Card, InlineStack, Link, List, Text } from "@shopify/polaris";
 import { useEffect, useRef, useState } from "react";
 
+import { formatMinorUnits } from "~/labels/money";
 import type { LabelSummary } from "~/labels/order-label-page.server";
-
-import { formatCents } from "./money";
 
 // A bought label: its file (PDF inline, PNG as an image, ZPL as a download), Print, the
 // tracking numbers, what happened to the write-back to Shopify, and a charge that differed.
@@ -80,15 +79,15 @@ export function LabelResult({ label, notifyCustomer }: { label: LabelSummary; no
             Label bought: {label.carrier} {label.serviceName ?? label.serviceCode}
           </Text>
           <Text as="span" variant="headingMd">
-            {formatCents(label.chargedCents ?? label.quotedCents, label.currency)}
+            {formatMinorUnits(label.chargedCents ?? label.quotedCents, label.currency)}
           </Text>
         </InlineStack>
         {label.chargeMismatch ? (
           <Banner tone="warning" title="The charge differed from the quote">
             <p>
-              Quoted {formatCents(label.quotedCents, label.currency)}, charged{" "}
-              {formatCents(label.chargedCents, label.currency)}. Carriers adjust prices for weight, size or surcharges;
-              check the label details if this is unexpected.
+              Quoted {formatMinorUnits(label.quotedCents, label.currency)}, charged{" "}
+              {formatMinorUnits(label.chargedCents, label.currency)}. Carriers adjust prices for weight, size or
+              surcharges; check the label details if this is unexpected.
             </p>
           </Banner>
         ) : null}
