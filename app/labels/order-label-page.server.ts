@@ -19,14 +19,9 @@ import { describeLabelProgress, type LabelProgress } from "./label-state";
 import { chooseShipFrom } from "./order-list.server";
 import { prefillLabelRequest } from "./prefill";
 import { purchase } from "./purchase.server";
-import type { BoxPreset, LabelSettings } from "./settings";
+import { type BoxPreset, getAddressValidationPriceCents, type LabelSettings } from "./settings";
 import { createShippingClientForShop, getSettingsView, listBoxPresets } from "./settings.server";
-import {
-  ADDRESS_VALIDATION_PRICE_CENTS,
-  findAddressValidation,
-  type ValidatedAddress,
-  validateShipToAddress,
-} from "./validate-address.server";
+import { findAddressValidation, type ValidatedAddress, validateShipToAddress } from "./validate-address.server";
 import { trackingUrlsFor, writeTracking } from "./write-tracking.server";
 
 // The order label page: one order, each of its fulfillment orders prefilled as a label request
@@ -293,7 +288,7 @@ export async function loadOrderLabelPage(
     },
     boxPresets: presets,
     shipFromOptions,
-    validationPriceCents: settings.mode === "sandbox" ? 0 : ADDRESS_VALIDATION_PRICE_CENTS,
+    validationPriceCents: getAddressValidationPriceCents(settings.mode),
     fulfillmentOrders: sections,
     pastLabels: labels.filter((l) => !isActive(l)).map(toLabelSummary),
     shopifyProblems: [...order.value.problems, ...shopAndLocations.value.problems].map((p) => p.message),

@@ -28,10 +28,6 @@ export type ValidatedAddress = {
   readonly validatedAt: Date;
 };
 
-// The service's published price per direct call on a live key; the audit trail records what
-// each call was actually billed. Shown before the merchant asks, so they know what it costs.
-export const ADDRESS_VALIDATION_PRICE_CENTS = 5;
-
 const squash = (value: string | null | undefined) =>
   (value ?? "").trim().toUpperCase().replace(/[.,#]/g, " ").replace(/\s+/g, " ").trim();
 
