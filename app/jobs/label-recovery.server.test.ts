@@ -16,26 +16,29 @@ import {
   createLabelRecoveryJob,
   enqueueLabelRecoveryJobs,
   LABEL_RECOVERY_JOB_NAME,
-  runLabelRecovery,
+  recoverShopLabels,
 } from "./label-recovery.server";
 import { createPrismaJobQueue } from "./prisma-job-queue.server";
 
 const SHOP = TEST_LABEL_SHOP;
 const afterLeases = () => new Date(Date.now() + 10 * 60_000);
 
-describe("label recovery sweep", () => {
+describe("label recovery, one shop at a time", () => {
   it("finishes a purchase that crashed after the charge and writes its tracking back, charging once", async () => {
     const emulators = createEmulators();
     const { draft, client, order } = await draftSeededOrder(db, emulators, "#1001");
     const crashing = crashAfterCharge(client);
     await expect(purchase({ db, shop: SHOP, shipping: crashing }, draft.label.id)).rejects.toThrow("process crashed");
 
-    const report = await runLabelRecovery({
-      db,
-      adminFor: async () => emulators.shopify.graphql,
-      shippingFor: async () => client,
-      now: afterLeases,
-    });
+    const report = await recoverShopLabels(
+      {
+        db,
+        adminFor: async () => emulators.shopify.graphql,
+        shippingFor: async () => client,
+        now: afterLeases,
+      },
+      SHOP,
+    );
 
     expect(report).toMatchObject({ purchasesRecovered: 1, writeBacksDone: 1, writeBacksPending: 0, skipped: [] });
     expect(emulators.shipping.charges(DEMO_ORG)).toHaveLength(1);
@@ -56,11 +59,11 @@ describe("label recovery sweep", () => {
 
     const deps = { db, adminFor: async () => emulators.shopify.graphql, shippingFor: async () => client };
     emulators.shopify.failNextRequest("THROTTLED");
-    const first = await runLabelRecovery(deps);
+    const first = await recoverShopLabels(deps, SHOP);
     expect(first).toMatchObject({ writeBacksDone: 0, writeBacksPending: 1 });
-    const second = await runLabelRecovery(deps);
+    const second = await recoverShopLabels(deps, SHOP);
     expect(second).toMatchObject({ writeBacksDone: 1, writeBacksPending: 0 });
-    const third = await runLabelRecovery(deps);
+    const third = await recoverShopLabels(deps, SHOP);
     expect(third).toMatchObject({ writeBacksDone: 0, writeBacksPending: 0 });
 
     expect(emulators.shopify.fulfillments().filter((f) => f.orderId === order.id)).toHaveLength(1);
@@ -72,7 +75,7 @@ describe("label recovery sweep", () => {
     const { draft, client } = await draftSeededOrder(db, emulators, "#1001");
     expect((await purchase({ db, shop: SHOP, shipping: client }, draft.label.id)).ok).toBe(true);
 
-    const report = await runLabelRecovery({ db, adminFor: async () => null, shippingFor: async () => client });
+    const report = await recoverShopLabels({ db, adminFor: async () => null, shippingFor: async () => client }, SHOP);
 
     expect(report.skipped).toEqual([{ shop: SHOP, reason: "no offline session" }]);
     expect(await findLabel(db, SHOP, draft.label.id)).toMatchObject({ writeBack: { status: "pending" } });

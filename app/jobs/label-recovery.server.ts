@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { JobDefinition, JobQueue } from "~/jobs/job-queue";
 import {
   listRetryableWriteBackIds,
-  listShopsNeedingRecovery,
+  listShopsWithRecoveryWork,
   listStuckPurchaseIds,
 } from "~/labels/label-repository.server";
 import { recoverStuckPurchases } from "~/labels/purchase.server";
@@ -64,21 +64,6 @@ export async function recoverShopLabels(deps: LabelRecoveryDeps, shop: string): 
   return report;
 }
 
-/** The sweep over every shop with work, in this process (tests; the worker runs it per shop as a job). */
-export async function runLabelRecovery(deps: LabelRecoveryDeps): Promise<LabelRecoveryReport> {
-  const now = deps.now ?? (() => new Date());
-  const report: LabelRecoveryReport = { purchasesRecovered: 0, writeBacksDone: 0, writeBacksPending: 0, skipped: [] };
-  const { stuckPurchases, pendingWriteBacks } = await listShopsNeedingRecovery(deps.db, now());
-  for (const shop of new Set([...stuckPurchases, ...pendingWriteBacks])) {
-    const shopReport = await recoverShopLabels(deps, shop);
-    report.purchasesRecovered += shopReport.purchasesRecovered;
-    report.writeBacksDone += shopReport.writeBacksDone;
-    report.writeBacksPending += shopReport.writeBacksPending;
-    report.skipped.push(...shopReport.skipped);
-  }
-  return report;
-}
-
 // The job is per shop (the job's own shop); it carries nothing else.
 export const LabelRecoveryPayloadSchema = z.object({});
 export type LabelRecoveryPayload = z.infer<typeof LabelRecoveryPayloadSchema>;
@@ -118,8 +103,7 @@ export async function enqueueLabelRecoveryJobs(
   job: JobDefinition<LabelRecoveryPayload>,
   now: Date = new Date(),
 ): Promise<{ enqueued: string[] }> {
-  const { stuckPurchases, pendingWriteBacks } = await listShopsNeedingRecovery(db, now);
-  const shops = [...new Set([...stuckPurchases, ...pendingWriteBacks])];
+  const shops = await listShopsWithRecoveryWork(db, now);
   if (shops.length === 0) return { enqueued: [] };
   const installed = new Set(
     (

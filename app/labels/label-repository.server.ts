@@ -311,16 +311,13 @@ function retryableWriteBack(now: Date): Prisma.LabelWhereInput {
 }
 
 /** The shops that have stuck purchases or retryable write-backs: the recovery job's work list. */
-export async function listShopsNeedingRecovery(
-  db: PrismaClient,
-  now: Date,
-): Promise<{ stuckPurchases: string[]; pendingWriteBacks: string[] }> {
-  const shops = async (where: Prisma.LabelWhereInput) =>
-    (await db.label.findMany({ where, distinct: ["shop"], select: { shop: true } })).map((row) => row.shop);
-  return {
-    stuckPurchases: await shops({ status: "purchasing", leaseUntil: { lt: now } }),
-    pendingWriteBacks: await shops(retryableWriteBack(now)),
-  };
+export async function listShopsWithRecoveryWork(db: PrismaClient, now: Date): Promise<string[]> {
+  const rows = await db.label.findMany({
+    where: { OR: [{ status: "purchasing", leaseUntil: { lt: now } }, retryableWriteBack(now)] },
+    distinct: ["shop"],
+    select: { shop: true },
+  });
+  return rows.map((row) => row.shop);
 }
 
 // ---------- Transitions ----------
