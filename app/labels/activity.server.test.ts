@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 
 import db from "~/db.server";
 
-import { createEmulators, DEMO_ORG, draftSeededOrder, TEST_LABEL_SHOP } from "../../test/helpers/labels";
+import {
+  createEmulators,
+  DEMO_ORG,
+  draftSeededOrder,
+  loseTheNextPurchaseAnswer,
+  TEST_LABEL_SHOP,
+} from "../../test/helpers/labels";
 import { listActivity } from "./activity.server";
 import { purchase } from "./purchase.server";
 
@@ -13,12 +19,7 @@ describe("an unconfirmed purchase on the Activity screen", () => {
   it("reads as unconfirmed while the label is being confirmed, and as settled once it is bought", async () => {
     const emulators = createEmulators();
     const { draft, client } = await draftSeededOrder(db, emulators, "#1001");
-    emulators.shipping.setFaults({
-      failures: [
-        { endpoint: "POST /v1/labels/{id}/purchase", kind: "unavailable", times: 1 },
-        { endpoint: "GET /v1/labels/{id}", kind: "unavailable", times: 20 },
-      ],
-    });
+    loseTheNextPurchaseAnswer(emulators.shipping);
     const unknown = await purchase({ db, shop: SHOP, shipping: client }, draft.label.id);
     expect(unknown.ok ? null : unknown.error.code).toBe("PURCHASE_OUTCOME_UNKNOWN");
     const before = await listActivity(db, SHOP);

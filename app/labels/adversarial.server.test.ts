@@ -15,6 +15,7 @@ import {
   DEMO_ORG,
   draftSeededOrder,
   interceptDb,
+  loseTheNextPurchaseAnswer,
   quoteSeededOrder,
   SHIPPING_BASE_URL,
   TEST_LABEL_SHOP,
@@ -331,12 +332,7 @@ describe("after an unknown outcome, a request still in flight gets time to land"
   it("does not let the next click take the label over at once", async () => {
     const emulators = createEmulators();
     const { draft, client } = await draftSeededOrder(db, emulators, "#1001");
-    emulators.shipping.setFaults({
-      failures: [
-        { endpoint: "POST /v1/labels/{id}/purchase", kind: "unavailable", times: 1 },
-        { endpoint: "GET /v1/labels/{id}", kind: "unavailable", times: 20 },
-      ],
-    });
+    loseTheNextPurchaseAnswer(emulators.shipping);
     const first = await purchase({ db, shop: SHOP, shipping: client }, draft.label.id);
     expect(first.ok ? null : first.error.code).toBe("PURCHASE_OUTCOME_UNKNOWN");
     emulators.shipping.setFaults({ failures: [] });

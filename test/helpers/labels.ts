@@ -209,3 +209,16 @@ export function crashAfterCharge(client: ShippingClient): PurchaseShippingPort {
     },
   };
 }
+
+/**
+ * Makes the service's next purchase answer a 503 and its label unreadable: the purchase ends
+ * with an unknown outcome (nothing charged). Clear the faults with `setFaults({ failures: [] })`.
+ */
+export function loseTheNextPurchaseAnswer(shipping: ShippingEmulator): void {
+  shipping.setFaults({
+    failures: [
+      { endpoint: "POST /v1/labels/{id}/purchase", kind: "unavailable", times: 1 },
+      { endpoint: "GET /v1/labels/{id}", kind: "unavailable", times: 20 },
+    ],
+  });
+}
