@@ -2,6 +2,8 @@ import { useFetcher } from "@remix-run/react";
 import { BlockStack, Box, Button, Card, Collapsible, InlineStack, Text } from "@shopify/polaris";
 import { useState } from "react";
 
+import { formatDateTime } from "./format-date-time";
+
 // The Activity screen's two other lists: background work that gave up (with a Retry), and the
 // customer data requests Shopify forwarded (what the app holds, for the merchant to send on).
 
@@ -18,8 +20,6 @@ const JOB_NAMES: Record<string, string> = {
   "label-recovery": "Finishing interrupted purchases and tracking write-backs",
 };
 
-const when = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" });
-
 function DeadJobRow({ job }: { job: DeadJobView }) {
   const fetcher = useFetcher<{ ok?: boolean; error?: { message: string } }>();
   const busy = fetcher.state !== "idle";
@@ -31,7 +31,7 @@ function DeadJobRow({ job }: { job: DeadJobView }) {
           {JOB_NAMES[job.name] ?? job.name}
         </Text>
         <Text as="p" tone="subdued" variant="bodySm">
-          Gave up {when(job.failedAt)} after {job.attempts} {job.attempts === 1 ? "attempt" : "attempts"}
+          Gave up {formatDateTime(job.failedAt)} after {job.attempts} {job.attempts === 1 ? "attempt" : "attempts"}
           {job.lastError ? `: ${job.lastError}` : "."}
         </Text>
         {fetcher.data?.error ? (
@@ -83,7 +83,7 @@ function DataRequestRow({ request }: { request: DataRequestView }) {
       <InlineStack align="space-between" blockAlign="center">
         <Text as="p">
           Customer {request.customerId ?? "(unknown)"} · {request.orders.length}{" "}
-          {request.orders.length === 1 ? "order" : "orders"} · received {when(request.createdAt)}
+          {request.orders.length === 1 ? "order" : "orders"} · received {formatDateTime(request.createdAt)}
         </Text>
         <Button onClick={() => setOpen(!open)} ariaExpanded={open} ariaControls={id} variant="plain">
           {open ? "Hide what the app holds" : "Show what the app holds"}

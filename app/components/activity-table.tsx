@@ -4,6 +4,8 @@ import { Badge, BlockStack, IndexTable, Text } from "@shopify/polaris";
 import type { ActivityEntry } from "~/labels/activity.server";
 import { formatMinorUnits } from "~/labels/money";
 
+import { formatDateTime } from "./format-date-time";
+
 type Tone = "success" | "info" | "attention" | "warning" | "critical" | undefined;
 
 export const OUTCOMES: Record<ActivityEntry["outcome"], { label: string; tone: Tone; help: string }> = {
@@ -62,9 +64,7 @@ export function ActivityTable({ entries, loading }: { entries: ActivityEntry[]; 
         const outcome = entry.outcome === "unknown" && entry.settled ? SETTLED[entry.settled] : OUTCOMES[entry.outcome];
         return (
           <IndexTable.Row id={entry.id} key={entry.id} position={index}>
-            <IndexTable.Cell>
-              {new Date(entry.createdAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" })}
-            </IndexTable.Cell>
+            <IndexTable.Cell>{formatDateTime(entry.createdAt)}</IndexTable.Cell>
             <IndexTable.Cell>{ACTIONS[entry.action]}</IndexTable.Cell>
             <IndexTable.Cell>
               {entry.orderNumericId ? (

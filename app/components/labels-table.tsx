@@ -4,6 +4,8 @@ import { Badge, BlockStack, IndexTable, InlineStack, Text, Tooltip } from "@shop
 import type { LabelListItem } from "~/labels/label-list.server";
 import { formatMinorUnits } from "~/labels/money";
 
+import { formatDateTime } from "./format-date-time";
+
 type Tone = "success" | "info" | "attention" | "warning" | "critical" | undefined;
 
 const STATUS: Record<LabelListItem["status"], { label: string; tone: Tone }> = {
@@ -68,7 +70,7 @@ function LabelRow({ item, index }: { item: LabelListItem; index: number }) {
             <Text as="span">{item.orderName}</Text>
           )}
           <Text as="span" tone="subdued" variant="bodySm">
-            {new Date(item.createdAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" })}
+            {formatDateTime(item.createdAt)}
           </Text>
         </BlockStack>
       </IndexTable.Cell>
