@@ -13,6 +13,7 @@ import { collectFormProblems } from "./label-form";
 import { type LabelView, listActiveLabelsForOrders, listLabels } from "./label-repository.server";
 import { type LabelStatus } from "./label-state";
 import { describeLabelProgress, type LabelProgress, summarizeLabelProgress } from "./label-state";
+import { unitToGrams } from "./parcels";
 import { toGrams } from "./parcels";
 import { prefillLabelRequest } from "./prefill";
 import type { LabelSettings } from "./settings";
@@ -346,12 +347,15 @@ function readRequestGrams(request: unknown): number | null {
     parcels?: { weight?: unknown; weight_unit?: unknown }[];
   };
   const parcels = r.parcels ?? (r.parcel ? [r.parcel] : []);
-  const toGramsByUnit: Record<string, number> = { g: 1, kg: 1000, oz: 28.349523125, lb: 453.59237 };
   let grams = 0;
   for (const p of parcels) {
-    const factor = toGramsByUnit[typeof p.weight_unit === "string" ? p.weight_unit : "oz"];
-    if (typeof p.weight !== "number" || factor === undefined) return null;
-    grams += p.weight * factor;
+    // The service's default unit is oz.
+    const parcelGrams =
+      typeof p.weight === "number"
+        ? unitToGrams(p.weight, typeof p.weight_unit === "string" ? p.weight_unit : "oz")
+        : null;
+    if (parcelGrams === null) return null;
+    grams += parcelGrams;
   }
   return parcels.length > 0 ? Math.round(grams) : null;
 }

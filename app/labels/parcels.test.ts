@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { packIntoBoxes, toGrams } from "./parcels";
+import { packIntoBoxes, toGrams, unitToGrams } from "./parcels";
 import { DEFAULT_LABEL_SETTINGS } from "./settings";
 
 const box = DEFAULT_LABEL_SETTINGS.box; // 50 lb, no tare
@@ -54,5 +54,15 @@ describe("packIntoBoxes", () => {
     expect(oversized.map((u) => u.label)).toEqual(["anvil"]);
     expect(parcels).toHaveLength(1);
     expect(parcels[0]?.weight).toBe(60);
+  });
+});
+
+describe("weights in the shipping service's units", () => {
+  it("convert oz, lb, g and kg to grams, and refuse any other unit", () => {
+    expect(unitToGrams(1, "lb")).toBeCloseTo(453.59237);
+    expect(unitToGrams(16, "oz")).toBeCloseTo(453.59237);
+    expect(unitToGrams(2, "kg")).toBe(2000);
+    expect(unitToGrams(5, "g")).toBe(5);
+    expect(unitToGrams(1, "stone")).toBeNull();
   });
 });

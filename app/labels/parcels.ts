@@ -23,6 +23,12 @@ export function gramsToUnit(grams: number, unit: BoxWeightUnit): number {
   return grams / GRAMS_PER_BOX_UNIT[unit];
 }
 
+/** A weight in one of the service's units (oz, lb, g, kg) in grams; null for any other unit. */
+export function unitToGrams(value: number, unit: string): number | null {
+  const factor = (GRAMS_PER_BOX_UNIT as Record<string, number | undefined>)[unit];
+  return factor === undefined ? null : value * factor;
+}
+
 /** One physical unit to pack (a line item of quantity 3 is three units). */
 export type PackUnit = { label: string; grams: number };
 
