@@ -38,7 +38,7 @@ export interface SettingsError extends AppError<SettingsErrorCode> {
   readonly source: "settings";
 }
 
-function settingsError(
+export function settingsError(
   code: SettingsErrorCode,
   message: string,
   logMessage: string,

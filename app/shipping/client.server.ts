@@ -1,6 +1,7 @@
 // The only code that speaks the shipping service's wire format. One function per operation;
 // no HTTP outcome throws: every call returns a Result whose error is a ShippingError.
 
+import { formatFieldPath } from "~/utils/field-path";
 import { err, ok, type Result } from "~/utils/result";
 
 import {
@@ -142,16 +143,7 @@ function causeCode(error: unknown): string | null {
 function describeZodIssues(
   issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
 ): ShippingErrorField[] {
-  return issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
-}
-
-function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  let out = "";
-  for (const part of path) {
-    if (typeof part === "number") out += `[${part}]`;
-    else out += out === "" ? String(part) : `.${String(part)}`;
-  }
-  return out === "" ? "(body)" : out;
+  return issues.map((issue) => ({ path: formatFieldPath(issue.path, "(body)"), message: issue.message }));
 }
 
 function invalidRequest(operation: string, fields: ShippingErrorField[]): ShippingError {

@@ -41,6 +41,11 @@ export function findServiceByCode(serviceCode: string): ServiceInfo | undefined 
   return SERVICES.find((s) => s.serviceCode === serviceCode);
 }
 
+/** How a merchant reads a service: "USPS Priority Mail", "UPS Ground" (not "UPS UPS Ground"). */
+export function describeService(info: Pick<ServiceInfo, "carrier" | "service">): string {
+  return info.service.toUpperCase().startsWith(info.carrier) ? info.service : `${info.carrier} ${info.service}`;
+}
+
 export function findServiceByName(carrier: string, service: string): ServiceInfo | undefined {
   const wanted = service.trim().toLowerCase();
   return SERVICES.find((s) => s.carrier === carrier && s.service.toLowerCase() === wanted);

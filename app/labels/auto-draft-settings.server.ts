@@ -1,0 +1,80 @@
+import type { PrismaClient } from "@prisma/client";
+
+import type { AdminGraphqlClient, ShopifyError } from "~/shopify/admin-client";
+import { getShopAndLocations } from "~/shopify/shop";
+import { formatFieldPath } from "~/utils/field-path";
+import { err, ok, type Result } from "~/utils/result";
+
+import { type AutoDraftRule, AutoDraftRulesSchema, checkAutoDraftRules } from "./auto-draft-rules";
+import { chooseShipFrom } from "./order-list.server";
+import { getShopSettings, listBoxPresets, type SettingsError, settingsError } from "./settings.server";
+
+// The auto-draft switch and rules of a shop (ShopSettings.autoDraft, .autoDraftRules).
+
+export type AutoDraftSettings = { enabled: boolean; rules: AutoDraftRule[] };
+
+export async function getAutoDraftSettings(db: PrismaClient, shop: string): Promise<AutoDraftSettings> {
+  const row = await db.shopSettings.findUnique({ where: { shop }, select: { autoDraft: true, autoDraftRules: true } });
+  if (!row) return { enabled: false, rules: [] };
+  let rules: AutoDraftRule[] = [];
+  try {
+    const parsed = AutoDraftRulesSchema.safeParse(JSON.parse(row.autoDraftRules));
+    // Rules are written only validated; a list that no longer parses drafts with the fallback.
+    if (parsed.success) rules = parsed.data;
+  } catch {
+    rules = [];
+  }
+  return { enabled: row.autoDraft, rules };
+}
+
+/** The ship-from country rules are judged against: the location labels ship from. */
+export async function getShipFromCountry(deps: {
+  db: PrismaClient;
+  shop: string;
+  admin: AdminGraphqlClient;
+}): Promise<Result<string, ShopifyError>> {
+  const [found, settings] = await Promise.all([getShopAndLocations(deps.admin), getShopSettings(deps.db, deps.shop)]);
+  if (!found.ok) return found;
+  const location = chooseShipFrom(found.value.locations, settings.shipFromLocationGid);
+  return ok(location?.address.countryCode ?? found.value.shop.address.countryCode ?? "US");
+}
+
+/**
+ * Saves the switch and the rules, refusing the whole list when any rule has a problem (each named
+ * at its field, `rules[i].field`): a half-saved list would draft in an order nobody chose.
+ */
+export async function saveAutoDraftSettings(
+  deps: { db: PrismaClient; shop: string; admin: AdminGraphqlClient },
+  input: { enabled: boolean; rules: unknown },
+): Promise<Result<AutoDraftSettings, SettingsError | ShopifyError>> {
+  const parsed = AutoDraftRulesSchema.safeParse(input.rules);
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((i) => ({
+      path: formatFieldPath(["rules", ...i.path]),
+      message: i.message,
+    }));
+    return err(invalid(fields));
+  }
+  const rules = parsed.data;
+  if (rules.length > 0) {
+    const [fromCountry, presets] = await Promise.all([getShipFromCountry(deps), listBoxPresets(deps.db, deps.shop)]);
+    if (!fromCountry.ok) return fromCountry;
+    const problems = checkAutoDraftRules(rules, {
+      fromCountry: fromCountry.value,
+      boxPresetIds: presets.map((p) => p.id),
+    });
+    if (problems.length > 0) return err(invalid(problems));
+  }
+  const data = { autoDraft: input.enabled, autoDraftRules: JSON.stringify(rules) };
+  await deps.db.shopSettings.upsert({ where: { shop: deps.shop }, create: { shop: deps.shop, ...data }, update: data });
+  return ok({ enabled: input.enabled, rules });
+}
+
+function invalid(fields: { path: string; message: string }[]) {
+  return settingsError(
+    "INVALID_SETTINGS",
+    fields.length === 1 ? (fields[0]?.message ?? "Check the rules.") : "Some rules need fixing.",
+    `saveAutoDraftSettings: invalid ${fields.map((f) => f.path).join(", ")}`,
+    fields,
+  );
+}
