@@ -21,14 +21,22 @@ export type JobContext = {
   readonly signal: AbortSignal;
 };
 
-/** A named kind of job: its payload's schema, how many run at once per worker, retries, and the handler. */
-export type JobDefinition<P> = {
+/**
+ * What enqueueing needs to know of a job: its name, its payload's schema and its attempts. A web
+ * route enqueues with this alone; only the worker builds the handler (and its Shopify and shipping
+ * clients) around it, as a JobDefinition.
+ */
+export type JobKind<P> = {
   readonly name: string;
   readonly payloadSchema: z.ZodType<P, z.ZodTypeDef, unknown>;
-  /** How many jobs of this name one worker process runs at the same time. */
-  readonly concurrency: number;
   /** Runs before the job is dead (default 5). */
   readonly maxAttempts?: number;
+};
+
+/** A named kind of job: its payload's schema, how many run at once per worker, retries, and the handler. */
+export type JobDefinition<P> = JobKind<P> & {
+  /** How many jobs of this name one worker process runs at the same time. */
+  readonly concurrency: number;
   /** How long a worker owns a job it claimed before another may take it over (default 5 minutes). */
   readonly leaseMs?: number;
   /** Wait before retry n (1-based): baseMs · 2^(n-1), at most maxMs (default 10 s … 1 h). */
@@ -71,7 +79,7 @@ export type RetryDeadJobError = { readonly code: "JOB_NOT_FOUND"; readonly logMe
 
 export interface JobQueue {
   /** Stores the job for the worker; never runs it here. The payload is checked against the schema (a bad one throws: a bug). */
-  enqueue<P>(definition: JobDefinition<P>, shop: string, payload: P, options?: EnqueueOptions): Promise<EnqueueResult>;
+  enqueue<P>(kind: JobKind<P>, shop: string, payload: P, options?: EnqueueOptions): Promise<EnqueueResult>;
   /** The shop uninstalled or was erased: its queued jobs are cancelled and running ones lose their claim. */
   stopShopJobs(shop: string): Promise<{ cancelled: number }>;
   listDeadJobs(shop: string): Promise<DeadJob[]>;

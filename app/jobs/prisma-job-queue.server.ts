@@ -9,7 +9,7 @@ import type {
   DeadJob,
   EnqueueOptions,
   EnqueueResult,
-  JobDefinition,
+  JobKind,
   JobQueue,
   RetryDeadJobError,
   WorkerOptions,
@@ -50,7 +50,7 @@ const ended = (status: JobStatus, now: Date, lastError?: string) => ({
 
 export async function enqueueJob<P>(
   db: Prisma.TransactionClient,
-  definition: JobDefinition<P>,
+  definition: JobKind<P>,
   shop: string,
   payload: P,
   options: EnqueueOptions = {},

@@ -10,12 +10,14 @@ import {
   LABEL_RECOVERY_EVERY_MS,
   type LabelRecoveryDeps,
 } from "./label-recovery.server";
+import { createAutoDraftJob, createRecheckLabelsJob, type OrderChangeJobDeps } from "./order-change-jobs.server";
 import { pruneFinishedJobs } from "./prisma-job-queue.server";
 
 // Every job the worker runs and every schedule it keeps, wired to Shopify (offline sessions) and
 // the shipping service (each shop's stored key). Only scripts/worker.ts loads this.
 
-export function createLabelRecoveryDeps(db: PrismaClient): LabelRecoveryDeps {
+// Each job is given a shop's Admin API (its offline session) and shipping client (its stored key).
+export function createShopClientsDeps(db: PrismaClient): LabelRecoveryDeps & OrderChangeJobDeps {
   return {
     db,
     adminFor: async (shop) => {
@@ -38,13 +40,15 @@ export function createWorkerJobs(
   queue: JobQueue,
   log: (line: string) => void,
 ): { definitions: AnyJobDefinition[]; schedules: Schedule[] } {
-  const labelRecovery = createLabelRecoveryJob(createLabelRecoveryDeps(db), (shop, report) => {
+  const clients = createShopClientsDeps(db);
+  const labelRecovery = createLabelRecoveryJob(clients, (shop, report) => {
     if (report.purchasesRecovered || report.writeBacksDone || report.writeBacksPending || report.skipped.length) {
       log(`label recovery ${shop} ${JSON.stringify(report)}`);
     }
   });
+  const orderChangeDeps = { ...clients, onResult: log };
   return {
-    definitions: [labelRecovery],
+    definitions: [labelRecovery, createAutoDraftJob(orderChangeDeps), createRecheckLabelsJob(orderChangeDeps)],
     schedules: [
       {
         name: "label-recovery",

@@ -132,6 +132,8 @@ export type CreateDraftInput = {
   /** The rate the merchant chose. */
   quote: Rate;
   products?: ProductForCustoms[];
+  /** The Shopify ship-to address the request was prefilled from (ship-to-key.ts), to spot a later change. */
+  shipToKey?: string | null;
   now?: Date;
 };
 
@@ -243,6 +245,7 @@ export async function createDraft(
     packageCount: parsed.value.parcels?.length ?? 1,
     requestId: draft.value.request_id ?? null,
     request: parsed.value,
+    shipToKey: input.shipToKey ?? null,
   });
   const label = await findLabel(db, shop, ref.labelId);
   if (!completed) {

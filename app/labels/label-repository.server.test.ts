@@ -62,6 +62,7 @@ const RUN: Record<Exclude<LabelTransition, "claimCreationSlot">, (labelId: strin
       packageCount: 1,
       requestId: null,
       request: {},
+      shipToKey: null,
     }),
   failCreation: (labelId) => failCreation({ db, shop: SHOP, labelId }, TOKEN, "refused"),
   claimPurchase: async (labelId) =>

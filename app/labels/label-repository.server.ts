@@ -47,6 +47,14 @@ export type LabelTransition = keyof typeof LABEL_TRANSITIONS;
 
 export type LabelLineItem = { id: FulfillmentOrderLineItemGid; quantity: number };
 
+/**
+ * Something happened to the order after its label was bought that the merchant must act on:
+ * the order was cancelled, its shipping address changed, or the shipment was closed in Shopify
+ * (moved, merged) before the tracking was written back. Never cleared silently.
+ */
+export const LABEL_ATTENTIONS = ["order_cancelled", "address_changed", "shipment_closed"] as const;
+export type LabelAttention = (typeof LABEL_ATTENTIONS)[number];
+
 export type LabelView = {
   id: string;
   shop: string;
@@ -79,6 +87,10 @@ export type LabelView = {
   fulfillmentGid: FulfillmentGid | null;
   writeBack: { status: WriteBackStatus; attempts: number; lastError: string | null };
   lastError: string | null;
+  /** The Shopify ship-to address the label was drafted for (ship-to-key.ts); null for older labels. */
+  shipToKey: string | null;
+  /** Set when the order changed after the label was bought (see LABEL_ATTENTIONS), and when. */
+  attention: { reason: LabelAttention; at: Date } | null;
   purchasedAt: Date | null;
   /** While creating or purchasing: until when the current claim holds (or the quiet period runs). */
   leaseUntil: Date | null;
@@ -156,6 +168,11 @@ export function toLabelView(row: Label): LabelView {
       lastError: row.writeBackLastError,
     },
     lastError: row.lastError,
+    shipToKey: row.shipToKey,
+    attention:
+      row.attention && isOneOf(LABEL_ATTENTIONS, row.attention)
+        ? { reason: row.attention, at: row.attentionAt ?? row.updatedAt }
+        : null,
     purchasedAt: row.purchasedAt,
     leaseUntil: row.leaseUntil,
     createdAt: row.createdAt,
@@ -200,6 +217,31 @@ export async function listActiveLabelsForOrders(
     where: { shop, orderGid: { in: [...orderGids] }, status: { in: [...ACTIVE_STATUSES] } },
   });
   return rows.map(toLabelView);
+}
+
+/** The active labels of these fulfillment orders. */
+export async function listActiveLabelsForFulfillmentOrders(
+  db: Prisma.TransactionClient,
+  shop: string,
+  fulfillmentOrderGids: readonly FulfillmentOrderGid[],
+): Promise<LabelView[]> {
+  const rows = await db.label.findMany({
+    where: { shop, activeKey: { in: fulfillmentOrderGids.map((gid) => activeKeyFor(shop, gid)) } },
+  });
+  return rows.map(toLabelView);
+}
+
+/** Whether the order has a label not voided or failed: only then can a change to the order make one stale. */
+export async function hasActiveLabels(
+  db: Prisma.TransactionClient,
+  shop: string,
+  orderGid: OrderGid,
+): Promise<boolean> {
+  const row = await db.label.findFirst({
+    where: { shop, orderGid, status: { in: [...ACTIVE_STATUSES] } },
+    select: { id: true },
+  });
+  return row !== null;
 }
 
 /**
@@ -413,6 +455,8 @@ export type CreatedDraft = {
   requestId: string | null;
   /** The request the draft was created from, as sent. */
   request: unknown;
+  /** The Shopify ship-to address it was drafted for (ship-to-key.ts); null when not known. */
+  shipToKey: string | null;
 };
 
 /** The owner of a `creating` label records its service draft; false when it no longer owns it. */
@@ -436,6 +480,7 @@ export function completeCreation(ref: Ref, token: string, draft: CreatedDraft): 
       packageCount: draft.packageCount,
       requestIds: withRequestId([], draft.requestId),
       request: JSON.stringify(draft.request),
+      shipToKey: draft.shipToKey,
       claimToken: null,
       leaseUntil: null,
       lastError: null,
@@ -567,6 +612,34 @@ export async function savePurchased(
 /** Frees the fulfillment order of a draft the service confirmed it never bought. */
 export function voidDraft(ref: Ref): Promise<boolean> {
   return apply(ref.db, ref, "voidDraft", {}, { activeKey: null });
+}
+
+/**
+ * Flags a bought label for the merchant (the order changed after it was bought). The first reason
+ * stays: a later change does not hide why the label was flagged. Not a state change: the label
+ * stays bought, and its write-back goes on as before.
+ */
+export async function flagLabelAttention(
+  db: PrismaClient,
+  shop: string,
+  labelId: string,
+  reason: LabelAttention,
+  now = new Date(),
+): Promise<boolean> {
+  const { count } = await db.label.updateMany({
+    where: { id: labelId, shop, attention: null, status: { in: ["purchasing", "purchased", "fulfilled"] } },
+    data: { attention: reason, attentionAt: now },
+  });
+  return count === 1;
+}
+
+/** The merchant dealt with the flag (voided with the carrier, or shipped it anyway). */
+export async function dismissLabelAttention(db: PrismaClient, shop: string, labelId: string): Promise<boolean> {
+  const { count } = await db.label.updateMany({
+    where: { id: labelId, shop, attention: { not: null } },
+    data: { attention: null, attentionAt: null },
+  });
+  return count === 1;
 }
 
 // ---------- The write-back's own claim (a label stays `purchased` while it runs) ----------

@@ -21,6 +21,7 @@ import { prefillLabelRequest } from "./prefill";
 import { purchase } from "./purchase.server";
 import { type BoxPreset, getAddressValidationPriceCents, type LabelSettings } from "./settings";
 import { createShippingClientForShop, getSettingsView, listBoxPresets } from "./settings.server";
+import { shipToKeyOf } from "./ship-to-key";
 import { findAddressValidation, type ValidatedAddress, validateShipToAddress } from "./validate-address.server";
 import { trackingUrlsFor, writeTracking } from "./write-tracking.server";
 
@@ -407,6 +408,7 @@ export async function createDraftForOrderPage(
       request: input.request,
       quote: input.rate,
       products: productsOf(order.value.order, fo),
+      shipToKey: shipToKeyOf(order.value.order, fo),
     },
   );
 }

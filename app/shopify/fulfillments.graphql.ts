@@ -102,3 +102,26 @@ export const FULFILLMENT_ORDER_LINE_ITEMS_QUERY = `#graphql
     }
   }
 `;
+
+// Where a fulfillment order stands, for the webhook jobs: open to draft, or closed (moved, merged,
+// fulfilled) or its order cancelled, so its drafts go stale. `orderId` saves reading the order.
+export const FULFILLMENT_ORDER_STATE_QUERY = `#graphql
+  query FulfillmentOrderState($id: ID!) {
+    fulfillmentOrder(id: $id) {
+      id
+      status
+      orderId
+      orderName
+    }
+  }
+`;
+
+export const ORDER_CANCELLATION_QUERY = `#graphql
+  query OrderCancellation($id: ID!) {
+    order(id: $id) {
+      id
+      name
+      cancelledAt
+    }
+  }
+`;

@@ -3,6 +3,7 @@
 ALTER TABLE "ShopSettings" ADD COLUMN "autoDraftRules" TEXT NOT NULL DEFAULT '[]';
 
 -- AlterTable
+ALTER TABLE "Label" ADD COLUMN "shipToKey" TEXT;
 ALTER TABLE "Label" ADD COLUMN "attention" TEXT;
 ALTER TABLE "Label" ADD COLUMN "attentionAt" DATETIME;
 

@@ -1,0 +1,143 @@
+import type { Prisma, PrismaClient } from "@prisma/client";
+import { z } from "zod";
+
+import { draftFulfillmentOrderAutomatically, isTransientLabelError } from "~/labels/auto-draft.server";
+import { recheckLabels } from "~/labels/stale-labels.server";
+import type { ShippingClient } from "~/shipping/client.server";
+import type { AdminGraphqlClient } from "~/shopify/admin-client";
+import { type FulfillmentOrderGid, type OrderGid, parseFulfillmentOrderGid, parseOrderGid } from "~/shopify/ids";
+
+import { type JobDefinition, type JobKind, PermanentJobError } from "./job-queue";
+import { enqueueJob } from "./prisma-job-queue.server";
+
+// The jobs behind the order webhooks: `auto-draft` (a fulfillment order ready to ship gets a draft
+// by the shop's rules) and `recheck-labels` (after a cancellation, move, merge, split or address
+// change, the order's labels are checked against Shopify). Webhook routes enqueue them inside the
+// delivery's own transaction (see app/webhooks/), and only the worker runs them.
+
+const FulfillmentOrderGidSchema = z
+  .string()
+  .transform((value, ctx) => parseFulfillmentOrderGid(value) ?? (ctx.addIssue({ code: "custom" }), z.NEVER));
+const OrderGidSchema = z
+  .string()
+  .transform((value, ctx) => parseOrderGid(value) ?? (ctx.addIssue({ code: "custom" }), z.NEVER));
+
+export const AutoDraftPayloadSchema = z.object({
+  fulfillmentOrderGid: FulfillmentOrderGidSchema,
+  /** The webhook topic (or "recheck") that asked for it, for the logs. */
+  trigger: z.string(),
+});
+export type AutoDraftPayload = z.infer<typeof AutoDraftPayloadSchema>;
+
+export const RecheckLabelsPayloadSchema = z.object({
+  orderGids: z.array(OrderGidSchema),
+  fulfillmentOrderGids: z.array(FulfillmentOrderGidSchema),
+  trigger: z.string(),
+});
+export type RecheckLabelsPayload = z.infer<typeof RecheckLabelsPayloadSchema>;
+
+// Shopify may be throttled or the shipping service down for a while: eight tries over about
+// 40 minutes before the job is dead (and shown, with a Retry, on the Activity screen).
+export const AUTO_DRAFT_JOB: JobKind<AutoDraftPayload> = {
+  name: "auto-draft",
+  payloadSchema: AutoDraftPayloadSchema,
+  maxAttempts: 8,
+};
+export const RECHECK_LABELS_JOB: JobKind<RecheckLabelsPayload> = {
+  name: "recheck-labels",
+  payloadSchema: RecheckLabelsPayloadSchema,
+  maxAttempts: 8,
+};
+const BACKOFF = { baseMs: 20_000, maxMs: 20 * 60_000 };
+
+/** One auto-draft per fulfillment order at a time: a repeat while one is queued or running is the same job. */
+export function enqueueAutoDraft(
+  tx: Prisma.TransactionClient,
+  shop: string,
+  fulfillmentOrderGid: FulfillmentOrderGid,
+  trigger: string,
+) {
+  return enqueueJob(tx, AUTO_DRAFT_JOB, shop, { fulfillmentOrderGid, trigger }, { dedupeKey: fulfillmentOrderGid });
+}
+
+// No de-duplication: two re-checks of one order carry different news, and a re-check is safe to
+// run twice (discarding a voided draft or flagging a flagged label changes nothing).
+export function enqueueRecheckLabels(
+  tx: Prisma.TransactionClient,
+  shop: string,
+  input: { orderGids?: readonly OrderGid[]; fulfillmentOrderGids?: readonly FulfillmentOrderGid[]; trigger: string },
+) {
+  return enqueueJob(tx, RECHECK_LABELS_JOB, shop, {
+    orderGids: [...(input.orderGids ?? [])],
+    fulfillmentOrderGids: [...(input.fulfillmentOrderGids ?? [])],
+    trigger: input.trigger,
+  });
+}
+
+export type OrderChangeJobDeps = {
+  db: PrismaClient;
+  /** The shop's Admin API, or null when the app has no offline session for it (uninstalled). */
+  adminFor: (shop: string) => Promise<AdminGraphqlClient | null>;
+  /** The shop's shipping client, or null when it has no usable API key. */
+  shippingFor: (shop: string) => Promise<Pick<ShippingClient, "getRates" | "createDraftLabel" | "getLabel"> | null>;
+  onResult?: (line: string) => void;
+};
+
+async function requireAdmin(deps: OrderChangeJobDeps, shop: string): Promise<AdminGraphqlClient> {
+  const admin = await deps.adminFor(shop);
+  // Retrying cannot bring a session back; a reinstall sends its own webhooks.
+  if (!admin) throw new PermanentJobError(`no offline session for ${shop}: the app is not installed`);
+  return admin;
+}
+
+export function createAutoDraftJob(deps: OrderChangeJobDeps): JobDefinition<AutoDraftPayload> {
+  return {
+    ...AUTO_DRAFT_JOB,
+    concurrency: 4,
+    leaseMs: 3 * 60_000,
+    backoff: BACKOFF,
+    run: async (payload, context) => {
+      const admin = await requireAdmin(deps, context.shop);
+      const shipping = await deps.shippingFor(context.shop);
+      const result = await draftFulfillmentOrderAutomatically(
+        { db: deps.db, shop: context.shop, admin, shipping },
+        payload.fulfillmentOrderGid,
+      );
+      if (!result.ok) {
+        if (isTransientLabelError(result.error)) throw new Error(result.error.logMessage);
+        throw new PermanentJobError(result.error.logMessage);
+      }
+      deps.onResult?.(`auto-draft ${context.shop} ${payload.fulfillmentOrderGid}: ${JSON.stringify(result.value)}`);
+    },
+  };
+}
+
+export function createRecheckLabelsJob(deps: OrderChangeJobDeps): JobDefinition<RecheckLabelsPayload> {
+  return {
+    ...RECHECK_LABELS_JOB,
+    concurrency: 2,
+    leaseMs: 5 * 60_000,
+    backoff: BACKOFF,
+    run: async (payload, context) => {
+      const admin = await requireAdmin(deps, context.shop);
+      const shipping = await deps.shippingFor(context.shop);
+      const result = await recheckLabels(
+        {
+          db: deps.db,
+          shop: context.shop,
+          admin,
+          shipping,
+          redraft: async (fulfillmentOrderGid) => {
+            await enqueueAutoDraft(deps.db, context.shop, fulfillmentOrderGid, `recheck:${payload.trigger}`);
+          },
+        },
+        payload,
+      );
+      if (!result.ok) {
+        if (isTransientLabelError(result.error)) throw new Error(result.error.logMessage);
+        throw new PermanentJobError(result.error.logMessage);
+      }
+      deps.onResult?.(`recheck-labels ${context.shop}: ${JSON.stringify(result.value)}`);
+    },
+  };
+}
