@@ -303,6 +303,8 @@ export async function redactCustomerData(
     const detail = scrubText(entry.detail, strings);
     if (detail !== entry.detail) await tx.auditEntry.update({ where: { id: entry.id }, data: { detail } });
   }
+  // What auto-draft reported about those orders may quote the address: a notice, not a record.
+  await tx.autoDraftOutcome.deleteMany({ where: { shop, orderGid: { in: orderGids } } });
   // Reports assembled for earlier data requests hold the same data.
   const reports = await tx.customerDataRequest.findMany({ where: { shop } });
   const withOrders = reports.filter((row) =>
@@ -321,7 +323,7 @@ export async function redactCustomerData(
 
 /**
  * shop/redact: every row the shop has, in every table (settings with the sealed API key, labels,
- * audit, presets, address validations, jobs, data requests, webhook records, sessions).
+ * audit, auto-draft outcomes, presets, address validations, jobs, data requests, webhook records, sessions).
  * Running jobs lose their claim first, so nothing a worker holds writes back afterwards.
  */
 export async function eraseShopData(tx: Prisma.TransactionClient, shop: string): Promise<Record<string, number>> {
@@ -330,6 +332,7 @@ export async function eraseShopData(tx: Prisma.TransactionClient, shop: string):
   return {
     jobs: (await tx.job.deleteMany(where)).count,
     labels: await deleteShopLabels(tx, shop),
+    autoDraftOutcomes: (await tx.autoDraftOutcome.deleteMany(where)).count,
     auditEntries: (await tx.auditEntry.deleteMany(where)).count,
     addressValidations: (await tx.addressValidation.deleteMany(where)).count,
     boxPresets: (await tx.boxPreset.deleteMany(where)).count,

@@ -106,6 +106,17 @@ async function seedShop(shop: string) {
   });
   await db.job.create({ data: { shop, name: "label-recovery", dedupeKey: `${shop}:label-recovery:sweep` } });
   await db.webhookDelivery.create({ data: { shop, topic: "APP_SCOPES_UPDATE", eventKey: "earlier" } });
+  // What auto-draft reported about Ada's order can quote her address back.
+  await db.autoDraftOutcome.create({
+    data: {
+      shop,
+      orderGid: "gid://shopify/Order/1001",
+      orderName: "#1001",
+      fulfillmentOrderGid: `gid://shopify/FulfillmentOrder/1001-${shop}`,
+      status: "blocked",
+      problems: JSON.stringify([{ path: "to_address.street1", message: "12 Babbage Lane was not found" }]),
+    },
+  });
   return { adaLabelId: ada.id };
 }
 
