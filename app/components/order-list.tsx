@@ -58,6 +58,24 @@ export function formatWeight(grams: number | null): string {
   return pounds >= 1 ? `${pounds.toFixed(1)} lb` : `${(grams / 28.349523125).toFixed(1)} oz`;
 }
 
+function ProblemsCell({ row }: { row: OrderRow }) {
+  if (row.attention.length === 0) return <ProblemsBadge problems={row.problems} />;
+  // Spelled out, not only in a tooltip: this is what the merchant has to act on.
+  return (
+    <BlockStack gap="100" inlineAlign="start">
+      <Badge tone="critical">Needs attention</Badge>
+      {row.attention.map((message) => (
+        <Text key={message} as="p" variant="bodySm" tone="critical">
+          {message}
+        </Text>
+      ))}
+      {row.problems && (row.problems.blocking > 0 || row.problems.warnings > 0) ? (
+        <ProblemsBadge problems={row.problems} />
+      ) : null}
+    </BlockStack>
+  );
+}
+
 function ProblemsBadge({ problems }: { problems: OrderRow["problems"] }) {
   if (!problems)
     return (
@@ -242,7 +260,7 @@ export function OrderList({ tab, search, rows, pageInfo, filteredOnPage }: Order
                 </BlockStack>
               </IndexTable.Cell>
               <IndexTable.Cell>
-                <ProblemsBadge problems={row.problems} />
+                <ProblemsCell row={row} />
               </IndexTable.Cell>
             </IndexTable.Row>
           ))}

@@ -127,12 +127,31 @@ describe("order screens render on the server", () => {
             weightGrams: 900,
             label: { progress: "none", count: 0 },
             problems: { blocking: 1, warnings: 0, messages: ["Brazil requires the recipient's CPF."], partial: false },
+            attention: [],
+          },
+          {
+            orderGid: "gid://shopify/Order/2",
+            orderId: "2",
+            name: "#1023",
+            createdAt: "2026-11-21T10:00:00Z",
+            customer: "Lee Chan",
+            destination: "Austin, TX, US",
+            items: 1,
+            weightGrams: 300,
+            label: { progress: "bought", count: 1 },
+            problems: null,
+            attention: [
+              "The order was cancelled after its label was bought. Void the label with the carrier, or ship it anyway.",
+            ],
           },
         ]}
       />,
     );
     expect(html).toContain("#1007");
     expect(html).toContain("No label");
+    // What the merchant must act on is spelled out in the row, not hidden in a tooltip.
+    expect(html).toContain("Needs attention");
+    expect(html).toContain("The order was cancelled after its label was bought.");
     expect(html).toContain("1 to fix");
   });
 

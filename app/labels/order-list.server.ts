@@ -10,7 +10,8 @@ import { getShopAndLocations, type ShopifyLocation, type ShopifyShop } from "~/s
 import { err, ok, type Result } from "~/utils/result";
 
 import { collectFormProblems } from "./label-form";
-import { type LabelView, listActiveLabelsForOrders, listLabels } from "./label-repository.server";
+import { type AutoDraftOutcomeView, listAutoDraftOutcomesForOrders } from "./auto-draft-outcomes.server";
+import { type LabelAttention, type LabelView, listActiveLabelsForOrders, listLabels } from "./label-repository.server";
 import { type LabelStatus } from "./label-state";
 import { describeLabelProgress, type LabelProgress, summarizeLabelProgress } from "./label-state";
 import { unitToGrams } from "./parcels";
@@ -48,6 +49,11 @@ export type OrderRow = {
   label: { progress: LabelProgress; count: number };
   /** null where the list does not compute problems (labels already drafted or bought). */
   problems: OrderRowProblems | null;
+  /**
+   * What happened that the merchant must act on: a bought label whose order was cancelled or
+   * changed, or a shipment automatic drafting could not draft. Empty when nothing.
+   */
+  attention: string[];
 };
 
 export type OrderListPage = {
@@ -236,6 +242,31 @@ function describeDestination(
   return parts.length > 0 ? parts.join(", ") : null;
 }
 
+const ATTENTION_TEXT: Record<LabelAttention, string> = {
+  order_cancelled:
+    "The order was cancelled after its label was bought. Void the label with the carrier, or ship it anyway.",
+  address_changed: "The shipping address changed after the label was bought: the label shows the old address.",
+  shipment_closed:
+    "Shopify closed this shipment (moved or merged) after its label was bought, so its tracking was not added.",
+};
+
+/**
+ * The row's attention messages: flagged labels first, then what automatic drafting could not draft
+ * (only for shipments still without a label: once the merchant made one, the report is moot).
+ */
+export function describeAttention(labels: readonly LabelView[], outcomes: readonly AutoDraftOutcomeView[]): string[] {
+  const labelled = new Set(labels.map((l) => l.fulfillmentOrderGid as string));
+  const flagged = labels.flatMap((l) => (l.attention ? [ATTENTION_TEXT[l.attention.reason]] : []));
+  const blocked = outcomes
+    .filter((o) => o.status === "blocked" && !labelled.has(o.fulfillmentOrderGid))
+    .map((o) => {
+      const [first, ...rest] = o.problems;
+      const more = rest.length > 0 ? ` (and ${rest.length} more)` : "";
+      return `No automatic draft: ${first?.message ?? "open the order to see why."}${more}`;
+    });
+  return [...new Set([...flagged, ...blocked])];
+}
+
 /** The shop's ship-from location: the one chosen in Settings, else the first active location. */
 export function chooseShipFrom(
   locations: readonly ShopifyLocation[],
@@ -276,11 +307,11 @@ export async function listOrdersAwaitingShipment(
   if (!shopAndLocations.ok) return err(shopAndLocations.error);
   const { shop, locations } = shopAndLocations.value;
   const shipFrom = chooseShipFrom(locations, settings.shipFromLocationGid);
-  const labels = await listActiveLabelsByOrder(
-    deps.db,
-    deps.shop,
-    page.value.orders.map((o) => o.id),
-  );
+  const orderGids = page.value.orders.map((o) => o.id);
+  const [labels, outcomes] = await Promise.all([
+    listActiveLabelsByOrder(deps.db, deps.shop, orderGids),
+    listAutoDraftOutcomesForOrders(deps.db, deps.shop, orderGids),
+  ]);
 
   const rows = page.value.orders.map((item): OrderRow => {
     const orderLabels = labels.get(item.id) ?? [];
@@ -296,13 +327,17 @@ export async function listOrdersAwaitingShipment(
       weightGrams: weighLines(item) ?? item.totalWeightGrams,
       label: { progress: orderLabels.length > 0 ? progress : "none", count: orderLabels.length },
       problems: orderLabels.length > 0 ? null : computeListProblems(item, { settings, shop, locations, shipFrom }),
+      attention: describeAttention(
+        orderLabels,
+        outcomes.filter((o) => o.orderGid === item.id),
+      ),
     };
   });
   const filtered =
     input.tab === "needs_label"
       ? rows.filter((r) => r.label.progress === "none")
       : input.tab === "problems"
-        ? rows.filter((r) => (r.problems?.blocking ?? 0) > 0)
+        ? rows.filter((r) => (r.problems?.blocking ?? 0) > 0 || r.attention.length > 0)
         : rows;
   return ok({
     tab: input.tab,
@@ -395,6 +430,7 @@ async function listLabelledOrders(
       }, 0),
       label: { progress: summarizeLabelProgress(labels.map((l) => describeLabelProgress(l))), count: labels.length },
       problems: null,
+      attention: describeAttention(labels, []),
     };
   });
   return {
