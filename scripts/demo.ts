@@ -14,6 +14,10 @@
 // environment and preload, so interrupted purchases and pending write-backs are still recovered.
 // Ctrl-C stops everything and frees the ports.
 //
+// The Shopify emulator delivers webhooks to the app for the subscriptions in shopify.app.toml,
+// signed with the demo's API secret: the admin page's "New order" button (or a test's
+// `demo.shopify.createOrder()`) places an order and the app hears of it as it would from Shopify.
+//
 // Browser tests start it programmatically: see `startDemo` below and README "Running the demo".
 
 import { type ChildProcess, execFile, spawn } from "node:child_process";
@@ -27,6 +31,7 @@ import { PrismaClient } from "@prisma/client";
 
 import { setShippingApiKey } from "../app/labels/settings.server";
 import { type RunningServer, startShippingEmulatorServer } from "../emulator/shipping/server";
+import { loadWebhookSubscriptions } from "../emulator/shopify/app-config";
 import type { ShopifyAdminEmulator } from "../emulator/shopify/emulator";
 import { DEFAULT_GENERATED_ORDER_COUNT } from "../emulator/shopify/generated-orders";
 import { DEFAULT_SHOP_DOMAIN } from "../emulator/shopify/seed";
@@ -81,10 +86,12 @@ export interface RunningDemo {
   shop: string;
   apiKey: string;
   apiSecret: string;
-  // In-process handles for tests: failNextRequest, state(), findOrderByName…
+  // In-process handles for tests: failNextRequest, state(), findOrderByName, the store mutations
+  // (createOrder, cancelOrder…), webhookEvents(), webhooks.log(), flushWebhooks()…
   shopify: ShopifyAdminEmulator;
-  // Back to the seeded store: both emulators reset, the app's tables emptied except sessions,
-  // settings and presets seeded again. The app keeps running (and stays authenticated).
+  // Back to the seeded store: both emulators reset (pending webhook deliveries stop, the log
+  // empties), the app's tables emptied except sessions, settings and presets seeded again. The
+  // app keeps running (and stays authenticated).
   reset(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -247,6 +254,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       host: HOST,
       generatedOrders: options.orders ?? DEFAULT_GENERATED_ORDER_COUNT,
       app: { apiKey: DEMO.apiKey, apiSecret: DEMO.apiSecret, scopes: [...DEMO.scopes], appUrl, name: "Ship Orders" },
+      // Delivered to appUrl + each uri, signed with DEMO.apiSecret, as Shopify would for this app.
+      webhookSubscriptions: loadWebhookSubscriptions(),
     });
     cleanups.push(() => shopify.close());
 

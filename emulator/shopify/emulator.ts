@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+
 import {
   type DocumentNode,
   execute as executeDocument,
@@ -18,10 +20,32 @@ import {
 
 import { handleFulfillmentCreate, handleFulfillmentTrackingInfoUpdate } from "./fulfillments";
 import { generateOrders } from "./generated-orders";
-import type { FulfillmentOrderRecord, FulfillmentRecord, OrderRecord, ShopifyEmulatorState } from "./model";
+import type {
+  FulfillmentHoldReason,
+  FulfillmentOrderRecord,
+  FulfillmentRecord,
+  OrderCancelReason,
+  OrderRecord,
+  ShopifyEmulatorState,
+} from "./model";
+import type { NewOrderKind } from "./new-orders";
 import { calculateActualQueryCost, calculateRequestedQueryCost, SINGLE_QUERY_MAX_COST } from "./query-cost";
 import { ADMIN_API_VERSION, loadAdminSchema } from "./schema";
 import { createSeedState, DEFAULT_SHOP_DOMAIN, type SeedContext } from "./seed";
+import {
+  cancelOrder,
+  type CreatedOrder,
+  createOrder,
+  holdFulfillmentOrder,
+  markScheduledFulfillmentOrderReady,
+  type MovedFulfillmentOrder,
+  moveFulfillmentOrder,
+  type MutationOutcome,
+  releaseFulfillmentOrderHold,
+  type ShippingAddressInput,
+  updateShippingAddress,
+} from "./store-mutations";
+import { createWebhookSender, type WebhookSender, type WebhookSenderOptions } from "./webhooks";
 
 // An in-memory slice of the Shopify Admin GraphQL API. Documents are executed by graphql-js on
 // Shopify's real schema, so parse and validation errors come back exactly where Shopify would
@@ -51,7 +75,18 @@ export interface ShopifyAdminEmulatorOptions {
   // plan (2,000 points, 100 restored per second); false turns throttling off.
   throttle?: { maximumAvailable?: number; restoreRate?: number } | false;
   // Milliseconds since the epoch; tests inject a clock to drain and refill the bucket deterministically.
+  // Store mutations (createOrder, cancelOrder…) date their changes and events with it too.
   now?: () => number;
+  // Deliver the store's webhook events to an app (webhooks.ts); without it events are only recorded.
+  webhooks?: WebhookSenderOptions;
+}
+
+// One event the store emitted, whether or not a subscription sends it anywhere.
+export interface EmittedWebhookEvent {
+  eventId: string;
+  topic: string;
+  payload: unknown;
+  triggeredAt: string;
 }
 
 export interface ThrottleStatus {
@@ -74,6 +109,32 @@ export interface ShopifyAdminEmulator {
   setProtectedCustomerDataApproved: (approved: boolean) => void;
   // The bucket as Shopify would report it now.
   throttleStatus: () => ThrottleStatus;
+
+  // What happens in the store outside the app (store-mutations.ts). Each changes the store at
+  // once (the next query sees it), emits the webhook events Shopify would and returns before any
+  // is delivered. Ids are GIDs or bare numbers; a request Shopify's admin would not allow throws
+  // a ShopifyEmulatorControlError.
+  createOrder: (spec?: { kind?: NewOrderKind }) => CreatedOrder;
+  cancelOrder: (orderId: string | number, reason?: OrderCancelReason) => OrderRecord;
+  updateShippingAddress: (orderId: string | number, address: ShippingAddressInput) => OrderRecord;
+  holdFulfillmentOrder: (
+    fulfillmentOrderId: string | number,
+    reason?: FulfillmentHoldReason,
+    notes?: string,
+  ) => FulfillmentOrderRecord;
+  releaseFulfillmentOrderHold: (fulfillmentOrderId: string | number) => FulfillmentOrderRecord;
+  moveFulfillmentOrder: (fulfillmentOrderId: string | number, locationId: string | number) => MovedFulfillmentOrder;
+  markScheduledFulfillmentOrderReady: (fulfillmentOrderId: string | number) => FulfillmentOrderRecord;
+  // Emits any topic with any payload (app/uninstalled, customers/redact…), delivered like the rest.
+  triggerWebhook: (topic: string, payload: unknown) => EmittedWebhookEvent;
+  // Every event emitted since the last reset, oldest first, subscribed to or not.
+  webhookEvents: () => EmittedWebhookEvent[];
+  // The delivery side (log, redeliver); null without the `webhooks` option.
+  webhooks: WebhookSender | null;
+  // Resolves when every pending delivery has succeeded or given up.
+  flushWebhooks: () => Promise<void>;
+  // Stops delivery timers for good (the loopback server calls it on close).
+  close: () => void;
 }
 
 export interface EmulatorContext {
@@ -597,6 +658,23 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
   let protectedCustomerDataApproved = options.protectedCustomerDataApproved ?? true;
   const pendingFailures: ShopifyEmulatorFailure[] = [];
   const bucket = createBucket(options);
+  const clock = options.now ?? (() => Date.now());
+  const webhooks = options.webhooks ? createWebhookSender({ ...options.webhooks, shop }) : null;
+  const emitted: EmittedWebhookEvent[] = [];
+
+  const emit = (topic: string, payload: unknown): EmittedWebhookEvent => {
+    const event = { eventId: randomUUID(), topic, payload, triggeredAt: new Date(clock()).toISOString() };
+    emitted.push(event);
+    webhooks?.send(event);
+    return event;
+  };
+  // Runs a store mutation: the indexes go (the next query sees the change), then the events.
+  const mutate = <T>(run: (state: ShopifyEmulatorState, now: number) => MutationOutcome<T>): T => {
+    const outcome = run(state, clock());
+    lookups = undefined;
+    for (const event of outcome.events) emit(event.topic, event.payload);
+    return outcome.result;
+  };
 
   const execute: AdminGraphqlHandler = async (query, requestOptions) => {
     const variables = requestOptions?.variables ?? {};
@@ -719,6 +797,8 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
     reset: () => {
       state = freshState();
       lookups = undefined;
+      emitted.length = 0;
+      webhooks?.reset();
       pendingFailures.length = 0;
       bucket.reset();
       protectedCustomerDataApproved = options.protectedCustomerDataApproved ?? true;
@@ -748,5 +828,20 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
       protectedCustomerDataApproved = approved;
     },
     throttleStatus: () => bucket.status(),
+    createOrder: (spec) => mutate((s, now) => createOrder(s, spec, now)),
+    cancelOrder: (orderId, reason) => mutate((s, now) => cancelOrder(s, orderId, reason ? { reason } : {}, now)),
+    updateShippingAddress: (orderId, address) => mutate((s, now) => updateShippingAddress(s, orderId, address, now)),
+    holdFulfillmentOrder: (id, reason, notes) =>
+      mutate((s, now) =>
+        holdFulfillmentOrder(s, id, { ...(reason ? { reason } : {}), ...(notes ? { notes } : {}) }, now),
+      ),
+    releaseFulfillmentOrderHold: (id) => mutate((s, now) => releaseFulfillmentOrderHold(s, id, now)),
+    moveFulfillmentOrder: (id, locationId) => mutate((s, now) => moveFulfillmentOrder(s, id, locationId, now)),
+    markScheduledFulfillmentOrderReady: (id) => mutate((s, now) => markScheduledFulfillmentOrderReady(s, id, now)),
+    triggerWebhook: (topic, payload) => emit(topic, payload),
+    webhookEvents: () => [...emitted],
+    webhooks,
+    flushWebhooks: () => webhooks?.whenIdle() ?? Promise.resolve(),
+    close: () => webhooks?.close(),
   };
 }

@@ -60,7 +60,9 @@ export interface StoreIndex {
   fulfillmentById: ReadonlyMap<string, FulfillmentRecord>;
 }
 
-function mintId(state: ShopifyEmulatorState, type: string): string {
+// Ids the emulator mints after seeding (fulfillments here, moved fulfillment orders and holds in
+// store-mutations.ts) share one counter, so they never collide with each other or the seed.
+export function mintId(state: ShopifyEmulatorState, type: string): string {
   const n = state.nextId++;
   return `gid://shopify/${type}/${5399000000 + n}`;
 }

@@ -5,6 +5,16 @@ export type WeightUnit = "GRAMS" | "KILOGRAMS" | "OUNCES" | "POUNDS";
 export type FulfillmentOrderStatus =
   "OPEN" | "IN_PROGRESS" | "SCHEDULED" | "ON_HOLD" | "INCOMPLETE" | "CLOSED" | "CANCELLED";
 export type DeliveryMethodType = "SHIPPING" | "PICK_UP" | "PICKUP_POINT" | "LOCAL" | "RETAIL" | "NONE";
+export type OrderCancelReason = "CUSTOMER" | "DECLINED" | "FRAUD" | "INVENTORY" | "OTHER" | "STAFF";
+export type FulfillmentHoldReason =
+  | "AWAITING_PAYMENT"
+  | "AWAITING_RETURN_ITEMS"
+  | "HIGH_RISK_OF_FRAUD"
+  | "INCORRECT_ADDRESS"
+  | "INVENTORY_OUT_OF_STOCK"
+  | "ONLINE_STORE_POST_PURCHASE_CROSS_SELL"
+  | "OTHER"
+  | "UNKNOWN_DELIVERY_DATE";
 
 export interface MoneyV2 {
   amount: string;
@@ -147,6 +157,16 @@ export interface FulfillmentOrderDestinationRecord {
   email: string | null;
 }
 
+export interface FulfillmentHoldRecord {
+  __typename: "FulfillmentHold";
+  id: string;
+  reason: FulfillmentHoldReason;
+  reasonNotes: string | null;
+  displayReason: string;
+  handle: string | null;
+  heldByRequestingApp: boolean;
+}
+
 export interface FulfillmentOrderRecord {
   __typename: "FulfillmentOrder";
   id: string;
@@ -183,7 +203,7 @@ export interface FulfillmentOrderRecord {
   // "DAP" (duties unpaid) or "DDP" (duties collected at checkout); null for domestic shipments.
   internationalDuties: { __typename: "FulfillmentOrderInternationalDuties"; incoterm: string } | null;
   lineItems: FulfillmentOrderLineItemRecord[];
-  fulfillmentHolds: unknown[];
+  fulfillmentHolds: FulfillmentHoldRecord[];
   // Not a schema field: Shopify hides fulfillment orders closed after a merge or move from the
   // merchant, and `fulfillmentOrders(displayable: true)` leaves them out.
   hiddenFromMerchant?: boolean;
@@ -235,7 +255,9 @@ export interface OrderRecord {
   presentmentCurrencyCode: string;
   displayFinancialStatus: "PAID" | "PENDING" | "AUTHORIZED";
   closed: boolean;
+  closedAt: string | null;
   cancelledAt: string | null;
+  cancelReason: OrderCancelReason | null;
   test: boolean;
   shippingAddress: MailingAddressRecord | null;
   billingAddress: MailingAddressRecord | null;
@@ -291,6 +313,9 @@ export interface ShopifyEmulatorState {
   shop: ShopRecord;
   locations: LocationRecord[];
   orders: OrderRecord[];
-  // Monotonic counter for ids the emulator mints (fulfillments, FO splits).
+  // The catalog by its seed key ("mug", "tote"…), so orders created later (createOrder) point at
+  // the same product records as the seeded ones.
+  variants: ReadonlyMap<string, ProductVariantRecord>;
+  // Monotonic counter for ids the emulator mints (fulfillments, moved fulfillment orders, holds).
   nextId: number;
 }

@@ -316,6 +316,8 @@ export interface OrderSpec {
   movedFrom?: "brooklyn" | "reno";
   // How long ago the order was placed; default: from its number (scenario orders, 18 h apart).
   createdDaysAgo?: number;
+  // When the order was placed, for orders created while the emulator runs (wins over createdDaysAgo).
+  createdAt?: string;
   existingFulfillments?: {
     foIndex: number;
     itemIndex: number;
@@ -894,17 +896,34 @@ function money(amountUsd: string, presentment: { currency: string; rate: number 
   };
 }
 
+/** A fulfillment order's assignedLocation: the location's address as it was when assigned. */
+export function assignedLocationOf(location: LocationRecord): FulfillmentOrderRecord["assignedLocation"] {
+  return {
+    __typename: "FulfillmentOrderAssignedLocation",
+    name: location.name,
+    address1: location.address.address1,
+    address2: location.address.address2,
+    city: location.address.city,
+    province: location.address.provinceCode,
+    zip: location.address.zip,
+    countryCode: location.address.countryCode ?? "US",
+    phone: location.address.phone,
+    location,
+  };
+}
+
 export function buildOrder(
   spec: OrderSpec,
   index: number,
-  variants: Map<string, ProductVariantRecord>,
+  variants: ReadonlyMap<string, ProductVariantRecord>,
   locations: ReturnType<typeof buildLocations>,
 ): OrderRecord {
   const orderNumericId = 5829104000 + spec.number;
   const orderId = gid("Order", orderNumericId);
   const name = `#${spec.number}`;
   // Order numbers grow with time, like Shopify's: #1001 is the oldest (about 16 days ago).
-  const createdAt = isoDaysAgo(spec.createdDaysAgo ?? ((LAST_ORDER_NUMBER + 1 - spec.number) * 18) / 24);
+  const createdAt =
+    spec.createdAt ?? isoDaysAgo(spec.createdDaysAgo ?? ((LAST_ORDER_NUMBER + 1 - spec.number) * 18) / 24);
   const d = spec.destination;
   const fd = spec.fulfillmentDestination ?? d;
   const method = spec.deliveryMethod ?? "SHIPPING";
@@ -987,18 +1006,7 @@ export function buildOrder(
       orderProcessedAt: createdAt,
       fulfillAt: createdAt,
       fulfillBy: null,
-      assignedLocation: {
-        __typename: "FulfillmentOrderAssignedLocation",
-        name: location.name,
-        address1: location.address.address1,
-        address2: location.address.address2,
-        city: location.address.city,
-        province: location.address.provinceCode,
-        zip: location.address.zip,
-        countryCode: location.address.countryCode ?? "US",
-        phone: location.address.phone,
-        location,
-      },
+      assignedLocation: assignedLocationOf(location),
       // A pickup has no destination: the customer comes to the location.
       destination:
         method === "PICK_UP"
@@ -1100,7 +1108,9 @@ export function buildOrder(
     presentmentCurrencyCode: spec.presentment.currency,
     displayFinancialStatus: "PAID",
     closed: false,
+    closedAt: null,
     cancelledAt: null,
+    cancelReason: null,
     test: false,
     shippingAddress: method === "PICK_UP" ? null : address,
     billingAddress: { ...address, id: gid("MailingAddress", 9130000000 + spec.number) },
@@ -1168,6 +1178,7 @@ export function createSeedState(
       plan: { __typename: "ShopPlan", shopifyPlus: false, partnerDevelopment: true, publicDisplayName: "Development" },
     },
     locations: [locations.brooklyn, locations.reno],
+    variants,
     orders: [
       ...(options.history?.({ variants, locations, firstIndex: ORDER_SPECS.length }) ?? []),
       ...ORDER_SPECS.map((spec, i) => buildOrder(spec, i, variants, locations)),

@@ -5,10 +5,21 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 import { renderAdminPage } from "./admin/admin-page";
+import { loadWebhookSubscriptions } from "./app-config";
 import { createOAuthServer, type EmulatedApp, type OAuthServer, signSessionToken } from "./auth";
 import { createShopifyAdminEmulator, type ShopifyAdminEmulator, type ShopifyAdminEmulatorOptions } from "./emulator";
 import { DEFAULT_GENERATED_ORDER_COUNT } from "./generated-orders";
+import type { FulfillmentOrderRecord, OrderRecord } from "./model";
 import { ADMIN_API_VERSION } from "./schema";
+import {
+  readCancelReason,
+  readHoldReason,
+  readNewOrderKind,
+  ShopifyEmulatorControlError,
+  type ShopifyEmulatorControlErrorCode,
+} from "./store-mutations";
+import { numericIdOf } from "./webhook-payloads";
+import type { WebhookSenderOptions, WebhookSubscription } from "./webhooks";
 
 // The same handlers as the in-process emulator, on a loopback port for the demo and e2e.
 // Requests keep Shopify's path (/admin/api/2026-10/graphql.json); the Host header need not be
@@ -22,9 +33,25 @@ import { ADMIN_API_VERSION } from "./schema";
 //   GET  /admin/session-token?shop=    a fresh session token (CORS: the app's origin), for the
 //                                      App Bridge stand-in's idToken()
 //   GET  /app-bridge.js                the App Bridge stand-in (admin/app-bridge.js)
-//   POST /__emulator/reset             back to the seeded store (?tokens=1 also forgets tokens)
+//   POST /__emulator/reset             back to the seeded store (?tokens=1 also forgets tokens);
+//                                      pending webhook deliveries stop and the log empties
 //   GET  /__emulator/fulfillments      read-only: the fulfillments apps created through the API
 //                                      (order, fulfillment orders, tracking, items), for browser tests
+//
+// Control endpoints: what happens in the store outside the app (store-mutations.ts), with the
+// webhooks Shopify would send, delivered to the app when the server has `webhooks` (or `app` and
+// `webhookSubscriptions`). Ids are the numeric part of the GID; bodies are JSON.
+//   POST /__emulator/orders                               {kind?: domestic|international|problem} → 201
+//   POST /__emulator/orders/<id>/cancel                   {reason?: CUSTOMER|FRAUD|…}
+//   POST /__emulator/orders/<id>/shipping-address         {address1?, city?, zip?, countryCode?…}
+//   POST /__emulator/fulfillment-orders/<id>/hold         {reason?, notes?}
+//   POST /__emulator/fulfillment-orders/<id>/release-hold
+//   POST /__emulator/fulfillment-orders/<id>/move         {locationId}
+//   POST /__emulator/fulfillment-orders/<id>/mark-ready   a SCHEDULED one opens
+//   GET  /__emulator/webhooks                             the events and the delivery log
+//   POST /__emulator/webhooks/<eventId>/redeliver         the same event again → 202
+// Failures answer {error: {code, message}}: 400 unreadable body, 404 unknown id, 409 not allowed
+// in the record's state, 422 invalid input.
 
 export interface EmbeddedAppConfig extends EmulatedApp {
   // The app's URL (SHOPIFY_APP_URL), where the admin page points its iframe.
@@ -105,6 +132,154 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
 const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
   send(res, status, { "Content-Type": "application/json; charset=utf-8", ...headers }, JSON.stringify(body));
 
+const CONTROL_STATUS: Record<ShopifyEmulatorControlErrorCode, number> = { NOT_FOUND: 404, CONFLICT: 409, INVALID: 422 };
+
+const describeFulfillmentOrder = (fo: FulfillmentOrderRecord) => ({
+  id: fo.id,
+  numericId: numericIdOf(fo.id),
+  status: fo.status,
+  locationId: fo.assignedLocation.location.id,
+  locationName: fo.assignedLocation.name,
+});
+
+function describeOrder(order: OrderRecord) {
+  return {
+    id: order.id,
+    numericId: numericIdOf(order.id),
+    name: order.name,
+    cancelledAt: order.cancelledAt,
+    cancelReason: order.cancelReason,
+    shippingAddress: order.shippingAddress,
+    fulfillmentOrders: order.fulfillmentOrders.map(describeFulfillmentOrder),
+  };
+}
+
+/** The JSON object a control request sent ({} for no body), or null for anything else. */
+function readJsonObject(raw: string): Record<string, unknown> | null {
+  if (raw.trim() === "") return {};
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+const optionalString = (value: unknown, name: string): string | undefined => {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") throw new ShopifyEmulatorControlError("INVALID", `${name} must be a string`);
+  return value;
+};
+
+// One store mutation from a control request: the HTTP status and what to answer.
+function runControl(
+  emulator: ShopifyAdminEmulator,
+  body: Record<string, unknown>,
+  orders: RegExpExecArray | null,
+  fulfillmentOrders: RegExpExecArray | null,
+): [number, Record<string, unknown>] {
+  if (orders && !orders[1]) {
+    const kind = readNewOrderKind(body.kind);
+    const { order } = emulator.createOrder(kind ? { kind } : {});
+    return [201, { order: describeOrder(order) }];
+  }
+  if (orders) {
+    const id = orders[1] ?? "";
+    const order =
+      orders[2] === "cancel"
+        ? emulator.cancelOrder(id, readCancelReason(body.reason))
+        : emulator.updateShippingAddress(id, body);
+    return [200, { order: describeOrder(order) }];
+  }
+  const id = fulfillmentOrders?.[1] ?? "";
+  switch (fulfillmentOrders?.[2]) {
+    case "move": {
+      const locationId = body.locationId;
+      if (typeof locationId !== "string" && typeof locationId !== "number") {
+        throw new ShopifyEmulatorControlError("INVALID", "locationId is required (a Location GID or number)");
+      }
+      const moved = emulator.moveFulfillmentOrder(id, locationId);
+      return [
+        200,
+        {
+          originalFulfillmentOrder: describeFulfillmentOrder(moved.originalFulfillmentOrder),
+          movedFulfillmentOrder: describeFulfillmentOrder(moved.movedFulfillmentOrder),
+        },
+      ];
+    }
+    case "hold": {
+      const fo = emulator.holdFulfillmentOrder(id, readHoldReason(body.reason), optionalString(body.notes, "notes"));
+      return [200, { fulfillmentOrder: describeFulfillmentOrder(fo) }];
+    }
+    case "release-hold":
+      return [200, { fulfillmentOrder: describeFulfillmentOrder(emulator.releaseFulfillmentOrderHold(id)) }];
+    case "mark-ready":
+      return [200, { fulfillmentOrder: describeFulfillmentOrder(emulator.markScheduledFulfillmentOrderReady(id)) }];
+    default:
+      throw new ShopifyEmulatorControlError("NOT_FOUND", "No such control endpoint");
+  }
+}
+
+// The control endpoints (see the header comment); answers true when it handled the request.
+function handleControl(
+  emulator: ShopifyAdminEmulator,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  raw: string,
+) {
+  const method = req.method ?? "GET";
+  const path = url.pathname;
+  if (method === "GET" && path === "/__emulator/webhooks") {
+    sendJson(res, 200, {
+      subscribed: emulator.webhooks !== null,
+      events: emulator.webhookEvents().map((e) => ({
+        eventId: e.eventId,
+        topic: e.topic,
+        triggeredAt: e.triggeredAt,
+        urls: emulator.webhooks?.urlsFor(e.topic) ?? [],
+      })),
+      deliveries: emulator.webhooks?.log() ?? [],
+    });
+    return true;
+  }
+  const redeliver = /^\/__emulator\/webhooks\/([^/]+)\/redeliver$/.exec(path);
+  const orders = /^\/__emulator\/orders(?:\/(\d+)\/(cancel|shipping-address))?$/.exec(path);
+  const fulfillmentOrders = /^\/__emulator\/fulfillment-orders\/(\d+)\/(hold|release-hold|move|mark-ready)$/.exec(path);
+  if (method !== "POST" || !(redeliver || orders || fulfillmentOrders)) return false;
+  const body = readJsonObject(raw);
+  if (!body) {
+    sendJson(res, 400, { error: { code: "BAD_REQUEST", message: "The body must be a JSON object" } });
+    return true;
+  }
+  try {
+    if (redeliver) {
+      const eventId = redeliver[1] ?? "";
+      const deliveries = emulator.webhooks?.redeliver(eventId);
+      if (!deliveries) throw new ShopifyEmulatorControlError("NOT_FOUND", `No webhook event ${eventId}`);
+      sendJson(res, 202, { eventId, deliveries });
+      return true;
+    }
+    const before = emulator.webhookEvents().length;
+    const [status, answer] = runControl(emulator, body, orders, fulfillmentOrders);
+    sendJson(res, status, {
+      ...answer,
+      // What the store emitted and where each event goes (nowhere when unsubscribed): the admin
+      // page says whether the app hears of it.
+      events: emulator
+        .webhookEvents()
+        .slice(before)
+        .map((e) => ({ eventId: e.eventId, topic: e.topic, urls: emulator.webhooks?.urlsFor(e.topic) ?? [] })),
+    });
+  } catch (error) {
+    if (!(error instanceof ShopifyEmulatorControlError)) throw error;
+    sendJson(res, CONTROL_STATUS[error.code], { error: { code: error.code, message: error.message } });
+  }
+  return true;
+}
+
 function parseFormOrJson(contentType: string | undefined, raw: string): Record<string, string> {
   if (contentType?.includes("application/json")) {
     try {
@@ -118,11 +293,31 @@ function parseFormOrJson(contentType: string | undefined, raw: string): Record<s
   return Object.fromEntries(new URLSearchParams(raw));
 }
 
+export interface ShopifyAdminEmulatorServerOptions extends ShopifyAdminEmulatorOptions {
+  port?: number;
+  host?: string;
+  app?: EmbeddedAppConfig;
+  // With `app` and no `webhooks`: deliver to app.appUrl, signed with app.apiSecret.
+  webhookSubscriptions?: readonly WebhookSubscription[];
+}
+
+/** The webhook delivery a server gets: `webhooks` as given, or derived from `app` + subscriptions. */
+function webhooksFor(options: ShopifyAdminEmulatorServerOptions): WebhookSenderOptions | undefined {
+  if (options.webhooks) return options.webhooks;
+  if (!options.app || !options.webhookSubscriptions) return undefined;
+  return {
+    appUrl: options.app.appUrl,
+    apiSecret: options.app.apiSecret,
+    subscriptions: options.webhookSubscriptions,
+  };
+}
+
 export async function startShopifyAdminEmulatorServer(
-  options: { port?: number; host?: string; app?: EmbeddedAppConfig } & ShopifyAdminEmulatorOptions = {},
+  options: ShopifyAdminEmulatorServerOptions = {},
 ): Promise<ShopifyAdminEmulatorServer> {
   const host = options.host ?? "127.0.0.1";
-  const emulator = createShopifyAdminEmulator(options);
+  const webhooks = webhooksFor(options);
+  const emulator = createShopifyAdminEmulator({ ...options, ...(webhooks ? { webhooks } : {}) });
   const app = options.app;
   const oauth = app ? createOAuthServer(app, emulator.shop, options.now) : null;
   const appOrigin = app ? new URL(app.appUrl).origin : null;
@@ -222,6 +417,7 @@ export async function startShopifyAdminEmulatorServer(
           sendJson(res, 200, { fulfillments: describeFulfillments(emulator) });
           return;
         }
+        if (handleControl(emulator, req, res, url, body?.toString("utf8") ?? "")) return;
         if (handleAdmin(req, res, url, body?.toString("utf8") ?? "")) return;
         if (oauth && url.pathname === graphqlPath) {
           const token = req.headers["x-shopify-access-token"];
@@ -263,6 +459,7 @@ export async function startShopifyAdminEmulatorServer(
     oauth,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        emulator.close();
         server.close((e) => (e ? reject(e) : resolve()));
         server.closeAllConnections();
       }),
@@ -275,7 +472,8 @@ function readFlag(argv: readonly string[], name: string): string | undefined {
 }
 
 // `tsx emulator/shopify/server.ts [--port 4545] [--orders 300]` runs it standalone. With
-// SHOPIFY_API_KEY, SHOPIFY_API_SECRET and SHOPIFY_APP_URL set, it also plays the admin for that app.
+// SHOPIFY_API_KEY, SHOPIFY_API_SECRET and SHOPIFY_APP_URL set, it also plays the admin for that app
+// and delivers webhooks to it, for the subscriptions in shopify.app.toml.
 const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (isMain) {
   const argv = process.argv.slice(2);
@@ -290,7 +488,7 @@ if (isMain) {
     port,
     generatedOrders:
       Number.isInteger(generatedOrders) && generatedOrders >= 0 ? generatedOrders : DEFAULT_GENERATED_ORDER_COUNT,
-    ...(app ? { app } : {}),
+    ...(app ? { app, webhookSubscriptions: loadWebhookSubscriptions() } : {}),
   });
   console.log(
     `Shopify Admin emulator for ${running.emulator.shop} at ${running.url}${graphqlPathFor()}` +

@@ -2,6 +2,10 @@
 // from the app's <ui-nav-menu> through the App Bridge stand-in), and the app in an iframe, loaded
 // the way Shopify's admin loads an embedded app (shop, host, embedded=1, a fresh id_token, hmac).
 // Everything is inline: no font, script or image comes from anywhere but this machine.
+//
+// The top bar also holds the demo's one store control, outside the app's iframe because it is
+// Shopify's side of the story: "New order" places an order the way a customer's checkout would
+// (POST /__emulator/orders on this server), and Shopify then notifies the app by webhook.
 
 export interface AdminPageInput {
   storeName: string;
@@ -86,12 +90,28 @@ export function renderAdminPage(input: AdminPageInput): string {
   .toasts { position: fixed; left: 50%; bottom: 24px; transform: translateX(-50%); display: flex; flex-direction: column; gap: 8px; align-items: center; z-index: 10; }
   .toast { background: #1a1a1a; color: #fff; padding: 10px 16px; border-radius: 10px; font-weight: 550; box-shadow: 0 8px 16px rgba(0,0,0,.2); }
   .toast.error { background: #8e1f0b; }
+  .simulate { display: flex; align-items: center; gap: 8px; white-space: nowrap; }
+  .simulate label { color: #b5b5b5; font-weight: 550; }
+  .simulate select, .simulate button { font: inherit; font-weight: 550; height: 30px; border-radius: 8px; border: 1px solid #4a4a4a; background: #303030; color: #e3e3e3; padding: 0 10px; }
+  .simulate button { background: #e3e3e3; color: #1a1a1a; border-color: #e3e3e3; cursor: pointer; }
+  .simulate button:hover { background: #fff; }
+  .simulate button[aria-busy="true"] { opacity: .6; cursor: progress; }
+  .simulate select:focus-visible, .simulate button:focus-visible { outline: 2px solid #8fb3ff; outline-offset: 2px; }
 </style>
 </head>
 <body>
 <header class="top">
   <div class="brand"><span class="mark">${ICONS.products}</span><span>Admin</span><span class="badge">Emulated</span></div>
   <div class="search" aria-hidden="true">Search</div>
+  <div class="simulate" role="group" aria-label="Simulate a customer">
+    <label for="new-order-kind">Test order</label>
+    <select id="new-order-kind" name="kind">
+      <option value="domestic">Domestic (US)</option>
+      <option value="international">International</option>
+      <option value="problem">Missing weight</option>
+    </select>
+    <button type="button" id="new-order">New order</button>
+  </div>
   <div class="store"><span class="avatar">${escapeHtml(initials)}</span><span>${escapeHtml(input.storeName)}</span></div>
 </header>
 <div class="frame">
@@ -166,6 +186,37 @@ export function renderAdminPage(input: AdminPageInput): string {
     document.getElementById("toasts").appendChild(toast);
     setTimeout(function () { toast.remove(); }, Math.max(1000, Number(message.duration) || 5000));
   }
+  // "New order": the store's checkout, then Shopify's webhooks to the app (sent by the server).
+  var newOrder = document.getElementById("new-order");
+  var newOrderKind = document.getElementById("new-order-kind");
+  newOrder.addEventListener("click", function () {
+    if (newOrder.getAttribute("aria-busy") === "true") return;
+    newOrder.setAttribute("aria-busy", "true");
+    fetch("/__emulator/orders", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ kind: newOrderKind.value })
+    })
+      .then(function (response) {
+        return response.json().then(function (body) {
+          if (!response.ok) throw new Error((body && body.error && body.error.message) || "HTTP " + response.status);
+          return body;
+        });
+      })
+      .then(function (body) {
+        var notified = body.events.some(function (e) { return e.urls.length > 0; });
+        showToast({
+          id: "new-order-" + body.order.numericId,
+          message: "Order " + body.order.name + " placed" +
+            (notified ? " \u2014 Shopify is notifying the app" : " (no webhook subscriptions: reload the app to see it)")
+        });
+      })
+      .catch(function (error) {
+        showToast({ id: "new-order-error", isError: true, message: "Could not place an order: " + error.message });
+      })
+      .then(function () { newOrder.removeAttribute("aria-busy"); });
+  });
+
   window.addEventListener("message", function (event) {
     var data = event.data;
     if (event.origin !== config.appOrigin || !data || data.source !== config.source) return;
