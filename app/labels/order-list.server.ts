@@ -9,8 +9,8 @@ import type { ShopifyOrderForLabel } from "~/shopify/orders";
 import { getShopAndLocations, type ShopifyLocation, type ShopifyShop } from "~/shopify/shop";
 import { err, ok, type Result } from "~/utils/result";
 
-import { collectFormProblems } from "./label-form";
 import { type AutoDraftOutcomeView, listAutoDraftOutcomesForOrders } from "./auto-draft-outcomes.server";
+import { collectFormProblems } from "./label-form";
 import { type LabelAttention, type LabelView, listActiveLabelsForOrders, listLabels } from "./label-repository.server";
 import { type LabelStatus } from "./label-state";
 import { describeLabelProgress, type LabelProgress, summarizeLabelProgress } from "./label-state";
