@@ -200,6 +200,8 @@ describe("order screens render on the server", () => {
           writeBack: { status: "failed", attempts: 1, lastError: "USER_ERROR" },
           lastError: null,
           purchasedAt: "2026-11-20T10:00:00Z",
+          attention:
+            "The order was cancelled after its label was bought. Void the label with the carrier, or ship it anyway.",
         })}
       />,
       "/app/orders/1",
@@ -208,5 +210,7 @@ describe("order screens render on the server", () => {
     expect(html).toContain("9400100000000000000000");
     expect(html).toContain("The charge differed from the quote");
     expect(html).toContain("Retry sending tracking");
+    expect(html).toContain("The order changed after this label was bought");
+    expect(html).toContain("The order was cancelled after its label was bought.");
   });
 });

@@ -15,7 +15,9 @@ import {
 import { type AuditInput, recordAudit } from "./audit.server";
 import {
   ACTIVE_STATUSES,
+  LABEL_ATTENTIONS,
   LABEL_STATUSES,
+  type LabelAttention,
   type LabelStatus,
   WRITE_BACK_STATUSES,
   type WriteBackStatus,
@@ -47,13 +49,7 @@ export type LabelTransition = keyof typeof LABEL_TRANSITIONS;
 
 export type LabelLineItem = { id: FulfillmentOrderLineItemGid; quantity: number };
 
-/**
- * Something happened to the order after its label was bought that the merchant must act on:
- * the order was cancelled, its shipping address changed, or the shipment was closed in Shopify
- * (moved, merged) before the tracking was written back. Never cleared silently.
- */
-export const LABEL_ATTENTIONS = ["order_cancelled", "address_changed", "shipment_closed"] as const;
-export type LabelAttention = (typeof LABEL_ATTENTIONS)[number];
+export type { LabelAttention };
 
 export type LabelView = {
   id: string;

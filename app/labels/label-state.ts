@@ -74,3 +74,19 @@ export const LABEL_PROGRESS_TEXT: Record<LabelProgress, string> = {
   tracking_pending: "Tracking pending",
   write_back_failed: "Write-back failed",
 };
+
+/**
+ * Something happened to the order after its label was bought that the merchant must act on:
+ * the order was cancelled, its shipping address changed, or the shipment was closed in Shopify
+ * (moved, merged) before the tracking was written back. Never cleared silently.
+ */
+export const LABEL_ATTENTIONS = ["order_cancelled", "address_changed", "shipment_closed"] as const;
+export type LabelAttention = (typeof LABEL_ATTENTIONS)[number];
+
+export const LABEL_ATTENTION_TEXT: Record<LabelAttention, string> = {
+  order_cancelled:
+    "The order was cancelled after its label was bought. Void the label with the carrier, or ship it anyway.",
+  address_changed: "The shipping address changed after the label was bought: the label shows the old address.",
+  shipment_closed:
+    "Shopify closed this shipment (moved or merged) after its label was bought, so its tracking was not added.",
+};

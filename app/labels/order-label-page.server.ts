@@ -15,7 +15,7 @@ import { createDraft, discardDraft, quoteLabel } from "./create-draft.server";
 import { fromShopifyError, type LabelError, labelError, labelNotFound } from "./label-errors";
 import { findLabel, type LabelView, listLabelsForOrder } from "./label-repository.server";
 import { ACTIVE_STATUSES } from "./label-state";
-import { describeLabelProgress, type LabelProgress } from "./label-state";
+import { describeLabelProgress, LABEL_ATTENTION_TEXT, type LabelProgress } from "./label-state";
 import { chooseShipFrom } from "./order-list.server";
 import { prefillLabelRequest } from "./prefill";
 import { purchase } from "./purchase.server";
@@ -48,6 +48,8 @@ export type LabelSummary = {
   writeBack: LabelView["writeBack"];
   lastError: string | null;
   purchasedAt: string | null;
+  /** What changed on the order after the label was bought, in the merchant's words; null when nothing. */
+  attention: string | null;
 };
 
 export function toLabelSummary(label: LabelView): LabelSummary {
@@ -72,6 +74,7 @@ export function toLabelSummary(label: LabelView): LabelSummary {
     writeBack: label.writeBack,
     lastError: label.lastError,
     purchasedAt: label.purchasedAt ? label.purchasedAt.toISOString() : null,
+    attention: label.attention ? LABEL_ATTENTION_TEXT[label.attention.reason] : null,
   };
 }
 

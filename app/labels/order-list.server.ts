@@ -11,8 +11,8 @@ import { err, ok, type Result } from "~/utils/result";
 
 import { type AutoDraftOutcomeView, listAutoDraftOutcomesForOrders } from "./auto-draft-outcomes.server";
 import { collectFormProblems } from "./label-form";
-import { type LabelAttention, type LabelView, listActiveLabelsForOrders, listLabels } from "./label-repository.server";
-import { type LabelStatus } from "./label-state";
+import { type LabelView, listActiveLabelsForOrders, listLabels } from "./label-repository.server";
+import { LABEL_ATTENTION_TEXT, type LabelStatus } from "./label-state";
 import { describeLabelProgress, type LabelProgress, summarizeLabelProgress } from "./label-state";
 import { unitToGrams } from "./parcels";
 import { toGrams } from "./parcels";
@@ -242,21 +242,13 @@ function describeDestination(
   return parts.length > 0 ? parts.join(", ") : null;
 }
 
-const ATTENTION_TEXT: Record<LabelAttention, string> = {
-  order_cancelled:
-    "The order was cancelled after its label was bought. Void the label with the carrier, or ship it anyway.",
-  address_changed: "The shipping address changed after the label was bought: the label shows the old address.",
-  shipment_closed:
-    "Shopify closed this shipment (moved or merged) after its label was bought, so its tracking was not added.",
-};
-
 /**
  * The row's attention messages: flagged labels first, then what automatic drafting could not draft
  * (only for shipments still without a label: once the merchant made one, the report is moot).
  */
 export function describeAttention(labels: readonly LabelView[], outcomes: readonly AutoDraftOutcomeView[]): string[] {
   const labelled = new Set(labels.map((l) => l.fulfillmentOrderGid as string));
-  const flagged = labels.flatMap((l) => (l.attention ? [ATTENTION_TEXT[l.attention.reason]] : []));
+  const flagged = labels.flatMap((l) => (l.attention ? [LABEL_ATTENTION_TEXT[l.attention.reason]] : []));
   const blocked = outcomes
     .filter((o) => o.status === "blocked" && !labelled.has(o.fulfillmentOrderGid))
     .map((o) => {

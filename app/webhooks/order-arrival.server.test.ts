@@ -72,10 +72,12 @@ describe("an order arriving through the emulated store", () => {
     try {
       const { order, fulfillmentOrders } = shopify.createOrder({ kind: "domestic" });
       await settle();
-      const events = shopify.webhooks.log().filter((d) => d.topic === "fulfillment_orders/order_routing_complete");
+      const sender = shopify.webhooks;
+      if (!sender) throw new Error("the emulator was started without webhooks");
+      const events = sender.log().filter((d) => d.topic === "fulfillment_orders/order_routing_complete");
       expect(events.length).toBeGreaterThan(0);
       expect(events.every((d) => d.delivered && d.lastStatus === 200)).toBe(true);
-      for (const event of events) shopify.webhooks.redeliver(event.eventId);
+      for (const event of events) sender.redeliver(event.eventId);
       await settle();
 
       expect(shipping.labelsCreated(DEMO_ORG)).toBe(1);

@@ -82,6 +82,11 @@ export function LabelResult({ label, notifyCustomer }: { label: LabelSummary; no
             {formatMinorUnits(label.chargedCents ?? label.quotedCents, label.currency)}
           </Text>
         </InlineStack>
+        {label.attention ? (
+          <Banner tone="critical" title="The order changed after this label was bought">
+            <p>{label.attention}</p>
+          </Banner>
+        ) : null}
         {label.chargeMismatch ? (
           <Banner tone="warning" title="The charge differed from the quote">
             <p>
