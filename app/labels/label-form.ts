@@ -142,6 +142,7 @@ export const OrderPageActionSchema = z.discriminatedUnion("intent", [
     notifyCustomer: z.enum(["true", "false"]).transform((v) => v === "true"),
   }),
   z.object({ intent: z.literal("discard"), labelId: z.string().min(1) }),
+  z.object({ intent: z.literal("dismiss-attention"), labelId: z.string().min(1) }),
 ]);
 export type OrderPageAction = z.infer<typeof OrderPageActionSchema>;
 export type OrderPageIntent = OrderPageAction["intent"];

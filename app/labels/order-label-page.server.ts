@@ -13,7 +13,7 @@ import { err, ok, type Result } from "~/utils/result";
 
 import { createDraft, discardDraft, quoteLabel } from "./create-draft.server";
 import { fromShopifyError, type LabelError, labelError, labelNotFound } from "./label-errors";
-import { findLabel, type LabelView, listLabelsForOrder } from "./label-repository.server";
+import { dismissLabelAttention, findLabel, type LabelView, listLabelsForOrder } from "./label-repository.server";
 import { ACTIVE_STATUSES } from "./label-state";
 import { describeLabelProgress, LABEL_ATTENTION_TEXT, type LabelProgress } from "./label-state";
 import { chooseShipFrom } from "./order-list.server";
@@ -479,6 +479,18 @@ async function sendTracking(
   // The label is bought either way; what failed is only the tracking, which can be retried.
   const now = (await findLabel(deps.db, deps.shop, labelId)) ?? fallback;
   return ok({ label: toLabelSummary(now), writeBackError: written.error.message });
+}
+
+/** The merchant dealt with what changed on the order after the label was bought. */
+export async function dismissAttentionForOrderPage(
+  deps: OrderPageDeps,
+  input: { orderGid: OrderGid; labelId: string },
+) {
+  const found = await requireOrderLabel(deps, input.orderGid, input.labelId, "dismissAttention");
+  if (!found.ok) return found;
+  await dismissLabelAttention(deps.db, deps.shop, input.labelId);
+  const now = (await findLabel(deps.db, deps.shop, input.labelId)) ?? found.value;
+  return ok({ label: toLabelSummary(now) });
 }
 
 export async function discardDraftForOrderPage(deps: OrderActionDeps, input: { orderGid: OrderGid; labelId: string }) {

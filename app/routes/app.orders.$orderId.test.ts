@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 
 import { listAuditEntries } from "~/labels/audit.server";
+import { findLabel, flagLabelAttention } from "~/labels/label-repository.server";
 import { setShippingApiKey } from "~/labels/settings.server";
 import type { Rate } from "~/shipping/schemas";
 
@@ -274,6 +275,28 @@ describe("order label page actions", () => {
     const answer = await post(orderId, { intent: "discard", labelId });
     expect(answer.body).toMatchObject({ discarded: true });
     expect((await load(orderId)).page?.fulfillmentOrders[0]?.label).toBeNull();
+  });
+
+  it("shows a bought label's flag and lets the merchant dismiss it, on this order only", async () => {
+    const { shopify, ready } = setUp();
+    await ready;
+    const orderId = orderIdOf(shopify, "#1001");
+    const { labelId } = await draftFirstShipment(orderId);
+    expect((await post(orderId, { intent: "buy", labelId, notifyCustomer: "false" })).status).toBe(200);
+    expect(await flagLabelAttention(db, TEST_SHOP, labelId, "order_cancelled")).toBe(true);
+    expect((await load(orderId)).page?.fulfillmentOrders[0]?.label?.attention).toMatch(/order was cancelled/);
+
+    // Another order's page cannot clear it (a crafted request: logged as not found).
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    const other = await post(orderIdOf(shopify, "#1002"), { intent: "dismiss-attention", labelId });
+    expect(other.status).not.toBe(200);
+    expect(error).toHaveBeenCalledWith(expect.stringMatching(/dismissAttention: no label/));
+    expect((await findLabel(db, TEST_SHOP, labelId))?.attention).not.toBeNull();
+
+    const answer = await post(orderId, { intent: "dismiss-attention", labelId });
+    expect(answer.status).toBe(200);
+    expect((await findLabel(db, TEST_SHOP, labelId))?.attention).toBeNull();
+    expect((await load(orderId)).page?.fulfillmentOrders[0]?.label?.attention).toBeNull();
   });
 
   it("sends a shop without an API key to Settings instead of calling the service", async () => {

@@ -11,6 +11,7 @@ import {
   buyLabelForOrderPage,
   createDraftForOrderPage,
   discardDraftForOrderPage,
+  dismissAttentionForOrderPage,
   getRatesForOrderPage,
   loadOrderLabelPage,
   retryWriteBackForOrderPage,
@@ -72,6 +73,11 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
 
   if (input.intent === "retry-write-back") {
     const result = await retryWriteBackForOrderPage({ db, shop, admin, staffMemberId }, { orderGid, ...input });
+    return result.ok ? { intent: input.intent, ...result.value } : answerError(result.error, redirect);
+  }
+
+  if (input.intent === "dismiss-attention") {
+    const result = await dismissAttentionForOrderPage({ db, shop, admin }, { orderGid, labelId: input.labelId });
     return result.ok ? { intent: input.intent, ...result.value } : answerError(result.error, redirect);
   }
 

@@ -55,6 +55,24 @@ function useSameOriginFile(url: string | null): boolean {
   return same;
 }
 
+// Dismissed only by the merchant, once they voided the label with the carrier or shipped it anyway.
+function AttentionBanner({ labelId, message }: { labelId: string; message: string }) {
+  const dismiss = useFetcher();
+  return (
+    <Banner
+      tone="critical"
+      title="The order changed after this label was bought"
+      action={{
+        content: "I've dealt with it",
+        loading: dismiss.state !== "idle",
+        onAction: () => dismiss.submit({ intent: "dismiss-attention", labelId }, { method: "post" }),
+      }}
+    >
+      <p>{message}</p>
+    </Banner>
+  );
+}
+
 export function LabelResult({ label, notifyCustomer }: { label: LabelSummary; notifyCustomer: boolean }) {
   const frame = useRef<HTMLIFrameElement>(null);
   const format = (label.labelFormat ?? "pdf").toLowerCase();
@@ -82,11 +100,7 @@ export function LabelResult({ label, notifyCustomer }: { label: LabelSummary; no
             {formatMinorUnits(label.chargedCents ?? label.quotedCents, label.currency)}
           </Text>
         </InlineStack>
-        {label.attention ? (
-          <Banner tone="critical" title="The order changed after this label was bought">
-            <p>{label.attention}</p>
-          </Banner>
-        ) : null}
+        {label.attention ? <AttentionBanner labelId={label.id} message={label.attention} /> : null}
         {label.chargeMismatch ? (
           <Banner tone="warning" title="The charge differed from the quote">
             <p>
