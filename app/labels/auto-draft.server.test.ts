@@ -3,7 +3,13 @@ import { describe, expect, it } from "vitest";
 import db from "~/db.server";
 import type { FulfillmentOrderGid } from "~/shopify/ids";
 
-import { createEmulators, createTestShippingClient, DEMO_ORG, TEST_LABEL_SHOP } from "../../test/helpers/labels";
+import {
+  countingFetch,
+  createEmulators,
+  createTestShippingClient,
+  DEMO_ORG,
+  TEST_LABEL_SHOP,
+} from "../../test/helpers/labels";
 import { draftFulfillmentOrderAutomatically } from "./auto-draft.server";
 import { listAutoDraftOutcomesForOrders } from "./auto-draft-outcomes.server";
 import type { AutoDraftRule } from "./auto-draft-rules";
@@ -80,6 +86,19 @@ describe("automatic drafts", () => {
 
   it("takes the first matching rule: the fastest rate for Canada, in the rule's box", async () => {
     const { emulators, foOf, run } = setUp();
+    // The shop's default box is larger: the rule's box must be the one used.
+    const standard = await createBoxPreset(db, SHOP, {
+      name: "Standard",
+      length: 14,
+      width: 10,
+      height: 6,
+      dimensionUnit: "in",
+      tareWeight: 0.3,
+      maxWeight: 40,
+      weightUnit: "lb",
+      isDefault: true,
+    });
+    if (!standard.ok) throw new Error(standard.error.logMessage);
     const small = await createBoxPreset(db, SHOP, {
       name: "Small mailer",
       length: 9,
@@ -131,10 +150,14 @@ describe("automatic drafts", () => {
   it("stores the problems of a shipment preflight blocks, and drafts nothing", async () => {
     const { emulators, foOf, run } = setUp();
     await turnOn();
-
-    const result = await run("#1014"); // products without HS code or weight, to the UK
+    const counting = countingFetch(emulators.shipping);
+    const result = await run("#1014", {
+      shipping: createTestShippingClient(emulators.shipping, undefined, counting.fetch),
+    });
 
     expect(result).toMatchObject({ ok: true, value: { status: "blocked" } });
+    // Checked before anything is sent: not even a quote.
+    expect(counting.requests).toEqual([]);
     expect(emulators.shipping.labelsCreated(DEMO_ORG)).toBe(0);
     expect(await findActiveLabel(db, SHOP, foOf("#1014"))).toBeNull();
     const order = emulators.shopify.findOrderByName("#1014");
