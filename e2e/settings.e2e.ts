@@ -1,4 +1,5 @@
 import { PDFDocument } from "pdf-lib";
+import type { Frame, Locator } from "playwright-core";
 import { describe, expect, it } from "vitest";
 
 import { openGuardedPage } from "./support/browser";
@@ -62,4 +63,68 @@ describe("settings", () => {
     guarded.assertClean();
     await guarded.close();
   });
+
+  it("make automatic drafts follow a saved rule, and refuse a service that cannot reach the rule's destination", async () => {
+    const guarded = await openGuardedPage(browser(), "settings-auto-draft");
+    // The refused save is a 422, which the browser logs as a failed request.
+    guarded.expectConsoleError(/status of 422/);
+    let frame = await openApp(guarded.page, "/app/settings");
+    await see(frame.getByRole("heading", { name: "Automatic draft labels" }));
+    await see(frame.getByText("No rules yet: every draft gets the cheapest rate in the default box."));
+
+    await switchOf(frame).check({ force: true });
+    await frame.getByRole("button", { name: "Add rule" }).click();
+    const first = ruleNumber(frame, 1);
+    await first.getByLabel("Destination").selectOption("international");
+    await first.getByLabel("Draft with").selectOption("service");
+    await first.getByLabel("Service", { exact: true }).selectOption({ label: "DHL Express Worldwide" });
+    await first.getByLabel("Box", { exact: true }).selectOption({ label: "Small mailer" });
+    await see(first.getByText("International → DHL Express Worldwide, in Small mailer"));
+    await checkScreen(guarded, frame, "auto-draft-rule-edited");
+    await frame.getByRole("button", { name: "Save automatic drafts" }).click();
+    await see(guarded.page.getByRole("status").getByText("Automatic drafts are on"));
+
+    // Saved, not only shown: a fresh load has the switch on and the rule.
+    frame = await openApp(guarded.page, "/app/settings");
+    await see(ruleNumber(frame, 1).getByText("International → DHL Express Worldwide, in Small mailer"));
+    expect(await switchOf(frame).isChecked()).toBe(true);
+    await checkScreen(guarded, frame, "auto-draft-saved");
+
+    // DHL Express Worldwide only ships abroad: a domestic rule naming it is refused at its service.
+    await frame.getByRole("button", { name: "Add rule" }).click();
+    const second = ruleNumber(frame, 2);
+    await second.getByLabel("Destination").selectOption("domestic");
+    await second.getByLabel("Draft with").selectOption("service");
+    const service = second.getByLabel("Service", { exact: true });
+    await service.selectOption({ label: "DHL Express Worldwide" });
+    await frame.getByRole("button", { name: "Save automatic drafts" }).click();
+    await see(frame.getByText("Nothing was saved. Fix rule 2 below, then save again."));
+    expect(await service.getAttribute("aria-invalid")).toBe("true");
+    expect(await describedBy(service)).toContain(
+      "DHL Express Worldwide cannot ship domestic orders from US. Choose another service or narrow the destination.",
+    );
+    await checkScreen(guarded, frame, "auto-draft-refused");
+
+    frame = await openApp(guarded.page, "/app/settings");
+    await see(ruleNumber(frame, 1));
+    expect(await ruleNumber(frame, 2).count()).toBe(0);
+
+    guarded.assertClean();
+    await guarded.close();
+  });
 });
+
+const switchOf = (frame: Frame) => frame.getByLabel("Create a draft label when an order is ready to ship");
+
+/** A rule's inputs share their labels with the other rules'; each rule is a group named by its number. */
+const ruleNumber = (frame: Frame, n: number) => frame.getByRole("group", { name: `Rule ${n}`, exact: true });
+
+/** The text an input's aria-describedby points at: where Polaris puts a field's error. */
+async function describedBy(input: Locator): Promise<string> {
+  return input.evaluate((el) =>
+    (el.getAttribute("aria-describedby") ?? "")
+      .split(/\s+/)
+      .map((id) => el.ownerDocument.getElementById(id)?.textContent ?? "")
+      .join(" "),
+  );
+}

@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import db from "~/db.server";
 import { listActivity } from "~/labels/activity.server";
 import { recordAudit } from "~/labels/audit.server";
+import { AUTO_DRAFT_SERVICE_OPTIONS } from "~/labels/auto-draft-rules";
 import { listShopLabels } from "~/labels/label-list.server";
 import { DEFAULT_LABEL_SETTINGS } from "~/labels/settings";
 import type { SettingsScreen } from "~/labels/settings-screen.server";
@@ -123,11 +124,17 @@ describe("screens render on the server", () => {
       locations: [{ id: "gid://shopify/Location/1", name: "Brooklyn Warehouse", address: "Brooklyn, NY, US" }],
       locationsProblem: null,
       validationPriceCents: 0,
+      autoDraft: { enabled: false, rules: [] },
+      autoDraftServices: AUTO_DRAFT_SERVICE_OPTIONS,
+      shipFromCountry: "US",
+      currencyCode: "USD",
     };
     const shown = text(await render("/app/settings", SettingsPage, data));
     expect(shown).toContain("Enter your shipping API key to create labels");
     expect(shown).toContain("Free with a sandbox key");
     expect(shown).toContain("No boxes yet");
+    expect(shown).toContain("Create a draft label when an order is ready to ship");
+    expect(shown).toContain("No rules yet: every draft gets the cheapest rate in the default box.");
     expect(shown).toContain("Brooklyn Warehouse");
   });
 
@@ -141,6 +148,27 @@ describe("screens render on the server", () => {
       locations: [],
       locationsProblem: "Your locations could not be loaded. (Reference: ERR-ABC123)",
       validationPriceCents: 5,
+      autoDraft: {
+        enabled: true,
+        rules: [
+          {
+            id: "rule_1",
+            destination: "domestic",
+            countries: [],
+            minWeight: null,
+            maxWeight: 2,
+            weightUnit: "lb",
+            minOrderValue: null,
+            maxOrderValue: null,
+            choice: "cheapest",
+            serviceCode: null,
+            boxPresetId: "p1",
+          },
+        ],
+      },
+      autoDraftServices: AUTO_DRAFT_SERVICE_OPTIONS,
+      shipFromCountry: null,
+      currencyCode: null,
     };
     const shown = text(await render("/app/settings", SettingsPage, data));
     expect(shown).toContain("••••demo");
@@ -148,5 +176,6 @@ describe("screens render on the server", () => {
     expect(shown).toContain("$0.05 per validation with your live key");
     expect(shown).toContain("Make default");
     expect(shown).toContain("ERR-ABC123");
+    expect(shown).toContain("Rule 1 Domestic, up to 2 lb → cheapest rate, in Small");
   });
 });

@@ -12,7 +12,8 @@ export type SettingsIntent =
   | "createBox"
   | "updateBox"
   | "deleteBox"
-  | "makeDefaultBox";
+  | "makeDefaultBox"
+  | "saveAutoDraft";
 
 export type SettingsActionSuccess = {
   ok: true;

@@ -4,6 +4,9 @@ import { reportError } from "~/http/error-response.server";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { getShopAndLocations } from "~/shopify/shop";
 
+import { AUTO_DRAFT_SERVICE_OPTIONS } from "./auto-draft-rules";
+import { type AutoDraftSettings, getAutoDraftSettings } from "./auto-draft-settings.server";
+import { chooseShipFrom } from "./order-list.server";
 import { type BoxPreset, getAddressValidationPriceCents } from "./settings";
 import { getSettingsView, listBoxPresets, type SettingsView } from "./settings.server";
 
@@ -19,6 +22,12 @@ export type SettingsScreen = {
   locationsProblem: string | null;
   /** What one address validation costs with the saved key (0 on sandbox). */
   validationPriceCents: number;
+  autoDraft: AutoDraftSettings;
+  autoDraftServices: typeof AUTO_DRAFT_SERVICE_OPTIONS;
+  /** The country labels ship from, which decides what each service can reach; null when Shopify failed. */
+  shipFromCountry: string | null;
+  /** The shop's currency, in which rules' order values are given; null when Shopify failed. */
+  currencyCode: string | null;
 };
 
 export async function loadSettingsScreen(deps: {
@@ -26,14 +35,21 @@ export async function loadSettingsScreen(deps: {
   shop: string;
   admin: AdminGraphqlClient;
 }): Promise<SettingsScreen> {
-  const [settings, presets, found] = await Promise.all([
+  const [settings, presets, autoDraft, found] = await Promise.all([
     getSettingsView(deps.db, deps.shop),
     listBoxPresets(deps.db, deps.shop),
+    getAutoDraftSettings(deps.db, deps.shop),
     getShopAndLocations(deps.admin),
   ]);
   let locations: ShipFromOption[] = [];
   let locationsProblem: string | null = null;
+  let shipFromCountry: string | null = null;
   if (found.ok) {
+    // As getShipFromCountry reads it, from the answer the screen already has: one Shopify call.
+    shipFromCountry =
+      chooseShipFrom(found.value.locations, settings.shipFromLocationGid)?.address.countryCode ??
+      found.value.shop.address.countryCode ??
+      "US";
     locations = found.value.locations.map((l) => ({
       id: l.id,
       name: l.name,
@@ -54,5 +70,9 @@ export async function loadSettingsScreen(deps: {
     locations,
     locationsProblem,
     validationPriceCents: getAddressValidationPriceCents(settings.mode),
+    autoDraft,
+    autoDraftServices: AUTO_DRAFT_SERVICE_OPTIONS,
+    shipFromCountry,
+    currencyCode: found.ok ? found.value.shop.currencyCode : null,
   };
 }

@@ -13,6 +13,8 @@ import {
 import { createAdminRequest } from "../../test/helpers/shopify-requests";
 import { TEST_ENV, TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
+import { type AutoDraftRuleDraft, createRuleDraft, encodeAutoDraftForm } from "../labels/auto-draft-form";
+import { getAutoDraftSettings } from "../labels/auto-draft-settings.server";
 import { createBoxPreset, getShopSettings, listBoxPresets, setShippingApiKey } from "../labels/settings.server";
 import { action, loader } from "./app.settings";
 
@@ -63,6 +65,9 @@ describe("settings loader", () => {
       presets: [],
       locationsProblem: null,
       validationPriceCents: 0,
+      autoDraft: { enabled: false, rules: [] },
+      shipFromCountry: "US",
+      currencyCode: "USD",
     });
     const locations = (result as { locations: { id: string; name: string }[] }).locations;
     expect(locations.map((l) => l.name)).toContain("Brooklyn Warehouse");
@@ -283,5 +288,91 @@ describe("settings action: box presets", () => {
     const [mine] = await listBoxPresets(db, TEST_SHOP);
     expect(await post({ intent: "deleteBox", id: mine?.id ?? "" })).toMatchObject({ ok: true, intent: "deleteBox" });
     expect(await listBoxPresets(db, TEST_SHOP)).toEqual([]);
+  });
+});
+
+describe("settings action: automatic drafts", () => {
+  const rule = (overrides: Partial<AutoDraftRuleDraft>): AutoDraftRuleDraft => ({ ...createRuleDraft(), ...overrides });
+  const dhlAbroad = rule({ destination: "international", choice: "service", serviceCode: "svc_dhl_express_worldwide" });
+
+  it("saves the switch and the rules in their order, and the screen reads them back", async () => {
+    connect();
+    await post({ intent: "createBox", ...BOX });
+    const [small] = await listBoxPresets(db, TEST_SHOP);
+    const rules = [
+      { ...dhlAbroad, boxPresetId: small?.id ?? "" },
+      rule({ destination: "domestic", maxWeight: "2", maxOrderValue: "150" }),
+      rule({ destination: "countries", countries: "ca, mx", choice: "service", serviceCode: "svc_ups_standard" }),
+    ];
+    expect(await post(encodeAutoDraftForm(true, rules))).toMatchObject({
+      ok: true,
+      intent: "saveAutoDraft",
+      message: "Automatic drafts are on",
+    });
+
+    const saved = await getAutoDraftSettings(db, TEST_SHOP);
+    expect(saved.enabled).toBe(true);
+    expect(saved.rules).toMatchObject([
+      { destination: "international", serviceCode: "svc_dhl_express_worldwide", boxPresetId: small?.id },
+      { destination: "domestic", maxWeight: 2, maxOrderValue: 150, choice: "cheapest", serviceCode: null },
+      { destination: "countries", countries: ["CA", "MX"], serviceCode: "svc_ups_standard" },
+    ]);
+    expect(new Set(saved.rules.map((r) => r.id)).size).toBe(3);
+    const screen = await callRoute(loader, createAdminRequest("/app/settings"));
+    expect(screen).toMatchObject({ autoDraft: saved });
+  });
+
+  it("turns automatic drafts off and on again, keeping the rules and their ids", async () => {
+    connect();
+    await post(encodeAutoDraftForm(true, [dhlAbroad]));
+    const [first] = (await getAutoDraftSettings(db, TEST_SHOP)).rules;
+    const kept = { ...dhlAbroad, id: first?.id ?? "" };
+
+    expect(await post(encodeAutoDraftForm(false, [kept]))).toMatchObject({ message: "Automatic drafts are off" });
+    expect(await getAutoDraftSettings(db, TEST_SHOP)).toEqual({ enabled: false, rules: [first] });
+    await post({ ...encodeAutoDraftForm(true, [kept]), autoDraftEnabled: "on" });
+    expect(await getAutoDraftSettings(db, TEST_SHOP)).toEqual({ enabled: true, rules: [first] });
+  });
+
+  it("refuses a service that cannot reach the rule's destination, at that rule's service, and saves nothing", async () => {
+    connect();
+    const upsAbroad = rule({ destination: "international", choice: "service", serviceCode: "svc_ups_ground" });
+    const { status, body } = await json(await post(encodeAutoDraftForm(true, [upsAbroad, dhlAbroad])));
+    expect(status).toBe(422);
+    expect(body.error.fields).toEqual([
+      {
+        path: "rules[0].serviceCode",
+        message:
+          "UPS Ground cannot ship every international order from US. Choose another service or narrow the destination.",
+      },
+    ]);
+    expect(await getAutoDraftSettings(db, TEST_SHOP)).toEqual({ enabled: false, rules: [] });
+  });
+
+  it("answers a stale or crafted post with 422 naming the field, never a 500", async () => {
+    connect();
+    const refused = async (fields: Record<string, string>) => {
+      const { status, body } = await json(await post(fields));
+      return { status, fields: body.error.fields };
+    };
+    expect(await refused({ intent: "saveAutoDraft", autoDraftEnabled: "true", rules: "{not json" })).toEqual({
+      status: 422,
+      fields: [{ path: "rules", message: "The rules could not be read. Reload the page and try again." }],
+    });
+    expect(await refused({ intent: "saveAutoDraft" })).toMatchObject({ status: 422, fields: [{ path: "rules" }] });
+    const crafted = JSON.stringify([{ ...dhlAbroad }, { ...dhlAbroad, destination: "moon", minWeight: "heavy" }]);
+    expect(await refused({ intent: "saveAutoDraft", autoDraftEnabled: "true", rules: crafted })).toEqual({
+      status: 422,
+      fields: [
+        { path: "rules[1].destination", message: "Choose where the order ships" },
+        { path: "rules[1].minWeight", message: "Enter the lowest weight as a number, or leave it blank" },
+      ],
+    });
+    // A deleted box is the server's to notice: the form cannot know the shop's boxes.
+    expect(await refused(encodeAutoDraftForm(true, [{ ...dhlAbroad, boxPresetId: "box_gone" }]))).toEqual({
+      status: 422,
+      fields: [{ path: "rules[0].boxPresetId", message: "This box was deleted. Choose another box." }],
+    });
+    expect(await getAutoDraftSettings(db, TEST_SHOP)).toEqual({ enabled: false, rules: [] });
   });
 });

@@ -5,10 +5,13 @@ import { z } from "zod";
 
 import type { SettingsActionData, SettingsIntent } from "~/components/settings-action-data";
 import { SettingsApiKeyCard } from "~/components/settings-api-key-card";
+import { SettingsAutoDraftCard } from "~/components/settings-auto-draft-card";
 import { SettingsBoxPresetsCard } from "~/components/settings-box-presets-card";
 import { SettingsGeneralCard } from "~/components/settings-general-card";
 import { type ErrorBody, respondWithError } from "~/http/error-response.server";
 import { requireShopContext } from "~/http/shop-context.server";
+import { AutoDraftFormSchema } from "~/labels/auto-draft-form";
+import { saveAutoDraftSettings } from "~/labels/auto-draft-settings.server";
 import { BoxPresetFormSchema, SettingsFormSchema } from "~/labels/settings";
 import {
   clearShippingApiKey,
@@ -21,6 +24,7 @@ import {
 } from "~/labels/settings.server";
 import { loadSettingsScreen } from "~/labels/settings-screen.server";
 import { checkShippingConnection } from "~/labels/test-connection.server";
+import { formatFieldPath } from "~/utils/field-path";
 
 // Settings must render without a shipping key (it is where the key is entered): this route never
 // calls requireShipping().
@@ -38,7 +42,8 @@ function refuseForm(issues: z.ZodIssue[]): Response {
     error: {
       code: "INVALID_SETTINGS",
       message: "Some fields need attention.",
-      fields: issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+      // "rules[2].maxWeight", the path saveAutoDraftSettings and the forms use.
+      fields: issues.map((i) => ({ path: formatFieldPath(i.path), message: i.message })),
     },
   };
   return Response.json(body, { status: 422 });
@@ -61,6 +66,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
       "updateBox",
       "deleteBox",
       "makeDefaultBox",
+      "saveAutoDraft",
     ])
     .safeParse(form.intent);
   if (!intent.success) {
@@ -118,11 +124,28 @@ export const action = async ({ request }: ActionFunctionArgs) => {
         ? done("makeDefaultBox", `"${made.value.name}" is now the default box`)
         : respondWithError(made.error, { redirect });
     }
+    case "saveAutoDraft": {
+      const parsed = AutoDraftFormSchema.safeParse(form);
+      if (!parsed.success) return refuseForm(parsed.error.issues);
+      const saved = await saveAutoDraftSettings({ db, shop, admin }, parsed.data);
+      if (!saved.ok) return respondWithError(saved.error, { redirect });
+      return done("saveAutoDraft", saved.value.enabled ? "Automatic drafts are on" : "Automatic drafts are off");
+    }
   }
 };
 
 export default function SettingsPage() {
-  const { settings, presets, locations, locationsProblem, validationPriceCents } = useLoaderData<typeof loader>();
+  const {
+    settings,
+    presets,
+    locations,
+    locationsProblem,
+    validationPriceCents,
+    autoDraft,
+    autoDraftServices,
+    shipFromCountry,
+    currencyCode,
+  } = useLoaderData<typeof loader>();
   return (
     <Page title="Settings">
       <Layout>
@@ -150,6 +173,19 @@ export default function SettingsPage() {
           description="The boxes you pack into. New labels start with the default box; heavier orders are split across several."
         >
           <SettingsBoxPresetsCard presets={presets} fallbackBox={settings.box} />
+        </Layout.AnnotatedSection>
+        <Layout.AnnotatedSection
+          title="Automatic draft labels"
+          description="When this is on, a draft label is prepared for each order that is ready to ship, with the rate and box your rules pick. You review and buy it as usual."
+        >
+          <SettingsAutoDraftCard
+            autoDraft={autoDraft}
+            services={autoDraftServices}
+            presets={presets}
+            shipFromCountry={shipFromCountry}
+            currencyCode={currencyCode}
+            defaultWeightUnit={settings.box.weightUnit}
+          />
         </Layout.AnnotatedSection>
       </Layout>
     </Page>
