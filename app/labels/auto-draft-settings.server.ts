@@ -1,7 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 
 import type { AdminGraphqlClient, ShopifyError } from "~/shopify/admin-client";
-import { getShopAndLocations } from "~/shopify/shop";
+import { getShopAndLocations, type ShopifyShopAndLocations } from "~/shopify/shop";
 import { formatFieldPath } from "~/utils/field-path";
 import { err, ok, type Result } from "~/utils/result";
 
@@ -27,7 +27,15 @@ export async function getAutoDraftSettings(db: PrismaClient, shop: string): Prom
   return { enabled: row.autoDraft, rules };
 }
 
-/** The ship-from country rules are judged against: the location labels ship from. */
+/** The ship-from country rules are judged against: the location labels ship from, else the store's. */
+export function shipFromCountryOf(
+  found: Pick<ShopifyShopAndLocations, "shop" | "locations">,
+  shipFromLocationGid: string | null,
+): string {
+  const location = chooseShipFrom(found.locations, shipFromLocationGid);
+  return location?.address.countryCode ?? found.shop.address.countryCode ?? "US";
+}
+
 export async function getShipFromCountry(deps: {
   db: PrismaClient;
   shop: string;
@@ -35,8 +43,7 @@ export async function getShipFromCountry(deps: {
 }): Promise<Result<string, ShopifyError>> {
   const [found, settings] = await Promise.all([getShopAndLocations(deps.admin), getShopSettings(deps.db, deps.shop)]);
   if (!found.ok) return found;
-  const location = chooseShipFrom(found.value.locations, settings.shipFromLocationGid);
-  return ok(location?.address.countryCode ?? found.value.shop.address.countryCode ?? "US");
+  return ok(shipFromCountryOf(found.value, settings.shipFromLocationGid));
 }
 
 /**

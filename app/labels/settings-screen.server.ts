@@ -5,8 +5,7 @@ import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { getShopAndLocations } from "~/shopify/shop";
 
 import { AUTO_DRAFT_SERVICE_OPTIONS } from "./auto-draft-rules";
-import { type AutoDraftSettings, getAutoDraftSettings } from "./auto-draft-settings.server";
-import { chooseShipFrom } from "./order-list.server";
+import { type AutoDraftSettings, getAutoDraftSettings, shipFromCountryOf } from "./auto-draft-settings.server";
 import { type BoxPreset, getAddressValidationPriceCents } from "./settings";
 import { getSettingsView, listBoxPresets, type SettingsView } from "./settings.server";
 
@@ -45,11 +44,8 @@ export async function loadSettingsScreen(deps: {
   let locationsProblem: string | null = null;
   let shipFromCountry: string | null = null;
   if (found.ok) {
-    // As getShipFromCountry reads it, from the answer the screen already has: one Shopify call.
-    shipFromCountry =
-      chooseShipFrom(found.value.locations, settings.shipFromLocationGid)?.address.countryCode ??
-      found.value.shop.address.countryCode ??
-      "US";
+    // From the answer the screen already has: one Shopify call.
+    shipFromCountry = shipFromCountryOf(found.value, settings.shipFromLocationGid);
     locations = found.value.locations.map((l) => ({
       id: l.id,
       name: l.name,
