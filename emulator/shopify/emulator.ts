@@ -18,9 +18,16 @@ import {
   validateSchema,
 } from "graphql";
 
-import { handleFulfillmentCreate, handleFulfillmentTrackingInfoUpdate } from "./fulfillments";
+import {
+  fulfillmentTrackingState,
+  handleFulfillmentCreate,
+  handleFulfillmentEventCreate,
+  handleFulfillmentTrackingInfoUpdate,
+  sortFulfillmentEvents,
+} from "./fulfillments";
 import { generateOrders } from "./generated-orders";
 import type {
+  FulfillmentEventRecord,
   FulfillmentHoldReason,
   FulfillmentOrderRecord,
   FulfillmentRecord,
@@ -43,6 +50,8 @@ import {
   type MutationOutcome,
   releaseFulfillmentOrderHold,
   type ShippingAddressInput,
+  ShopifyEmulatorControlError,
+  toGid,
   updateShippingAddress,
 } from "./store-mutations";
 import { createWebhookSender, type WebhookSender, type WebhookSenderOptions } from "./webhooks";
@@ -102,6 +111,9 @@ export interface ShopifyAdminEmulator {
   fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   reset: () => void;
   fulfillments: () => FulfillmentRecord[];
+  // A fulfillment's tracking events (fulfillmentEventCreate) in the order they were created;
+  // throws a ShopifyEmulatorControlError (NOT_FOUND) for an unknown fulfillment.
+  fulfillmentEvents: (fulfillmentId: string | number) => FulfillmentEventRecord[];
   state: () => ShopifyEmulatorState;
   findOrderByName: (name: string) => OrderRecord | undefined;
   findFulfillmentOrder: (id: string) => FulfillmentOrderRecord | undefined;
@@ -145,6 +157,8 @@ export interface EmulatorContext {
   lookups: () => Lookups;
   // Drops the indexes after a change to the store; they are rebuilt on next use.
   storeChanged: () => void;
+  // The emulator's clock (option `now`), for what a mutation dates.
+  now: () => number;
 }
 
 // Each index is built on first use and holds what only a mutation (new fulfillments, statuses,
@@ -352,6 +366,11 @@ const COMPUTED: Record<string, Record<string, Computed>> = {
         lineItem: l.lineItem,
       })),
     legacyResourceId: (f) => String(f.id).split("/").pop(),
+    events: (f, args) => sortFulfillmentEvents((f as unknown as FulfillmentRecord).events ?? [], args.sortKey),
+    displayStatus: (f) => fulfillmentTrackingState(f as unknown as FulfillmentRecord).displayStatus,
+    inTransitAt: (f) => fulfillmentTrackingState(f as unknown as FulfillmentRecord).inTransitAt,
+    deliveredAt: (f) => fulfillmentTrackingState(f as unknown as FulfillmentRecord).deliveredAt,
+    estimatedDeliveryAt: (f) => fulfillmentTrackingState(f as unknown as FulfillmentRecord).estimatedDeliveryAt,
   },
   Location: { legacyResourceId: (l) => String(l.id).split("/").pop() },
 };
@@ -556,6 +575,11 @@ function createRootValue() {
       ctx.storeChanged();
       return result;
     },
+    fulfillmentEventCreate: (args: Rec, ctx: EmulatorContext) => {
+      const result = handleFulfillmentEventCreate(ctx.state, ctx.lookups(), args, ctx.now());
+      ctx.storeChanged();
+      return result;
+    },
   };
 }
 
@@ -746,6 +770,7 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
                 storeChanged: () => {
                   lookups = undefined;
                 },
+                now: clock,
               } satisfies EmulatorContext,
               fieldResolver,
               typeResolver,
@@ -808,6 +833,12 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
         .flatMap((o) => o.fulfillments)
         .filter((f) => f.createdThroughApi)
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
+    fulfillmentEvents: (fulfillmentId) => {
+      const id = toGid("Fulfillment", fulfillmentId);
+      const fulfillment = getLookups().fulfillmentById.get(id);
+      if (!fulfillment) throw new ShopifyEmulatorControlError("NOT_FOUND", `No fulfillment ${id}`);
+      return [...(fulfillment.events ?? [])];
+    },
     // Callers may change what these hand out, so the lookups are rebuilt on next use.
     state: () => {
       lookups = undefined;

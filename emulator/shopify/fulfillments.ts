@@ -1,4 +1,8 @@
+import { GraphQLError } from "graphql";
+
 import type {
+  FulfillmentEventRecord,
+  FulfillmentEventStatus,
   FulfillmentOrderRecord,
   FulfillmentRecord,
   OrderRecord,
@@ -6,9 +10,9 @@ import type {
   TrackingInfoRecord,
 } from "./model";
 
-// fulfillmentCreate and fulfillmentTrackingInfoUpdate as Shopify answers them: problems with the
-// request come back as userErrors (field path + message) with a null fulfillment, never as
-// GraphQL errors. Messages follow the ones Shopify returns for the same cases.
+// fulfillmentCreate, fulfillmentTrackingInfoUpdate and fulfillmentEventCreate as Shopify answers
+// them: problems with the request come back as userErrors (field path + message) with a null
+// result, never as GraphQL errors. Messages follow the ones Shopify returns for the same cases.
 
 interface UserError {
   field: string[] | null;
@@ -210,4 +214,132 @@ export function handleFulfillmentTrackingInfoUpdate(
   fulfillment.notifyCustomer = args.notifyCustomer === true;
   fulfillment.updatedAt = new Date().toISOString();
   return { fulfillment, userErrors: [] };
+}
+
+// Shopify answers DateTime in whole seconds, UTC: "2026-11-23T08:12:00Z".
+const toShopifyDateTime = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
+
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+// A DateTime input. Shopify coerces it before running the mutation, so a value it cannot read is
+// a GraphQL error (no userErrors), not a refusal of the event.
+function readDateTime(value: unknown, field: string): string | null {
+  if (value === undefined || value === null) return null;
+  const ms = typeof value === "string" && ISO_8601.test(value) ? Date.parse(value) : NaN;
+  if (!Number.isFinite(ms)) {
+    throw new GraphQLError(
+      `Argument '${field}' on InputObject 'FulfillmentEventInput' has an invalid value (${JSON.stringify(value)}). Expected type 'DateTime'.`,
+      { extensions: { code: "argumentLiteralsIncompatible", typeName: "InputObject", argumentName: field } },
+    );
+  }
+  return toShopifyDateTime(ms);
+}
+
+const numericIdOf = (gid: string) => Number(gid.split("/").pop());
+
+/**
+ * fulfillmentEventCreate: a tracking event on a fulfillment (not cancelled), stored in creation
+ * order. `happenedAt` defaults to now. What the fulfillment shows (displayStatus, inTransitAt,
+ * deliveredAt, estimatedDeliveryAt) follows from its events: fulfillmentTrackingState.
+ */
+export function handleFulfillmentEventCreate(
+  state: ShopifyEmulatorState,
+  index: StoreIndex,
+  args: Rec,
+  now: number = Date.now(),
+): { fulfillmentEvent: FulfillmentEventRecord | null; userErrors: UserError[] } {
+  const input = isRecord(args.fulfillmentEvent) ? args.fulfillmentEvent : {};
+  const happenedAt = readDateTime(input.happenedAt, "happenedAt") ?? toShopifyDateTime(now);
+  const estimatedDeliveryAt = readDateTime(input.estimatedDeliveryAt, "estimatedDeliveryAt");
+  const field = ["fulfillmentEvent", "fulfillmentId"];
+  const fulfillment = index.fulfillmentById.get(String(input.fulfillmentId));
+  if (!fulfillment) return { fulfillmentEvent: null, userErrors: [{ field, message: "Fulfillment does not exist." }] };
+  if (fulfillment.status === "CANCELLED") {
+    return {
+      fulfillmentEvent: null,
+      userErrors: [{ field, message: "Cannot create a fulfillment event for a cancelled fulfillment." }],
+    };
+  }
+  const text = (value: unknown) => (typeof value === "string" && value.trim() !== "" ? value : null);
+  const number = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : null);
+  const event: FulfillmentEventRecord = {
+    __typename: "FulfillmentEvent",
+    id: mintId(state, "FulfillmentEvent"),
+    // graphql-js has already checked it against FulfillmentEventStatus.
+    status: String(input.status) as FulfillmentEventStatus,
+    happenedAt,
+    createdAt: toShopifyDateTime(now),
+    estimatedDeliveryAt,
+    message: text(input.message),
+    address1: text(input.address1),
+    city: text(input.city),
+    province: text(input.province),
+    zip: text(input.zip),
+    country: text(input.country),
+    latitude: number(input.latitude),
+    longitude: number(input.longitude),
+  };
+  (fulfillment.events ??= []).push(event);
+  fulfillment.updatedAt = new Date(now).toISOString();
+  return { fulfillmentEvent: event, userErrors: [] };
+}
+
+/** `Fulfillment.events(sortKey:)`: HAPPENED_AT (Shopify's default) or ID, ties by id. */
+export function sortFulfillmentEvents(
+  events: readonly FulfillmentEventRecord[],
+  sortKey: unknown,
+): FulfillmentEventRecord[] {
+  const byId = (a: FulfillmentEventRecord, b: FulfillmentEventRecord) => numericIdOf(a.id) - numericIdOf(b.id);
+  return [...events].sort(
+    sortKey === "ID" ? byId : (a, b) => Date.parse(a.happenedAt) - Date.parse(b.happenedAt) || byId(a, b),
+  );
+}
+
+// Statuses that mean the parcel has gone into transit (or further).
+const IN_TRANSIT_OR_LATER: ReadonlySet<FulfillmentEventStatus> = new Set([
+  "IN_TRANSIT",
+  "OUT_FOR_DELIVERY",
+  "ATTEMPTED_DELIVERY",
+  "DELIVERED",
+]);
+
+export interface FulfillmentTrackingState {
+  displayStatus: string;
+  inTransitAt: string | null;
+  deliveredAt: string | null;
+  estimatedDeliveryAt: string | null;
+}
+
+/**
+ * What a fulfillment shows of its tracking events. The emulator's reading (Shopify does not
+ * publish the rules):
+ * - displayStatus: CANCELED for a cancelled fulfillment; else the status of the event created
+ *   last (an event posted late with an older happenedAt still sets it, so an app must not post
+ *   stale events); with no events, FULFILLED when it carries a tracking number, else
+ *   MARKED_AS_FULFILLED.
+ * - inTransitAt: the earliest happenedAt of an IN_TRANSIT, OUT_FOR_DELIVERY, ATTEMPTED_DELIVERY
+ *   or DELIVERED event.
+ * - deliveredAt: the happenedAt of the last DELIVERED event created.
+ * - estimatedDeliveryAt: from the last event created that carries one.
+ */
+export function fulfillmentTrackingState(fulfillment: FulfillmentRecord): FulfillmentTrackingState {
+  const events = fulfillment.events ?? [];
+  const latest = events[events.length - 1];
+  const displayStatus =
+    fulfillment.status === "CANCELLED"
+      ? "CANCELED"
+      : (latest?.status ?? (fulfillment.trackingInfo.some((t) => t.number) ? "FULFILLED" : "MARKED_AS_FULFILLED"));
+  let inTransitAt: string | null = null;
+  let deliveredAt: string | null = null;
+  let estimatedDeliveryAt: string | null = null;
+  for (const event of events) {
+    if (
+      IN_TRANSIT_OR_LATER.has(event.status) &&
+      (inTransitAt === null || Date.parse(event.happenedAt) < Date.parse(inTransitAt))
+    )
+      inTransitAt = event.happenedAt;
+    if (event.status === "DELIVERED") deliveredAt = event.happenedAt;
+    if (event.estimatedDeliveryAt !== null) estimatedDeliveryAt = event.estimatedDeliveryAt;
+  }
+  return { displayStatus, inTransitAt, deliveredAt, estimatedDeliveryAt };
 }

@@ -215,6 +215,38 @@ export interface TrackingInfoRecord {
   url: string | null;
 }
 
+export type FulfillmentEventStatus =
+  | "ATTEMPTED_DELIVERY"
+  | "CARRIER_PICKED_UP"
+  | "CONFIRMED"
+  | "DELAYED"
+  | "DELIVERED"
+  | "FAILURE"
+  | "IN_TRANSIT"
+  | "LABEL_PRINTED"
+  | "LABEL_PURCHASED"
+  | "OUT_FOR_DELIVERY"
+  | "READY_FOR_PICKUP";
+
+// One tracking event (fulfillmentEventCreate). Times are ISO 8601 in whole seconds, as Shopify
+// answers DateTime.
+export interface FulfillmentEventRecord {
+  __typename: "FulfillmentEvent";
+  id: string;
+  status: FulfillmentEventStatus;
+  happenedAt: string;
+  createdAt: string;
+  estimatedDeliveryAt: string | null;
+  message: string | null;
+  address1: string | null;
+  city: string | null;
+  province: string | null;
+  zip: string | null;
+  country: string | null;
+  latitude: number | null;
+  longitude: number | null;
+}
+
 export interface FulfillmentRecord {
   __typename: "Fulfillment";
   id: string;
@@ -229,6 +261,10 @@ export interface FulfillmentRecord {
   // True for fulfillments the app created through the API (what tests assert on), false for seeded history.
   createdThroughApi: boolean;
   lineItems: { id: string; fulfillmentOrderLineItemId: string; lineItem: LineItemRecord; quantity: number }[];
+  // Tracking events in the order they were created; absent (none) on seeded history.
+  // displayStatus, inTransitAt, deliveredAt and estimatedDeliveryAt are worked out from them
+  // (fulfillmentTrackingState in fulfillments.ts).
+  events?: FulfillmentEventRecord[];
 }
 
 export interface LocalizedFieldRecord {

@@ -8,6 +8,7 @@ import { renderAdminPage } from "./admin/admin-page";
 import { loadWebhookSubscriptions } from "./app-config";
 import { createOAuthServer, type EmulatedApp, type OAuthServer, signSessionToken } from "./auth";
 import { createShopifyAdminEmulator, type ShopifyAdminEmulator, type ShopifyAdminEmulatorOptions } from "./emulator";
+import { fulfillmentTrackingState } from "./fulfillments";
 import { DEFAULT_GENERATED_ORDER_COUNT } from "./generated-orders";
 import type { FulfillmentOrderRecord, OrderRecord } from "./model";
 import { ADMIN_API_VERSION } from "./schema";
@@ -36,7 +37,8 @@ import type { WebhookSenderOptions, WebhookSubscription } from "./webhooks";
 //   POST /__emulator/reset             back to the seeded store (?tokens=1 also forgets tokens);
 //                                      pending webhook deliveries stop and the log empties
 //   GET  /__emulator/fulfillments      read-only: the fulfillments apps created through the API
-//                                      (order, fulfillment orders, tracking, items), for browser tests
+//                                      (order, fulfillment orders, tracking, items, tracking events
+//                                      and the display status they give), for browser tests
 //
 // Control endpoints: what happens in the store outside the app (store-mutations.ts), with the
 // webhooks Shopify would send, delivered to the app when the server has `webhooks` (or `app` and
@@ -115,6 +117,24 @@ function describeFulfillments(emulator: ShopifyAdminEmulator) {
       fulfillmentOrderIds: f.fulfillmentOrderIds,
       notifyCustomer: f.notifyCustomer,
       trackingInfo: f.trackingInfo,
+      // displayStatus, inTransitAt, deliveredAt, estimatedDeliveryAt, as GraphQL answers them.
+      ...fulfillmentTrackingState(f),
+      // The tracking events (fulfillmentEventCreate), in the order they were created.
+      events: (f.events ?? []).map((e) => ({
+        id: e.id,
+        status: e.status,
+        happenedAt: e.happenedAt,
+        createdAt: e.createdAt,
+        estimatedDeliveryAt: e.estimatedDeliveryAt,
+        message: e.message,
+        address1: e.address1,
+        city: e.city,
+        province: e.province,
+        zip: e.zip,
+        country: e.country,
+        latitude: e.latitude,
+        longitude: e.longitude,
+      })),
       lineItems: f.lineItems.map((l) => ({
         lineItemId: l.lineItem.id,
         fulfillmentOrderLineItemId: l.fulfillmentOrderLineItemId,
