@@ -55,6 +55,7 @@ export const DEMO = {
     "write_merchant_managed_fulfillment_orders",
     "read_products",
     "read_locations",
+    "write_fulfillments",
   ],
   ports: { app: 3000, shipping: 4010, shopify: 4545 },
 } as const;

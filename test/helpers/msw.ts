@@ -37,7 +37,7 @@ export function mockTokenExchange(shop: string = TEST_SHOP) {
       return HttpResponse.json({
         access_token: "shpat_exchanged_offline_token",
         scope:
-          "read_orders,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,read_products,read_locations",
+          "read_orders,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,read_products,read_locations,write_fulfillments",
         expires_in: 3600,
         refresh_token: "shprt_refresh",
         refresh_token_expires_in: 7_776_000,

@@ -5,7 +5,7 @@ export const TEST_ENV = {
   SHOPIFY_API_SECRET: "test-api-secret",
   SHOPIFY_APP_URL: "https://ship-orders.test",
   SCOPES:
-    "read_orders,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,read_products,read_locations",
+    "read_orders,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,read_products,read_locations,write_fulfillments",
   SHIPPING_API_BASE_URL: "http://shipping.test",
   APP_ENCRYPTION_KEY: "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0",
 } as const;
