@@ -3,6 +3,19 @@
 
 import { type AddressValidationResult, AddressValidator } from "./address-validation";
 import { type EmulatorConfig, formatCents, loadDefaultConfig, parseMoneyToCents } from "./config";
+import { type DeliveryOptions, DeliveryQueue, type DeliveryView } from "./event-delivery";
+import {
+  DEFAULT_STATUS_DETAILS,
+  type EventEnvelope,
+  type EventType,
+  findWebhookUrlProblem,
+  isScanAtDestination,
+  MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION,
+  parseTrackingUpdate,
+  readEventTypes,
+  type TrackingStatus,
+  type WebhookEndpointRecord,
+} from "./events";
 import { makeDigits, makeHexToken } from "./ids";
 import type { LabelFormat, PrintableLabel } from "./label-files";
 import {
@@ -18,12 +31,14 @@ import {
   toOunces,
 } from "./pricing";
 import {
+  type DeliveryFaultKind,
   EmulatorState,
   type FaultConfig,
   type FaultKind,
   type LabelRecord,
   type OrganizationState,
   type RateRecord,
+  type ServiceFaultKind,
 } from "./state";
 import {
   type Address,
@@ -44,14 +59,56 @@ import {
 } from "./validation";
 
 export type { EmulatorConfig } from "./config";
+export type { DeliveryOptions, DeliveryView } from "./event-delivery";
+export type { EventEnvelope } from "./events";
 export type { FaultConfig } from "./state";
+
+/** The body of POST /__emulator/labels/{id}/tracking. */
+export interface TrackingUpdateRequest {
+  status: TrackingStatus;
+  /** One of the label's numbers; absent: one event for each of them. */
+  tracking_number?: string;
+  status_detail?: string;
+  occurred_at?: string;
+  estimated_delivery_at?: string | null;
+  location?: { city?: string | null; state?: string | null; zip?: string | null; country?: string | null };
+}
+
+/** A control call answered with an error (the same answer the HTTP control endpoint gives). */
+export class EmulatorControlError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "EmulatorControlError";
+  }
+}
 
 export interface ShippingEmulator {
   /** In-process, same handlers as the server; a drop-connection fault or a lost purchase response rejects with TypeError("fetch failed") like Node's fetch. Usable as an injected `fetch`. Accepts absolute URLs on any origin (e.g. http://shipping.test/v1/rates). */
   fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   reset(): void;
   setFaults(faults: FaultConfig): void;
+  /** Fixes the clock (no timers then); retries that have become due start at once. */
   setNow(date: Date): void;
+  /** Moves the fixed clock forward and resolves once the retries it made due have been attempted. */
+  advanceTime(ms: number): Promise<void>;
+  /** Buys a draft as the service's dashboard would: charges, emits label.purchased. Resolves to the label record. */
+  purchaseAsDashboard(labelId: string): Promise<Record<string, unknown>>;
+  /** Emits label.tracking_updated, one event per tracking number; resolves to the events. */
+  emitTracking(labelId: string, update: TrackingUpdateRequest): Promise<EventEnvelope[]>;
+  /** Every delivery kept, oldest first, with its attempts (same shape as GET /__emulator/deliveries). */
+  deliveries(filter?: { eventId?: string; organization?: string }): DeliveryView[];
+  /** Every event emitted (kept: the latest 10,000), oldest first, whether or not any endpoint got it. */
+  events(organization?: string): EventEnvelope[];
+  /** Resolves when no delivery attempt is in flight; retries scheduled later do not hold it up. */
+  flushDeliveries(): Promise<void>;
+  /** Starts the retries due on the emulator's clock, then resolves like flushDeliveries(). */
+  runDueDeliveries(): Promise<void>;
+  /** A manual attempt of every delivery of the event, now (outside the retry schedule). */
+  redeliver(eventId: string): Promise<DeliveryView[]>;
   /** Inspection for tests: balance in USD cents and the number of charges for an organization/label. */
   balanceCents(orgId: string): number;
   charges(orgId: string): Array<{ labelId: string; amountCents: number }>;
@@ -80,6 +137,9 @@ export interface CoreResponse {
   drop?: boolean;
 }
 
+/** Fault key for every attempt to deliver an event (not a route of the service: its outgoing calls). */
+export const DELIVERY_FAULT_ENDPOINT = "DELIVERY";
+
 export const FAULT_ENDPOINTS = [
   "POST /v1/rates",
   "POST /v1/labels",
@@ -87,8 +147,23 @@ export const FAULT_ENDPOINTS = [
   "POST /v1/labels/{id}/purchase",
   "POST /v1/addresses/validate",
   "POST /v1/addresses/verify",
+  "POST /v1/webhook_endpoints",
+  "GET /v1/webhook_endpoints",
+  "DELETE /v1/webhook_endpoints/{id}",
+  DELIVERY_FAULT_ENDPOINT,
 ] as const;
-const FAULT_KINDS: readonly FaultKind[] = ["rate_limited", "unavailable", "drop_connection", "lost_after_charge"];
+const SERVICE_FAULT_KINDS: readonly ServiceFaultKind[] = [
+  "rate_limited",
+  "unavailable",
+  "drop_connection",
+  "lost_after_charge",
+];
+const DELIVERY_FAULT_KINDS: readonly DeliveryFaultKind[] = [
+  "timeout",
+  "server_error",
+  "drop_connection",
+  "answer_lost",
+];
 
 const JSON_TYPE = "application/json; charset=utf-8";
 const EXPORT_DECLARATION_THRESHOLD_USD = 2500;
@@ -194,12 +269,13 @@ function serviceCarrierFromCode(code: string): string | null {
 
 /** Creates the emulator: state from the configuration, handlers, and the Fetch adapter. */
 export function createShippingEmulator(
-  options: { config?: EmulatorConfig; now?: () => Date; baseUrl?: string } = {},
+  options: { config?: EmulatorConfig; now?: () => Date; baseUrl?: string; delivery?: DeliveryOptions } = {},
 ): ShippingEmulator {
   const core = new ShippingCore(
     options.config ?? loadDefaultConfig(),
     options.now ?? (() => new Date()),
     options.baseUrl,
+    options.delivery,
   );
   const emulator: ShippingEmulator = {
     fetch: async (input, init) => {
@@ -215,13 +291,45 @@ export function createShippingEmulator(
         origin: url.origin,
       });
       if (response.drop === true) throw new TypeError("fetch failed");
-      const body = typeof response.body === "string" ? response.body : new Uint8Array(response.body);
+      // A 204 must have no body at all, not even an empty one, or Response throws.
+      const body =
+        response.status === 204
+          ? null
+          : typeof response.body === "string"
+            ? response.body
+            : new Uint8Array(response.body);
       return new Response(body, { status: response.status, headers: response.headers });
     },
     reset: () => core.reset(),
     setFaults: (faults) => core.state.setFaults(faults),
-    setNow: (date) => {
-      core.fixedNow = date;
+    setNow: (date) => core.setFixedNow(date),
+    advanceTime: async (ms) => {
+      core.setFixedNow(new Date(core.now().getTime() + ms));
+      await core.deliveryQueue.flush();
+    },
+    purchaseAsDashboard: async (labelId) =>
+      await core.callControl("POST", `/__emulator/labels/${encodeURIComponent(labelId)}/purchase`),
+    emitTracking: async (labelId, update) => {
+      const answer = await core.callControl(
+        "POST",
+        `/__emulator/labels/${encodeURIComponent(labelId)}/tracking`,
+        update,
+      );
+      return answer.events as EventEnvelope[];
+    },
+    deliveries: (filter) => core.deliveryQueue.list(filter),
+    events: (organization) =>
+      [...core.state.events.values()]
+        .filter((e) => organization === undefined || e.organization === organization)
+        .map((e) => structuredClone(e)),
+    flushDeliveries: () => core.deliveryQueue.flush(),
+    runDueDeliveries: async () => {
+      core.deliveryQueue.startDue();
+      await core.deliveryQueue.flush();
+    },
+    redeliver: async (eventId) => {
+      const answer = await core.callControl("POST", `/__emulator/deliveries/${encodeURIComponent(eventId)}/redeliver`);
+      return answer.deliveries as DeliveryView[];
     },
     balanceCents: (orgId) => core.state.organizations.get(orgId)?.balanceCents ?? 0,
     charges: (orgId) => [...(core.state.organizations.get(orgId)?.charges ?? [])],
@@ -244,7 +352,10 @@ export function getRequestHandler(emulator: ShippingEmulator): (request: CoreReq
 class ShippingCore {
   readonly state: EmulatorState;
   readonly validator: AddressValidator;
-  fixedNow: Date | null = null;
+  readonly deliveryQueue: DeliveryQueue;
+  private fixedNow: Date | null = null;
+  /** The origin of the latest request: label URLs for calls made in-process without a baseUrl. */
+  private lastOrigin = "http://127.0.0.1:4010";
   private readonly validationCache = new Map<string, AddressValidationResult>();
   private readonly validationPriceCents: number;
 
@@ -252,24 +363,65 @@ class ShippingCore {
     readonly config: EmulatorConfig,
     private readonly clock: () => Date,
     private readonly baseUrl: string | undefined,
+    deliveryOptions: DeliveryOptions | undefined,
   ) {
     this.state = new EmulatorState(config);
     this.validator = new AddressValidator(config);
     this.validationPriceCents = parseMoneyToCents(config.address_validation.price);
+    this.deliveryQueue = new DeliveryQueue(
+      {
+        now: () => this.now(),
+        isClockFixed: () => this.fixedNow !== null,
+        nextId: (prefix) => this.state.nextId(prefix),
+        takeFault: () => this.state.takeFailure(DELIVERY_FAULT_ENDPOINT),
+        latencyMs: () => this.state.latencyMs.get(DELIVERY_FAULT_ENDPOINT) ?? 0,
+      },
+      deliveryOptions,
+    );
   }
 
   now(): Date {
     return this.fixedNow ?? this.clock();
   }
 
+  /** Time moved: whatever retry it made due happens now, as it would on the real service. */
+  setFixedNow(date: Date): void {
+    this.fixedNow = date;
+    this.deliveryQueue.startDue();
+  }
+
   reset(): void {
     this.state.reset();
+    this.deliveryQueue.reset();
     this.fixedNow = null;
     this.validationCache.clear();
   }
 
+  /** A control endpoint called in-process: parsed answer, or EmulatorControlError. */
+  async callControl(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+    const response = await this.handle({
+      method,
+      path,
+      query: "",
+      authorization: undefined,
+      rawBody: body === undefined ? "" : JSON.stringify(body),
+      origin: this.lastOrigin,
+    });
+    const parsed = JSON.parse(String(response.body)) as Record<string, unknown>;
+    if (response.status >= 400) {
+      const error = (parsed.error ?? {}) as { code?: string; message?: string };
+      throw new EmulatorControlError(
+        response.status,
+        error.code ?? "UNKNOWN",
+        `${method} ${path}: ${response.status} ${error.code ?? ""} ${error.message ?? ""}`.trim(),
+      );
+    }
+    return parsed;
+  }
+
   async handle(req: CoreRequest): Promise<CoreResponse> {
     const requestId = this.state.nextId("req");
+    this.lastOrigin = req.origin;
     const route = matchRoute(req.method, req.path);
     if (route === null) return respondError(requestId, 404, "NOT_FOUND", `No route for ${req.method} ${req.path}`);
     const ctx: Context = { req, requestId, params: { id: route.id } };
@@ -713,9 +865,13 @@ class ShippingCore {
   handlePurchase(ctx: Context): CoreResponse {
     const auth = this.authenticate(ctx);
     if (isError(auth)) return auth;
-    const { org } = auth;
-    const label = this.findLabel(ctx, org);
+    const label = this.findLabel(ctx, auth.org);
     if (isError(label)) return label;
+    return this.purchaseDraft(ctx, auth.org, label);
+  }
+
+  /** One purchase path for the API and the dashboard (control endpoint): same rules, same event. */
+  private purchaseDraft(ctx: Context, org: OrganizationState, label: LabelRecord): CoreResponse {
     if (label.status !== "draft") {
       return respondError(
         ctx.requestId,
@@ -800,7 +956,86 @@ class ShippingCore {
       ),
       purchasedAt: this.now().toISOString(),
     };
-    return respondJson(ctx.requestId, 200, this.toWire(label, ctx));
+    const record = this.toWire(label, ctx);
+    // Emitted as soon as the charge is made: a response lost afterwards does not unmake the purchase.
+    this.emitEvent(org.id, "label.purchased", { label: record });
+    return respondJson(ctx.requestId, 200, record);
+  }
+
+  // --- events ------------------------------------------------------------------------------
+
+  private emitEvent(orgId: string, type: EventType, data: Record<string, unknown>): EventEnvelope {
+    const event: EventEnvelope = {
+      id: this.state.nextId("evt"),
+      type,
+      created_at: this.now().toISOString(),
+      organization: orgId,
+      data,
+    };
+    this.state.storeEvent(event);
+    const endpoints = [...this.state.webhookEndpoints.values()].filter(
+      (e) => e.orgId === orgId && e.events.includes(type),
+    );
+    this.deliveryQueue.publish(event, endpoints);
+    return event;
+  }
+
+  // --- /v1/webhook_endpoints ---------------------------------------------------------------
+
+  handleCreateWebhookEndpoint(ctx: Context): CoreResponse {
+    const auth = this.authenticate(ctx);
+    if (isError(auth)) return auth;
+    const body = this.parseBody(ctx);
+    if (isError(body)) return body;
+    const problems = new ProblemList();
+    const urlProblem = findWebhookUrlProblem(body.url);
+    if (urlProblem !== null) problems.add("url", urlProblem);
+    const events = readEventTypes(body.events, problems);
+    if (!problems.isEmpty) return respondProblems(ctx.requestId, "VALIDATION_FAILED", problems.items);
+    const owned = [...this.state.webhookEndpoints.values()].filter((e) => e.orgId === auth.org.id).length;
+    if (owned >= MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION) {
+      return respondError(
+        ctx.requestId,
+        403,
+        "WEBHOOK_ENDPOINT_LIMIT_REACHED",
+        `An organization has at most ${MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION} webhook endpoints; delete one first`,
+      );
+    }
+    const endpoint: WebhookEndpointRecord = {
+      id: this.state.nextId("we"),
+      orgId: auth.org.id,
+      url: body.url as string,
+      events,
+      secret: this.state.nextWebhookSecret(),
+    };
+    this.state.webhookEndpoints.set(endpoint.id, endpoint);
+    return respondJson(ctx.requestId, 201, {
+      id: endpoint.id,
+      url: endpoint.url,
+      events: endpoint.events,
+      secret: endpoint.secret,
+    });
+  }
+
+  handleListWebhookEndpoints(ctx: Context): CoreResponse {
+    const auth = this.authenticate(ctx);
+    if (isError(auth)) return auth;
+    const endpoints = [...this.state.webhookEndpoints.values()]
+      .filter((e) => e.orgId === auth.org.id)
+      .map((e) => ({ id: e.id, url: e.url, events: e.events }));
+    return respondJson(ctx.requestId, 200, { webhook_endpoints: endpoints });
+  }
+
+  handleDeleteWebhookEndpoint(ctx: Context): CoreResponse {
+    const auth = this.authenticate(ctx);
+    if (isError(auth)) return auth;
+    const endpoint = this.state.webhookEndpoints.get(ctx.params.id);
+    if (endpoint === undefined || endpoint.orgId !== auth.org.id) {
+      return respondError(ctx.requestId, 404, "NOT_FOUND", `No webhook endpoint ${ctx.params.id}`);
+    }
+    this.state.webhookEndpoints.delete(endpoint.id);
+    this.deliveryQueue.cancelEndpoint(endpoint.id);
+    return { status: 204, headers: { "x-request-id": ctx.requestId }, body: "" };
   }
 
   // --- POST /v1/addresses/validate and /verify ---------------------------------------------
@@ -895,6 +1130,101 @@ class ShippingCore {
 
   // --- control endpoints -------------------------------------------------------------------
 
+  /** A label of any organization, as the service's own dashboard sees them. */
+  private findAnyLabel(ctx: Context): LabelRecord | CoreResponse {
+    const label = this.state.labels.get(ctx.params.id);
+    if (label === undefined) return respondError(ctx.requestId, 404, "NOT_FOUND", `No label ${ctx.params.id}`);
+    return label;
+  }
+
+  handleControlPurchase(ctx: Context): CoreResponse {
+    const label = this.findAnyLabel(ctx);
+    if (isError(label)) return label;
+    const org = this.state.organizations.get(label.orgId);
+    if (org === undefined) throw new Error(`Label ${label.id} belongs to no known organization ${label.orgId}`);
+    return this.purchaseDraft(ctx, org, label);
+  }
+
+  handleControlTracking(ctx: Context): CoreResponse {
+    const label = this.findAnyLabel(ctx);
+    if (isError(label)) return label;
+    const body = this.parseBody(ctx);
+    if (isError(body)) return body;
+    const problems = new ProblemList();
+    const update = parseTrackingUpdate(body, problems);
+    if (!problems.isEmpty || update === null)
+      return respondProblems(ctx.requestId, "VALIDATION_FAILED", problems.items);
+    const purchase = label.purchase;
+    if (purchase === null) {
+      return respondError(
+        ctx.requestId,
+        409,
+        "LABEL_NOT_PURCHASED",
+        `Label ${label.id} is a draft: only a purchased label has tracking numbers`,
+      );
+    }
+    if (update.trackingNumber !== null && !purchase.trackingNumbers.includes(update.trackingNumber)) {
+      return respondError(ctx.requestId, 400, "VALIDATION_FAILED", "tracking_number is not one of the label's", [
+        { field: "tracking_number", message: `must be one of ${purchase.trackingNumbers.join(", ")}` },
+      ]);
+    }
+    const numbers = update.trackingNumber === null ? purchase.trackingNumbers : [update.trackingNumber];
+    const at = isScanAtDestination(update.status) ? label.to : label.from;
+    const location = update.location ?? {
+      city: at.city.toUpperCase(),
+      state: at.state,
+      zip: at.zip,
+      country: at.country,
+    };
+    const estimatedDeliveryAt =
+      update.estimatedDeliveryAt === undefined ? this.estimateDelivery(label) : update.estimatedDeliveryAt;
+    const occurredAt = update.occurredAt ?? this.now().toISOString();
+    const events = numbers.map((trackingNumber) =>
+      this.emitEvent(label.orgId, "label.tracking_updated", {
+        label_id: label.id,
+        tracking_number: trackingNumber,
+        status: update.status,
+        status_detail: update.statusDetail ?? DEFAULT_STATUS_DETAILS[update.status],
+        occurred_at: occurredAt,
+        estimated_delivery_at: estimatedDeliveryAt,
+        location,
+      }),
+    );
+    return respondJson(ctx.requestId, 200, { events });
+  }
+
+  /** Ship date (or purchase day) plus the service's transit days, at midnight UTC. */
+  private estimateDelivery(label: LabelRecord): string {
+    const shipDate = label.shipDate ?? label.rate?.shipDate ?? (label.purchase?.purchasedAt ?? "").slice(0, 10);
+    const start = Date.parse(`${shipDate}T00:00:00Z`);
+    const base = Number.isNaN(start) ? this.now().getTime() : start;
+    const day = new Date(base + label.service.deliveryDays * 86_400_000).toISOString().slice(0, 10);
+    return `${day}T00:00:00Z`;
+  }
+
+  handleListDeliveries(ctx: Context): CoreResponse {
+    const query = new URLSearchParams(ctx.req.query);
+    const deliveries = this.deliveryQueue.list({
+      eventId: query.get("event_id") ?? undefined,
+      organization: query.get("organization") ?? undefined,
+    });
+    return respondJson(ctx.requestId, 200, { deliveries });
+  }
+
+  async handleRedeliver(ctx: Context): Promise<CoreResponse> {
+    if (!this.state.events.has(ctx.params.id)) {
+      return respondError(ctx.requestId, 404, "NOT_FOUND", `No event ${ctx.params.id}`);
+    }
+    await this.deliveryQueue.redeliver(ctx.params.id);
+    return respondJson(ctx.requestId, 200, { deliveries: this.deliveryQueue.list({ eventId: ctx.params.id }) });
+  }
+
+  async handleFlushDeliveries(ctx: Context): Promise<CoreResponse> {
+    this.deliveryQueue.startDue();
+    await this.deliveryQueue.flush();
+    return respondJson(ctx.requestId, 200, { ok: true });
+  }
+
   handleReset(ctx: Context): CoreResponse {
     this.reset();
     return respondJson(ctx.requestId, 200, { ok: true });
@@ -928,8 +1258,11 @@ class ShippingCore {
               ? f.endpoint
               : null;
           if (endpoint === null) problems.add(`${path}.endpoint`, `must be one of ${FAULT_ENDPOINTS.join(", ")}`);
-          const kind = FAULT_KINDS.find((k) => k === f.kind);
-          if (kind === undefined) problems.add(`${path}.kind`, `must be one of ${FAULT_KINDS.join(", ")}`);
+          // Deliveries fail the way a receiver does; the service's routes the way the service does.
+          const kinds: readonly FaultKind[] =
+            endpoint === DELIVERY_FAULT_ENDPOINT ? DELIVERY_FAULT_KINDS : SERVICE_FAULT_KINDS;
+          const kind = kinds.find((k) => k === f.kind);
+          if (kind === undefined) problems.add(`${path}.kind`, `must be one of ${kinds.join(", ")}`);
           const times = f.times === undefined ? 1 : f.times;
           if (typeof times !== "number" || !Number.isInteger(times) || times < 1)
             problems.add(`${path}.times`, "must be a positive integer");
@@ -950,9 +1283,9 @@ class ShippingCore {
   handleClock(ctx: Context): CoreResponse {
     const body = this.parseBody(ctx);
     if (isError(body)) return body;
-    if (typeof body.now === "string" && !Number.isNaN(Date.parse(body.now))) this.fixedNow = new Date(body.now);
+    if (typeof body.now === "string" && !Number.isNaN(Date.parse(body.now))) this.setFixedNow(new Date(body.now));
     else if (typeof body.advance_seconds === "number")
-      this.fixedNow = new Date(this.now().getTime() + body.advance_seconds * 1000);
+      this.setFixedNow(new Date(this.now().getTime() + body.advance_seconds * 1000));
     else
       return respondError(ctx.requestId, 400, "VALIDATION_FAILED", 'Send {"now": ISO date} or {"advance_seconds": n}');
     return respondJson(ctx.requestId, 200, { now: this.now().toISOString() });
@@ -1041,6 +1374,25 @@ function matchRoute(method: string, rawPath: string): MatchedRoute | null {
     const purchase = /^(?:\/api)?\/v1\/labels\/([^/]+)\/purchase$/.exec(path);
     if (purchase?.[1] !== undefined)
       return route("POST /v1/labels/{id}/purchase", true, decodePathSegment(purchase[1]), p.handlePurchase);
+    if (path === "/v1/webhook_endpoints")
+      return route("POST /v1/webhook_endpoints", true, "", p.handleCreateWebhookEndpoint);
+    const control = /^\/__emulator\/labels\/([^/]+)\/(purchase|tracking)$/.exec(path);
+    if (control?.[1] !== undefined) {
+      const id = decodePathSegment(control[1]);
+      return control[2] === "purchase"
+        ? route("POST /__emulator/labels/{id}/purchase", false, id, p.handleControlPurchase)
+        : route("POST /__emulator/labels/{id}/tracking", false, id, p.handleControlTracking);
+    }
+    const redeliver = /^\/__emulator\/deliveries\/([^/]+)\/redeliver$/.exec(path);
+    if (redeliver?.[1] !== undefined)
+      return route(
+        "POST /__emulator/deliveries/{id}/redeliver",
+        false,
+        decodePathSegment(redeliver[1]),
+        p.handleRedeliver,
+      );
+    if (path === "/__emulator/deliveries/flush")
+      return route("POST /__emulator/deliveries/flush", false, "", p.handleFlushDeliveries);
     if (path === "/__emulator/reset") return route("POST /__emulator/reset", false, "", p.handleReset);
     if (path === "/__emulator/faults") return route("POST /__emulator/faults", false, "", p.handleFaults);
     if (path === "/__emulator/clock") return route("POST /__emulator/clock", false, "", p.handleClock);
@@ -1052,10 +1404,24 @@ function matchRoute(method: string, rawPath: string): MatchedRoute | null {
       return route("GET /v1/labels/{id}", true, decodePathSegment(label[1]), p.handleGetLabel);
     const file = /^\/files\/([^/]+)$/.exec(path);
     if (file?.[1] !== undefined) return route("GET /files/{file}", false, decodePathSegment(file[1]), p.handleFile);
+    if (path === "/v1/webhook_endpoints")
+      return route("GET /v1/webhook_endpoints", true, "", p.handleListWebhookEndpoints);
+    if (path === "/__emulator/deliveries")
+      return route("GET /__emulator/deliveries", false, "", p.handleListDeliveries);
     if (path === "/__emulator/stats") return route("GET /__emulator/stats", false, "", p.handleStats);
     const org = /^\/__emulator\/organizations\/([^/]+)$/.exec(path);
     if (org?.[1] !== undefined)
       return route("GET /__emulator/organizations/{id}", false, decodePathSegment(org[1]), p.handleOrganization);
+  }
+  if (method === "DELETE") {
+    const endpoint = /^\/v1\/webhook_endpoints\/([^/]+)$/.exec(path);
+    if (endpoint?.[1] !== undefined)
+      return route(
+        "DELETE /v1/webhook_endpoints/{id}",
+        true,
+        decodePathSegment(endpoint[1]),
+        p.handleDeleteWebhookEndpoint,
+      );
   }
   return null;
 }

@@ -8,6 +8,7 @@ import { pathToFileURL } from "node:url";
 
 import type { EmulatorConfig } from "./config";
 import { createShippingEmulator, getRequestHandler, type ShippingEmulator } from "./emulator";
+import type { DeliveryOptions } from "./event-delivery";
 
 export interface RunningServer {
   url: string;
@@ -16,12 +17,28 @@ export interface RunningServer {
 
 const MAX_BODY_BYTES = 1_000_000;
 
+/**
+ * `SHIPPING_EMULATOR_RETRY_DELAYS=5,10,30` (seconds): a shorter retry schedule for demos, so a
+ * failed delivery is retried within a demo's attention span. Unset: the contract's schedule.
+ */
+export function readDeliveryOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DeliveryOptions {
+  const raw = env.SHIPPING_EMULATOR_RETRY_DELAYS;
+  if (raw === undefined || raw.trim() === "") return {};
+  const seconds = raw.split(",").map((part) => Number(part.trim()));
+  if (seconds.some((s) => !Number.isFinite(s) || s < 0))
+    throw new Error(`Invalid SHIPPING_EMULATOR_RETRY_DELAYS: ${raw} (comma-separated seconds)`);
+  return { retryDelaysMs: seconds.map((s) => s * 1000) };
+}
+
 export async function startShippingEmulatorServer(options: {
   port?: number;
   host?: string;
+  /** An emulator made elsewhere; otherwise one with the default config and `delivery` options. */
   emulator?: ShippingEmulator;
+  delivery?: DeliveryOptions;
 }): Promise<RunningServer> {
-  const emulator = options.emulator ?? createShippingEmulator();
+  const emulator =
+    options.emulator ?? createShippingEmulator({ delivery: options.delivery ?? readDeliveryOptionsFromEnv() });
   const handle = getRequestHandler(emulator);
   const host = options.host ?? "127.0.0.1";
 
@@ -102,7 +119,11 @@ if (isMain) {
   const configPath = configIndex === -1 ? process.env.SHIPPING_EMULATOR_CONFIG : process.argv[configIndex + 1];
   const config =
     configPath === undefined ? undefined : (JSON.parse(readFileSync(configPath, "utf8")) as EmulatorConfig);
-  const running = await startShippingEmulatorServer({ port, host, emulator: createShippingEmulator({ config }) });
+  const running = await startShippingEmulatorServer({
+    port,
+    host,
+    emulator: createShippingEmulator({ config, delivery: readDeliveryOptionsFromEnv() }),
+  });
   console.log(`Shipping emulator listening on ${running.url} (keys: see emulator/shipping/README.md)`);
   const stop = (): void => {
     void running.close().then(() => process.exit(0));

@@ -2,6 +2,7 @@
 // small and capped (oldest evicted first) so that memory stays flat under bulk benchmarks.
 
 import { type EmulatorConfig, parseMoneyToCents } from "./config";
+import type { EventEnvelope, WebhookEndpointRecord } from "./events";
 import { makeHexToken } from "./ids";
 import type { LabelFormat, LabelSize } from "./label-files";
 import type { Carrier, ServiceDefinition } from "./pricing";
@@ -62,7 +63,11 @@ export interface LabelRecord {
   purchase: PurchaseRecord | null;
 }
 
-export type FaultKind = "rate_limited" | "unavailable" | "drop_connection" | "lost_after_charge";
+/** Kinds for the service's own endpoints. */
+export type ServiceFaultKind = "rate_limited" | "unavailable" | "drop_connection" | "lost_after_charge";
+/** Kinds for event deliveries (endpoint key `DELIVERY`): what the receiver or the network does. */
+export type DeliveryFaultKind = "timeout" | "server_error" | "drop_connection" | "answer_lost";
+export type FaultKind = ServiceFaultKind | DeliveryFaultKind;
 
 export interface FaultConfig {
   latency_ms?: Record<string, number>;
@@ -76,10 +81,14 @@ export interface ActiveFailure {
   retryAfter: number;
 }
 
+const MAX_STORED_EVENTS = 10_000;
+
 export class EmulatorState {
   readonly organizations = new Map<string, OrganizationState>();
   readonly labels = new Map<string, LabelRecord>();
   readonly rates = new Map<string, RateRecord>();
+  readonly webhookEndpoints = new Map<string, WebhookEndpointRecord>();
+  readonly events = new Map<string, EventEnvelope>();
   latencyMs = new Map<string, number>();
   failures: ActiveFailure[] = [];
   private readonly counters = new Map<string, number>();
@@ -103,6 +112,8 @@ export class EmulatorState {
     }
     this.labels.clear();
     this.rates.clear();
+    this.webhookEndpoints.clear();
+    this.events.clear();
     this.counters.clear();
     this.latencyMs = new Map();
     this.failures = [];
@@ -118,6 +129,18 @@ export class EmulatorState {
   storeLabel(label: LabelRecord): void {
     this.labels.set(label.id, label);
     evictOldest(this.labels, this.config.limits.max_stored_labels);
+  }
+
+  /** Deterministic like every id: an emulator secret protects nothing but the test at hand. */
+  nextWebhookSecret(): string {
+    const n = (this.counters.get("whsec") ?? 0) + 1;
+    this.counters.set("whsec", n);
+    return `whsec_${makeHexToken(this.config.seed, "whsec", n)}${makeHexToken(this.config.seed, "whsec|2", n)}`;
+  }
+
+  storeEvent(event: EventEnvelope): void {
+    this.events.set(event.id, event);
+    evictOldest(this.events, MAX_STORED_EVENTS);
   }
 
   storeRate(rate: RateRecord): void {

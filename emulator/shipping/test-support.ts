@@ -1,6 +1,8 @@
 // Shared helpers for the emulator's HTTP tests: a real server on a free loopback port, a tiny
 // client, and request fixtures written from the spec (not from the app).
 
+import { createHmac, timingSafeEqual } from "node:crypto";
+
 import { afterAll, beforeAll, beforeEach } from "vitest";
 
 import { startShippingEmulatorServer } from "./server";
@@ -39,12 +41,13 @@ export async function callApi(
   baseUrl: string,
   method: string,
   path: string,
-  options: { key?: string | null; body?: unknown } = {},
+  options: { key?: string | null; body?: unknown; fetch?: typeof fetch } = {},
 ): Promise<ApiResult> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   const key = options.key === undefined ? "sk_live_demo" : options.key;
   if (key !== null) headers.authorization = `Bearer ${key}`;
-  const res = await fetch(`${baseUrl}${path}`, {
+  const send = options.fetch ?? fetch;
+  const res = await send(`${baseUrl}${path}`, {
     method,
     headers,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
@@ -156,4 +159,56 @@ export async function setFaults(baseUrl: string, faults: unknown): Promise<void>
 
 export async function advanceClock(baseUrl: string, seconds: number): Promise<void> {
   await fetch(`${baseUrl}/__emulator/clock`, { method: "POST", body: JSON.stringify({ advance_seconds: seconds }) });
+}
+
+export interface ReceivedDelivery {
+  url: string;
+  headers: Headers;
+  body: string;
+  event: { id: string; type: string; created_at: string; organization: string; data: Record<string, unknown> };
+}
+
+/**
+ * An in-process webhook receiver to pass as the emulator's `delivery.fetch`: it records every
+ * request and answers with `answer` (204 by default).
+ */
+export function createReceiver(
+  answer: (delivery: ReceivedDelivery, index: number) => Response | Promise<Response> = () =>
+    new Response(null, { status: 204 }),
+): { received: ReceivedDelivery[]; fetch: (url: string, init: RequestInit) => Promise<Response> } {
+  const received: ReceivedDelivery[] = [];
+  return {
+    received,
+    fetch: async (url, init) => {
+      const request = new Request(url, init);
+      const body = await request.text();
+      const delivery: ReceivedDelivery = {
+        url: request.url,
+        headers: request.headers,
+        body,
+        event: JSON.parse(body) as ReceivedDelivery["event"],
+      };
+      received.push(delivery);
+      return answer(delivery, received.length - 1);
+    },
+  };
+}
+
+/**
+ * Verifies `Shipping-Signature` the way a receiver would, written from contract.md and not from
+ * the emulator's code: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">.
+ */
+export function verifyShippingSignature(secret: string, header: string | null, rawBody: string): boolean {
+  const parts = new Map((header ?? "").split(",").map((part) => part.split("=", 2) as [string, string]));
+  const t = parts.get("t");
+  const v1 = parts.get("v1");
+  if (t === undefined || v1 === undefined || !/^\d+$/.test(t) || !/^[0-9a-f]{64}$/.test(v1)) return false;
+  const expected = createHmac("sha256", secret).update(`${t}.${rawBody}`, "utf8").digest();
+  return timingSafeEqual(expected, Buffer.from(v1, "hex"));
+}
+
+export function signatureTimestamp(header: string | null): number {
+  const match = /(?:^|,)t=(\d+)(?:,|$)/.exec(header ?? "");
+  if (match?.[1] === undefined) throw new Error(`No t= in ${String(header)}`);
+  return Number(match[1]);
 }
