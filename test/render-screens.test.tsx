@@ -128,6 +128,7 @@ describe("screens render on the server", () => {
       autoDraftServices: AUTO_DRAFT_SERVICE_OPTIONS,
       shipFromCountry: "US",
       currencyCode: "USD",
+      events: { connected: false, url: null, since: null },
     };
     const shown = text(await render("/app/settings", SettingsPage, data));
     expect(shown).toContain("Enter your shipping API key to create labels");
@@ -169,6 +170,7 @@ describe("screens render on the server", () => {
       autoDraftServices: AUTO_DRAFT_SERVICE_OPTIONS,
       shipFromCountry: null,
       currencyCode: null,
+      events: { connected: true, url: "https://ship-orders.test/webhooks/shipping/key", since: "2026-11-22T10:00:00Z" },
     };
     const shown = text(await render("/app/settings", SettingsPage, data));
     expect(shown).toContain("••••demo");

@@ -20,9 +20,11 @@ import { useGuardedFetcher } from "./settings-guarded-fetcher";
 type Props = {
   apiKey: { configured: boolean; hint: string | null };
   mode: "sandbox" | "live";
+  /** Whether the service sends this shop its events (a label bought elsewhere, tracking updates). */
+  events: { connected: boolean };
 };
 
-export function SettingsApiKeyCard({ apiKey, mode }: Props) {
+export function SettingsApiKeyCard({ apiKey, mode, events }: Props) {
   const save = useGuardedFetcher();
   const check = useGuardedFetcher();
   const remove = useGuardedFetcher();
@@ -58,6 +60,13 @@ export function SettingsApiKeyCard({ apiKey, mode }: Props) {
             <Badge tone="attention">Not set</Badge>
           )}
         </InlineStack>
+        {apiKey.configured ? (
+          <Text as="p" tone={report?.status === "connected" && !report.events.connected ? "critical" : "subdued"}>
+            {(report?.status === "connected" ? report.events.connected : events.connected)
+              ? "Tracking updates are connected: labels bought in your shipping account, and each parcel's progress, reach your Shopify orders."
+              : "Tracking updates are not connected yet. Test the connection to connect them."}
+          </Text>
+        ) : null}
         {apiKey.configured ? (
           <Text as="p">
             Saved key ending in{" "}
@@ -148,6 +157,11 @@ export function ConnectionReportBanner({ report }: { report: ConnectionReport })
           <p>
             Mode: {report.mode === "live" ? "live (charges are real)" : "sandbox (test labels, nothing charged)"}, from
             the kind of key.
+          </p>
+          <p>
+            {report.events.connected
+              ? "Tracking updates: connected."
+              : `Tracking updates: not connected. ${report.events.message ?? ""}`}
           </p>
           <p>
             Not verifiable from here: the organization&apos;s name, its balance and its carrier accounts; the service

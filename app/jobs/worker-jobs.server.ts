@@ -12,6 +12,7 @@ import {
 } from "./label-recovery.server";
 import { createAutoDraftJob, createRecheckLabelsJob, type OrderChangeJobDeps } from "./order-change-jobs.server";
 import { pruneFinishedJobs } from "./prisma-job-queue.server";
+import { createShippingEventJob } from "./shipping-event-jobs.server";
 
 // Every job the worker runs and every schedule it keeps, wired to Shopify (offline sessions) and
 // the shipping service (each shop's stored key). Only scripts/worker.ts loads this.
@@ -48,7 +49,12 @@ export function createWorkerJobs(
   });
   const orderChangeDeps = { ...clients, onResult: log };
   return {
-    definitions: [labelRecovery, createAutoDraftJob(orderChangeDeps), createRecheckLabelsJob(orderChangeDeps)],
+    definitions: [
+      labelRecovery,
+      createAutoDraftJob(orderChangeDeps),
+      createRecheckLabelsJob(orderChangeDeps),
+      createShippingEventJob(orderChangeDeps),
+    ],
     schedules: [
       {
         name: "label-recovery",

@@ -44,7 +44,10 @@ async function labelIn(status: LabelStatus, n: number): Promise<string> {
 }
 
 // Each transition called as its rightful owner would: only the state it may leave decides.
-const RUN: Record<Exclude<LabelTransition, "claimCreationSlot">, (labelId: string, n: number) => Promise<boolean>> = {
+const RUN: Record<
+  Exclude<LabelTransition, "claimCreationSlot" | "recordOutsidePurchase">,
+  (labelId: string, n: number) => Promise<boolean>
+> = {
   takeOverCreation: (labelId) =>
     takeOverCreation({ db, shop: SHOP, labelId }, { token: "new", leaseUntil: SOON, now: NOW, lineItems: [] }),
   completeCreation: (labelId, n) =>

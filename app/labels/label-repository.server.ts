@@ -44,6 +44,8 @@ export const LABEL_TRANSITIONS = {
   savePurchased: { from: ["draft", "purchasing"], to: "purchased" },
   voidDraft: { from: ["draft"], to: "voided" },
   completeWriteBack: { from: ["purchased"], to: "fulfilled" },
+  // A label bought in the service's dashboard or by another tool, learned from its event.
+  recordOutsidePurchase: { from: [], to: "purchased" },
 } as const satisfies Record<string, { from: readonly LabelStatus[]; to: LabelStatus }>;
 export type LabelTransition = keyof typeof LABEL_TRANSITIONS;
 
@@ -85,6 +87,10 @@ export type LabelView = {
   lastError: string | null;
   /** The Shopify ship-to address the label was drafted for (ship-to-key.ts); null for older labels. */
   shipToKey: string | null;
+  /** Bought in the shipping service's dashboard or by another tool, not through this app. */
+  boughtOutside: boolean;
+  /** The shipment's status last added to its Shopify fulfillment, and when it occurred. */
+  tracking: { status: string; at: Date } | null;
   /** Set when the order changed after the label was bought (see LABEL_ATTENTIONS), and when. */
   attention: { reason: LabelAttention; at: Date } | null;
   purchasedAt: Date | null;
@@ -165,6 +171,8 @@ export function toLabelView(row: Label): LabelView {
     },
     lastError: row.lastError,
     shipToKey: row.shipToKey,
+    boughtOutside: row.boughtOutside,
+    tracking: row.trackingStatus ? { status: row.trackingStatus, at: row.trackingStatusAt ?? row.updatedAt } : null,
     attention:
       row.attention && isOneOf(LABEL_ATTENTIONS, row.attention)
         ? { reason: row.attention, at: row.attentionAt ?? row.updatedAt }
@@ -213,6 +221,16 @@ export async function listActiveLabelsForOrders(
     where: { shop, orderGid: { in: [...orderGids] }, status: { in: [...ACTIVE_STATUSES] } },
   });
   return rows.map(toLabelView);
+}
+
+/** The label the service knows by this id, if it is one of this shop's. */
+export async function findLabelByServiceId(
+  db: PrismaClient,
+  shop: string,
+  serviceLabelId: string,
+): Promise<LabelView | null> {
+  const row = await db.label.findFirst({ where: { shop, serviceLabelId } });
+  return row ? toLabelView(row) : null;
 }
 
 /** The active labels of these fulfillment orders. */
@@ -602,6 +620,72 @@ export async function savePurchased(
     );
     if (saved) await recordAudit(tx, { ...audit, shop: ref.shop, labelId: ref.labelId, action: "purchase" });
     return saved;
+  });
+}
+
+export type OutsidePurchase = {
+  orderGid: OrderGid;
+  orderName: string;
+  fulfillmentOrderGid: FulfillmentOrderGid;
+  lineItems: readonly LabelLineItem[];
+  serviceLabelId: string;
+  bought: BoughtLabel;
+};
+
+/**
+ * A label bought outside the app for one of the shop's fulfillment orders, as a bought label with
+ * its write-back pending. Null when the fulfillment order already has an active label, or the
+ * service label is already recorded (the event came twice): the unique keys decide, not a read.
+ */
+export async function recordOutsidePurchase(
+  db: PrismaClient,
+  shop: string,
+  input: OutsidePurchase,
+): Promise<string | null> {
+  try {
+    const row = await db.label.create({
+      data: {
+        shop,
+        orderGid: input.orderGid,
+        orderName: input.orderName,
+        fulfillmentOrderGid: input.fulfillmentOrderGid,
+        activeKey: activeKeyFor(shop, input.fulfillmentOrderGid),
+        status: LABEL_TRANSITIONS.recordOutsidePurchase.to,
+        boughtOutside: true,
+        serviceLabelId: input.serviceLabelId,
+        lineItems: JSON.stringify(input.lineItems),
+        chargedCents: input.bought.chargedCents,
+        currency: input.bought.currency,
+        carrier: input.bought.carrier,
+        serviceCode: input.bought.serviceCode,
+        serviceName: input.bought.serviceName,
+        trackingNumbers: JSON.stringify(input.bought.trackingNumbers),
+        trackingUrl: input.bought.trackingUrl,
+        labelUrl: input.bought.labelUrl,
+        labelFormat: input.bought.labelFormat,
+        packageCount: input.bought.packageCount ?? 1,
+        requestIds: withRequestId([], input.bought.requestId),
+        purchasedAt: input.bought.purchasedAt,
+        writeBackStatus: "pending",
+      },
+    });
+    return row.id;
+  } catch (error) {
+    if (isUniqueViolation(error)) return null;
+    throw error;
+  }
+}
+
+/** What Shopify's fulfillment now shows for the shipment (not a state change of the label). */
+export async function saveTrackingStatus(
+  db: PrismaClient,
+  shop: string,
+  labelId: string,
+  tracking: { status: string; at: Date },
+): Promise<void> {
+  await db.label.updateMany({
+    where: { id: labelId, shop },
+    data: { trackingStatus: tracking.status, trackingStatusAt: tracking.at },
   });
 }
 

@@ -323,7 +323,7 @@ export async function redactCustomerData(
 
 /**
  * shop/redact: every row the shop has, in every table (settings with the sealed API key, labels,
- * audit, auto-draft outcomes, presets, address validations, jobs, data requests, webhook records, sessions).
+ * audit, auto-draft outcomes, shipping events and endpoints, parcel tracking, presets, address validations, jobs, data requests, webhook records, sessions).
  * Running jobs lose their claim first, so nothing a worker holds writes back afterwards.
  */
 export async function eraseShopData(tx: Prisma.TransactionClient, shop: string): Promise<Record<string, number>> {
@@ -333,6 +333,9 @@ export async function eraseShopData(tx: Prisma.TransactionClient, shop: string):
     jobs: (await tx.job.deleteMany(where)).count,
     labels: await deleteShopLabels(tx, shop),
     autoDraftOutcomes: (await tx.autoDraftOutcome.deleteMany(where)).count,
+    parcelTracking: (await tx.parcelTracking.deleteMany(where)).count,
+    shippingEvents: (await tx.shippingEvent.deleteMany(where)).count,
+    shippingEventEndpoints: (await tx.shippingEventEndpoint.deleteMany(where)).count,
     auditEntries: (await tx.auditEntry.deleteMany(where)).count,
     addressValidations: (await tx.addressValidation.deleteMany(where)).count,
     boxPresets: (await tx.boxPreset.deleteMany(where)).count,

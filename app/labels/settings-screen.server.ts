@@ -8,6 +8,7 @@ import { AUTO_DRAFT_SERVICE_OPTIONS } from "./auto-draft-rules";
 import { type AutoDraftSettings, getAutoDraftSettings, shipFromCountryOf } from "./auto-draft-settings.server";
 import { type BoxPreset, getAddressValidationPriceCents } from "./settings";
 import { getSettingsView, listBoxPresets, type SettingsView } from "./settings.server";
+import { type EventsConnection, getEventsConnection } from "./shipping-event-endpoint.server";
 
 // The Settings screen's read model: everything the page shows, never the API key itself.
 
@@ -27,6 +28,8 @@ export type SettingsScreen = {
   shipFromCountry: string | null;
   /** The shop's currency, in which rules' order values are given; null when Shopify failed. */
   currencyCode: string | null;
+  /** Whether the shipping service sends this shop its events (purchases elsewhere, tracking). */
+  events: EventsConnection;
 };
 
 export async function loadSettingsScreen(deps: {
@@ -34,10 +37,11 @@ export async function loadSettingsScreen(deps: {
   shop: string;
   admin: AdminGraphqlClient;
 }): Promise<SettingsScreen> {
-  const [settings, presets, autoDraft, found] = await Promise.all([
+  const [settings, presets, autoDraft, events, found] = await Promise.all([
     getSettingsView(deps.db, deps.shop),
     listBoxPresets(deps.db, deps.shop),
     getAutoDraftSettings(deps.db, deps.shop),
+    getEventsConnection(deps.db, deps.shop),
     getShopAndLocations(deps.admin),
   ]);
   let locations: ShipFromOption[] = [];
@@ -70,5 +74,6 @@ export async function loadSettingsScreen(deps: {
     autoDraftServices: AUTO_DRAFT_SERVICE_OPTIONS,
     shipFromCountry,
     currencyCode: found.ok ? found.value.shop.currencyCode : null,
+    events,
   };
 }

@@ -7,6 +7,7 @@ import { err, ok, type Result } from "~/utils/result";
 
 import type { LabelSettings } from "./settings";
 import { createShippingClientForShop, getSettingsView, type SettingsError } from "./settings.server";
+import { connectShippingEvents } from "./shipping-event-endpoint.server";
 
 // "Test connection" on the Settings screen. The shipping service has no "who am I" endpoint, so
 // the check reads a label id that cannot exist: reads are free and never billed, and the contract
@@ -67,6 +68,27 @@ export function describeConnectionProblem(error: TestConnectionError): string {
   }
 }
 
+// A proven key also (re)registers the shop's event endpoint: saving or testing the key is when the
+// merchant expects the app and the service to be wired together. Its failure does not fail the
+// check: labels work without events; the screen says tracking updates are not connected.
+async function connectEvents(
+  db: PrismaClient,
+  shop: string,
+  options: TestConnectionOptions,
+): Promise<{ connected: boolean; message: string | null }> {
+  const client = await createShippingClientForShop(db, shop, {
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  if (!client.ok) return { connected: false, message: client.error.message };
+  const connected = await connectShippingEvents({ db, shop, shipping: client.value });
+  if (connected.ok) return { connected: true, message: null };
+  const message = connected.error.fixable
+    ? connected.error.message
+    : reportError(connected.error, { level: "warn" }).message;
+  return { connected: false, message };
+}
+
 /** What the Settings screen shows after a check: always an answer, never a thrown error. */
 export type ConnectionReport =
   | {
@@ -75,6 +97,8 @@ export type ConnectionReport =
       keyHint: string | null;
       requestId: string | null;
       checkedAt: string;
+      /** Whether the service now sends this shop its events (purchases elsewhere, tracking). */
+      events: { connected: boolean; message: string | null };
     }
   | {
       status: "failed";
@@ -96,7 +120,8 @@ export async function checkShippingConnection(
 ): Promise<ConnectionReport> {
   const result = await testShippingConnection(db, shop, options);
   const checkedAt = new Date().toISOString();
-  if (result.ok) return { status: "connected", ...result.value, checkedAt };
+  if (result.ok)
+    return { status: "connected", ...result.value, checkedAt, events: await connectEvents(db, shop, options) };
   const requestId = result.error.source === "shipping" ? result.error.requestId : null;
   const message = result.error.fixable
     ? describeConnectionProblem(result.error)

@@ -16,6 +16,7 @@ import db from "../db.server";
 import { type AutoDraftRuleDraft, createRuleDraft, encodeAutoDraftForm } from "../labels/auto-draft-form";
 import { getAutoDraftSettings } from "../labels/auto-draft-settings.server";
 import { createBoxPreset, getShopSettings, listBoxPresets, setShippingApiKey } from "../labels/settings.server";
+import { createShippingClient } from "../shipping/client.server";
 import { action, loader } from "./app.settings";
 
 const server = setupMockServer();
@@ -109,11 +110,36 @@ describe("settings action: API key and test connection", () => {
     expect(result).toMatchObject({
       ok: true,
       intent: "saveApiKey",
-      connection: { status: "connected", mode: "live", keyHint: "••••demo" },
+      connection: { status: "connected", mode: "live", keyHint: "••••demo", events: { connected: true } },
     });
-    expect(calls).toEqual(["GET /v1/labels/lbl_ship_orders_connection_check"]);
+    // The free read proves the key; then the shop's event endpoint is registered (and stale ones looked for).
+    expect(calls).toEqual([
+      "GET /v1/labels/lbl_ship_orders_connection_check",
+      "POST /v1/webhook_endpoints",
+      "GET /v1/webhook_endpoints",
+    ]);
     expect(shipping.charges("org_demo")).toEqual([]);
     expect(shipping.validationsBilled("org_demo")).toBe(0);
+  });
+
+  it("keeps one event endpoint per shop when the key is tested again, replacing the old registration", async () => {
+    connect();
+    expect(await post({ intent: "saveApiKey", apiKey: "sk_live_demo" })).toMatchObject({
+      connection: { events: { connected: true } },
+    });
+    const first = await db.shippingEventEndpoint.findUniqueOrThrow({ where: { shop: TEST_SHOP } });
+    expect(await post({ intent: "testConnection" })).toMatchObject({ connection: { events: { connected: true } } });
+    const second = await db.shippingEventEndpoint.findUniqueOrThrow({ where: { shop: TEST_SHOP } });
+    // Same URL (the opaque key stays), a new registration and secret; the old one deleted at the service.
+    expect(second.url).toBe(first.url);
+    expect(second.url).toMatch(/\/webhooks\/shipping\/[A-Za-z0-9_-]{20,}$/);
+    expect(second.serviceEndpointId).not.toBe(first.serviceEndpointId);
+    expect(second.secretCiphertext).not.toContain("whsec_");
+    const listed = await createShippingClient({
+      baseUrl: TEST_ENV.SHIPPING_API_BASE_URL,
+      apiKey: "sk_live_demo",
+    }).listWebhookEndpoints();
+    expect(listed.ok && listed.value.map((e) => e.id)).toEqual([second.serviceEndpointId]);
   });
 
   it("reports a sandbox key as sandbox", async () => {

@@ -145,6 +145,7 @@ export default function SettingsPage() {
     autoDraftServices,
     shipFromCountry,
     currencyCode,
+    events,
   } = useLoaderData<typeof loader>();
   return (
     <Page title="Settings">
@@ -153,7 +154,7 @@ export default function SettingsPage() {
           title="Shipping account"
           description="The API key from your shipping service account. Labels are bought with it."
         >
-          <SettingsApiKeyCard apiKey={settings.apiKey} mode={settings.mode} />
+          <SettingsApiKeyCard apiKey={settings.apiKey} mode={settings.mode} events={events} />
         </Layout.AnnotatedSection>
         <Layout.AnnotatedSection
           title="Labels"

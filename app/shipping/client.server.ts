@@ -33,6 +33,12 @@ import {
   RatesRequestSchema,
   type RatesResponse,
   RatesResponseSchema,
+  type RegisteredWebhookEndpoint,
+  RegisteredWebhookEndpointSchema,
+  type WebhookEndpoint,
+  WebhookEndpointListSchema,
+  type WebhookEndpointRequest,
+  WebhookEndpointRequestSchema,
 } from "./schemas";
 
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -92,6 +98,14 @@ export type ShippingClient = {
     request: AddressValidationRequest,
     options?: CallOptions,
   ): Promise<Result<AddressValidationResult, ShippingError>>;
+  /** Subscribes a URL to the organization's events; the answer carries the signing secret, only this once. */
+  registerWebhookEndpoint(
+    request: WebhookEndpointRequest,
+    options?: CallOptions,
+  ): Promise<Result<RegisteredWebhookEndpoint, ShippingError>>;
+  listWebhookEndpoints(options?: CallOptions): Promise<Result<WebhookEndpoint[], ShippingError>>;
+  /** NOT_FOUND when the service has no such endpoint for this key's organization. */
+  deleteWebhookEndpoint(endpointId: string, options?: CallOptions): Promise<Result<void, ShippingError>>;
 };
 
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -129,6 +143,8 @@ type Attempt =
   | { kind: "out_of_time" };
 
 class AttemptTimeout extends Error {}
+
+type HttpMethod = "GET" | "POST" | "DELETE";
 
 function causeCode(error: unknown): string | null {
   if (typeof error !== "object" || error === null) return null;
@@ -230,7 +246,7 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
 
   const deadlineOf = (call: CallOptions | undefined) => call?.deadline ?? now() + callBudgetMs;
 
-  async function attemptOnce(method: "GET" | "POST", path: string, body: unknown, deadline: number): Promise<Attempt> {
+  async function attemptOnce(method: HttpMethod, path: string, body: unknown, deadline: number): Promise<Attempt> {
     const remaining = deadline - now();
     if (remaining < MIN_ATTEMPT_MS) return { kind: "out_of_time" };
     const attemptTimeoutMs = Math.min(timeoutMs, remaining);
@@ -309,7 +325,7 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
 
   type Call<T> = {
     operation: string;
-    method: "GET" | "POST";
+    method: HttpMethod;
     path: string;
     body?: unknown;
     policy: RetryPolicy;
@@ -602,6 +618,48 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
 
     getLabel,
     purchaseLabel,
+
+    async registerWebhookEndpoint(request, callOptions) {
+      const parsed = WebhookEndpointRequestSchema.safeParse(request);
+      if (!parsed.success) {
+        return err(invalidRequest("registerWebhookEndpoint", describeZodIssues(parsed.error.issues)));
+      }
+      // A repeat could register a second endpoint: only what cannot have reached the service is retried.
+      return call({
+        operation: "registerWebhookEndpoint",
+        method: "POST",
+        path: "/v1/webhook_endpoints",
+        body: parsed.data,
+        policy: "create",
+        parse: (b) => RegisteredWebhookEndpointSchema.safeParse(b),
+        deadline: deadlineOf(callOptions),
+      });
+    },
+
+    async listWebhookEndpoints(callOptions) {
+      const listed = await call({
+        operation: "listWebhookEndpoints",
+        method: "GET",
+        path: "/v1/webhook_endpoints",
+        policy: "safe",
+        parse: (b) => WebhookEndpointListSchema.safeParse(b),
+        deadline: deadlineOf(callOptions),
+      });
+      return listed.ok ? ok(listed.value.webhook_endpoints) : listed;
+    },
+
+    async deleteWebhookEndpoint(endpointId, callOptions) {
+      // Deleting twice ends the same way: safe to repeat.
+      const deleted = await call({
+        operation: "deleteWebhookEndpoint",
+        method: "DELETE",
+        path: `/v1/webhook_endpoints/${encodeURIComponent(endpointId)}`,
+        policy: "safe",
+        parse: () => ({ success: true as const, data: undefined }),
+        deadline: deadlineOf(callOptions),
+      });
+      return deleted.ok ? ok(undefined) : deleted;
+    },
 
     async validateAddress(request, callOptions) {
       const parsed = AddressValidationRequestSchema.safeParse(request);

@@ -259,3 +259,89 @@ export function parseAmountCents(amount: string): number | null {
   const cents = Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
   return sign === "-" ? -cents : cents;
 }
+
+// ---------- Events (contract.md, "Events") ----------
+
+export const SHIPPING_EVENT_TYPES = ["label.purchased", "label.tracking_updated"] as const;
+export type ShippingEventType = (typeof SHIPPING_EVENT_TYPES)[number];
+
+export const WebhookEndpointRequestSchema = z.object({
+  url: z.string().url(),
+  events: z.array(z.enum(SHIPPING_EVENT_TYPES)).min(1),
+});
+export type WebhookEndpointRequest = z.infer<typeof WebhookEndpointRequestSchema>;
+
+export const WebhookEndpointSchema = z
+  .object({ id: z.string().min(1), url: z.string(), events: z.array(z.string()) })
+  .passthrough();
+export type WebhookEndpoint = z.infer<typeof WebhookEndpointSchema>;
+
+export const RegisteredWebhookEndpointSchema = WebhookEndpointSchema.extend({
+  secret: z.string().min(1),
+  request_id: z.string().optional(),
+});
+export type RegisteredWebhookEndpoint = z.infer<typeof RegisteredWebhookEndpointSchema>;
+
+export const WebhookEndpointListSchema = z.object({ webhook_endpoints: z.array(WebhookEndpointSchema) }).passthrough();
+
+export const TRACKING_STATUSES = [
+  "pre_transit",
+  "in_transit",
+  "out_for_delivery",
+  "delivered",
+  "attempted_delivery",
+  "exception",
+  "returned",
+] as const;
+export type TrackingStatus = (typeof TRACKING_STATUSES)[number];
+
+const EventEnvelope = {
+  id: z.string().min(1),
+  created_at: z.string(),
+  organization: z.string().optional(),
+};
+
+export const LabelPurchasedEventSchema = z
+  .object({
+    ...EventEnvelope,
+    type: z.literal("label.purchased"),
+    data: z.object({
+      label: LabelRecordSchema.extend({
+        platform: z.string().nullish(),
+        platform_order_id: z.string().nullish(),
+        tracking_url: z.string().nullish(),
+      }),
+    }),
+  })
+  .passthrough();
+
+export const TrackingUpdatedEventSchema = z
+  .object({
+    ...EventEnvelope,
+    type: z.literal("label.tracking_updated"),
+    data: z.object({
+      label_id: z.string().min(1),
+      tracking_number: z.string().min(1),
+      status: z.enum(TRACKING_STATUSES),
+      status_detail: z.string().nullish(),
+      occurred_at: z.string(),
+      estimated_delivery_at: z.string().nullish(),
+      location: z
+        .object({
+          city: z.string().nullish(),
+          state: z.string().nullish(),
+          zip: z.string().nullish(),
+          country: z.string().nullish(),
+        })
+        .nullish(),
+    }),
+  })
+  .passthrough();
+
+export const ShippingEventSchema = z.discriminatedUnion("type", [
+  LabelPurchasedEventSchema,
+  TrackingUpdatedEventSchema,
+]);
+export type ShippingEvent = z.infer<typeof ShippingEventSchema>;
+export type LabelPurchasedEvent = z.infer<typeof LabelPurchasedEventSchema>;
+export type TrackingUpdatedEvent = z.infer<typeof TrackingUpdatedEventSchema>;

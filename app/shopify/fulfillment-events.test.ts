@@ -1,6 +1,8 @@
 import { GraphQLEnumType } from "graphql";
 import { beforeEach, describe, expect, it } from "vitest";
 
+import { TRACKING_STATUSES } from "~/shipping/schemas";
+
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
 import type { FulfillmentEventRecord } from "../../emulator/shopify/model";
 import { loadAdminSchema } from "../../emulator/shopify/schema";
@@ -9,7 +11,6 @@ import {
   createFulfillmentEvent,
   FULFILLMENT_EVENT_STATUSES,
   getFulfillmentEvents,
-  SHIPPING_TRACKING_STATUSES,
   toShopifyFulfillmentEventStatus,
 } from "./fulfillment-events";
 import { createFulfillmentWithTracking } from "./fulfillments";
@@ -51,7 +52,7 @@ describe("toShopifyFulfillmentEventStatus", () => {
     if (!(type instanceof GraphQLEnumType)) throw new Error("schema has no FulfillmentEventStatus enum");
     const shopifyValues = type.getValues().map((v) => v.name);
     expect([...FULFILLMENT_EVENT_STATUSES].sort()).toEqual([...shopifyValues].sort());
-    for (const status of SHIPPING_TRACKING_STATUSES) {
+    for (const status of TRACKING_STATUSES) {
       expect(shopifyValues).toContain(toShopifyFulfillmentEventStatus(status));
     }
   });

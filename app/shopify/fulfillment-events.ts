@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import type { TrackingStatus } from "~/shipping/schemas";
 import { err, ok, type Result } from "~/utils/result";
 
 import {
@@ -18,18 +19,6 @@ import type { FulfillmentGid } from "./ids";
 import { GidSchema, readEnum } from "./response-schemas";
 
 export type FulfillmentEventGid = string & { readonly __brand: "FulfillmentEventGid" };
-
-/** The statuses of the shipping service's `label.tracking_updated` events (shared/spec/contract.md). */
-export const SHIPPING_TRACKING_STATUSES = [
-  "pre_transit",
-  "in_transit",
-  "out_for_delivery",
-  "delivered",
-  "attempted_delivery",
-  "exception",
-  "returned",
-] as const;
-export type ShippingTrackingStatus = (typeof SHIPPING_TRACKING_STATUSES)[number];
 
 /** Shopify's FulfillmentEventStatus (Admin 2026-10). */
 export const FULFILLMENT_EVENT_STATUSES = [
@@ -50,7 +39,7 @@ export type ShopifyFulfillmentEventStatus = (typeof FULFILLMENT_EVENT_STATUSES)[
 // What the merchant and the customer see for each of the service's statuses. Shopify shows the
 // event's status on the order page and on the customer's order status page, so each choice is
 // the one that tells the customer the truth without alarming them for nothing.
-const SHOPIFY_STATUS_FOR: Record<ShippingTrackingStatus, ShopifyFulfillmentEventStatus> = {
+const SHOPIFY_STATUS_FOR: Record<TrackingStatus, ShopifyFulfillmentEventStatus> = {
   // The label exists and the carrier has its data but no scan yet. LABEL_PURCHASED says exactly
   // that; CONFIRMED is Shopify's "no other information" default and would say less.
   pre_transit: "LABEL_PURCHASED",
@@ -68,7 +57,7 @@ const SHOPIFY_STATUS_FOR: Record<ShippingTrackingStatus, ShopifyFulfillmentEvent
 };
 
 /** The Shopify event status for one of the service's tracking statuses. */
-export function toShopifyFulfillmentEventStatus(status: ShippingTrackingStatus): ShopifyFulfillmentEventStatus {
+export function toShopifyFulfillmentEventStatus(status: TrackingStatus): ShopifyFulfillmentEventStatus {
   return SHOPIFY_STATUS_FOR[status];
 }
 

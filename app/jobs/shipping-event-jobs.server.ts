@@ -1,0 +1,83 @@
+import type { Prisma, PrismaClient } from "@prisma/client";
+import { z } from "zod";
+
+import {
+  applyLabelPurchased,
+  applyTrackingUpdate,
+  type EventOutcome,
+  type ShippingEventDeps,
+} from "~/labels/shipping-events.server";
+import { ShippingEventSchema } from "~/shipping/schemas";
+import type { AdminGraphqlClient } from "~/shopify/admin-client";
+
+import { type JobDefinition, type JobKind, PermanentJobError } from "./job-queue";
+import type { OrderChangeJobDeps } from "./order-change-jobs.server";
+import { enqueueJob } from "./prisma-job-queue.server";
+
+// The `shipping-event` job: one event of the shipping service, applied by the worker. Events come
+// in any order: a tracking update before its purchase, or before the Shopify fulfillment exists,
+// fails the attempt and is retried with backoff until it can be applied.
+
+export const ShippingEventPayloadSchema = z.object({ eventId: z.string().min(1), event: z.unknown() });
+export type ShippingEventPayload = z.infer<typeof ShippingEventPayloadSchema>;
+
+// Twelve tries over about five hours: the purchase event the update waits for is retried by the
+// service for twelve hours, but usually lands within minutes.
+export const SHIPPING_EVENT_JOB: JobKind<ShippingEventPayload> = {
+  name: "shipping-event",
+  payloadSchema: ShippingEventPayloadSchema,
+  maxAttempts: 12,
+};
+
+export function enqueueShippingEvent(tx: Prisma.TransactionClient, shop: string, payload: ShippingEventPayload) {
+  return enqueueJob(tx, SHIPPING_EVENT_JOB, shop, payload, { dedupeKey: payload.eventId });
+}
+
+async function markEvent(db: PrismaClient, shop: string, eventId: string, outcome: EventOutcome) {
+  await db.shippingEvent.updateMany({
+    where: { shop, eventId },
+    data: { outcome: outcome.outcome, detail: outcome.detail.slice(0, 500) },
+  });
+}
+
+export function createShippingEventJob(
+  deps: Pick<OrderChangeJobDeps, "db" | "shippingFor" | "onResult"> & {
+    adminFor: (shop: string) => Promise<AdminGraphqlClient | null>;
+    now?: () => Date;
+  },
+): JobDefinition<ShippingEventPayload> {
+  return {
+    ...SHIPPING_EVENT_JOB,
+    concurrency: 2,
+    leaseMs: 3 * 60_000,
+    backoff: { baseMs: 15_000, maxMs: 60 * 60_000 },
+    run: async (payload, context) => {
+      const parsed = ShippingEventSchema.safeParse(payload.event);
+      if (!parsed.success) {
+        await markEvent(deps.db, context.shop, payload.eventId, {
+          outcome: "recorded",
+          detail: `not an event this app reads: ${parsed.error.issues[0]?.message ?? "invalid"}`,
+        });
+        return;
+      }
+      const admin = await deps.adminFor(context.shop);
+      if (!admin) throw new PermanentJobError(`no offline session for ${context.shop}: the app is not installed`);
+      const shipping = await deps.shippingFor(context.shop);
+      const eventDeps: ShippingEventDeps = {
+        db: deps.db,
+        shop: context.shop,
+        admin,
+        shipping,
+        ...(deps.now ? { now: deps.now } : {}),
+      };
+      const event = parsed.data;
+      const result =
+        event.type === "label.purchased"
+          ? await applyLabelPurchased(eventDeps, event)
+          : await applyTrackingUpdate(eventDeps, event);
+      if (!result.ok) throw new Error(result.error.logMessage);
+      await markEvent(deps.db, context.shop, payload.eventId, result.value);
+      deps.onResult?.(`shipping-event ${context.shop} ${payload.eventId} ${event.type}: ${result.value.outcome}`);
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+
+import { signShippingEvent, verifyShippingSignature } from "./event-signature";
+
+const SECRET = "whsec_test";
+const BODY = JSON.stringify({ id: "evt_1", type: "label.purchased" });
+const NOW = Date.UTC(2026, 10, 22, 10, 0, 0);
+const t = Math.floor(NOW / 1000);
+const header = (secret = SECRET, body = BODY, at = t) => `t=${at},v1=${signShippingEvent(secret, body, at)}`;
+
+describe("verifyShippingSignature", () => {
+  it("accepts the service's signature over t.body", () => {
+    expect(verifyShippingSignature({ header: header(), rawBody: BODY, secret: SECRET, nowMs: NOW })).toEqual({
+      ok: true,
+    });
+  });
+
+  it("refuses another secret, a tampered body, a missing or malformed header", () => {
+    const verify = (h: string | null, body = BODY) =>
+      verifyShippingSignature({ header: h, rawBody: body, secret: SECRET, nowMs: NOW });
+    expect(verify(header("whsec_other"))).toEqual({ ok: false, reason: "MISMATCH" });
+    expect(verify(header(), BODY.replace("evt_1", "evt_2"))).toEqual({ ok: false, reason: "MISMATCH" });
+    expect(verify(null)).toEqual({ ok: false, reason: "MISSING" });
+    expect(verify("v1=abc")).toEqual({ ok: false, reason: "MALFORMED" });
+    // The signature of another time does not pass for this one.
+    expect(verify(`t=${t + 1},v1=${signShippingEvent(SECRET, BODY, t)}`)).toEqual({ ok: false, reason: "MISMATCH" });
+  });
+
+  it("refuses a timestamp more than five minutes from our clock, either way", () => {
+    const at = (offsetS: number) =>
+      verifyShippingSignature({ header: header(SECRET, BODY, t + offsetS), rawBody: BODY, secret: SECRET, nowMs: NOW });
+    expect(at(-299)).toEqual({ ok: true });
+    expect(at(-301)).toEqual({ ok: false, reason: "STALE" });
+    expect(at(301)).toEqual({ ok: false, reason: "STALE" });
+  });
+
+  it("accepts any one of several v1 signatures (a rotation)", () => {
+    const h = `t=${t},v1=${signShippingEvent("whsec_old", BODY, t)},v1=${signShippingEvent(SECRET, BODY, t)}`;
+    expect(verifyShippingSignature({ header: h, rawBody: BODY, secret: SECRET, nowMs: NOW })).toEqual({ ok: true });
+  });
+});

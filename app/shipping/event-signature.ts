@@ -1,0 +1,49 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+// The shipping service signs each event delivery (contract.md, "Events"):
+//   Shipping-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">
+// keyed with the endpoint's secret. The raw body is what was signed: it is verified before any
+// parsing, and a `t` more than five minutes from our clock is refused as a replay.
+
+export const SIGNATURE_TOLERANCE_MS = 5 * 60_000;
+
+export type SignatureFailure = "MISSING" | "MALFORMED" | "STALE" | "MISMATCH";
+
+/** Reads `t=…,v1=…` (several v1 values allowed, as during a secret rotation). */
+export function parseSignatureHeader(header: string | null): { t: number; v1: string[] } | null {
+  if (!header) return null;
+  let t: number | null = null;
+  const v1: string[] = [];
+  for (const part of header.split(",")) {
+    const [key, value] = part.trim().split("=", 2);
+    if (!key || value === undefined) continue;
+    if (key === "t" && /^\d+$/.test(value)) t = Number(value);
+    if (key === "v1" && /^[0-9a-f]+$/i.test(value)) v1.push(value.toLowerCase());
+  }
+  return t === null || v1.length === 0 ? null : { t, v1 };
+}
+
+export function signShippingEvent(secret: string, rawBody: string, t: number): string {
+  return createHmac("sha256", secret).update(`${t}.${rawBody}`, "utf8").digest("hex");
+}
+
+export function verifyShippingSignature(input: {
+  header: string | null;
+  rawBody: string;
+  secret: string;
+  nowMs: number;
+  toleranceMs?: number;
+}): { ok: true } | { ok: false; reason: SignatureFailure } {
+  if (!input.header) return { ok: false, reason: "MISSING" };
+  const parsed = parseSignatureHeader(input.header);
+  if (!parsed) return { ok: false, reason: "MALFORMED" };
+  if (Math.abs(input.nowMs - parsed.t * 1000) > (input.toleranceMs ?? SIGNATURE_TOLERANCE_MS)) {
+    return { ok: false, reason: "STALE" };
+  }
+  const expected = Buffer.from(signShippingEvent(input.secret, input.rawBody, parsed.t), "hex");
+  const matches = parsed.v1.some((candidate) => {
+    const given = Buffer.from(candidate, "hex");
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+  return matches ? { ok: true } : { ok: false, reason: "MISMATCH" };
+}
