@@ -44,13 +44,15 @@ export function createShippingEventJob(
   deps: Pick<OrderChangeJobDeps, "db" | "shippingFor" | "onResult"> & {
     adminFor: (shop: string) => Promise<AdminGraphqlClient | null>;
     now?: () => Date;
+    /** Default: 15 s doubling to an hour. */
+    backoff?: { baseMs: number; maxMs: number };
   },
 ): JobDefinition<ShippingEventPayload> {
   return {
     ...SHIPPING_EVENT_JOB,
     concurrency: 2,
     leaseMs: 3 * 60_000,
-    backoff: { baseMs: 15_000, maxMs: 60 * 60_000 },
+    backoff: deps.backoff ?? { baseMs: 15_000, maxMs: 60 * 60_000 },
     run: async (payload, context) => {
       const parsed = ShippingEventSchema.safeParse(payload.event);
       if (!parsed.success) {

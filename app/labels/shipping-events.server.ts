@@ -13,7 +13,7 @@ import { toOrderGid } from "~/shopify/ids";
 import { getOrderForLabel } from "~/shopify/orders";
 import { err, ok, type Result } from "~/utils/result";
 
-import { discardDraft,type DiscardShippingPort } from "./create-draft.server";
+import { discardDraft, type DiscardShippingPort } from "./create-draft.server";
 import { fromShopifyError, type LabelError, labelError } from "./label-errors";
 import {
   findActiveLabel,
