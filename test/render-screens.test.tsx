@@ -104,8 +104,19 @@ describe("screens render on the server", () => {
       ...(await listActivity(db, TEST_SHOP)),
       deadJobs,
       dataRequests,
+      foreignEvents: [
+        {
+          eventId: "evt_1",
+          type: "label.purchased",
+          serviceLabelId: "lbl_other",
+          detail: "label lbl_other names order 99, not one of this shop's",
+          receivedAt: "2026-11-22T10:00:00Z",
+        },
+      ],
     });
     const shown = text(html);
+    expect(shown).toContain("Shipping events for other labels");
+    expect(shown).toContain("lbl_other");
     expect(shown).toContain("Background work that needs you");
     expect(shown).toContain("Finishing interrupted purchases");
     expect(shown).toContain("Retry");

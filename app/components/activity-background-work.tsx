@@ -119,3 +119,40 @@ export function DataRequestsCard({ requests }: { requests: DataRequestView[] }) 
     </Card>
   );
 }
+
+export type ForeignEventRow = {
+  eventId: string;
+  type: string;
+  serviceLabelId: string | null;
+  detail: string | null;
+  receivedAt: string;
+};
+
+/** Labels the shipping service told us about that belong to no order of this store: shown, not acted on. */
+export function ForeignEventsCard({ events }: { events: ForeignEventRow[] }) {
+  if (events.length === 0) return null;
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <Text as="h2" variant="headingMd">
+          Shipping events for other labels
+        </Text>
+        <Text as="p" tone="subdued">
+          Your shipping account reported labels that belong to no order of this store (bought for another store or by
+          hand). The app recorded them and changed nothing.
+        </Text>
+        {events.map((event) => (
+          <BlockStack key={event.eventId} gap="050">
+            <Text as="p">
+              {event.type === "label.purchased" ? "Label bought" : "Tracking update"}
+              {event.serviceLabelId ? ` · ${event.serviceLabelId}` : ""}
+            </Text>
+            <Text as="p" tone="subdued" variant="bodySm">
+              {[formatDateTime(event.receivedAt), event.detail].filter(Boolean).join(" · ")}
+            </Text>
+          </BlockStack>
+        ))}
+      </BlockStack>
+    </Card>
+  );
+}

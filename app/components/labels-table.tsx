@@ -5,6 +5,7 @@ import type { LabelListItem } from "~/labels/label-list.server";
 import { formatMinorUnits } from "~/labels/money";
 
 import { formatDateTime } from "./format-date-time";
+import { ParcelStatuses } from "./parcel-statuses";
 
 type Tone = "success" | "info" | "attention" | "warning" | "critical" | undefined;
 
@@ -72,6 +73,7 @@ function LabelRow({ item, index }: { item: LabelListItem; index: number }) {
           <Text as="span" tone="subdued" variant="bodySm">
             {formatDateTime(item.createdAt)}
           </Text>
+          {item.boughtOutside ? <Badge>Bought outside the app</Badge> : null}
         </BlockStack>
       </IndexTable.Cell>
       <IndexTable.Cell>
@@ -87,16 +89,19 @@ function LabelRow({ item, index }: { item: LabelListItem; index: number }) {
         {item.carrier ? `${item.carrier} · ${item.serviceName ?? "service not recorded"}` : "—"}
       </IndexTable.Cell>
       <IndexTable.Cell>
-        {item.trackingNumbers.length === 0 ? (
-          "—"
-        ) : item.trackingUrl ? (
-          // The carrier's tracking page is outside the app: a new tab, not in-app navigation.
-          <a href={item.trackingUrl} target="_blank" rel="noopener noreferrer">
-            {item.trackingNumbers.join(", ")}
-          </a>
-        ) : (
-          item.trackingNumbers.join(", ")
-        )}
+        <BlockStack gap="050" inlineAlign="start">
+          {item.trackingNumbers.length === 0 ? (
+            "—"
+          ) : item.trackingUrl ? (
+            // The carrier's tracking page is outside the app: a new tab, not in-app navigation.
+            <a href={item.trackingUrl} target="_blank" rel="noopener noreferrer">
+              {item.trackingNumbers.join(", ")}
+            </a>
+          ) : (
+            item.trackingNumbers.join(", ")
+          )}
+          <ParcelStatuses parcels={item.parcels} />
+        </BlockStack>
       </IndexTable.Cell>
       <IndexTable.Cell>
         <Text as="span" alignment="end" numeric>

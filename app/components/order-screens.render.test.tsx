@@ -202,6 +202,17 @@ describe("order screens render on the server", () => {
           purchasedAt: "2026-11-20T10:00:00Z",
           attention:
             "The order was cancelled after its label was bought. Void the label with the carrier, or ship it anyway.",
+          boughtOutside: true,
+          parcels: [
+            {
+              trackingNumber: "9400100000000000000000",
+              status: "out_for_delivery",
+              statusDetail: null,
+              occurredAt: "2026-11-22T08:00:00Z",
+              estimatedDeliveryAt: null,
+              place: "Brooklyn, NY, US",
+            },
+          ],
         })}
       />,
       "/app/orders/1",
@@ -211,6 +222,9 @@ describe("order screens render on the server", () => {
     expect(html).toContain("The charge differed from the quote");
     expect(html).toContain("Retry sending tracking");
     expect(html).toContain("The order changed after this label was bought");
+    expect(html).toContain("Bought outside the app");
+    expect(html).toContain("Out for delivery");
+    expect(html).toContain("Brooklyn, NY, US");
     expect(html).toContain("The order was cancelled after its label was bought.");
   });
 });

@@ -5,6 +5,7 @@ import { getNumericId } from "~/shopify/ids";
 import { type LabelListFilter } from "./label-list";
 import { countLabelsByStatus, type LabelView, listLabels } from "./label-repository.server";
 import { type LabelStatus, type WriteBackStatus } from "./label-state";
+import { listParcelStatuses, type ParcelStatusView } from "./parcel-tracking.server";
 
 // The Labels screen's read model: every label of the shop, newest first, one page at a time,
 // optionally only one state. Reads only; label rows are written by the label repository alone.
@@ -31,6 +32,10 @@ export type LabelListItem = {
   writeBack: { status: WriteBackStatus; lastError: string | null };
   lastError: string | null;
   createdAt: string;
+  /** Bought in the shipping service's dashboard or by another tool. */
+  boughtOutside: boolean;
+  /** Each parcel's latest status from the service's tracking events. */
+  parcels: ParcelStatusView[];
 };
 
 export type LabelListPage = {
@@ -60,6 +65,11 @@ export async function listShopLabels(
     }),
     countLabelsByStatus(db, shop),
   ]);
+  const parcels = await listParcelStatuses(
+    db,
+    shop,
+    labels.map((l) => l.id),
+  );
   const counts: Record<LabelListFilter, number> = {
     all: Object.values(byStatus).reduce((sum, n) => sum + n, 0),
     ...byStatus,
@@ -68,12 +78,12 @@ export async function listShopLabels(
     filter,
     page,
     hasNextPage: labels.length > pageSize,
-    items: labels.slice(0, pageSize).map(toLabelListItem),
+    items: labels.slice(0, pageSize).map((label) => toLabelListItem(label, parcels.get(label.id) ?? [])),
     counts,
   };
 }
 
-function toLabelListItem(label: LabelView): LabelListItem {
+function toLabelListItem(label: LabelView, parcels: ParcelStatusView[]): LabelListItem {
   return {
     id: label.id,
     orderName: label.orderName,
@@ -92,5 +102,7 @@ function toLabelListItem(label: LabelView): LabelListItem {
     writeBack: { status: label.writeBack.status, lastError: label.writeBack.lastError },
     lastError: label.lastError,
     createdAt: label.createdAt.toISOString(),
+    boughtOutside: label.boughtOutside,
+    parcels,
   };
 }

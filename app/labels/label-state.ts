@@ -90,3 +90,14 @@ export const LABEL_ATTENTION_TEXT: Record<LabelAttention, string> = {
   shipment_closed:
     "Shopify closed this shipment (moved or merged) after its label was bought, so its tracking was not added.",
 };
+
+/** The shipping service's parcel statuses, as the merchant reads them. */
+export const TRACKING_STATUS_TEXT: Record<string, string> = {
+  pre_transit: "Label created",
+  in_transit: "In transit",
+  out_for_delivery: "Out for delivery",
+  delivered: "Delivered",
+  attempted_delivery: "Delivery attempted",
+  exception: "Delayed",
+  returned: "Returned to sender",
+};

@@ -17,6 +17,7 @@ import { dismissLabelAttention, findLabel, type LabelView, listLabelsForOrder } 
 import { ACTIVE_STATUSES } from "./label-state";
 import { describeLabelProgress, LABEL_ATTENTION_TEXT, type LabelProgress } from "./label-state";
 import { chooseShipFrom } from "./order-list.server";
+import { listParcelStatuses, type ParcelStatusView } from "./parcel-tracking.server";
 import { prefillLabelRequest } from "./prefill";
 import { purchase } from "./purchase.server";
 import { type BoxPreset, getAddressValidationPriceCents, type LabelSettings } from "./settings";
@@ -50,9 +51,12 @@ export type LabelSummary = {
   purchasedAt: string | null;
   /** What changed on the order after the label was bought, in the merchant's words; null when nothing. */
   attention: string | null;
+  boughtOutside: boolean;
+  /** Each parcel's latest status from the service's tracking events. */
+  parcels: ParcelStatusView[];
 };
 
-export function toLabelSummary(label: LabelView): LabelSummary {
+export function toLabelSummary(label: LabelView, parcels: ParcelStatusView[] = []): LabelSummary {
   const urls = trackingUrlsFor(label.trackingNumbers, label.trackingUrl);
   return {
     id: label.id,
@@ -75,6 +79,8 @@ export function toLabelSummary(label: LabelView): LabelSummary {
     lastError: label.lastError,
     purchasedAt: label.purchasedAt ? label.purchasedAt.toISOString() : null,
     attention: label.attention ? LABEL_ATTENTION_TEXT[label.attention.reason] : null,
+    boughtOutside: label.boughtOutside,
+    parcels,
   };
 }
 
@@ -221,6 +227,12 @@ export async function loadOrderLabelPage(
   const { shop: shopInfo, locations } = shopAndLocations.value;
   const data = order.value.order;
   const shipFrom = chooseShipFrom(locations, settings.shipFromLocationGid);
+  const parcels = await listParcelStatuses(
+    db,
+    shop,
+    labels.map((l) => l.id),
+  );
+  const summarize = (label: LabelView) => toLabelSummary(label, parcels.get(label.id) ?? []);
   const shipFromOptions = [...locations]
     .sort((a, b) => (a.id === shipFrom?.id ? -1 : b.id === shipFrom?.id ? 1 : 0))
     .map((l) => toShipFromOption(l, shopInfo));
@@ -268,7 +280,7 @@ export async function loadOrderLabelPage(
               problems: prefilled.problems,
             },
         international: Boolean(from?.country && to?.country && from.country !== to.country),
-        label: label ? toLabelSummary(label) : null,
+        label: label ? summarize(label) : null,
         storedValidation: toView(stored),
       };
     }),
@@ -294,7 +306,7 @@ export async function loadOrderLabelPage(
     shipFromOptions,
     validationPriceCents: getAddressValidationPriceCents(settings.mode),
     fulfillmentOrders: sections,
-    pastLabels: labels.filter((l) => !isActive(l)).map(toLabelSummary),
+    pastLabels: labels.filter((l) => !isActive(l)).map(summarize),
     shopifyProblems: [...order.value.problems, ...shopAndLocations.value.problems].map((p) => p.message),
   });
 }

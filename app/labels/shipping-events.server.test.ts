@@ -17,9 +17,10 @@ import { TEST_ENV } from "../../test/setup/test-env";
 import { action as shippingWebhook } from "../routes/webhooks.shipping.$endpoint";
 import { createDraft } from "./create-draft.server";
 import { findLabelByServiceId, listLabelsForOrder } from "./label-repository.server";
+import { listParcelStatuses } from "./parcel-tracking.server";
 import { purchase } from "./purchase.server";
 import { connectShippingEvents } from "./shipping-event-endpoint.server";
-import { listParcelStatuses, summarizeShipment } from "./shipping-events.server";
+import { summarizeShipment } from "./shipping-events.server";
 
 const SHOP = TEST_LABEL_SHOP;
 

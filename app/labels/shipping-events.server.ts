@@ -23,6 +23,7 @@ import {
   recordOutsidePurchase,
   saveTrackingStatus,
 } from "./label-repository.server";
+import { listParcels, type Parcel } from "./parcel-tracking.server";
 import { selectFulfillmentOrder } from "./prefill";
 import { recordConfirmedPurchase } from "./purchase.server";
 import { writeTracking } from "./write-tracking.server";
@@ -164,76 +165,6 @@ const RANK: Record<TrackingStatus, number> = {
 };
 const isTrackingStatus = (status: string): status is TrackingStatus => status in RANK;
 const ENDED = new Set<string>(["delivered", "returned"]);
-
-type Parcel = {
-  trackingNumber: string;
-  status: TrackingStatus;
-  statusDetail: string | null;
-  occurredAt: Date;
-  estimatedDeliveryAt: Date | null;
-  location: { city?: string | null; state?: string | null; zip?: string | null; country?: string | null } | null;
-};
-
-export type ParcelStatusView = {
-  trackingNumber: string;
-  status: TrackingStatus;
-  statusDetail: string | null;
-  occurredAt: string;
-  estimatedDeliveryAt: string | null;
-  place: string | null;
-};
-
-function parseLocation(json: string | null): Parcel["location"] {
-  if (!json) return null;
-  try {
-    return JSON.parse(json) as Parcel["location"];
-  } catch {
-    return null;
-  }
-}
-
-async function listParcels(db: PrismaClient, shop: string, labelIds: readonly string[]) {
-  const rows = await db.parcelTracking.findMany({ where: { shop, labelId: { in: [...labelIds] } } });
-  return rows.flatMap((row) =>
-    isTrackingStatus(row.status)
-      ? [
-          {
-            labelId: row.labelId,
-            trackingNumber: row.trackingNumber,
-            status: row.status,
-            statusDetail: row.statusDetail,
-            occurredAt: row.occurredAt,
-            estimatedDeliveryAt: row.estimatedDeliveryAt,
-            location: parseLocation(row.location),
-          },
-        ]
-      : [],
-  );
-}
-
-/** The latest status of each parcel of these labels, for the Labels and order screens. */
-export async function listParcelStatuses(
-  db: PrismaClient,
-  shop: string,
-  labelIds: readonly string[],
-): Promise<Map<string, ParcelStatusView[]>> {
-  const byLabel = new Map<string, ParcelStatusView[]>();
-  for (const parcel of await listParcels(db, shop, labelIds)) {
-    const place = [parcel.location?.city, parcel.location?.state, parcel.location?.country].filter(Boolean).join(", ");
-    byLabel.set(parcel.labelId, [
-      ...(byLabel.get(parcel.labelId) ?? []),
-      {
-        trackingNumber: parcel.trackingNumber,
-        status: parcel.status,
-        statusDetail: parcel.statusDetail,
-        occurredAt: parcel.occurredAt.toISOString(),
-        estimatedDeliveryAt: parcel.estimatedDeliveryAt?.toISOString() ?? null,
-        place: place || null,
-      },
-    ]);
-  }
-  return byLabel;
-}
 
 /**
  * The shipment's status from its parcels: delivered once every parcel is; otherwise the least

@@ -134,6 +134,25 @@ describe("activity loader", () => {
     expect((result as Response).status).toBe(401);
   });
 
+  it("lists the shipping events about labels of no order of this shop, and only those", async () => {
+    await db.shippingEvent.createMany({
+      data: [
+        {
+          shop: TEST_SHOP,
+          eventId: "evt_a",
+          type: "label.purchased",
+          serviceLabelId: "lbl_x",
+          outcome: "not_ours",
+          detail: "label lbl_x names order 99, not one of this shop's",
+        },
+        { shop: TEST_SHOP, eventId: "evt_b", type: "label.purchased", serviceLabelId: "lbl_y", outcome: "applied" },
+        { shop: "other.myshopify.com", eventId: "evt_c", type: "label.purchased", outcome: "not_ours" },
+      ],
+    });
+    const page = (await load()) as ActivityPage & { foreignEvents: { eventId: string; detail: string | null }[] };
+    expect(page.foreignEvents).toMatchObject([{ eventId: "evt_a", detail: expect.stringMatching(/order 99/) }]);
+  });
+
   it("lists background work that gave up, and queues it again on Retry, for this shop only", async () => {
     mockTokenExchange();
     const dead = await db.job.create({

@@ -3,13 +3,14 @@ import { useLoaderData, useNavigation, useSearchParams } from "@remix-run/react"
 import { BlockStack, Box, Card, EmptyState, InlineStack, Page, Pagination, Text } from "@shopify/polaris";
 import { z } from "zod";
 
-import { DataRequestsCard, DeadJobsCard } from "~/components/activity-background-work";
+import { DataRequestsCard, DeadJobsCard, ForeignEventsCard } from "~/components/activity-background-work";
 import { ActivityTable } from "~/components/activity-table";
 import { EMPTY_STATE_IMAGE } from "~/components/labels-table";
 import { requireShopContext } from "~/http/shop-context.server";
 import { listDeadJobs, retryDeadJob } from "~/jobs/prisma-job-queue.server";
 import { listActivity } from "~/labels/activity.server";
 import { formatMinorUnits } from "~/labels/money";
+import { listForeignShippingEvents } from "~/labels/parcel-tracking.server";
 import { listCustomerDataRequests } from "~/labels/privacy.server";
 
 // An edited URL with a bad page number shows the first page rather than an error.
@@ -18,12 +19,13 @@ const QuerySchema = z.object({ page: z.coerce.number().int().min(1).max(10_000).
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { db, shop } = await requireShopContext(request);
   const { page } = QuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const [activity, deadJobs, dataRequests] = await Promise.all([
+  const [activity, deadJobs, dataRequests, foreignEvents] = await Promise.all([
     listActivity(db, shop, { page }),
     listDeadJobs(db, shop),
     listCustomerDataRequests(db, shop),
+    listForeignShippingEvents(db, shop),
   ]);
-  return { ...activity, deadJobs, dataRequests };
+  return { ...activity, deadJobs, dataRequests, foreignEvents };
 };
 
 const ActionSchema = z.object({ intent: z.literal("retry-job"), jobId: z.string().min(1).max(64) });
@@ -45,7 +47,8 @@ export const action = async ({ request }: ActionFunctionArgs) => {
 const describeCalls = (n: number) => `${n} charged ${n === 1 ? "call" : "calls"}`;
 
 export default function ActivityPage() {
-  const { entries, monthTotal, page, hasNextPage, deadJobs, dataRequests } = useLoaderData<typeof loader>();
+  const { entries, monthTotal, page, hasNextPage, deadJobs, dataRequests, foreignEvents } =
+    useLoaderData<typeof loader>();
   const [searchParams, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location.pathname === "/app/activity";
@@ -69,6 +72,7 @@ export default function ActivityPage() {
     >
       <BlockStack gap="400">
         <DeadJobsCard jobs={deadJobs} />
+        <ForeignEventsCard events={foreignEvents} />
         <Card>
           <BlockStack gap="100">
             <Text as="h2" variant="headingMd">

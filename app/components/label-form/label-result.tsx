@@ -1,9 +1,11 @@
 import { useFetcher } from "@remix-run/react";
-import { Banner, BlockStack, Box, Button, Card, InlineStack, Link, List, Text } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Box, Button, Card, InlineStack, Link, List, Text } from "@shopify/polaris";
 import { useEffect, useRef, useState } from "react";
 
 import { formatMinorUnits } from "~/labels/money";
 import type { LabelSummary } from "~/labels/order-label-page.server";
+
+import { ParcelStatuses } from "../parcel-statuses";
 
 // A bought label: its file (PDF inline, PNG as an image, ZPL as a download), Print, the
 // tracking numbers, what happened to the write-back to Shopify, and a charge that differed.
@@ -93,9 +95,12 @@ export function LabelResult({ label, notifyCustomer }: { label: LabelSummary; no
     <Card>
       <BlockStack gap="400">
         <InlineStack align="space-between" blockAlign="center">
-          <Text as="h2" variant="headingMd">
-            Label bought: {label.carrier} {label.serviceName ?? label.serviceCode}
-          </Text>
+          <InlineStack gap="200" blockAlign="center">
+            <Text as="h2" variant="headingMd">
+              Label bought: {label.carrier} {label.serviceName ?? label.serviceCode}
+            </Text>
+            {label.boughtOutside ? <Badge>Bought outside the app</Badge> : null}
+          </InlineStack>
           <Text as="span" variant="headingMd">
             {formatMinorUnits(label.chargedCents ?? label.quotedCents, label.currency)}
           </Text>
@@ -156,17 +161,23 @@ export function LabelResult({ label, notifyCustomer }: { label: LabelSummary; no
             Tracking
           </Text>
           <List>
-            {label.trackingNumbers.map((t) => (
-              <List.Item key={t.number}>
-                {t.url ? (
-                  <Link url={t.url} target="_blank">
-                    {t.number}
-                  </Link>
-                ) : (
-                  t.number
-                )}
-              </List.Item>
-            ))}
+            {label.trackingNumbers.map((t) => {
+              const parcel = label.parcels.filter((p) => p.trackingNumber === t.number);
+              return (
+                <List.Item key={t.number}>
+                  <BlockStack gap="050">
+                    {t.url ? (
+                      <Link url={t.url} target="_blank">
+                        {t.number}
+                      </Link>
+                    ) : (
+                      t.number
+                    )}
+                    {parcel.length > 0 ? <ParcelStatuses parcels={parcel} /> : null}
+                  </BlockStack>
+                </List.Item>
+              );
+            })}
           </List>
         </BlockStack>
         <WriteBackState label={label} notifyCustomer={notifyCustomer} />
