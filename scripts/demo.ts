@@ -17,6 +17,7 @@
 // The Shopify emulator delivers webhooks to the app for the subscriptions in shopify.app.toml,
 // signed with the demo's API secret: the admin page's "New order" button (or a test's
 // `demo.shopify.createOrder()`) places an order and the app hears of it as it would from Shopify.
+// The demo shop has automatic drafts on, so the worker then drafts the order's label (never buys).
 //
 // Browser tests start it programmatically: see `startDemo` below and README "Running the demo".
 
@@ -180,7 +181,12 @@ async function seedSettings(db: PrismaClient, shopify: ShopifyAdminEmulator): Pr
   if (!saved.ok) throw new DemoStartError(`Could not store the demo's shipping key: ${saved.error.logMessage}`);
   const location = shopify.state().locations[0];
   if (!location) throw new DemoStartError("The Shopify emulator has no location to ship from.");
-  await db.shopSettings.update({ where: { shop: DEMO.shop }, data: { shipFromLocationGid: location.id } });
+  // Automatic drafts on: an order placed with the admin's "New order" button gets its draft label
+  // from the worker, as a merchant who turned them on in Settings would see.
+  await db.shopSettings.update({
+    where: { shop: DEMO.shop },
+    data: { shipFromLocationGid: location.id, autoDraft: true },
+  });
   if ((await db.boxPreset.count({ where: { shop: DEMO.shop } })) === 0) {
     await db.boxPreset.createMany({ data: BOX_PRESETS.map((preset) => ({ shop: DEMO.shop, ...preset })) });
   }

@@ -65,6 +65,23 @@ export async function shopifyFulfillments(orderName?: string): Promise<ShopifyFu
   return orderName ? fulfillments.filter((f) => f.orderName === orderName) : fulfillments;
 }
 
+export type ShopifyWebhookDelivery = {
+  eventId: string;
+  topic: string;
+  url: string;
+  attempts: number;
+  lastStatus: number | null;
+  delivered: boolean;
+  pending: boolean;
+};
+
+/** The webhooks the emulated Shopify sent the app since the last reset, and how each was answered. */
+export async function shopifyWebhookLog(): Promise<{ deliveries: ShopifyWebhookDelivery[] }> {
+  const response = await fetch(`${demo().shopifyUrl}/__emulator/webhooks`);
+  if (!response.ok) throw new Error(`reading the webhook log failed: ${response.status}`);
+  return (await response.json()) as { deliveries: ShopifyWebhookDelivery[] };
+}
+
 export type ShippingAccount = {
   balance: string;
   labels_created: number;
