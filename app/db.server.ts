@@ -1,3 +1,4 @@
+import { type Client, type Config, createClient, type TransactionMode } from "@libsql/client";
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { PrismaClient } from "@prisma/client";
 
@@ -10,11 +11,16 @@ declare global {
   var prismaGlobal: PrismaClient | undefined;
 }
 
-// SQLite lets one connection write at a time: another connection's write answers SQLITE_BUSY,
-// which the libsql adapter reports as P1008 ("Operation has timed out") with nothing written.
-// Every query is retried after a short async pause. SQLite's own busy_timeout would block the
-// Node thread, and with it a connection in the same process that holds the lock. Correctness
-// never depends on this: state transitions are conditional updates (ADR 3, ADR 5).
+// SQLite lets one connection write at a time; the web and worker processes share the file.
+// Another process's write lock answers SQLITE_BUSY (P1008 from the adapter) with nothing written,
+// and the query, or the whole transaction, is retried after a short async pause. (SQLite's own
+// busy_timeout would block the Node thread, and with it another connection of the same process
+// that holds the lock: tests run two "processes" in one.) Two more rules keep a refused write
+// from wedging the database (prisma/prisma#30028, libsql-client-ts#352):
+// - A transaction whose COMMIT fails is rolled back: the adapter leaves it open, and its
+//   connection would otherwise hold the write lock for good, refusing every other writer.
+// - Outside tests the file is in WAL mode: readers never block a commit, nor a writer them.
+// Correctness never depends on any of this: state transitions are conditional updates (ADR 3, 5).
 const BUSY_CODES = new Set(["P1008", "SQLITE_BUSY"]);
 const MAX_BUSY_ATTEMPTS = 60;
 
@@ -37,10 +43,81 @@ export async function retryWhenBusy<T>(operation: () => Promise<T>): Promise<T> 
   }
 }
 
-export function createPrismaClient(databaseUrl: string): PrismaClient {
-  const client = new PrismaClient({ adapter: new PrismaLibSQL({ url: resolveDatabaseUrl(databaseUrl) }) });
+/** A libsql client that rolls back a transaction whose COMMIT failed, and sets WAL mode once when asked. */
+export function withSqliteDiscipline(client: Client, options: { wal: boolean }): Client {
+  let walSet = !options.wal;
+  const prepare = async () => {
+    if (walSet) return;
+    walSet = true;
+    await client.execute("PRAGMA journal_mode = WAL");
+  };
+  // The client keeps its state in private fields: every call must reach it with itself as `this`.
+  const call =
+    (property: "execute" | "batch" | "executeMultiple") =>
+    async (...args: unknown[]) => {
+      await prepare();
+      return (client[property] as (...a: unknown[]) => Promise<unknown>).apply(client, args);
+    };
+  const wrapped = {
+    execute: call("execute"),
+    batch: call("batch"),
+    executeMultiple: call("executeMultiple"),
+    transaction: async (mode?: TransactionMode) => {
+      await prepare();
+      const tx = await client.transaction(mode);
+      return new Proxy(tx, {
+        get(target, property) {
+          if (property === "commit") {
+            return async () => {
+              try {
+                await target.commit();
+              } catch (error) {
+                await target.rollback().catch(() => {});
+                throw error;
+              }
+            };
+          }
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+    },
+  };
+  return new Proxy(client, {
+    get(target, property) {
+      if (typeof property === "string" && property in wrapped) return wrapped[property as keyof typeof wrapped];
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+class DisciplinedLibSQL extends PrismaLibSQL {
+  constructor(
+    config: Config,
+    private readonly wal: boolean,
+  ) {
+    super(config);
+  }
+  override createClient(config: Config): Client {
+    return withSqliteDiscipline(createClient(config), { wal: this.wal });
+  }
+}
+
+export function createPrismaClient(databaseUrl: string, options: { wal?: boolean } = {}): PrismaClient {
+  const url = resolveDatabaseUrl(databaseUrl);
+  // Tests copy a fresh file under a closed client before each test: a WAL file left by a
+  // connection the client dropped could be replayed onto the new copy, so tests keep the journal.
+  const wal = options.wal ?? (url.startsWith("file:") && process.env.NODE_ENV !== "test");
+  const client = new PrismaClient({ adapter: new DisciplinedLibSQL({ url }, wal) });
   const retrying = client.$extends({
     query: { $allOperations: ({ args, query }) => retryWhenBusy(() => query(args)) },
+    client: {
+      // BEGIN IMMEDIATE refused after the busy timeout: nothing ran, so the whole transaction runs again.
+      $transaction: function (this: PrismaClient, ...args: Parameters<PrismaClient["$transaction"]>) {
+        return retryWhenBusy(() => (client.$transaction as (...a: unknown[]) => Promise<unknown>)(...args));
+      },
+    },
   });
   // A query-only extension leaves every model and method as they are; callers keep the plain type.
   return retrying as unknown as PrismaClient;
