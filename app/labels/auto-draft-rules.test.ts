@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import type { Rate } from "~/shipping/schemas";
 
+import { createTestRule } from "../../test/helpers/auto-draft-rules";
 import {
   type AutoDraftFacts,
   type AutoDraftRule,
@@ -10,20 +11,7 @@ import {
   matchAutoDraftRule,
 } from "./auto-draft-rules";
 
-const rule = (overrides: Partial<AutoDraftRule> = {}): AutoDraftRule => ({
-  id: "r1",
-  destination: "any",
-  countries: [],
-  minWeight: null,
-  maxWeight: null,
-  weightUnit: "lb",
-  minOrderValue: null,
-  maxOrderValue: null,
-  choice: "cheapest",
-  serviceCode: null,
-  boxPresetId: null,
-  ...overrides,
-});
+const rule = (overrides: Partial<AutoDraftRule> = {}) => createTestRule({ id: "r1", ...overrides });
 
 const facts = (overrides: Partial<AutoDraftFacts> = {}): AutoDraftFacts => ({
   fromCountry: "US",

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import db from "~/db.server";
 import type { FulfillmentOrderGid } from "~/shopify/ids";
 
+import { createTestRule } from "../../test/helpers/auto-draft-rules";
 import {
   countingFetch,
   createEmulators,
@@ -18,20 +19,7 @@ import { createBoxPreset } from "./settings.server";
 
 const SHOP = TEST_LABEL_SHOP;
 
-const rule = (overrides: Partial<AutoDraftRule>): AutoDraftRule => ({
-  id: `rule_${Math.random().toString(36).slice(2)}`,
-  destination: "any",
-  countries: [],
-  minWeight: null,
-  maxWeight: null,
-  weightUnit: "lb",
-  minOrderValue: null,
-  maxOrderValue: null,
-  choice: "cheapest",
-  serviceCode: null,
-  boxPresetId: null,
-  ...overrides,
-});
+const rule = createTestRule;
 
 async function turnOn(rules: AutoDraftRule[] = []) {
   const data = { autoDraft: true, autoDraftRules: JSON.stringify(rules) };

@@ -5,24 +5,17 @@ import { createPrismaJobQueue } from "~/jobs/prisma-job-queue.server";
 import { findActiveLabel } from "~/labels/label-repository.server";
 import type { FulfillmentOrderGid } from "~/shopify/ids";
 
+import { callRoute } from "../../test/helpers/admin-form-requests";
 import { insertLabelRow } from "../../test/helpers/label-rows";
 import { createEmulators, createTestShippingClient, DEMO_ORG } from "../../test/helpers/labels";
-import { createWebhookRequest } from "../../test/helpers/shopify-requests";
+import { BAD_WEBHOOK_HMAC, createWebhookRequest } from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
 import { action } from "./webhooks.fulfillment_orders";
 
-const BAD_HMAC = "bm90LXRoZS1zaWduYXR1cmU=";
 const FO = "gid://shopify/FulfillmentOrder/5001" as FulfillmentOrderGid;
 
-async function callAction(request: Request): Promise<Response> {
-  try {
-    return await action({ request, params: {}, context: {} } as never);
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-}
+const callAction = async (request: Request) => (await callRoute(action, request)) as Response;
 
 const deliver = (topic: string, payload: unknown, options: { eventId?: string; hmac?: string } = {}) =>
   callAction(createWebhookRequest({ topic, path: "/webhooks/fulfillment_orders", payload, ...options }));
@@ -64,7 +57,7 @@ describe("fulfillment order ready webhooks", () => {
     const response = await deliver(
       "fulfillment_orders/order_routing_complete",
       { fulfillment_order: { id: FO } },
-      { hmac: BAD_HMAC },
+      { hmac: BAD_WEBHOOK_HMAC },
     );
     expect(response.status).toBe(401);
     expect(await db.job.count()).toBe(0);

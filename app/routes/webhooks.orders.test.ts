@@ -7,26 +7,19 @@ import { findLabel } from "~/labels/label-repository.server";
 import { purchase } from "~/labels/purchase.server";
 import type { FulfillmentOrderGid, OrderGid } from "~/shopify/ids";
 
+import { callRoute } from "../../test/helpers/admin-form-requests";
 import { insertLabelRow } from "../../test/helpers/label-rows";
 import { createEmulators, createTestShippingClient, DEMO_ORG } from "../../test/helpers/labels";
-import { createWebhookRequest } from "../../test/helpers/shopify-requests";
+import { BAD_WEBHOOK_HMAC, createWebhookRequest } from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
 import { action as fulfillmentOrderAction } from "./webhooks.fulfillment_orders";
 import { action } from "./webhooks.orders";
 
-const BAD_HMAC = "bm90LXRoZS1zaWduYXR1cmU=";
 const ORDER = "gid://shopify/Order/7001" as OrderGid;
 const FO = "gid://shopify/FulfillmentOrder/7001" as FulfillmentOrderGid;
 
-async function call(handler: typeof action, request: Request): Promise<Response> {
-  try {
-    return await handler({ request, params: {}, context: {} } as never);
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-}
+const call = async (handler: typeof action, request: Request) => (await callRoute(handler, request)) as Response;
 
 const orderPayload = (gid: string = ORDER) => ({
   id: Number(gid.split("/").pop()),
@@ -85,7 +78,7 @@ describe("orders/cancelled and orders/updated webhooks", () => {
 
   it("answers 401 to a badly signed delivery and changes nothing", async () => {
     await activeLabel();
-    expect((await deliver("orders/cancelled", orderPayload(), { hmac: BAD_HMAC })).status).toBe(401);
+    expect((await deliver("orders/cancelled", orderPayload(), { hmac: BAD_WEBHOOK_HMAC })).status).toBe(401);
     expect(await db.job.count()).toBe(0);
     expect(await db.webhookDelivery.count()).toBe(0);
   });

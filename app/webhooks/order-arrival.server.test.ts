@@ -10,6 +10,7 @@ import type { FulfillmentOrderGid, OrderGid } from "~/shopify/ids";
 import { createShippingEmulator } from "../../emulator/shipping/emulator";
 import { loadWebhookSubscriptions } from "../../emulator/shopify/app-config";
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
+import { callRoute } from "../../test/helpers/admin-form-requests";
 import { createTestShippingClient, DEMO_ORG } from "../../test/helpers/labels";
 import { TEST_ENV } from "../../test/setup/test-env";
 import { action as fulfillmentOrdersWebhook } from "../routes/webhooks.fulfillment_orders";
@@ -28,12 +29,7 @@ async function deliverToApp(input: string, init: RequestInit): Promise<Response>
   const route = ROUTES[new URL(request.url).pathname];
   // Topics this test does not exercise (app/*, compliance) are acknowledged.
   if (!route) return new Response(null, { status: 200 });
-  try {
-    return await route({ request, params: {}, context: {} } as never);
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
+  return (await callRoute(route, request)) as Response;
 }
 
 async function setUp() {

@@ -70,6 +70,9 @@ export function createDocumentRequest(path: string, options: DocumentRequestOpti
   return new Request(url);
 }
 
+/** A signature no secret produced: a delivery carrying it must be refused with 401. */
+export const BAD_WEBHOOK_HMAC = "bm90LXRoZS1zaWduYXR1cmU=";
+
 export function signWebhookBody(body: string, secret: string = TEST_ENV.SHOPIFY_API_SECRET): string {
   return createHmac("sha256", secret).update(body, "utf8").digest("base64");
 }
