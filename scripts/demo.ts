@@ -19,6 +19,11 @@
 // `demo.shopify.createOrder()`) places an order and the app hears of it as it would from Shopify.
 // The demo shop has automatic drafts on, so the worker then drafts the order's label (never buys).
 //
+// The shipping emulator delivers its events (label.purchased, label.tracking_updated) to the app:
+// the demo registers the shop's event endpoint at start and after each reset, as saving the key in
+// Settings would, and failed deliveries are retried after 2, 5, 10, 30, 60 and 120 seconds instead
+// of the contract's minutes and hours (SHIPPING_EMULATOR_RETRY_DELAYS overrides it).
+//
 // Browser tests start it programmatically: see `startDemo` below and README "Running the demo".
 
 import { type ChildProcess, execFile, spawn } from "node:child_process";
@@ -31,7 +36,13 @@ import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { PrismaClient } from "@prisma/client";
 
 import { setShippingApiKey } from "../app/labels/settings.server";
-import { type RunningServer, startShippingEmulatorServer } from "../emulator/shipping/server";
+import { connectShippingEvents } from "../app/labels/shipping-event-endpoint.server";
+import { createShippingClient } from "../app/shipping/client.server";
+import {
+  readDeliveryOptionsFromEnv,
+  type RunningServer,
+  startShippingEmulatorServer,
+} from "../emulator/shipping/server";
 import { loadWebhookSubscriptions } from "../emulator/shopify/app-config";
 import type { ShopifyAdminEmulator } from "../emulator/shopify/emulator";
 import { DEFAULT_GENERATED_ORDER_COUNT } from "../emulator/shopify/generated-orders";
@@ -59,6 +70,8 @@ export const DEMO = {
     "write_fulfillments",
   ],
   ports: { app: 3000, shipping: 4010, shopify: 4545 },
+  // Seconds between failed event deliveries (the contract's 1 min … 12 h, shortened for a demo).
+  eventRetryDelaysSeconds: [2, 5, 10, 30, 60, 120],
 } as const;
 
 export interface DemoOptions {
@@ -192,6 +205,27 @@ async function seedSettings(db: PrismaClient, shopify: ShopifyAdminEmulator): Pr
   }
 }
 
+/**
+ * Registers the demo shop's event endpoint with the shipping emulator (a fresh one: reset empties
+ * both the emulator's endpoints and the app's row), so its events reach the running app.
+ */
+async function connectDemoShippingEvents(db: PrismaClient, shippingUrl: string, appUrl: string): Promise<void> {
+  const shipping = createShippingClient({ baseUrl: shippingUrl, apiKey: DEMO.shippingApiKey });
+  const connected = await connectShippingEvents(
+    { db, shop: DEMO.shop, shipping },
+    { appUrl, encryptionKey: DEMO.encryptionKey },
+  );
+  if (!connected.ok) {
+    throw new DemoStartError(`Could not register the demo's shipping event endpoint: ${connected.error.logMessage}`);
+  }
+}
+
+/** The demo's delivery retry schedule, unless SHIPPING_EMULATOR_RETRY_DELAYS sets one. */
+function demoDeliveryOptions() {
+  const fromEnv = readDeliveryOptionsFromEnv();
+  return fromEnv.retryDelaysMs ? fromEnv : { retryDelaysMs: DEMO.eventRetryDelaysSeconds.map((s) => s * 1000) };
+}
+
 async function emptyAppTables(db: PrismaClient): Promise<void> {
   const tables = await db.$queryRawUnsafe<{ name: string }[]>(
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('_prisma_migrations', 'Session')",
@@ -254,7 +288,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     }
     await migrate(databaseUrl);
 
-    const shipping: RunningServer = await startShippingEmulatorServer({ port: shippingPort, host: HOST });
+    const shipping: RunningServer = await startShippingEmulatorServer({
+      port: shippingPort,
+      host: HOST,
+      delivery: demoDeliveryOptions(),
+    });
     cleanups.push(() => shipping.close());
     const shopify: ShopifyAdminEmulatorServer = await startShopifyAdminEmulatorServer({
       port: shopifyPort,
@@ -269,6 +307,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     const db = new PrismaClient({ adapter: new PrismaLibSQL({ url: databaseUrl }) });
     cleanups.push(() => db.$disconnect());
     await seedSettings(db, shopify.emulator);
+    // Before the app starts: an event is only sent for what happens after this, and the app
+    // answers it once it listens (a delivery refused meanwhile is retried within seconds).
+    await connectDemoShippingEvents(db, shipping.url, appUrl);
 
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
@@ -337,6 +378,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
         await fetch(`${shipping.url}/__emulator/reset`, { method: "POST" });
         await emptyAppTables(db);
         await seedSettings(db, shopify.emulator);
+        // The emulator's reset forgot the endpoint and the app's row is gone: register anew.
+        await connectDemoShippingEvents(db, shipping.url, appUrl);
       },
       async stop() {
         if (stopped) return;

@@ -55,6 +55,18 @@ export type ShopifyFulfillment = {
     sku: string | null;
     quantity: number;
   }[];
+  /** What Shopify's admin shows for the shipment: FULFILLED, IN_TRANSIT, DELIVERED… */
+  displayStatus: string;
+  /** The tracking events (fulfillmentEventCreate), oldest first. */
+  events: {
+    status: string;
+    happenedAt: string;
+    message: string | null;
+    city: string | null;
+    province: string | null;
+    zip: string | null;
+    country: string | null;
+  }[];
 };
 
 /** The fulfillments the app created, as the emulated Shopify holds them. */
@@ -63,6 +75,39 @@ export async function shopifyFulfillments(orderName?: string): Promise<ShopifyFu
   if (!response.ok) throw new Error(`reading fulfillments failed: ${response.status}`);
   const { fulfillments } = (await response.json()) as { fulfillments: ShopifyFulfillment[] };
   return orderName ? fulfillments.filter((f) => f.orderName === orderName) : fulfillments;
+}
+
+/** A mailing address (order) or assigned location (fulfillment order) as the store holds it. */
+type StoreAddress = {
+  name?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  company?: string | null;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  province: string | null;
+  provinceCode: string | null;
+  zip: string | null;
+  countryCode?: string;
+  countryCodeV2?: string;
+  phone: string | null;
+};
+
+export type ShopifyOrder = {
+  id: string;
+  /** The number in the order's GID: what the app sends the shipping service as `platform_order_id`. */
+  numericId: string;
+  name: string;
+  shippingAddress: StoreAddress | null;
+  fulfillmentOrders: { id: string; status: string; assignedLocation: StoreAddress }[];
+};
+
+/** A seeded order as the emulated store holds it (for a test acting outside the app). */
+export async function shopifyOrder(name: string): Promise<ShopifyOrder> {
+  const response = await fetch(`${demo().controlUrl}/shopify/orders?name=${encodeURIComponent(name)}`);
+  if (!response.ok) throw new Error(`reading order ${name} failed: ${response.status}`);
+  return (await response.json()) as ShopifyOrder;
 }
 
 export type ShopifyWebhookDelivery = {

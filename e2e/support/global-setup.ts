@@ -40,6 +40,31 @@ export default async function setup(project: TestProject) {
       response.writeHead(204).end();
       return;
     }
+    // An order as the store holds it (ids and addresses), for a test acting outside the app.
+    if (request.method === "GET" && request.url?.startsWith("/shopify/orders?")) {
+      const name = new URL(request.url, "http://control.invalid").searchParams.get("name") ?? "";
+      const order = demo.shopify.findOrderByName(name);
+      if (!order) {
+        response.writeHead(404).end();
+        return;
+      }
+      const body = {
+        id: order.id,
+        numericId: order.id.split("/").pop(),
+        name: order.name,
+        shippingAddress: order.shippingAddress,
+        fulfillmentOrders: order.fulfillmentOrders.map((fo) => ({
+          id: fo.id,
+          status: fo.status,
+          // Where it ships from, with the state's code (the assigned location gives its name).
+          assignedLocation: (({ location, ...from }) => ({ ...from, provinceCode: location.address.provinceCode }))(
+            fo.assignedLocation,
+          ),
+        })),
+      };
+      response.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(body));
+      return;
+    }
     response.writeHead(404).end();
   });
   await new Promise<void>((resolve) => control.listen(0, "127.0.0.1", resolve));
