@@ -221,6 +221,8 @@ async function main(): Promise<{ result: string; code: number }> {
       shippingPort: 0,
       shopifyPort: 0,
       orders: 0,
+      // A store taking 2,000 orders in ten seconds is on Shopify Plus: 20,000 points, 1,000 a second.
+      shopifyThrottle: { maximumAvailable: 20_000, restoreRate: 1_000 },
       databasePath: join(dir, "demo.sqlite"),
       log: (line) => {
         if (line.startsWith("[app]")) output.app += 1;

@@ -44,7 +44,7 @@ import {
   startShippingEmulatorServer,
 } from "../emulator/shipping/server";
 import { loadWebhookSubscriptions } from "../emulator/shopify/app-config";
-import type { ShopifyAdminEmulator } from "../emulator/shopify/emulator";
+import type { ShopifyAdminEmulator, ShopifyAdminEmulatorOptions } from "../emulator/shopify/emulator";
 import { DEFAULT_GENERATED_ORDER_COUNT } from "../emulator/shopify/generated-orders";
 import { DEFAULT_SHOP_DOMAIN } from "../emulator/shopify/seed";
 import { type ShopifyAdminEmulatorServer, startShopifyAdminEmulatorServer } from "../emulator/shopify/server";
@@ -89,6 +89,8 @@ export interface DemoOptions {
   build?: "if-stale" | "always" | "never";
   // Where progress lines and the app's output go (default: console). `null` discards them.
   log?: ((line: string) => void) | null;
+  // The emulated store's Admin API rate limit (default: the Standard plan's 2,000 points, 100/s).
+  shopifyThrottle?: ShopifyAdminEmulatorOptions["throttle"];
 }
 
 export interface RunningDemo {
@@ -298,6 +300,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       port: shopifyPort,
       host: HOST,
       generatedOrders: options.orders ?? DEFAULT_GENERATED_ORDER_COUNT,
+      ...(options.shopifyThrottle === undefined ? {} : { throttle: options.shopifyThrottle }),
       app: { apiKey: DEMO.apiKey, apiSecret: DEMO.apiSecret, scopes: [...DEMO.scopes], appUrl, name: "Ship Orders" },
       // Delivered to appUrl + each uri, signed with DEMO.apiSecret, as Shopify would for this app.
       webhookSubscriptions: loadWebhookSubscriptions(),

@@ -11,7 +11,7 @@ export function ParcelStatuses({ parcels }: { parcels: readonly ParcelStatusView
   return (
     <BlockStack gap="050">
       {parcels.map((parcel) => (
-        <InlineStack key={parcel.trackingNumber} gap="100" blockAlign="center" wrap={false}>
+        <InlineStack key={parcel.trackingNumber} gap="100" blockAlign="center">
           <Badge tone={PARCEL_TONE[parcel.status]}>{TRACKING_STATUS_TEXT[parcel.status] ?? parcel.status}</Badge>
           <Text as="span" tone="subdued" variant="bodySm">
             {[parcels.length > 1 ? parcel.trackingNumber : null, parcel.place, formatDateTime(parcel.occurredAt)]

@@ -42,8 +42,11 @@ export function findServiceByCode(serviceCode: string): ServiceInfo | undefined 
 }
 
 /** How a merchant reads a service: "USPS Priority Mail", "UPS Ground" (not "UPS UPS Ground"). */
-export function describeService(info: Pick<ServiceInfo, "carrier" | "service">): string {
-  return info.service.toUpperCase().startsWith(info.carrier) ? info.service : `${info.carrier} ${info.service}`;
+export function describeService(info: { carrier: string | null; service: string | null }): string {
+  const carrier = info.carrier ?? "";
+  const service = info.service ?? "";
+  if (!service) return carrier;
+  return !carrier || service.toUpperCase().startsWith(carrier.toUpperCase()) ? service : `${carrier} ${service}`;
 }
 
 export function findServiceByName(carrier: string, service: string): ServiceInfo | undefined {

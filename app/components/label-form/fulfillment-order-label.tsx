@@ -27,6 +27,7 @@ import type {
 } from "~/labels/order-label-page.server";
 import type { KnownPreflightProblem, LabelRequestInput } from "~/shipping/preflight";
 import type { Rate } from "~/shipping/schemas";
+import { describeService } from "~/shipping/services";
 
 import { AddressFields } from "./address-fields";
 import { LabelResult } from "./label-result";
@@ -172,7 +173,8 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
           <BlockStack gap="300">
             <InlineStack align="space-between" blockAlign="center">
               <Text as="h2" variant="headingMd">
-                Draft label: {chosen.carrier} {chosen.serviceName ?? chosen.serviceCode}
+                Draft label:{" "}
+                {describeService({ carrier: chosen.carrier, service: chosen.serviceName ?? chosen.serviceCode })}
               </Text>
               <Badge tone="info">{chosen.status === "purchasing" ? "Buying…" : "Draft (free)"}</Badge>
             </InlineStack>
@@ -239,7 +241,7 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
             <Modal.Section>
               <Text as="p">
                 Your shipping account is charged {formatMinorUnits(chosen.quotedCents, chosen.currency)} for{" "}
-                {chosen.carrier} {chosen.serviceName ?? chosen.serviceCode}
+                {describeService({ carrier: chosen.carrier, service: chosen.serviceName ?? chosen.serviceCode })}
                 {chosen.packageCount > 1 ? ` (${chosen.packageCount} boxes)` : ""}. Then the tracking number is added to
                 the fulfillment in Shopify{notifyCustomer ? " and the customer is notified" : ""}.
               </Text>

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from "react";
 
 import { formatMinorUnits } from "~/labels/money";
 import type { LabelSummary } from "~/labels/order-label-page.server";
+import { describeService } from "~/shipping/services";
 
 import { ParcelStatuses } from "../parcel-statuses";
 
@@ -97,7 +98,8 @@ export function LabelResult({ label, notifyCustomer }: { label: LabelSummary; no
         <InlineStack align="space-between" blockAlign="center">
           <InlineStack gap="200" blockAlign="center">
             <Text as="h2" variant="headingMd">
-              Label bought: {label.carrier} {label.serviceName ?? label.serviceCode}
+              Label bought:{" "}
+              {describeService({ carrier: label.carrier, service: label.serviceName ?? label.serviceCode })}
             </Text>
             {label.boughtOutside ? <Badge>Bought outside the app</Badge> : null}
           </InlineStack>
