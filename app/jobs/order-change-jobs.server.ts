@@ -8,7 +8,7 @@ import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { type FulfillmentOrderGid, type OrderGid, parseFulfillmentOrderGid, parseOrderGid } from "~/shopify/ids";
 
 import { type JobDefinition, type JobKind, PermanentJobError } from "./job-queue";
-import { enqueueJob, enqueueJobOperation } from "./prisma-job-queue.server";
+import { enqueueJob } from "./prisma-job-queue.server";
 
 // The jobs behind the order webhooks: `auto-draft` (a fulfillment order ready to ship gets a draft
 // by the shop's rules) and `recheck-labels` (after a cancellation, move, merge, split or address
@@ -58,22 +58,6 @@ export function enqueueAutoDraft(
   trigger: string,
 ) {
   return enqueueJob(tx, AUTO_DRAFT_JOB, shop, { fulfillmentOrderGid, trigger }, { dedupeKey: fulfillmentOrderGid });
-}
-
-/** The same, as one operation for a batch transaction with the delivery (the webhook's fast path). */
-export function enqueueAutoDraftOperation(
-  db: PrismaClient,
-  shop: string,
-  fulfillmentOrderGid: FulfillmentOrderGid,
-  trigger: string,
-) {
-  return enqueueJobOperation(
-    db,
-    AUTO_DRAFT_JOB,
-    shop,
-    { fulfillmentOrderGid, trigger },
-    { dedupeKey: fulfillmentOrderGid },
-  );
 }
 
 // No de-duplication: two re-checks of one order carry different news, and a re-check is safe to

@@ -83,33 +83,6 @@ export async function enqueueJob<P>(
   );
 }
 
-/**
- * The same enqueue as one operation to batch in a transaction with the delivery that asked for it
- * (`db.$transaction([...])`: no round trip back to JavaScript in between). A job already queued or
- * running under the key is left as it is.
- */
-export function enqueueJobOperation<P>(
-  db: PrismaClient,
-  kind: JobKind<P>,
-  shop: string,
-  payload: P,
-  options: { dedupeKey: string },
-) {
-  const dedupeKey = dedupeKeyFor(shop, kind.name, options.dedupeKey);
-  return db.job.upsert({
-    where: { dedupeKey },
-    create: {
-      shop,
-      name: kind.name,
-      payload: JSON.stringify(kind.payloadSchema.parse(payload)),
-      dedupeKey,
-      maxAttempts: kind.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
-    },
-    update: {},
-    select: { id: true },
-  });
-}
-
 /** Takes a transaction client: app/uninstalled and shop/redact stop the jobs in their own transaction. */
 export async function stopShopJobs(db: Prisma.TransactionClient, shop: string, now = new Date()) {
   const { count } = await db.job.updateMany({

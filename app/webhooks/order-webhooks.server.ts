@@ -1,18 +1,13 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
-import { enqueueAutoDraft, enqueueAutoDraftOperation, enqueueRecheckLabels } from "~/jobs/order-change-jobs.server";
+import { enqueueAutoDraft, enqueueRecheckLabels } from "~/jobs/order-change-jobs.server";
 import { clearAutoDraftOutcomesForOrder, listBlockedFulfillmentOrders } from "~/labels/auto-draft-outcomes.server";
 import { hasActiveLabels, listActiveLabelsForFulfillmentOrders } from "~/labels/label-repository.server";
 import { type FulfillmentOrderGid, parseFulfillmentOrderGid, parseOrderGid, toOrderGid } from "~/shopify/ids";
 import { err, ok, type Result } from "~/utils/result";
 
-import {
-  type DeliveryOutcome,
-  processDeliveryOnce,
-  recordDeliveryWith,
-  type WebhookDelivery,
-} from "./webhook-delivery.server";
+import { type DeliveryOutcome, processDeliveryOnce, type WebhookDelivery } from "./webhook-delivery.server";
 
 // The order and fulfillment-order topics. A route acknowledges at once: the delivery is recorded
 // and its job enqueued in one transaction (a redelivery does nothing; a crash rolls both back and
@@ -80,23 +75,16 @@ export async function handleFulfillmentOrderWebhook(
   delivery: WebhookDelivery,
   payload: unknown,
 ): Promise<DeliveryOutcome<Result<OrderWebhookAction, OrderWebhookError>>> {
-  const { shop, topic } = delivery;
-  if (isOneOf(FULFILLMENT_ORDER_READY_TOPICS, topic)) {
-    // Shopify sends these in bursts (a sale, an import): one read, then one batch write.
-    const parsed = ReadyPayloadSchema.safeParse(payload);
-    const gid = parsed.success ? parseFulfillmentOrderGid(parsed.data.fulfillment_order.id) : undefined;
-    const on = gid ? await isAutoDraftOn(db, shop) : false;
-    const operations = gid && on ? [enqueueAutoDraftOperation(db, shop, gid, topic)] : [];
-    const recorded = await recordDeliveryWith(db, delivery, operations);
-    if (recorded.status === "duplicate") return { status: "duplicate" };
-    const jobIds = recorded.results.map((job) => (job as { id: string }).id);
-    if (!gid) return { status: "processed", value: invalid(delivery, "no fulfillment_order.id GID") };
-    return {
-      status: "processed",
-      value: ok(on ? { action: "enqueued", jobs: jobIds } : { action: "ignored", reason: "automatic drafts are off" }),
-    };
-  }
   return processDeliveryOnce(db, delivery, async (tx): Promise<Result<OrderWebhookAction, OrderWebhookError>> => {
+    const { shop, topic } = delivery;
+    if (isOneOf(FULFILLMENT_ORDER_READY_TOPICS, topic)) {
+      const parsed = ReadyPayloadSchema.safeParse(payload);
+      const gid = parsed.success ? parseFulfillmentOrderGid(parsed.data.fulfillment_order.id) : undefined;
+      if (!gid) return invalid(delivery, "no fulfillment_order.id GID");
+      if (!(await isAutoDraftOn(tx, shop))) return ok({ action: "ignored", reason: "automatic drafts are off" });
+      const job = await enqueueAutoDraft(tx, shop, gid, topic);
+      return ok({ action: "enqueued", jobs: [job.jobId] });
+    }
     if (isOneOf(FULFILLMENT_ORDER_CHANGE_TOPICS, topic)) {
       const gids = collectFulfillmentOrderGids(payload);
       if (gids.length === 0) return invalid(delivery, "no fulfillment order GID");

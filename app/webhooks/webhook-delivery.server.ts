@@ -53,28 +53,3 @@ export async function processDeliveryOnce<T>(
     throw error;
   }
 }
-
-/**
- * The fast path of `processDeliveryOnce` for an effect that is only writes known in advance: the
- * delivery row and those writes go to the database as one batch transaction (a repeat fails on the
- * delivery's unique key and changes nothing). Used where Shopify sends bursts.
- */
-export async function recordDeliveryWith(
-  db: PrismaClient,
-  delivery: WebhookDelivery,
-  operations: readonly Prisma.PrismaPromise<unknown>[],
-): Promise<{ status: "processed"; results: unknown[] } | { status: "duplicate" }> {
-  try {
-    const [, ...results] = await db.$transaction([
-      db.webhookDelivery.create({
-        data: { shop: delivery.shop, topic: delivery.topic, eventKey: toEventKey(delivery) },
-        select: { id: true },
-      }),
-      ...operations,
-    ]);
-    return { status: "processed", results };
-  } catch (error) {
-    if (isUniqueViolation(error)) return { status: "duplicate" };
-    throw error;
-  }
-}
