@@ -13,7 +13,7 @@ declare global {
 
 // SQLite lets one connection write at a time; the web and worker processes share the file.
 // Another process's write lock answers SQLITE_BUSY (P1008 from the adapter) with nothing written,
-// and the query, or the whole transaction, is retried after a short async pause. (SQLite's own
+// and the query is retried after a short async pause. (SQLite's own
 // busy_timeout would block the Node thread, and with it another connection of the same process
 // that holds the lock: tests run two "processes" in one.) Two more rules keep a refused write
 // from wedging the database (prisma/prisma#30028, libsql-client-ts#352):
@@ -112,12 +112,6 @@ export function createPrismaClient(databaseUrl: string, options: { wal?: boolean
   const client = new PrismaClient({ adapter: new DisciplinedLibSQL({ url }, wal) });
   const retrying = client.$extends({
     query: { $allOperations: ({ args, query }) => retryWhenBusy(() => query(args)) },
-    client: {
-      // BEGIN IMMEDIATE refused after the busy timeout: nothing ran, so the whole transaction runs again.
-      $transaction: function (this: PrismaClient, ...args: Parameters<PrismaClient["$transaction"]>) {
-        return retryWhenBusy(() => (client.$transaction as (...a: unknown[]) => Promise<unknown>)(...args));
-      },
-    },
   });
   // A query-only extension leaves every model and method as they are; callers keep the plain type.
   return retrying as unknown as PrismaClient;
