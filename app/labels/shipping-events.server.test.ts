@@ -169,6 +169,42 @@ describe("the shipping service's events", () => {
     }
   });
 
+  it("keeps one status per box of a multi-piece label, and calls the shipment delivered only with every box", async () => {
+    const env = await setUp();
+    try {
+      const { draftId, order } = await draftOutsideTheApp(env, "#1012"); // 77.5 lb: several boxes
+      const bought = await env.shipping.purchaseAsDashboard(draftId);
+      await env.settle();
+      const [first, ...rest] = bought.tracking_numbers as string[];
+      expect(rest.length).toBeGreaterThan(0);
+      const at = (minutes: number) => new Date(Date.UTC(2026, 10, 23, 8, minutes)).toISOString();
+
+      // One box delivered, the others not heard of: nothing to tell Shopify yet.
+      await env.shipping.emitTracking(draftId, { status: "delivered", tracking_number: first, occurred_at: at(5) });
+      await env.settle();
+      for (const number of rest) {
+        await env.shipping.emitTracking(draftId, { status: "in_transit", tracking_number: number, occurred_at: at(6) });
+      }
+      await env.settle();
+      for (const number of rest) {
+        await env.shipping.emitTracking(draftId, { status: "delivered", tracking_number: number, occurred_at: at(30) });
+      }
+      await env.settle();
+
+      const fulfillment = env.shopify.fulfillments().find((f) => f.orderId === order.id);
+      expect(env.shopify.fulfillmentEvents(fulfillment?.id ?? "").map((e) => e.status)).toEqual([
+        "IN_TRANSIT",
+        "DELIVERED",
+      ]);
+      const label = await findLabelByServiceId(db, SHOP, draftId);
+      const parcels = (await listParcelStatuses(db, SHOP, [label?.id ?? ""])).get(label?.id ?? "") ?? [];
+      expect(parcels.map((p) => p.trackingNumber).sort()).toEqual([first, ...rest].sort());
+      expect(parcels.every((p) => p.status === "delivered")).toBe(true);
+    } finally {
+      await env.stop();
+    }
+  });
+
   it("holds a tracking update that arrives before its purchase until the label exists", async () => {
     const env = await setUp();
     try {
