@@ -25,12 +25,14 @@ import {
   encodeAutoDraftForm,
   findServiceProblem,
   groupServiceOptions,
+  RULE_FIELDS,
   type RuleField,
   rulePath,
   toRuleDraft,
 } from "~/labels/auto-draft-form";
 import { type AutoDraftRule, MAX_AUTO_DRAFT_RULES } from "~/labels/auto-draft-rules";
 import type { BoxPreset, BoxWeightUnit } from "~/labels/settings";
+import { WEIGHT_UNIT_OPTIONS } from "~/labels/settings";
 
 import { fieldError, formError, readActionError, type SettingsActionData } from "./settings-action-data";
 import { useGuardedFetcher } from "./settings-guarded-fetcher";
@@ -52,18 +54,11 @@ const toItems = (rules: readonly AutoDraftRule[]): Item[] => rules.map((r) => ({
 
 /** The fields of a rule the card shows now, so a refused save's messages land on visible inputs. */
 function shownFields(draft: AutoDraftRuleDraft): RuleField[] {
-  return [
-    "destination",
-    ...(draft.destination === "countries" ? (["countries"] as const) : []),
-    "minWeight",
-    "maxWeight",
-    "weightUnit",
-    "minOrderValue",
-    "maxOrderValue",
-    "choice",
-    ...(draft.choice === "service" ? (["serviceCode"] as const) : []),
-    "boxPresetId",
-  ];
+  return RULE_FIELDS.filter(
+    (field) =>
+      (field !== "countries" || draft.destination === "countries") &&
+      (field !== "serviceCode" || draft.choice === "service"),
+  );
 }
 
 export function SettingsAutoDraftCard({
@@ -374,7 +369,7 @@ function RuleRow({
                   />
                   <Select
                     label="Weight unit"
-                    options={["oz", "lb", "g", "kg"].map((u) => ({ label: u, value: u }))}
+                    options={WEIGHT_UNIT_OPTIONS}
                     value={draft.weightUnit}
                     onChange={set("weightUnit")}
                     error={error("weightUnit")}

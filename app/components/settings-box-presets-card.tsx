@@ -17,6 +17,7 @@ import {
 import { useEffect, useState } from "react";
 
 import type { BoxPreset, DefaultBox } from "~/labels/settings";
+import { WEIGHT_UNIT_OPTIONS } from "~/labels/settings";
 
 import { fieldError, formError } from "./settings-action-data";
 import { useGuardedFetcher } from "./settings-guarded-fetcher";
@@ -273,7 +274,7 @@ function BoxPresetModal({
               />
               <Select
                 label="Weight unit"
-                options={["oz", "lb", "g", "kg"].map((u) => ({ label: u, value: u }))}
+                options={WEIGHT_UNIT_OPTIONS}
                 value={draft.weightUnit}
                 onChange={set("weightUnit")}
                 error={error("weightUnit")}

@@ -13,6 +13,8 @@ export const BOX_WEIGHT_UNITS = ["oz", "lb", "g", "kg"] as const;
 export const BOX_DIMENSION_UNITS = ["in", "cm"] as const;
 
 export type BoxWeightUnit = (typeof BOX_WEIGHT_UNITS)[number];
+/** The weight units as a select's options, for every form that takes a weight. */
+export const WEIGHT_UNIT_OPTIONS = BOX_WEIGHT_UNITS.map((unit) => ({ label: unit, value: unit }));
 export type BoxDimensionUnit = (typeof BOX_DIMENSION_UNITS)[number];
 
 const LocationGidSchema = z.string().regex(/^gid:\/\/shopify\/Location\/\d+$/, "Choose one of your locations");
