@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 
 import type { Job, Prisma, PrismaClient } from "@prisma/client";
 
+import { isUniqueViolation } from "~/utils/prisma-errors";
 import { err, ok, type Result } from "~/utils/result";
 
 import type {
@@ -33,10 +34,6 @@ const CLAIM_CANDIDATES = 10;
 const FINISHED_JOBS_KEPT_MS = 7 * 24 * 60 * 60_000;
 
 const dedupeKeyFor = (shop: string, name: string, key: string) => `${shop}:${name}:${key}`;
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && "code" in error && error.code === "P2002";
-}
 
 /** Ends a job: the key is free again and no one holds it. */
 const ended = (status: JobStatus, now: Date, lastError?: string) => ({

@@ -8,7 +8,6 @@ import {
   type ShippingEventDeps,
 } from "~/labels/shipping-events.server";
 import { ShippingEventSchema } from "~/shipping/schemas";
-import type { AdminGraphqlClient } from "~/shopify/admin-client";
 
 import { type JobDefinition, type JobKind, PermanentJobError } from "./job-queue";
 import type { OrderChangeJobDeps } from "./order-change-jobs.server";
@@ -41,8 +40,7 @@ async function markEvent(db: PrismaClient, shop: string, eventId: string, outcom
 }
 
 export function createShippingEventJob(
-  deps: Pick<OrderChangeJobDeps, "db" | "shippingFor" | "onResult"> & {
-    adminFor: (shop: string) => Promise<AdminGraphqlClient | null>;
+  deps: OrderChangeJobDeps & {
     now?: () => Date;
     /** Default: 15 s doubling to an hour. */
     backoff?: { baseMs: number; maxMs: number };

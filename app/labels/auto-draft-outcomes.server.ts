@@ -2,6 +2,7 @@ import type { Prisma, PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
 import type { FulfillmentOrderGid, OrderGid } from "~/shopify/ids";
+import { parseStoredJson } from "~/utils/stored-json";
 
 // What the auto-draft job (and the stale-draft re-check) concluded for a fulfillment order, so the
 // Orders list can show an order that needs the merchant instead of a draft. One row per
@@ -22,15 +23,6 @@ export type AutoDraftOutcomeView = {
 };
 
 const ProblemsSchema = z.array(z.object({ path: z.string(), message: z.string() }));
-
-function parseProblems(json: string): OutcomeProblem[] {
-  try {
-    const parsed = ProblemsSchema.safeParse(JSON.parse(json));
-    return parsed.success ? parsed.data : [];
-  } catch {
-    return [];
-  }
-}
 
 export async function recordAutoDraftOutcome(
   db: PrismaClient,
@@ -105,7 +97,7 @@ export async function listAutoDraftOutcomesForOrders(
     orderName: row.orderName,
     fulfillmentOrderGid: row.fulfillmentOrderGid,
     status: row.status === "drafted" ? "drafted" : "blocked",
-    problems: parseProblems(row.problems),
+    problems: parseStoredJson(row.problems, ProblemsSchema, []),
     note: row.note,
     labelId: row.labelId,
     updatedAt: row.updatedAt,

@@ -4,6 +4,7 @@ import type { AdminGraphqlClient, ShopifyError } from "~/shopify/admin-client";
 import { getShopAndLocations, type ShopifyShopAndLocations } from "~/shopify/shop";
 import { formatFieldPath } from "~/utils/field-path";
 import { err, ok, type Result } from "~/utils/result";
+import { parseStoredJson } from "~/utils/stored-json";
 
 import { type AutoDraftRule, AutoDraftRulesSchema, checkAutoDraftRules } from "./auto-draft-rules";
 import { chooseShipFrom } from "./order-list.server";
@@ -16,15 +17,8 @@ export type AutoDraftSettings = { enabled: boolean; rules: AutoDraftRule[] };
 export async function getAutoDraftSettings(db: PrismaClient, shop: string): Promise<AutoDraftSettings> {
   const row = await db.shopSettings.findUnique({ where: { shop }, select: { autoDraft: true, autoDraftRules: true } });
   if (!row) return { enabled: false, rules: [] };
-  let rules: AutoDraftRule[] = [];
-  try {
-    const parsed = AutoDraftRulesSchema.safeParse(JSON.parse(row.autoDraftRules));
-    // Rules are written only validated; a list that no longer parses drafts with the fallback.
-    if (parsed.success) rules = parsed.data;
-  } catch {
-    rules = [];
-  }
-  return { enabled: row.autoDraft, rules };
+  // A list that no longer parses drafts with the fallback (cheapest, default box).
+  return { enabled: row.autoDraft, rules: parseStoredJson(row.autoDraftRules, AutoDraftRulesSchema, []) };
 }
 
 /** The ship-from country rules are judged against: the location labels ship from, else the store's. */

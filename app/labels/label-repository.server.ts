@@ -11,6 +11,8 @@ import {
   parseFulfillmentOrderLineItemGid,
   parseOrderGid,
 } from "~/shopify/ids";
+import { isUniqueViolation } from "~/utils/prisma-errors";
+import { parseStoredJson } from "~/utils/stored-json";
 
 import { type AuditInput, recordAudit } from "./audit.server";
 import {
@@ -105,15 +107,6 @@ export type LabelView = {
 const StringListSchema = z.array(z.string());
 const LineItemListSchema = z.array(z.object({ id: z.string(), quantity: z.number().int().positive() }));
 
-function parseJson<T>(json: string, schema: z.ZodType<T>, fallback: T): T {
-  try {
-    const parsed = schema.safeParse(JSON.parse(json));
-    return parsed.success ? parsed.data : fallback;
-  } catch {
-    return fallback;
-  }
-}
-
 function isOneOf<T extends string>(values: readonly T[], value: string): value is T {
   return (values as readonly string[]).includes(value);
 }
@@ -126,7 +119,7 @@ function requireGid<T>(parse: (value: string) => T | undefined, value: string, w
 }
 
 function toLineItems(json: string): LabelLineItem[] {
-  return parseJson(json, LineItemListSchema, []).map((line) => ({
+  return parseStoredJson(json, LineItemListSchema, []).map((line) => ({
     id: requireGid(parseFulfillmentOrderLineItemGid, line.id, "fulfillment order line item id"),
     quantity: line.quantity,
   }));
@@ -153,7 +146,7 @@ export function toLabelView(row: Label): LabelView {
     chargedCents: row.chargedCents,
     currency: row.currency,
     chargeMismatch: row.chargeMismatch,
-    trackingNumbers: parseJson(row.trackingNumbers, StringListSchema, []),
+    trackingNumbers: parseStoredJson(row.trackingNumbers, StringListSchema, []),
     trackingUrl: row.trackingUrl,
     labelFormat: row.labelFormat,
     labelSize: row.labelSize,
@@ -161,8 +154,8 @@ export function toLabelView(row: Label): LabelView {
     shipDate: row.shipDate,
     packageCount: row.packageCount,
     lineItems: toLineItems(row.lineItems),
-    request: row.request === null ? null : parseJson(row.request, z.unknown(), null),
-    requestIds: parseJson(row.requestIds, StringListSchema, []),
+    request: row.request === null ? null : parseStoredJson(row.request, z.unknown(), null),
+    requestIds: parseStoredJson(row.requestIds, StringListSchema, []),
     fulfillmentGid: row.fulfillmentGid ? requireGid(parseFulfillmentGid, row.fulfillmentGid, "fulfillment id") : null,
     writeBack: {
       status: row.writeBackStatus,
@@ -379,12 +372,6 @@ export async function listShopsWithRecoveryWork(db: PrismaClient, now: Date): Pr
 // ---------- Transitions ----------
 
 type Ref = { db: PrismaClient; shop: string; labelId: string };
-
-function isUniqueViolation(error: unknown): boolean {
-  return (
-    typeof error === "object" && error !== null && "code" in error && (error as { code: unknown }).code === "P2002"
-  );
-}
 
 /** One conditional update leaving `transition`'s states; true when it happened. */
 async function apply(
@@ -610,7 +597,7 @@ export async function savePurchased(
         labelUrl: bought.labelUrl,
         labelFormat: bought.labelFormat ?? current.labelFormat,
         packageCount: bought.packageCount ?? current.packageCount,
-        requestIds: withRequestId(parseJson(current.requestIds, StringListSchema, []), bought.requestId),
+        requestIds: withRequestId(parseStoredJson(current.requestIds, StringListSchema, []), bought.requestId),
         purchasedAt: bought.purchasedAt,
         claimToken: null,
         leaseUntil: null,

@@ -1,6 +1,8 @@
 import type { PrismaClient } from "@prisma/client";
+import { z } from "zod";
 
-import { TRACKING_STATUSES, type TrackingStatus } from "~/shipping/schemas";
+import { isTrackingStatus, type TrackingStatus } from "~/shipping/schemas";
+import { parseStoredJson } from "~/utils/stored-json";
 
 // Each parcel's latest status as the shipping service reported it (ParcelTracking rows, written by
 // shipping-events.server.ts), read for the Labels and order screens.
@@ -23,14 +25,14 @@ export type ParcelStatusView = {
   place: string | null;
 };
 
-function parseLocation(json: string | null): Parcel["location"] {
-  if (!json) return null;
-  try {
-    return JSON.parse(json) as Parcel["location"];
-  } catch {
-    return null;
-  }
-}
+const LocationSchema = z
+  .object({
+    city: z.string().nullish(),
+    state: z.string().nullish(),
+    zip: z.string().nullish(),
+    country: z.string().nullish(),
+  })
+  .nullable();
 
 export async function listParcels(db: PrismaClient, shop: string, labelIds: readonly string[]) {
   const rows = await db.parcelTracking.findMany({ where: { shop, labelId: { in: [...labelIds] } } });
@@ -44,7 +46,7 @@ export async function listParcels(db: PrismaClient, shop: string, labelIds: read
             statusDetail: row.statusDetail,
             occurredAt: row.occurredAt,
             estimatedDeliveryAt: row.estimatedDeliveryAt,
-            location: parseLocation(row.location),
+            location: parseStoredJson(row.location, LocationSchema, null),
           },
         ]
       : [],
@@ -73,10 +75,6 @@ export async function listParcelStatuses(
     ]);
   }
   return byLabel;
-}
-
-function isTrackingStatus(status: string): status is TrackingStatus {
-  return (TRACKING_STATUSES as readonly string[]).includes(status);
 }
 
 /** An event of the shipping service about a label that is none of this shop's, for the Activity screen. */

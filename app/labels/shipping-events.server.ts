@@ -1,6 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 
 import {
+  isTrackingStatus,
   type LabelPurchasedEvent,
   parseAmountCents,
   PurchasedLabelSchema,
@@ -163,7 +164,6 @@ const RANK: Record<TrackingStatus, number> = {
   delivered: 3,
   returned: 4,
 };
-const isTrackingStatus = (status: string): status is TrackingStatus => status in RANK;
 const ENDED = new Set<string>(["delivered", "returned"]);
 
 /**

@@ -295,6 +295,10 @@ export const TRACKING_STATUSES = [
 ] as const;
 export type TrackingStatus = (typeof TRACKING_STATUSES)[number];
 
+export function isTrackingStatus(status: string): status is TrackingStatus {
+  return (TRACKING_STATUSES as readonly string[]).includes(status);
+}
+
 const EventEnvelope = {
   id: z.string().min(1),
   created_at: z.string(),

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { enqueueShippingEvent } from "~/jobs/shipping-event-jobs.server";
 import { findEventEndpoint } from "~/labels/shipping-event-endpoint.server";
 import { verifyShippingSignature } from "~/shipping/event-signature";
+import { isUniqueViolation } from "~/utils/prisma-errors";
 
 // Receiving the shipping service's events (contract.md, "Events"): the endpoint key names the
 // shop, the signature over the raw body proves the sender (and a timestamp within five minutes
@@ -17,10 +18,6 @@ export type ReceiveOutcome =
 
 // Only what the queue needs to find the event again; the job parses the rest.
 const EnvelopeSchema = z.object({ id: z.string().min(1).max(200), type: z.string().min(1).max(100) }).passthrough();
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && "code" in error && error.code === "P2002";
-}
 
 export async function receiveShippingEvent(
   db: PrismaClient,

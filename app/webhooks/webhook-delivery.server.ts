@@ -1,5 +1,7 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 
+import { isUniqueViolation } from "~/utils/prisma-errors";
+
 /** What `authenticate.webhook` tells us about one delivery. */
 export type WebhookDelivery = {
   readonly shop: string;
@@ -15,10 +17,6 @@ export type DeliveryOutcome<T> = { readonly status: "processed"; readonly value:
 /** Shopify marks a redelivery with the event id of the first delivery; older senders only with the webhook id. */
 export function toEventKey(delivery: WebhookDelivery): string {
   return delivery.eventId || delivery.webhookId;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && "code" in error && error.code === "P2002";
 }
 
 // Prisma rolls an interactive transaction back only when its callback throws. Only the delivery
