@@ -128,56 +128,58 @@ function pick<T>(items: readonly T[], number: number): T {
   return item;
 }
 
+// What each kind of order holds; only the customer varies from one order number to the next.
+const KINDS: Record<
+  NewOrderKind,
+  {
+    customers: readonly (Customer & { presentment?: OrderSpec["presentment"] })[];
+    presentment: OrderSpec["presentment"];
+    shipping: OrderSpec["shipping"];
+    items: OrderSpec["items"];
+  }
+> = {
+  domestic: {
+    customers: DOMESTIC,
+    presentment: USD,
+    shipping: { title: "Standard Shipping", code: "STANDARD", amountUsd: "8.95" },
+    items: [
+      { key: "mug", quantity: 2 },
+      { key: "dripper", quantity: 1 },
+    ],
+  },
+  // Each international customer pays in their own currency.
+  international: {
+    customers: INTERNATIONAL,
+    presentment: USD,
+    shipping: { title: "International Standard", code: "INTL_STANDARD", amountUsd: "26.00" },
+    items: [
+      { key: "sweater", quantity: 1 },
+      { key: "journal", quantity: 1 },
+    ],
+  },
+  problem: {
+    customers: PROBLEM,
+    presentment: GBP,
+    shipping: { title: "International Standard", code: "INTL_STANDARD", amountUsd: "27.00" },
+    items: [
+      { key: "tote", quantity: 2 },
+      { key: "soap", quantity: 3 },
+    ],
+  },
+};
+
 /** The spec of order number `number` of this kind, placed at `createdAt`. */
 export function buildNewOrderSpec(kind: NewOrderKind, number: number, createdAt: string): OrderSpec {
-  switch (kind) {
-    case "domestic": {
-      const customer = pick(DOMESTIC, number);
-      return {
-        number,
-        createdAt,
-        email: customer.email,
-        phone: customer.destination.phone,
-        destination: customer.destination,
-        presentment: USD,
-        shipping: { title: "Standard Shipping", code: "STANDARD", amountUsd: "8.95" },
-        items: [
-          { key: "mug", quantity: 2 },
-          { key: "dripper", quantity: 1 },
-        ],
-      };
-    }
-    case "international": {
-      const customer = pick(INTERNATIONAL, number);
-      return {
-        number,
-        createdAt,
-        email: customer.email,
-        phone: customer.destination.phone,
-        destination: customer.destination,
-        presentment: customer.presentment,
-        shipping: { title: "International Standard", code: "INTL_STANDARD", amountUsd: "26.00" },
-        items: [
-          { key: "sweater", quantity: 1 },
-          { key: "journal", quantity: 1 },
-        ],
-      };
-    }
-    case "problem": {
-      const customer = pick(PROBLEM, number);
-      return {
-        number,
-        createdAt,
-        email: customer.email,
-        phone: customer.destination.phone,
-        destination: customer.destination,
-        presentment: GBP,
-        shipping: { title: "International Standard", code: "INTL_STANDARD", amountUsd: "27.00" },
-        items: [
-          { key: "tote", quantity: 2 },
-          { key: "soap", quantity: 3 },
-        ],
-      };
-    }
-  }
+  const { customers, presentment, shipping, items } = KINDS[kind];
+  const customer = pick(customers, number);
+  return {
+    number,
+    createdAt,
+    email: customer.email,
+    phone: customer.destination.phone,
+    destination: customer.destination,
+    presentment: customer.presentment ?? presentment,
+    shipping: { ...shipping },
+    items: items.map((item) => ({ ...item })),
+  };
 }
