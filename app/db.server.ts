@@ -17,8 +17,9 @@ declare global {
 // busy_timeout would block the Node thread, and with it another connection of the same process
 // that holds the lock: tests run two "processes" in one.) Two more rules keep a refused write
 // from wedging the database (prisma/prisma#30028, libsql-client-ts#352):
-// - A transaction whose COMMIT fails is rolled back: the adapter leaves it open, and its
-//   connection would otherwise hold the write lock for good, refusing every other writer.
+// - A COMMIT refused with SQLITE_BUSY is tried again after a pause; one that fails for good is
+//   rolled back: the adapter leaves it open, and its connection would otherwise hold the write
+//   lock for good, refusing every other writer.
 // - Outside tests the file is in WAL mode: readers never block a commit, nor a writer them.
 // Correctness never depends on any of this: state transitions are conditional updates (ADR 3, 5).
 const BUSY_CODES = new Set(["P1008", "SQLITE_BUSY"]);
@@ -31,19 +32,24 @@ export function isBusyError(error: unknown): boolean {
   return error instanceof Error && /database is locked|SQLITE_BUSY/i.test(error.message);
 }
 
+// A short, growing, jittered pause before trying a refused statement again.
+function pauseAfterBusy(attempt: number): Promise<void> {
+  const delay = Math.min(100, 5 * attempt) * (0.5 + Math.random() / 2);
+  return new Promise((resolve) => setTimeout(resolve, delay));
+}
+
 export async function retryWhenBusy<T>(operation: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await operation();
     } catch (error) {
       if (!isBusyError(error) || attempt >= MAX_BUSY_ATTEMPTS) throw error;
-      const delay = Math.min(100, 5 * attempt) * (0.5 + Math.random() / 2);
-      await new Promise((resolve) => setTimeout(resolve, delay));
+      await pauseAfterBusy(attempt);
     }
   }
 }
 
-/** A libsql client that rolls back a transaction whose COMMIT failed, and sets WAL mode once when asked. */
+/** A libsql client that retries a refused COMMIT (rolling back one that fails for good), and sets WAL mode once when asked. */
 export function withSqliteDiscipline(client: Client, options: { wal: boolean }): Client {
   let walSet = !options.wal;
   const prepare = async () => {
@@ -68,12 +74,21 @@ export function withSqliteDiscipline(client: Client, options: { wal: boolean }):
       return new Proxy(tx, {
         get(target, property) {
           if (property === "commit") {
+            // COMMIT refused by another process's lock leaves the transaction open: try it again
+            // after a pause, as a single query would be; only for good does it roll back (the
+            // adapter would leave it open, holding the write lock).
             return async () => {
-              try {
-                await target.commit();
-              } catch (error) {
-                await target.rollback().catch(() => {});
-                throw error;
+              for (let attempt = 1; ; attempt++) {
+                try {
+                  await target.commit();
+                  return;
+                } catch (error) {
+                  if (!isBusyError(error) || attempt >= MAX_BUSY_ATTEMPTS) {
+                    await target.rollback().catch(() => {});
+                    throw error;
+                  }
+                  await pauseAfterBusy(attempt);
+                }
               }
             };
           }
