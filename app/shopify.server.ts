@@ -5,6 +5,7 @@ import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prism
 
 import prisma from "./db.server";
 import { getEnv } from "./env.server";
+import { verifyShopifyWebhook } from "./shopify/webhook-request.server";
 
 const env = getEnv();
 
@@ -34,3 +35,5 @@ export const unauthenticated = shopify.unauthenticated;
 export const login = shopify.login;
 export const registerWebhooks = shopify.registerWebhooks;
 export const sessionStorage = shopify.sessionStorage;
+/** authenticate.webhook's check without loading the shop's session: for the busy topics (webhook-request.server.ts). */
+export const verifyWebhook = (request: Request) => verifyShopifyWebhook(request, env.SHOPIFY_API_SECRET);

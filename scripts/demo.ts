@@ -29,6 +29,7 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
+import { setPriority } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 
@@ -358,6 +359,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] },
     );
     cleanups.push(() => stopChild(worker));
+    // Background work yields the CPU to the web process, as a worker deployed beside it should:
+    // Shopify gives a webhook 5 seconds, and drafting 1,800 orders must not take them.
+    if (worker.pid !== undefined) setPriority(worker.pid, WORKER_NICENESS);
     const onWorkerOutput = (chunk: Buffer) => {
       for (const line of chunk.toString("utf8").split("\n")) if (line.trim()) log(`[worker] ${line}`);
     };
@@ -395,6 +399,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     throw error;
   }
 }
+
+/** The worker's scheduling priority (nice): below the web process's 0. */
+const WORKER_NICENESS = 10;
 
 function parseArgs(argv: string[]): DemoOptions {
   const options: DemoOptions = {};

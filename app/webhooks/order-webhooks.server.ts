@@ -65,9 +65,25 @@ export function collectFulfillmentOrderGids(payload: unknown): FulfillmentOrderG
   return [...found];
 }
 
-async function isAutoDraftOn(tx: Prisma.TransactionClient, shop: string): Promise<boolean> {
-  const row = await tx.shopSettings.findUnique({ where: { shop }, select: { autoDraft: true } });
-  return row?.autoDraft ?? false;
+// Deliveries arriving together share a transaction (processDeliveryOnce): the shop's switch is
+// read once for all of them. No webhook's effect turns it (shop/redact deletes it, but comes
+// 48 hours after the uninstall, when no order delivery for the shop can share its transaction).
+const autoDraftByTransaction = new WeakMap<Prisma.TransactionClient, Map<string, Promise<boolean>>>();
+
+function isAutoDraftOn(tx: Prisma.TransactionClient, shop: string): Promise<boolean> {
+  let byShop = autoDraftByTransaction.get(tx);
+  if (!byShop) {
+    byShop = new Map();
+    autoDraftByTransaction.set(tx, byShop);
+  }
+  let answer = byShop.get(shop);
+  if (!answer) {
+    answer = tx.shopSettings
+      .findUnique({ where: { shop }, select: { autoDraft: true } })
+      .then((row) => row?.autoDraft ?? false);
+    byShop.set(shop, answer);
+  }
+  return answer;
 }
 
 export async function handleFulfillmentOrderWebhook(

@@ -78,4 +78,49 @@ describe("processDeliveryOnce", () => {
     expect(outcomes.map((o) => o.status).sort()).toEqual(["duplicate", "processed"]);
     expect(await sessionRows()).toBe(1);
   });
+
+  it("writes deliveries that arrive together in shared transactions, each event once", async () => {
+    const transactions = new Set<Prisma.TransactionClient>();
+    const storeAndNoteTransaction = async (tx: Prisma.TransactionClient) => {
+      transactions.add(tx);
+      await storeSessionRow(tx);
+    };
+    const events = Array.from({ length: 30 }, (_, i) => ({ ...delivery, eventId: `event-${i}`, webhookId: `wh-${i}` }));
+    const repeats = events.slice(0, 5).map((event) => ({ ...event, webhookId: `${event.webhookId}-again` }));
+    const outcomes = await Promise.all(
+      [...events, ...repeats].map((d) => processDeliveryOnce(db, d, storeAndNoteTransaction)),
+    );
+
+    expect(outcomes.filter((o) => o.status === "processed")).toHaveLength(30);
+    expect(outcomes.slice(30).map((o) => o.status)).toEqual(Array(5).fill("duplicate"));
+    expect(await sessionRows()).toBe(30);
+    expect(await db.webhookDelivery.count()).toBe(30);
+    // The first goes alone; the rest, waiting for it, share one more.
+    expect(transactions.size).toBeLessThanOrEqual(2);
+  });
+
+  it("fails only the delivery whose effect failed when it shared a transaction with others", async () => {
+    const crash = new Error("crashed after writing");
+    const failing = async (tx: Prisma.TransactionClient) => {
+      await storeSessionRow(tx);
+      throw crash;
+    };
+    const events = Array.from({ length: 6 }, (_, i) => ({ ...delivery, eventId: `event-${i}`, webhookId: `wh-${i}` }));
+    const outcomes = await Promise.allSettled(
+      events.map((d, i) => processDeliveryOnce(db, d, i === 3 ? failing : storeSessionRow)),
+    );
+
+    expect(outcomes.map((o) => o.status)).toEqual([
+      "fulfilled",
+      "fulfilled",
+      "fulfilled",
+      "rejected",
+      "fulfilled",
+      "fulfilled",
+    ]);
+    expect(outcomes[3]).toMatchObject({ reason: crash });
+    expect(await sessionRows()).toBe(5);
+    const recorded = await db.webhookDelivery.findMany({ select: { eventKey: true } });
+    expect(recorded.map((r) => r.eventKey).sort()).toEqual(["event-0", "event-1", "event-2", "event-4", "event-5"]);
+  });
 });

@@ -24,15 +24,8 @@ export function toEventKey(delivery: WebhookDelivery): string {
 // (and Shopify retries it) instead of passing for a duplicate.
 class DuplicateDelivery extends Error {}
 
-/**
- * Runs `effect` for the first delivery of a webhook event and skips every redelivery.
- *
- * Shopify delivers at least once, so a redelivery can arrive after the shop has moved on (an
- * uninstall redelivered after a reinstall). The delivery row and the effect commit in one
- * transaction: a crash in between rolls both back and the redelivery runs the effect, and a
- * redelivery racing the first one fails on the unique (shop, topic, eventKey) before its effect runs.
- */
-export async function processDeliveryOnce<T>(
+/** The delivery and its effect alone in one transaction. */
+async function processAlone<T>(
   db: PrismaClient,
   delivery: WebhookDelivery,
   effect: (tx: Prisma.TransactionClient) => Promise<T>,
@@ -50,4 +43,115 @@ export async function processDeliveryOnce<T>(
     if (error instanceof DuplicateDelivery) return { status: "duplicate" };
     throw error;
   }
+}
+
+// Group commit. SQLite takes one writer at a time and a transaction costs far more than the few
+// rows a delivery writes, so a burst (Shopify sends hundreds a second on a flash sale) acknowledged
+// one transaction each queues up behind the write lock until Shopify's 5-second timeout. Deliveries
+// that arrive while a transaction is being written wait for the next one, which takes all of them:
+// no timer and no added wait when they come one by one, bigger batches when they pile up.
+// A batch is all or nothing; when it fails, each of its deliveries is tried alone, so one
+// failing effect (or a redelivery another process recorded meanwhile) fails only itself.
+const MAX_BATCH = 100;
+
+type Pending = {
+  readonly delivery: WebhookDelivery;
+  readonly effect: (tx: Prisma.TransactionClient) => Promise<unknown>;
+  readonly settle: (outcome: Promise<DeliveryOutcome<unknown>>) => void;
+};
+
+const keyOf = (delivery: WebhookDelivery) => JSON.stringify([delivery.shop, delivery.topic, toEventKey(delivery)]);
+
+async function processBatch(db: PrismaClient, batch: readonly Pending[]): Promise<DeliveryOutcome<unknown>[]> {
+  return db.$transaction(async (tx) => {
+    const recorded = await tx.webhookDelivery.findMany({
+      where: {
+        OR: batch.map(({ delivery }) => ({
+          shop: delivery.shop,
+          topic: delivery.topic,
+          eventKey: toEventKey(delivery),
+        })),
+      },
+      select: { shop: true, topic: true, eventKey: true },
+    });
+    const seen = new Set(recorded.map((row) => JSON.stringify([row.shop, row.topic, row.eventKey])));
+    const fresh = batch.filter(({ delivery }) => {
+      const key = keyOf(delivery);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    await tx.webhookDelivery.createMany({
+      data: fresh.map(({ delivery }) => ({
+        shop: delivery.shop,
+        topic: delivery.topic,
+        eventKey: toEventKey(delivery),
+      })),
+    });
+    const outcomes = new Map<Pending, DeliveryOutcome<unknown>>();
+    for (const pending of fresh) outcomes.set(pending, { status: "processed", value: await pending.effect(tx) });
+    return batch.map((pending) => outcomes.get(pending) ?? { status: "duplicate" });
+  });
+}
+
+function createBatcher(db: PrismaClient) {
+  let waiting: Pending[] = [];
+  let writing = false;
+  const drain = async () => {
+    writing = true;
+    try {
+      while (waiting.length > 0) {
+        const batch = waiting.slice(0, MAX_BATCH);
+        waiting = waiting.slice(MAX_BATCH);
+        if (batch.length > 1) {
+          const outcomes = await processBatch(db, batch).catch(() => undefined);
+          if (outcomes) {
+            batch.forEach((pending, i) => pending.settle(Promise.resolve(outcomes[i] as DeliveryOutcome<unknown>)));
+            continue;
+          }
+        }
+        for (const pending of batch) {
+          const outcome = processAlone(db, pending.delivery, pending.effect);
+          pending.settle(outcome);
+          await outcome.catch(() => {}); // its caller sees the failure; the next one is written after it
+        }
+      }
+    } finally {
+      writing = false;
+    }
+  };
+  return <T>(delivery: WebhookDelivery, effect: (tx: Prisma.TransactionClient) => Promise<T>) =>
+    new Promise<DeliveryOutcome<T>>((resolve, reject) => {
+      waiting.push({
+        delivery,
+        effect,
+        settle: (outcome) => (outcome as Promise<DeliveryOutcome<T>>).then(resolve, reject),
+      });
+      if (!writing) void drain();
+    });
+}
+
+const batchers = new WeakMap<PrismaClient, ReturnType<typeof createBatcher>>();
+
+/**
+ * Runs `effect` for the first delivery of a webhook event and skips every redelivery.
+ *
+ * Shopify delivers at least once, so a redelivery can arrive after the shop has moved on (an
+ * uninstall redelivered after a reinstall). The delivery row and the effect commit in one
+ * transaction: a crash in between rolls both back and the redelivery runs the effect, and a
+ * redelivery racing the first one fails on the unique (shop, topic, eventKey) before its effect runs.
+ * Deliveries arriving together share a transaction (group commit, above); `effect` may run again
+ * alone after its batch failed, so it must only write through `tx`.
+ */
+export function processDeliveryOnce<T>(
+  db: PrismaClient,
+  delivery: WebhookDelivery,
+  effect: (tx: Prisma.TransactionClient) => Promise<T>,
+): Promise<DeliveryOutcome<T>> {
+  let batcher = batchers.get(db);
+  if (!batcher) {
+    batcher = createBatcher(db);
+    batchers.set(db, batcher);
+  }
+  return batcher(delivery, effect);
 }

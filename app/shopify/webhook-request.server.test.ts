@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+
+import {
+  BAD_WEBHOOK_HMAC,
+  createWebhookRequest,
+  type WebhookRequestOptions,
+} from "../../test/helpers/shopify-requests";
+import { TEST_ENV, TEST_SHOP } from "../../test/setup/test-env";
+import { verifyShopifyWebhook } from "./webhook-request.server";
+
+const SECRET = TEST_ENV.SHOPIFY_API_SECRET;
+const payload = { fulfillment_order: { id: "gid://shopify/FulfillmentOrder/1", status: "open" } };
+/** An orders/updated delivery, signed with the app's secret unless `hmac` says otherwise. */
+const orderDelivery = (options: Partial<WebhookRequestOptions> = {}) =>
+  createWebhookRequest({ topic: "orders/updated", path: "/webhooks/orders", payload, ...options });
+
+async function refusal(request: Request): Promise<number> {
+  const thrown = await verifyShopifyWebhook(request, SECRET).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  if (!(thrown instanceof Response)) throw new Error(`expected a Response to be thrown, got ${String(thrown)}`);
+  return thrown.status;
+}
+
+describe("verifyShopifyWebhook", () => {
+  it("hands back the delivery's shop, topic in storage form, ids and parsed body", async () => {
+    const request = createWebhookRequest({
+      topic: "fulfillment_orders/order_routing_complete",
+      path: "/webhooks/fulfillment_orders",
+      payload,
+      webhookId: "wh-1",
+      eventId: "ev-1",
+    });
+    const webhook = await verifyShopifyWebhook(request, SECRET);
+    expect(webhook).toMatchObject({
+      shop: TEST_SHOP,
+      topic: "FULFILLMENT_ORDERS_ORDER_ROUTING_COMPLETE",
+      apiVersion: "2026-10",
+      webhookId: "wh-1",
+      eventId: "ev-1",
+      payload,
+    });
+  });
+
+  it("leaves the event id out when Shopify sent none", async () => {
+    const request = orderDelivery({ eventId: null });
+    expect((await verifyShopifyWebhook(request, SECRET)).eventId).toBeUndefined();
+  });
+
+  it("refuses a body signed with another secret, or changed after signing, with 401", async () => {
+    const forged = orderDelivery({ hmac: BAD_WEBHOOK_HMAC });
+    expect(await refusal(forged)).toBe(401);
+    const signed = orderDelivery();
+    const tampered = new Request(signed.url, {
+      method: "POST",
+      headers: signed.headers,
+      body: JSON.stringify({ ...payload, extra: 1 }),
+    });
+    expect(await refusal(tampered)).toBe(401);
+  });
+
+  it("refuses a delivery missing one of Shopify's headers with 400", async () => {
+    for (const name of [
+      "X-Shopify-Topic",
+      "X-Shopify-Shop-Domain",
+      "X-Shopify-API-Version",
+      "X-Shopify-Webhook-Id",
+      "X-Shopify-Hmac-Sha256",
+    ]) {
+      const request = orderDelivery();
+      const headers = new Headers(request.headers);
+      headers.delete(name);
+      expect(
+        await refusal(new Request(request.url, { method: "POST", headers, body: await request.text() })),
+        name,
+      ).toBe(400);
+    }
+  });
+
+  it("refuses a shop that is not a myshopify.com domain, and anything but a POST", async () => {
+    const foreign = orderDelivery({ shop: "evil.example.com" });
+    expect(await refusal(foreign)).toBe(400);
+    expect(await refusal(new Request(foreign.url, { method: "GET" }))).toBe(405);
+  });
+});
