@@ -1,4 +1,4 @@
-import { useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
+import { useNavigate, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
 import {
   Badge,
   BlockStack,
@@ -9,6 +9,7 @@ import {
   Link,
   Text,
   Tooltip,
+  useIndexResourceState,
   useSetIndexFiltersMode,
 } from "@shopify/polaris";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -101,6 +102,21 @@ function ProblemsBadge({ problems }: { problems: OrderRow["problems"] }) {
 export function OrderList({ tab, search, rows, pageInfo, filteredOnPage }: OrderListProps) {
   const navigate = useNavigate();
   const navigation = useNavigation();
+  const submit = useSubmit();
+  const { selectedResources, allResourcesSelected, handleSelectionChange } = useIndexResourceState(rows, {
+    resourceIDResolver: (row) => row.orderGid,
+  });
+  // "Create labels": a bulk run over the selected orders, by the shop's rules or one override.
+  const createLabels = (choice: { mode: "rules" | "cheapest" | "fastest" }) => {
+    const chosen = rows.filter((row) => selectedResources.includes(row.orderGid));
+    submit(
+      {
+        orders: JSON.stringify(chosen.map((row) => ({ orderGid: row.orderGid, orderName: row.name }))),
+        choice: JSON.stringify(choice),
+      },
+      { method: "post", action: "/app/bulk" },
+    );
+  };
   const [params, setParams] = useSearchParams();
   const { mode, setMode } = useSetIndexFiltersMode();
   const [query, setQuery] = useState(search);
@@ -209,7 +225,13 @@ export function OrderList({ tab, search, rows, pageInfo, filteredOnPage }: Order
         <IndexTable
           resourceName={{ singular: "order", plural: "orders" }}
           itemCount={rows.length}
-          selectable={false}
+          selectedItemsCount={allResourcesSelected ? "All" : selectedResources.length}
+          onSelectionChange={handleSelectionChange}
+          promotedBulkActions={[{ content: "Create labels", onAction: () => createLabels({ mode: "rules" }) }]}
+          bulkActions={[
+            { content: "Create labels: cheapest rates", onAction: () => createLabels({ mode: "cheapest" }) },
+            { content: "Create labels: fastest rates", onAction: () => createLabels({ mode: "fastest" }) },
+          ]}
           loading={loading}
           emptyState={emptyState}
           headings={[
@@ -230,7 +252,13 @@ export function OrderList({ tab, search, rows, pageInfo, filteredOnPage }: Order
           }}
         >
           {rows.map((row, index) => (
-            <IndexTable.Row id={row.orderGid} key={row.orderGid} position={index} onClick={() => open(row)}>
+            <IndexTable.Row
+              id={row.orderGid}
+              key={row.orderGid}
+              position={index}
+              selected={selectedResources.includes(row.orderGid)}
+              onClick={() => open(row)}
+            >
               <IndexTable.Cell>
                 {/* The row's primary link: keyboard users tab to it; Polaris renders it as a Remix Link. */}
                 <Link url={`/app/orders/${row.orderId}`} dataPrimaryLink monochrome removeUnderline>

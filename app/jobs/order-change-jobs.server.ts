@@ -83,7 +83,10 @@ export type OrderChangeJobDeps = {
   onResult?: (line: string) => void;
 };
 
-async function requireAdmin(deps: OrderChangeJobDeps, shop: string): Promise<AdminGraphqlClient> {
+export async function requireAdmin(
+  deps: Pick<OrderChangeJobDeps, "adminFor">,
+  shop: string,
+): Promise<AdminGraphqlClient> {
   const admin = await deps.adminFor(shop);
   // Retrying cannot bring a session back; a reinstall sends its own webhooks.
   if (!admin) throw new PermanentJobError(`no offline session for ${shop}: the app is not installed`);

@@ -3,6 +3,7 @@ import type { PrismaClient } from "@prisma/client";
 import { createShippingClientForShop } from "~/labels/settings.server";
 import { unauthenticated } from "~/shopify.server";
 
+import { type BulkJobDeps, createBulkBuyJob, createBulkCheckJob } from "./bulk-run-jobs.server";
 import type { AnyJobDefinition, JobQueue, Schedule } from "./job-queue";
 import {
   createLabelRecoveryJob,
@@ -18,7 +19,7 @@ import { createShippingEventJob } from "./shipping-event-jobs.server";
 // the shipping service (each shop's stored key). Only scripts/worker.ts loads this.
 
 // Each job is given a shop's Admin API (its offline session) and shipping client (its stored key).
-export function createShopClientsDeps(db: PrismaClient): LabelRecoveryDeps & OrderChangeJobDeps {
+export function createShopClientsDeps(db: PrismaClient): LabelRecoveryDeps & OrderChangeJobDeps & BulkJobDeps {
   return {
     db,
     adminFor: async (shop) => {
@@ -54,6 +55,8 @@ export function createWorkerJobs(
       createAutoDraftJob(orderChangeDeps),
       createRecheckLabelsJob(orderChangeDeps),
       createShippingEventJob(orderChangeDeps),
+      createBulkCheckJob(clients),
+      createBulkBuyJob(clients),
     ],
     schedules: [
       {

@@ -79,10 +79,28 @@ export async function draftFulfillmentOrderAutomatically(
   deps: AutoDraftDeps,
   fulfillmentOrderGid: FulfillmentOrderGid,
 ): Promise<Result<AutoDraftResult, LabelError>> {
-  const { db, shop, admin } = deps;
-  const autoDraft = await getAutoDraftSettings(db, shop);
+  const autoDraft = await getAutoDraftSettings(deps.db, deps.shop);
   if (!autoDraft.enabled) return ok({ status: "skipped", reason: "automatic drafts are off" });
+  return draftFulfillmentOrderByRules(deps, fulfillmentOrderGid, { rules: autoDraft.rules, recordOutcome: true });
+}
 
+export type DraftByRulesOptions = {
+  /** First match wins; none matching: the cheapest rate in the default box. */
+  readonly rules: readonly AutoDraftRule[];
+  /** Keep blocked and drafted outcomes for the Orders list (automatic drafts do; a bulk run keeps its own). */
+  readonly recordOutcome: boolean;
+};
+
+/**
+ * Drafts a fulfillment order's label as the rules choose, or says what blocks it: shared by
+ * automatic drafts and bulk runs, which differ only in the rules and in where problems are kept.
+ */
+export async function draftFulfillmentOrderByRules(
+  deps: AutoDraftDeps,
+  fulfillmentOrderGid: FulfillmentOrderGid,
+  options: DraftByRulesOptions,
+): Promise<Result<AutoDraftResult, LabelError>> {
+  const { db, shop, admin } = deps;
   const state = await getFulfillmentOrderState(admin, fulfillmentOrderGid);
   if (!state.ok) {
     if (state.error.code === "NOT_FOUND") return ok({ status: "skipped", reason: "not found in Shopify" });
@@ -115,18 +133,20 @@ export async function draftFulfillmentOrderAutomatically(
     return ok({ status: "skipped", reason: "not shipped by a carrier" });
   }
   const context = { ...shopAndLocations.value, fulfillmentOrderId: fo.id };
-  const record = (result: {
+  const record = async (result: {
     status: "drafted" | "blocked";
     problems?: OutcomeProblem[];
     note?: string | null;
     labelId?: string;
-  }) =>
-    recordAutoDraftOutcome(db, shop, {
+  }) => {
+    if (!options.recordOutcome) return;
+    await recordAutoDraftOutcome(db, shop, {
       orderGid: data.id,
       orderName: data.name,
       fulfillmentOrderGid: fo.id,
       ...result,
     });
+  };
   const block = async (problems: OutcomeProblem[]): Promise<Result<AutoDraftResult, LabelError>> => {
     await record({ status: "blocked", problems });
     return ok({ status: "blocked", problems });
@@ -134,7 +154,7 @@ export async function draftFulfillmentOrderAutomatically(
 
   let prefilled = prefillLabelRequest(data, settings, context);
   const facts = readAutoDraftFacts(data, fo, prefilled.request.from_address?.country ?? null);
-  const match = matchAutoDraftRule(autoDraft.rules, facts);
+  const match = matchAutoDraftRule(options.rules, facts);
   const notes = [describeChoice(match?.rule ?? null, match?.index ?? null)];
   if (match?.rule.boxPresetId) {
     const preset = presets.find((p) => p.id === match.rule.boxPresetId);
@@ -169,7 +189,7 @@ export async function draftFulfillmentOrderAutomatically(
   if (!draft.ok) return settle(draft.error, block);
   // The merchant (or another delivery) drafted it meanwhile: theirs stands, nothing to report.
   if (draft.value.existing) {
-    await clearAutoDraftOutcome(db, shop, fo.id);
+    if (options.recordOutcome) await clearAutoDraftOutcome(db, shop, fo.id);
     return ok({ status: "skipped", reason: "it already has a label" });
   }
   const note = notes.join(" ");

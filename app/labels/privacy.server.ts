@@ -305,6 +305,11 @@ export async function redactCustomerData(
   }
   // What auto-draft reported about those orders may quote the address: a notice, not a record.
   await tx.autoDraftOutcome.deleteMany({ where: { shop, orderGid: { in: orderGids } } });
+  // So may a bulk run's list of what blocked them; the run keeps that the item was blocked.
+  await tx.bulkRunItem.updateMany({
+    where: { shop, orderGid: { in: orderGids } },
+    data: { problems: JSON.stringify([{ path: "order", message: "Redacted at the customer's request." }]) },
+  });
   // Reports assembled for earlier data requests hold the same data.
   const reports = await tx.customerDataRequest.findMany({ where: { shop } });
   const withOrders = reports.filter((row) =>
@@ -323,7 +328,7 @@ export async function redactCustomerData(
 
 /**
  * shop/redact: every row the shop has, in every table (settings with the sealed API key, labels,
- * audit, auto-draft outcomes, shipping events and endpoints, parcel tracking, presets, address validations, jobs, data requests, webhook records, sessions).
+ * audit, auto-draft outcomes, bulk runs, shipping events and endpoints, parcel tracking, presets, address validations, jobs, data requests, webhook records, sessions).
  * Running jobs lose their claim first, so nothing a worker holds writes back afterwards.
  */
 export async function eraseShopData(tx: Prisma.TransactionClient, shop: string): Promise<Record<string, number>> {
@@ -333,6 +338,8 @@ export async function eraseShopData(tx: Prisma.TransactionClient, shop: string):
     jobs: (await tx.job.deleteMany(where)).count,
     labels: await deleteShopLabels(tx, shop),
     autoDraftOutcomes: (await tx.autoDraftOutcome.deleteMany(where)).count,
+    bulkRunItems: (await tx.bulkRunItem.deleteMany(where)).count,
+    bulkRuns: (await tx.bulkRun.deleteMany(where)).count,
     parcelTracking: (await tx.parcelTracking.deleteMany(where)).count,
     shippingEvents: (await tx.shippingEvent.deleteMany(where)).count,
     shippingEventEndpoints: (await tx.shippingEventEndpoint.deleteMany(where)).count,

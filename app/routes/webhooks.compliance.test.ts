@@ -117,6 +117,20 @@ async function seedShop(shop: string) {
       problems: JSON.stringify([{ path: "to_address.street1", message: "12 Babbage Lane was not found" }]),
     },
   });
+  // A bulk run that found the same problem.
+  const run = await db.bulkRun.create({ data: { shop, status: "review" } });
+  await db.bulkRunItem.create({
+    data: {
+      runId: run.id,
+      shop,
+      position: 0,
+      orderGid: "gid://shopify/Order/1001",
+      orderName: "#1001",
+      fulfillmentOrderGid: `gid://shopify/FulfillmentOrder/1001-${shop}`,
+      status: "blocked",
+      problems: JSON.stringify([{ path: "to_address.street1", message: "12 Babbage Lane was not found" }]),
+    },
+  });
   return { adaLabelId: ada.id };
 }
 

@@ -1,0 +1,77 @@
+import type { Prisma } from "@prisma/client";
+import { z } from "zod";
+
+import { buyBulkRunItem, checkBulkRunItem } from "~/labels/bulk-runs.server";
+import type { ShippingClient } from "~/shipping/client.server";
+
+import { type JobDefinition, type JobKind, PermanentJobError } from "./job-queue";
+import { type OrderChangeJobDeps, requireAdmin } from "./order-change-jobs.server";
+import { enqueueJob } from "./prisma-job-queue.server";
+
+// A bulk run's items go through the queue: `bulk-check` reads, prefills and drafts one selected
+// order (free), `bulk-buy` buys one confirmed item and writes its tracking back. Concurrency is
+// per worker process; the shipping client honours 429 Retry-After and the Admin client Shopify's
+// cost throttle, and a job that still fails is retried with backoff. A worker killed mid-item
+// leaves the job to another after its lease: both steps are safe to run twice.
+
+const ItemPayloadSchema = z.object({ itemId: z.string().min(1) });
+export type BulkItemPayload = z.infer<typeof ItemPayloadSchema>;
+
+export const BULK_CHECK_JOB: JobKind<BulkItemPayload> = {
+  name: "bulk-check",
+  payloadSchema: ItemPayloadSchema,
+  maxAttempts: 8,
+};
+export const BULK_BUY_JOB: JobKind<BulkItemPayload> = {
+  name: "bulk-buy",
+  payloadSchema: ItemPayloadSchema,
+  maxAttempts: 6,
+};
+const BACKOFF = { baseMs: 5_000, maxMs: 5 * 60_000 };
+
+export const BULK_JOB_CONCURRENCY = 4;
+
+export function enqueueBulkCheck(tx: Prisma.TransactionClient, shop: string, itemId: string) {
+  return enqueueJob(tx, BULK_CHECK_JOB, shop, { itemId }, { dedupeKey: itemId });
+}
+
+export function enqueueBulkBuy(tx: Prisma.TransactionClient, shop: string, itemId: string) {
+  return enqueueJob(tx, BULK_BUY_JOB, shop, { itemId }, { dedupeKey: itemId });
+}
+
+export type BulkJobDeps = Omit<OrderChangeJobDeps, "shippingFor"> & {
+  shippingFor: (shop: string) => Promise<ShippingClient | null>;
+};
+
+export function createBulkCheckJob(deps: BulkJobDeps): JobDefinition<BulkItemPayload> {
+  return {
+    ...BULK_CHECK_JOB,
+    concurrency: BULK_JOB_CONCURRENCY,
+    leaseMs: 3 * 60_000,
+    backoff: BACKOFF,
+    run: async (payload, context) => {
+      const admin = await requireAdmin(deps, context.shop);
+      const shipping = await deps.shippingFor(context.shop);
+      const result = await checkBulkRunItem({ db: deps.db, shop: context.shop, admin, shipping }, payload.itemId);
+      if (!result.ok) throw new Error(result.error.logMessage);
+    },
+  };
+}
+
+export function createBulkBuyJob(deps: BulkJobDeps): JobDefinition<BulkItemPayload> {
+  return {
+    ...BULK_BUY_JOB,
+    concurrency: BULK_JOB_CONCURRENCY,
+    leaseMs: 4 * 60_000,
+    backoff: BACKOFF,
+    run: async (payload, context) => {
+      const admin = await requireAdmin(deps, context.shop);
+      const shipping = await deps.shippingFor(context.shop);
+      if (!shipping) throw new PermanentJobError(`${context.shop} has no usable shipping API key`);
+      const result = await buyBulkRunItem({ db: deps.db, shop: context.shop, admin, shipping }, payload.itemId, {
+        lastAttempt: context.attempt >= (BULK_BUY_JOB.maxAttempts ?? 5),
+      });
+      if (!result.ok) throw new Error(result.error.logMessage);
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+
+import { requireShopContext } from "~/http/shop-context.server";
+import { listBulkRunLabels } from "~/labels/bulk-runs.server";
+import { buildMergedPdf, buildPngArchive, buildZplFile, type PrintableLabel } from "~/labels/label-print.server";
+
+// GET /app/bulk/:runId/print?format=pdf|zpl|png — every label the run bought, in the run's order:
+// one merged PDF, one ZPL file, or a ZIP of the PNGs. Fetched by the page (App Bridge adds the
+// session token to the app's own requests) and saved as a file. What could not go in a file is
+// named in X-Labels-Skipped, so the page can say which labels to print from their orders.
+
+const QuerySchema = z.object({ format: z.enum(["pdf", "zpl", "png"]) });
+
+export const loader = async ({ request, params }: LoaderFunctionArgs) => {
+  const { db, shop } = await requireShopContext(request);
+  const runId = params.runId ?? "";
+  const query = QuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!query.success) return Response.json({ error: { message: "Choose pdf, zpl or png." } }, { status: 400 });
+  const labels: PrintableLabel[] = (await listBulkRunLabels(db, shop, runId)).flatMap((label) =>
+    label.labelUrl
+      ? [
+          {
+            labelId: label.id,
+            orderName: label.orderName,
+            labelUrl: label.labelUrl,
+            labelFormat: label.labelFormat,
+            labelSize: label.labelSize,
+            trackingNumbers: label.trackingNumbers,
+          },
+        ]
+      : [],
+  );
+  const deps = { fetchFile: (url: string, init?: { signal?: AbortSignal }) => fetch(url, init) };
+  const format = query.data.format;
+  const built =
+    format === "pdf"
+      ? await buildMergedPdf(labels, deps)
+      : format === "zpl"
+        ? await buildZplFile(labels, deps)
+        : await buildPngArchive(labels, deps);
+  if (!built.ok) return Response.json({ error: { message: built.error.message } }, { status: 422 });
+  const file = built.value;
+  const body = "text" in file ? file.text : Buffer.from(file.bytes);
+  const type = { pdf: "application/pdf", zpl: "application/zpl; charset=utf-8", png: "application/zip" }[format];
+  const extension = { pdf: "pdf", zpl: "zpl", png: "zip" }[format];
+  return new Response(body, {
+    headers: {
+      "Content-Type": type,
+      "Content-Disposition": `attachment; filename="labels-${runId}.${extension}"`,
+      "X-Labels-Skipped": String(file.skipped.length),
+      "Cache-Control": "no-store",
+    },
+  });
+};

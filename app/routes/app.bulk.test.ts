@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+
+import { callRoute, createAdminFormRequest } from "../../test/helpers/admin-form-requests";
+import { mockTokenExchange, setupMockServer } from "../../test/helpers/msw";
+import { createAdminRequest } from "../../test/helpers/shopify-requests";
+import { TEST_SHOP } from "../../test/setup/test-env";
+import db from "../db.server";
+import { action as startAction } from "./app.bulk";
+import { action as runAction, loader as runLoader } from "./app.bulk.$runId";
+
+setupMockServer();
+
+const ORDERS = [
+  { orderGid: "gid://shopify/Order/5001", orderName: "#5001" },
+  { orderGid: "gid://shopify/Order/5002", orderName: "#5002" },
+];
+
+async function start(fields: Record<string, string>) {
+  mockTokenExchange();
+  return callRoute(startAction, createAdminFormRequest("/app/bulk", fields));
+}
+
+describe("/app/bulk", () => {
+  it("starts a run over the selected orders, queues one check per order, and opens it", async () => {
+    const response = await start({ orders: JSON.stringify(ORDERS), choice: JSON.stringify({ mode: "cheapest" }) });
+    expect(response).toBeInstanceOf(Response);
+    const location = (response as Response).headers.get("Location") ?? "";
+    const runId = /^\/app\/bulk\/([a-z0-9]+)$/.exec(location)?.[1];
+    expect(runId, location).toBeTruthy();
+    const items = await db.bulkRunItem.findMany({ where: { runId }, orderBy: { position: "asc" } });
+    expect(items.map((i) => [i.orderName, i.status])).toEqual([
+      ["#5001", "checking"],
+      ["#5002", "checking"],
+    ]);
+    const jobs = await db.job.findMany({ where: { shop: TEST_SHOP, name: "bulk-check" } });
+    expect(jobs.map((j) => (JSON.parse(j.payload) as { itemId: string }).itemId).sort()).toEqual(
+      items.map((i) => i.id).sort(),
+    );
+    // Nothing is shown as bought or buyable yet.
+    mockTokenExchange();
+    const page = (await callRoute(runLoader, createAdminRequest(`/app/bulk/${runId}`), { runId: runId ?? "" })) as {
+      run: { status: string; totalCents: number };
+    };
+    expect(page.run).toMatchObject({ status: "checking", totalCents: 0 });
+  });
+
+  it("answers 400 naming the field for an empty or unreadable selection, and starts nothing", async () => {
+    for (const orders of ["[]", "not json", JSON.stringify([{ orderGid: 1 }])]) {
+      const response = (await start({ orders })) as Response;
+      expect(response.status, orders).toBe(400);
+      const body = (await response.json()) as { error: { fields: { path: string }[] } };
+      expect(body.error.fields[0]?.path).toBe("orders");
+    }
+    expect(await db.bulkRun.count()).toBe(0);
+  });
+
+  it("refuses to buy at a total other than the one reviewed", async () => {
+    const run = await db.bulkRun.create({ data: { shop: TEST_SHOP, status: "review" } });
+    await db.bulkRunItem.create({
+      data: {
+        runId: run.id,
+        shop: TEST_SHOP,
+        position: 0,
+        orderGid: ORDERS[0]?.orderGid ?? "",
+        orderName: "#5001",
+        status: "ready",
+        quotedCents: 1234,
+        labelId: "l1",
+      },
+    });
+    mockTokenExchange();
+    const wrong = (await callRoute(
+      runAction,
+      createAdminFormRequest(`/app/bulk/${run.id}`, { intent: "confirm", count: "1", totalCents: "1000" }),
+      { runId: run.id },
+    )) as Response;
+    expect(wrong.status).toBe(409);
+    expect(await db.job.count({ where: { name: "bulk-buy" } })).toBe(0);
+
+    mockTokenExchange();
+    const right = await callRoute(
+      runAction,
+      createAdminFormRequest(`/app/bulk/${run.id}`, { intent: "confirm", count: "1", totalCents: "1234" }),
+      { runId: run.id },
+    );
+    expect(right).toEqual({ ok: true });
+    expect(await db.job.count({ where: { name: "bulk-buy" } })).toBe(1);
+    expect((await db.bulkRun.findUnique({ where: { id: run.id } }))?.status).toBe("running");
+  });
+
+  it("does not show another shop's run", async () => {
+    const run = await db.bulkRun.create({ data: { shop: "other-shop.myshopify.com" } });
+    mockTokenExchange();
+    const response = (await callRoute(runLoader, createAdminRequest(`/app/bulk/${run.id}`), {
+      runId: run.id,
+    })) as Response;
+    expect(response.status).toBe(404);
+  });
+});
