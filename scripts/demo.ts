@@ -107,6 +107,8 @@ export interface RunningDemo {
   // In-process handles for tests: failNextRequest, state(), findOrderByName, the store mutations
   // (createOrder, cancelOrder…), webhookEvents(), webhooks.log(), flushWebhooks()…
   shopify: ShopifyAdminEmulator;
+  // The worker process, for benchmarks that read its memory (/proc/<pid>/status).
+  workerPid: number | undefined;
   // Back to the seeded store: both emulators reset (pending webhook deliveries stop, the log
   // empties), the app's tables emptied except sessions, settings and presets seeded again. The
   // app keeps running (and stays authenticated).
@@ -380,6 +382,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       apiKey: DEMO.apiKey,
       apiSecret: DEMO.apiSecret,
       shopify: shopify.emulator,
+      workerPid: worker.pid,
       async reset() {
         shopify.emulator.reset();
         await fetch(`${shipping.url}/__emulator/reset`, { method: "POST" });

@@ -107,15 +107,16 @@ export function OrderList({ tab, search, rows, pageInfo, filteredOnPage }: Order
     resourceIDResolver: (row) => row.orderGid,
   });
   // "Create labels": a bulk run over the selected orders, by the shop's rules or one override.
+  // "Select all" past this page: the server lists every order the tab and search show.
   const createLabels = (choice: { mode: "rules" | "cheapest" | "fastest" }) => {
     const chosen = rows.filter((row) => selectedResources.includes(row.orderGid));
-    submit(
-      {
-        orders: JSON.stringify(chosen.map((row) => ({ orderGid: row.orderGid, orderName: row.name }))),
-        choice: JSON.stringify(choice),
-      },
-      { method: "post", action: "/app/bulk" },
-    );
+    const fields: Record<string, string> = allResourcesSelected
+      ? { scope: "all", tab, q: search }
+      : {
+          scope: "selected",
+          orders: JSON.stringify(chosen.map((row) => ({ orderGid: row.orderGid, orderName: row.name }))),
+        };
+    submit({ ...fields, choice: JSON.stringify(choice) }, { method: "post", action: "/app/bulk" });
   };
   const [params, setParams] = useSearchParams();
   const { mode, setMode } = useSetIndexFiltersMode();
@@ -226,6 +227,7 @@ export function OrderList({ tab, search, rows, pageInfo, filteredOnPage }: Order
           resourceName={{ singular: "order", plural: "orders" }}
           itemCount={rows.length}
           selectedItemsCount={allResourcesSelected ? "All" : selectedResources.length}
+          hasMoreItems={pageInfo.hasNextPage}
           onSelectionChange={handleSelectionChange}
           promotedBulkActions={[{ content: "Create labels", onAction: () => createLabels({ mode: "rules" }) }]}
           bulkActions={[

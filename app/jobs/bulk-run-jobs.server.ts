@@ -2,6 +2,7 @@ import type { Prisma } from "@prisma/client";
 import { z } from "zod";
 
 import { buyBulkRunItem, checkBulkRunItem } from "~/labels/bulk-runs.server";
+import { createCallLimiter, limitShippingCalls } from "~/shipping/call-limiter";
 import type { ShippingClient } from "~/shipping/client.server";
 
 import { type JobDefinition, type JobKind, PermanentJobError } from "./job-queue";
@@ -29,7 +30,12 @@ export const BULK_BUY_JOB: JobKind<BulkItemPayload> = {
 };
 const BACKOFF = { baseMs: 5_000, maxMs: 5 * 60_000 };
 
-export const BULK_JOB_CONCURRENCY = 4;
+/** Calls to the shipping service in flight at once from one worker, over all bulk jobs. */
+export const BULK_SHIPPING_CONCURRENCY = 4;
+// More jobs than call slots: while one job reads Shopify or writes the database, another's
+// shipping call uses the slot (call-limiter.ts).
+export const BULK_JOB_CONCURRENCY = 24;
+const shippingCalls = createCallLimiter(BULK_SHIPPING_CONCURRENCY);
 
 export function enqueueBulkCheck(tx: Prisma.TransactionClient, shop: string, itemId: string) {
   return enqueueJob(tx, BULK_CHECK_JOB, shop, { itemId }, { dedupeKey: itemId });
@@ -51,7 +57,8 @@ export function createBulkCheckJob(deps: BulkJobDeps): JobDefinition<BulkItemPay
     backoff: BACKOFF,
     run: async (payload, context) => {
       const admin = await requireAdmin(deps, context.shop);
-      const shipping = await deps.shippingFor(context.shop);
+      const client = await deps.shippingFor(context.shop);
+      const shipping = client ? limitShippingCalls(client, shippingCalls) : null;
       const result = await checkBulkRunItem({ db: deps.db, shop: context.shop, admin, shipping }, payload.itemId);
       if (!result.ok) throw new Error(result.error.logMessage);
     },
@@ -66,8 +73,9 @@ export function createBulkBuyJob(deps: BulkJobDeps): JobDefinition<BulkItemPaylo
     backoff: BACKOFF,
     run: async (payload, context) => {
       const admin = await requireAdmin(deps, context.shop);
-      const shipping = await deps.shippingFor(context.shop);
-      if (!shipping) throw new PermanentJobError(`${context.shop} has no usable shipping API key`);
+      const client = await deps.shippingFor(context.shop);
+      if (!client) throw new PermanentJobError(`${context.shop} has no usable shipping API key`);
+      const shipping = limitShippingCalls(client, shippingCalls);
       const result = await buyBulkRunItem({ db: deps.db, shop: context.shop, admin, shipping }, payload.itemId, {
         lastAttempt: context.attempt >= (BULK_BUY_JOB.maxAttempts ?? 5),
       });

@@ -78,6 +78,14 @@ export function createJobWorker(
   const runningOf = (name: string) => [...running.values()].filter((r) => r.job.name === name).length;
   let state: "idle" | "running" | "stopping" | "stopped" = "idle";
   let wake: (() => void) | null = null;
+  // A job that ends while the loop is still claiming (awaiting the database) finds no sleeper to
+  // wake: remembered, so the loop claims again at once instead of sleeping a whole poll interval
+  // with a free slot (a bulk run's items went one a second per slot).
+  let wakeRequested = false;
+  const requestWake = () => {
+    wakeRequested = true;
+    wake?.();
+  };
   let loop: Promise<void> = Promise.resolve();
   const scheduleTimers: NodeJS.Timeout[] = [];
   const released = new Set<string>();
@@ -124,7 +132,7 @@ export function createJobWorker(
           .catch((error: unknown) => log.error(`job ${job.name} ${job.id}: recording its outcome failed`, error))
           .finally(() => {
             running.delete(job.id);
-            wake?.();
+            requestWake();
           });
         running.set(job.id, entry);
       }
@@ -135,12 +143,13 @@ export function createJobWorker(
   async function pollLoop(): Promise<void> {
     while (state === "running") {
       let claimed = false;
+      wakeRequested = false;
       try {
         claimed = await claimDue();
       } catch (error) {
         log.error("claiming jobs failed", error);
       }
-      if (claimed || state !== "running") continue;
+      if (claimed || wakeRequested || state !== "running") continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, pollIntervalMs);
         wake = () => {
@@ -182,7 +191,7 @@ export function createJobWorker(
       }
       state = "stopping";
       for (const timer of scheduleTimers.splice(0)) clearInterval(timer);
-      wake?.();
+      requestWake();
       await loop;
       const holding = [...running.values()];
       const graceMs = stopOptions.graceMs ?? DEFAULT_GRACE_MS;

@@ -90,6 +90,24 @@ describe("the job queue", () => {
     expect([...runs.keys()].sort()).toEqual([1, 3, 4]);
   });
 
+  it("claims the next job as soon as a slot frees, even when it frees while the worker is claiming", async () => {
+    const queue = createPrismaJobQueue(db);
+    const { definition, runs } = countingJob({ concurrency: 2 });
+    // A second kind with nothing queued: the worker awaits the database for it on every round,
+    // and jobs of the first kind end meanwhile.
+    const idle = { ...countingJob().definition, name: "idle" };
+    const ids: string[] = [];
+    for (let n = 1; n <= 12; n++) ids.push((await queue.enqueue(definition, TEST_SHOP, { n })).jobId);
+    const startedAt = Date.now();
+    // A poll interval longer than the test: only wake-ups move the queue.
+    started(queue.createWorker([definition, idle], { pollIntervalMs: 60_000, log: quiet }));
+    await expect
+      .poll(async () => db.job.count({ where: { id: { in: ids }, status: "done" } }), { timeout: 20_000, interval: 20 })
+      .toBe(12);
+    expect(runs.size).toBe(12);
+    expect(Date.now() - startedAt).toBeLessThan(5_000);
+  });
+
   it("does not run a job before its run-at time", async () => {
     let clock = new Date("2026-11-23T10:00:00Z");
     const queue = createPrismaJobQueue(db);

@@ -5,7 +5,7 @@ import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { getFulfillmentOrderState } from "~/shopify/fulfillment-order-state";
 import type { FulfillmentOrderGid } from "~/shopify/ids";
 import { getOrderForLabel, type ShopifyFulfillmentOrder, type ShopifyOrderForLabel } from "~/shopify/orders";
-import { getShopAndLocations } from "~/shopify/shop";
+import { getShopAndLocations, type ShopifyShopAndLocations } from "~/shopify/shop";
 import { err, ok, type Result } from "~/utils/result";
 
 import { clearAutoDraftOutcome, type OutcomeProblem, recordAutoDraftOutcome } from "./auto-draft-outcomes.server";
@@ -114,25 +114,54 @@ export async function draftFulfillmentOrderByRules(
     return ok({ status: "skipped", reason: "it already has a label" });
   }
 
-  const [order, shopAndLocations, settings, presets] = await Promise.all([
+  const [order, shopAndLocations] = await Promise.all([
     getOrderForLabel(admin, state.value.orderGid),
     getShopAndLocations(admin),
-    getShopSettings(db, shop),
-    listBoxPresets(db, shop),
   ]);
   if (!order.ok) {
     if (order.error.code === "NOT_FOUND") return ok({ status: "skipped", reason: "order not found in Shopify" });
     return err(fromShopifyError("autoDraft", order.error));
   }
   if (!shopAndLocations.ok) return err(fromShopifyError("autoDraft", shopAndLocations.error));
-  const data = order.value.order;
+  return draftLoadedShipment(
+    deps,
+    { order: order.value.order, shopAndLocations: shopAndLocations.value },
+    fulfillmentOrderGid,
+    options,
+  );
+}
+
+/** The order (with its fulfillment orders) and the shop's locations, as read from Shopify. */
+export type LoadedOrder = { order: ShopifyOrderForLabel; shopAndLocations: ShopifyShopAndLocations };
+
+/**
+ * draftFulfillmentOrderByRules for a caller that has read the order already: a bulk run reads
+ * each order once for all its shipments, and the shop's locations once for all its orders.
+ */
+export async function draftLoadedShipment(
+  deps: AutoDraftDeps,
+  loaded: LoadedOrder,
+  fulfillmentOrderGid: FulfillmentOrderGid,
+  options: DraftByRulesOptions,
+): Promise<Result<AutoDraftResult, LabelError>> {
+  const { db, shop } = deps;
+  const data = loaded.order;
   const fo = data.fulfillmentOrders.find((f) => f.id === fulfillmentOrderGid);
   if (!fo) return ok({ status: "skipped", reason: "no longer shown on the order" });
+  if (!fo.status || !DRAFTABLE_STATUSES.has(fo.status)) {
+    return ok({ status: "skipped", reason: `fulfillment order is ${fo.status ?? "in an unknown state"}` });
+  }
+  const [active, settings, presets] = await Promise.all([
+    findActiveLabel(db, shop, fulfillmentOrderGid),
+    getShopSettings(db, shop),
+    listBoxPresets(db, shop),
+  ]);
+  if (active) return ok({ status: "skipped", reason: "it already has a label" });
   // Pickup and local delivery need no label: not a problem to report either.
   if (fo.deliveryMethod?.methodType !== "SHIPPING") {
     return ok({ status: "skipped", reason: "not shipped by a carrier" });
   }
-  const context = { ...shopAndLocations.value, fulfillmentOrderId: fo.id };
+  const context = { ...loaded.shopAndLocations, fulfillmentOrderId: fo.id };
   const record = async (result: {
     status: "drafted" | "blocked";
     problems?: OutcomeProblem[];

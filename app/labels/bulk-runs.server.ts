@@ -6,10 +6,11 @@ import { describeService } from "~/shipping/services";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { type FulfillmentOrderGid, parseFulfillmentOrderGid, parseOrderGid } from "~/shopify/ids";
 import { getOrderForLabel } from "~/shopify/orders";
+import { getShopAndLocations } from "~/shopify/shop";
 import { err, ok, type Result } from "~/utils/result";
 import { parseStoredJson } from "~/utils/stored-json";
 
-import { draftFulfillmentOrderByRules, isTransientLabelError } from "./auto-draft.server";
+import { draftLoadedShipment, isTransientLabelError } from "./auto-draft.server";
 import type { AutoDraftRule } from "./auto-draft-rules";
 import { getAutoDraftSettings } from "./auto-draft-settings.server";
 import { fromShopifyError, type LabelError } from "./label-errors";
@@ -155,7 +156,8 @@ function fieldsForExisting(label: LabelView | null, fallback: string) {
 }
 
 /**
- * Checks one selected order: lists its shipments and drafts each by the run's rules, or records
+ * Checks one selected order: lists its shipments and drafts each by the run's rules (the order
+ * and the shop's locations read once for all of them), or records
  * what blocks it. Safe to run again (a retried job): items already checked are left alone.
  * An error is for the job to retry (Shopify or the service unavailable).
  */
@@ -191,13 +193,18 @@ export async function checkBulkRunItem(deps: BulkCheckDeps, itemId: string): Pro
     await settleItem(db, item.id, { status: "skipped", message: "Nothing left to ship by carrier on this order." });
     return finishChecking(db, run.id);
   }
-  const rules = await rulesFor(db, shop, parseChoice(run));
+  const [rules, shopAndLocations] = await Promise.all([
+    rulesFor(db, shop, parseChoice(run)),
+    getShopAndLocations(admin),
+  ]);
+  if (!shopAndLocations.ok) return err(fromShopifyError("checkBulkRunItem", shopAndLocations.error));
+  const loaded = { order: order.value.order, shopAndLocations: shopAndLocations.value };
   for (const [index, fo] of shipments.entries()) {
     const gid = parseFulfillmentOrderGid(fo.id);
     if (!gid) continue;
     const target = await itemForShipment(db, item, gid, index);
     if (target.status !== "checking") continue;
-    const drafted = await draftFulfillmentOrderByRules({ db, shop, admin, shipping: deps.shipping }, gid, {
+    const drafted = await draftLoadedShipment({ db, shop, admin, shipping: deps.shipping }, loaded, gid, {
       rules,
       recordOutcome: false,
     });

@@ -340,6 +340,30 @@ export async function listOrdersAwaitingShipment(
   });
 }
 
+/**
+ * Every order a tab and search show, page after page, up to `limit`: "Create labels" for all the
+ * orders matching the filter, not only the page on screen.
+ */
+export async function listAllMatchingOrders(
+  deps: OrderListDeps,
+  input: { tab: OrderListTab; search?: string | null },
+  limit: number,
+): Promise<Result<{ orderGid: string; orderName: string }[], ShopifyError>> {
+  const found: { orderGid: string; orderName: string }[] = [];
+  let after: string | null = null;
+  for (;;) {
+    const page = await listOrdersAwaitingShipment(deps, { tab: input.tab, search: input.search ?? null, after });
+    if (!page.ok) return page;
+    for (const row of page.value.rows) {
+      if (found.length >= limit) return ok(found);
+      found.push({ orderGid: row.orderGid, orderName: row.name });
+    }
+    const next = page.value.pageInfo;
+    if (!next.hasNextPage || !next.endCursor) return ok(found);
+    after = next.endCursor;
+  }
+}
+
 // The weight still to ship (unfulfilled units), when every line read has one.
 function weighLines(item: ShopifyOrderListItem): number | null {
   if (!item.linesComplete) return null;

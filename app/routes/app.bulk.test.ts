@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
 
+import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
+import { withGeneratedOrders } from "../../test/fixtures/generated-orders";
 import { callRoute, createAdminFormRequest } from "../../test/helpers/admin-form-requests";
-import { mockTokenExchange, setupMockServer } from "../../test/helpers/msw";
+import { mockTokenExchange, routeAdminToEmulator, setupMockServer } from "../../test/helpers/msw";
 import { createAdminRequest } from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
+import { loader as ordersLoader } from "./app._index";
 import { action as startAction } from "./app.bulk";
 import { action as runAction, loader as runLoader } from "./app.bulk.$runId";
 
@@ -42,6 +45,35 @@ describe("/app/bulk", () => {
       run: { status: string; totalCents: number };
     };
     expect(page.run).toMatchObject({ status: "checking", totalCents: 0 });
+  });
+
+  it("takes every order the tab and search show, across pages, when all are selected", async () => {
+    mockTokenExchange();
+    routeAdminToEmulator(createShopifyAdminEmulator({ shop: TEST_SHOP, seed: withGeneratedOrders(45) }));
+    const response = (await callRoute(
+      startAction,
+      createAdminFormRequest("/app/bulk", { scope: "all", tab: "all", q: "" }),
+    )) as Response;
+    const runId = /^\/app\/bulk\/([a-z0-9]+)$/.exec(response.headers.get("Location") ?? "")?.[1];
+    const items = await db.bulkRunItem.findMany({
+      where: { runId },
+      select: { orderGid: true },
+      orderBy: { position: "asc" },
+    });
+    // What the Orders screen shows, page after page (20 a page): all of them, each once, in its order.
+    const shown: string[] = [];
+    for (let after: string | null = null; ;) {
+      mockTokenExchange();
+      const path: string = `/app${after ? `?after=${encodeURIComponent(after)}` : ""}`;
+      const page = (await callRoute(ordersLoader, createAdminRequest(path))) as {
+        list: { rows: { orderGid: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+      };
+      shown.push(...page.list.rows.map((r) => r.orderGid));
+      if (!page.list.pageInfo.hasNextPage) break;
+      after = page.list.pageInfo.endCursor;
+    }
+    expect(shown.length).toBeGreaterThan(20);
+    expect(items.map((i) => i.orderGid)).toEqual(shown);
   });
 
   it("answers 400 naming the field for an empty or unreadable selection, and starts nothing", async () => {

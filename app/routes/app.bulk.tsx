@@ -2,37 +2,62 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { z } from "zod";
 
+import { respondWithError } from "~/http/error-response.server";
 import { requireShopContext } from "~/http/shop-context.server";
 import { enqueueBulkCheck } from "~/jobs/bulk-run-jobs.server";
 import { BulkChoiceSchema, MAX_BULK_RUN_ORDERS, startBulkRun } from "~/labels/bulk-runs.server";
 import { JsonOf } from "~/labels/label-form";
+import { listAllMatchingOrders, ORDER_LIST_TABS } from "~/labels/order-list.server";
 
 // POST /app/bulk — "Create labels" on the Orders screen: starts a run over the selected orders
 // and opens it. The run checks them in the background (the worker), so this answers at once.
 
-const StartSchema = z.object({
-  orders: JsonOf(
-    z
-      .array(z.object({ orderGid: z.string().max(100), orderName: z.string().max(100) }))
-      .min(1, "Select at least one order.")
-      .max(MAX_BULK_RUN_ORDERS, `Select at most ${MAX_BULK_RUN_ORDERS} orders for one run.`),
-  ),
-  choice: JsonOf(BulkChoiceSchema).default('{"mode":"rules"}'),
-});
+const ChoiceField = JsonOf(BulkChoiceSchema).default('{"mode":"rules"}');
+const StartSchema = z.discriminatedUnion("scope", [
+  z.object({
+    scope: z.literal("selected"),
+    orders: JsonOf(
+      z
+        .array(z.object({ orderGid: z.string().max(100), orderName: z.string().max(100) }))
+        .min(1, "Select at least one order.")
+        .max(MAX_BULK_RUN_ORDERS, `Select at most ${MAX_BULK_RUN_ORDERS} orders for one run.`),
+    ),
+    choice: ChoiceField,
+  }),
+  // "Select all" on the Orders screen: every order the tab and search show, up to the run's limit.
+  z.object({
+    scope: z.literal("all"),
+    tab: z.enum(ORDER_LIST_TABS).catch("all"),
+    q: z.string().max(40).optional(),
+    choice: ChoiceField,
+  }),
+]);
 
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { db, shop, staffMemberId } = await requireShopContext(request);
-  const parsed = StartSchema.safeParse(Object.fromEntries(await request.formData()));
+  const { db, shop, admin, staffMemberId } = await requireShopContext(request);
+  const form = Object.fromEntries(await request.formData());
+  const parsed = StartSchema.safeParse({ scope: "selected", ...form });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const message =
       issue?.path[0] === "orders" && issue.message !== "not JSON" ? issue.message : "The selection could not be read.";
     return Response.json({ error: { message, fields: [{ path: "orders", message }] } }, { status: 400 });
   }
+  const input = parsed.data;
+  let orders = input.scope === "selected" ? input.orders : [];
+  if (input.scope === "all") {
+    const matching = await listAllMatchingOrders(
+      { db, shop, admin },
+      { tab: input.tab, search: input.q ?? null },
+      MAX_BULK_RUN_ORDERS,
+    );
+    if (!matching.ok) return respondWithError(matching.error);
+    orders = matching.value;
+  }
   const started = await startBulkRun(
     db,
     shop,
-    { orders: parsed.data.orders, choice: parsed.data.choice, createdBy: staffMemberId },
+    { orders, choice: input.choice, createdBy: staffMemberId },
     (tx, itemId) => enqueueBulkCheck(tx, shop, itemId),
   );
   if (!started.ok) {

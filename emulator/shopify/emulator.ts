@@ -121,6 +121,8 @@ export interface ShopifyAdminEmulator {
   setProtectedCustomerDataApproved: (approved: boolean) => void;
   // The bucket as Shopify would report it now.
   throttleStatus: () => ThrottleStatus;
+  // Query cost points spent since the start (actual costs, as each response reports them).
+  queryCostSpent: () => number;
 
   // What happens in the store outside the app (store-mutations.ts). Each changes the store at
   // once (the next query sees it), emits the webhook events Shopify would and returns before any
@@ -682,6 +684,7 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
   let protectedCustomerDataApproved = options.protectedCustomerDataApproved ?? true;
   const pendingFailures: ShopifyEmulatorFailure[] = [];
   const bucket = createBucket(options);
+  let costSpent = 0;
   const clock = options.now ?? (() => Date.now());
   const webhooks = options.webhooks ? createWebhookSender({ ...options.webhooks, shop }) : null;
   const emitted: EmittedWebhookEvent[] = [];
@@ -780,6 +783,7 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
     if (result.errors?.length) body.errors = result.errors.map((e) => e.toJSON());
     const actual = document && result.data ? calculateActualQueryCost(schema, document, result.data) : 0;
     bucket.refund(requested - actual);
+    costSpent += actual;
     body.extensions = {
       cost: { requestedQueryCost: requested, actualQueryCost: actual, throttleStatus: bucket.status() },
     };
@@ -859,6 +863,7 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
       protectedCustomerDataApproved = approved;
     },
     throttleStatus: () => bucket.status(),
+    queryCostSpent: () => costSpent,
     createOrder: (spec) => mutate((s, now) => createOrder(s, spec, now)),
     cancelOrder: (orderId, reason) => mutate((s, now) => cancelOrder(s, orderId, reason ? { reason } : {}, now)),
     updateShippingAddress: (orderId, address) => mutate((s, now) => updateShippingAddress(s, orderId, address, now)),
