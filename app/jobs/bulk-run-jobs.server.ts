@@ -1,7 +1,7 @@
 import type { Prisma } from "@prisma/client";
 import { z } from "zod";
 
-import { buyBulkRunItem, checkBulkRunItem } from "~/labels/bulk-runs.server";
+import { buyBulkRunItem, checkBulkRunItem, giveUpBulkCheck } from "~/labels/bulk-runs.server";
 import { createCallLimiter, limitShippingCalls } from "~/shipping/call-limiter";
 import type { ShippingClient } from "~/shipping/client.server";
 
@@ -60,7 +60,12 @@ export function createBulkCheckJob(deps: BulkJobDeps): JobDefinition<BulkItemPay
       const client = await deps.shippingFor(context.shop);
       const shipping = client ? limitShippingCalls(client, shippingCalls) : null;
       const result = await checkBulkRunItem({ db: deps.db, shop: context.shop, admin, shipping }, payload.itemId);
-      if (!result.ok) throw new Error(result.error.logMessage);
+      if (result.ok) return;
+      // The last attempt: the item says why instead of holding the whole run in "checking".
+      if (context.attempt >= (BULK_CHECK_JOB.maxAttempts ?? 5)) {
+        await giveUpBulkCheck(deps.db, context.shop, payload.itemId, result.error.message);
+      }
+      throw new Error(result.error.logMessage);
     },
   };
 }

@@ -44,7 +44,10 @@ const DRAFTABLE_STATUSES = new Set(["OPEN", "IN_PROGRESS"]);
 export function isTransientLabelError(error: LabelError): boolean {
   if (error.shipping) return error.shipping.retryable || Boolean(error.shipping.outcomeUnknown);
   if (error.shopify) return !error.shopify.fixable && error.shopify.code !== "NOT_FOUND";
-  return error.code === "PURCHASE_IN_PROGRESS";
+  // purchase() reports an answer lost and not yet read back (or its quiet period) as
+  // PURCHASE_OUTCOME_UNKNOWN: the next attempt reads the label back, so it is for a retry; it may
+  // well have been charged, and failing it would hide that.
+  return error.code === "PURCHASE_IN_PROGRESS" || error.code === "PURCHASE_OUTCOME_UNKNOWN";
 }
 
 const toOutcomeProblems = (problems: readonly PreflightProblem[]): OutcomeProblem[] =>

@@ -256,6 +256,21 @@ async function itemForShipment(
   });
 }
 
+/**
+ * The check job's last attempt failed too (Shopify or the service down for all of them): the
+ * order's shipments still being checked are blocked with the reason, so the run reaches review
+ * instead of staying "checking" for ever. Nothing was bought; a new run checks them again.
+ */
+export async function giveUpBulkCheck(db: PrismaClient, shop: string, itemId: string, reason: string): Promise<void> {
+  const item = await db.bulkRunItem.findFirst({ where: { id: itemId, shop } });
+  if (!item) return;
+  await db.bulkRunItem.updateMany({
+    where: { runId: item.runId, orderGid: item.orderGid, status: "checking" },
+    data: { status: "blocked", problems: JSON.stringify([{ path: "order", message: reason }]) },
+  });
+  await finishChecking(db, item.runId);
+}
+
 function settleItem(db: PrismaClient, itemId: string, data: Prisma.BulkRunItemUpdateManyMutationInput) {
   return db.bulkRunItem.updateMany({ where: { id: itemId, status: "checking" }, data });
 }
