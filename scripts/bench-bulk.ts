@@ -42,8 +42,8 @@ function rssMb(pid: number | undefined, field: "VmRSS" | "VmHWM"): number | null
 }
 
 async function main(): Promise<{ result: string; code: number }> {
-  const { startDemo, DEMO } = await import("./demo");
-  const { embeddedAppQuery } = await import("../emulator/shopify/server");
+  const { DEMO } = await import("./demo");
+  const { installBenchApp, startBenchDemo } = await import("./bench-demo");
   const { loadDefaultConfig } = await import("../emulator/shipping/config");
   const { FAULT_ENDPOINTS } = await import("../emulator/shipping/emulator");
 
@@ -53,18 +53,9 @@ async function main(): Promise<{ result: string; code: number }> {
   const dir = mkdtempSync(join(ROOT, "test/.tmp/bench-bulk-"));
   const appLog = process.env.BENCH_APP_LOG === "1";
   const problems: string[] = [];
-  const demo = await startDemo({
-    appPort: 0,
-    shippingPort: 0,
-    shopifyPort: 0,
-    orders: 0,
-    // A store labelling a thousand orders a morning is on Shopify Plus: 20,000 points, 1,000 a second.
-    shopifyThrottle: { maximumAvailable: 20_000, restoreRate: 1_000 },
-    databasePath: join(dir, "demo.sqlite"),
-    log: (line) => {
-      if (appLog || !line.startsWith("[")) console.log(line);
-      else if (/error|dead|fail/i.test(line) && problems.length < 8) problems.push(line.slice(0, 240));
-    },
+  const demo = await startBenchDemo(dir, (line) => {
+    if (appLog || !line.startsWith("[")) console.log(line);
+    else if (/error|dead|fail/i.test(line) && problems.length < 8) problems.push(line.slice(0, 240));
   });
   // This process plays the web process's part (it starts and confirms the run): the app's modules
   // read the demo app's configuration when they load.
@@ -84,11 +75,7 @@ async function main(): Promise<{ result: string; code: number }> {
   const db = createPrismaClient(demo.databaseUrl);
   try {
     // Installed: the merchant's first visit stores the offline session the worker uses.
-    const app = { apiKey: demo.apiKey, apiSecret: demo.apiSecret, scopes: [...DEMO.scopes] };
-    const install = await fetch(`${demo.appUrl}/app?${embeddedAppQuery(app, demo.shop).toString()}`, {
-      headers: { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131.0.0.0 Safari/537.36" },
-    });
-    await install.arrayBuffer();
+    const install = await installBenchApp(demo);
     if (!install.ok) throw new Error(`installing the app failed: HTTP ${install.status}`);
 
     // The orders, placed with the store's webhooks closed and automatic drafts off: the run

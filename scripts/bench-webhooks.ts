@@ -260,11 +260,11 @@ function createReader() {
 
 /** Runs the bench; answers the RESULT line (printed once everything has stopped) and the exit code. */
 async function main(): Promise<{ result: string; code: number }> {
-  const { startDemo, DEMO } = await import("./demo");
+  const { DEMO } = await import("./demo");
+  const { installBenchApp, startBenchDemo } = await import("./bench-demo");
   const { PrismaLibSQL } = await import("@prisma/adapter-libsql");
   const { PrismaClient } = await import("@prisma/client");
   const { loadDefaultConfig } = await import("../emulator/shipping/config");
-  const { embeddedAppQuery } = await import("../emulator/shopify/server");
   const { DEFAULT_WEBHOOK_RETRY } = await import("../emulator/shopify/webhooks");
 
   const organization = loadDefaultConfig().keys[DEMO.shippingApiKey]?.organization;
@@ -280,22 +280,13 @@ async function main(): Promise<{ result: string; code: number }> {
   let demo: RunningDemo | undefined;
   try {
     const booted = performance.now();
-    demo = await startDemo({
-      appPort: 0,
-      shippingPort: 0,
-      shopifyPort: 0,
-      orders: 0,
-      // A store taking 2,000 orders in ten seconds is on Shopify Plus: 20,000 points, 1,000 a second.
-      shopifyThrottle: { maximumAvailable: 20_000, restoreRate: 1_000 },
-      databasePath: join(dir, "demo.sqlite"),
-      log: (line) => {
-        if (line.startsWith("[app]")) output.app += 1;
-        else if (line.startsWith("[worker]")) output.worker += 1;
-        if (/SQLITE_BUSY|Operation has timed out/.test(line)) output.busy += 1;
-        if (appLog || !line.startsWith("[")) console.log(line);
-        // The first errors are shown whatever the flags: they say why a target was missed.
-        else if (/error|dead|fail|timed out/i.test(line) && problems.length < 8) problems.push(line.slice(0, 240));
-      },
+    demo = await startBenchDemo(dir, (line) => {
+      if (line.startsWith("[app]")) output.app += 1;
+      else if (line.startsWith("[worker]")) output.worker += 1;
+      if (/SQLITE_BUSY|Operation has timed out/.test(line)) output.busy += 1;
+      if (appLog || !line.startsWith("[")) console.log(line);
+      // The first errors are shown whatever the flags: they say why a target was missed.
+      else if (/error|dead|fail|timed out/i.test(line) && problems.length < 8) problems.push(line.slice(0, 240));
     });
     console.log(`demo up in ${((performance.now() - booted) / 1000).toFixed(1)} s: app ${demo.appUrl}`);
     const db = new PrismaClient({ adapter: new PrismaLibSQL({ url: demo.databaseUrl }) });
@@ -305,12 +296,7 @@ async function main(): Promise<{ result: string; code: number }> {
     try {
       // Installed: opening the app once from the admin exchanges the session token for the
       // offline session the worker's jobs call Shopify with, as the merchant's first visit does.
-      const app = { apiKey: demo.apiKey, apiSecret: demo.apiSecret, scopes: [...DEMO.scopes] };
-      const install = await fetch(`${demo.appUrl}/app?${embeddedAppQuery(app, demo.shop).toString()}`, {
-        // Shopify's library answers bots with 410: this is a merchant's browser.
-        headers: { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131.0.0.0 Safari/537.36" },
-      });
-      await install.arrayBuffer();
+      const install = await installBenchApp(demo);
       const sessions = await read(() => db.session.count({ where: { shop: demo?.shop, isOnline: false } }));
       if (!install.ok || !sessions) {
         throw new Error(`installing the app failed: HTTP ${install.status}, ${sessions} offline sessions`);

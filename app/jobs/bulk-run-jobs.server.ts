@@ -34,7 +34,7 @@ const BACKOFF = { baseMs: 5_000, maxMs: 5 * 60_000 };
 export const BULK_SHIPPING_CONCURRENCY = 4;
 // More jobs than call slots: while one job reads Shopify or writes the database, another's
 // shipping call uses the slot (call-limiter.ts).
-export const BULK_JOB_CONCURRENCY = 24;
+export const BULK_JOB_CONCURRENCY = 48;
 const shippingCalls = createCallLimiter(BULK_SHIPPING_CONCURRENCY);
 
 export function enqueueBulkCheck(tx: Prisma.TransactionClient, shop: string, itemId: string) {

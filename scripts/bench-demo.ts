@@ -1,0 +1,31 @@
+// What the benches share: the demo on free ports with a database of its own, on Shopify Plus's
+// rate limit (a store that takes or labels thousands of orders a day is on Plus: 20,000 points,
+// 1,000 a second), and the app installed as a merchant's first visit installs it.
+
+import { join } from "node:path";
+
+import { embeddedAppQuery } from "../emulator/shopify/server";
+import { DEMO, type RunningDemo, startDemo } from "./demo";
+
+export async function startBenchDemo(dir: string, log: (line: string) => void): Promise<RunningDemo> {
+  return startDemo({
+    appPort: 0,
+    shippingPort: 0,
+    shopifyPort: 0,
+    orders: 0,
+    shopifyThrottle: { maximumAvailable: 20_000, restoreRate: 1_000 },
+    databasePath: join(dir, "demo.sqlite"),
+    log,
+  });
+}
+
+/** Opens the app from the admin once: the session token is exchanged for the offline session the worker uses. */
+export async function installBenchApp(demo: RunningDemo): Promise<Response> {
+  const app = { apiKey: demo.apiKey, apiSecret: demo.apiSecret, scopes: [...DEMO.scopes] };
+  const install = await fetch(`${demo.appUrl}/app?${embeddedAppQuery(app, demo.shop).toString()}`, {
+    // Shopify's library answers bots with 410: this is a merchant's browser.
+    headers: { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131.0.0.0 Safari/537.36" },
+  });
+  await install.arrayBuffer();
+  return install;
+}
