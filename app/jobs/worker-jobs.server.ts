@@ -1,9 +1,16 @@
 import type { PrismaClient } from "@prisma/client";
 
+import { resumeStrandedBulkItems } from "~/labels/bulk-runs.server";
 import { createShippingClientForShop } from "~/labels/settings.server";
 import { unauthenticated } from "~/shopify.server";
 
-import { type BulkJobDeps, createBulkBuyJob, createBulkCheckJob } from "./bulk-run-jobs.server";
+import {
+  type BulkJobDeps,
+  createBulkBuyJob,
+  createBulkCheckJob,
+  enqueueBulkBuy,
+  enqueueBulkCheck,
+} from "./bulk-run-jobs.server";
 import type { AnyJobDefinition, JobQueue, Schedule } from "./job-queue";
 import {
   createLabelRecoveryJob,
@@ -67,6 +74,15 @@ export function createWorkerJobs(
         },
       },
       { name: "prune-finished-jobs", everyMs: 60 * 60_000, run: async () => void (await pruneFinishedJobs(db)) },
+      {
+        // A bulk item whose job died with its worker on the last attempt is queued again.
+        name: "bulk-run-sweep",
+        everyMs: 5 * 60_000,
+        run: async () => {
+          const resumed = await resumeStrandedBulkItems(db, { check: enqueueBulkCheck, buy: enqueueBulkBuy });
+          if (resumed.checks || resumed.buys) log(`bulk-run sweep ${JSON.stringify(resumed)}`);
+        },
+      },
     ],
   };
 }

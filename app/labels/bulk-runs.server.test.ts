@@ -6,6 +6,7 @@ import db from "~/db.server";
 import { loadDefaultConfig } from "../../emulator/shipping/config";
 import { createShippingEmulator } from "../../emulator/shipping/emulator";
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
+import { insertLabelRow } from "../../test/helpers/label-rows";
 import { createTestShippingClient, DEMO_ORG, TEST_LABEL_SHOP } from "../../test/helpers/labels";
 import {
   type BulkChoice,
@@ -15,8 +16,10 @@ import {
   confirmBulkRun,
   getBulkRun,
   listBulkRunLabels,
+  resumeStrandedBulkItems,
   retryFailedBulkItems,
   startBulkRun,
+  STRANDED_AFTER_MS,
 } from "./bulk-runs.server";
 
 const SHOP = TEST_LABEL_SHOP;
@@ -204,5 +207,59 @@ describe("bulk runs", () => {
     expect(after.status).toBe("done");
     expect(after.counts).toMatchObject({ bought: 2, failed: 0 });
     expect(second.shippingEmulator.charges(DEMO_ORG)).toHaveLength(2);
+  });
+
+  it("queues again an item whose job died with its worker, and leaves alone one still being worked on", async () => {
+    const run = await db.bulkRun.create({ data: { shop: SHOP, status: "running" } });
+    const item = (status: string, position: number) =>
+      db.bulkRunItem.create({
+        data: {
+          runId: run.id,
+          shop: SHOP,
+          position,
+          orderGid: `gid://shopify/Order/${position}`,
+          orderName: `#${position}`,
+          status,
+          labelId: `l${position}`,
+        },
+      });
+    const stranded = await item("buying", 1);
+    const waiting = await item("queued", 2);
+    const bought = await item("bought", 3);
+    const buys: string[] = [];
+    const enqueue = {
+      check: async () => {},
+      buy: async (_tx: Prisma.TransactionClient, _shop: string, id: string) => void buys.push(id),
+    };
+
+    // Recently touched: its job may still be at it.
+    expect(await resumeStrandedBulkItems(db, enqueue)).toEqual({ checks: 0, buys: 0 });
+    const later = new Date(Date.now() + STRANDED_AFTER_MS + 1_000);
+    expect(await resumeStrandedBulkItems(db, enqueue, later)).toEqual({ checks: 0, buys: 2 });
+    expect(buys.sort()).toEqual([stranded.id, waiting.id].sort());
+    expect(buys).not.toContain(bought.id);
+  });
+
+  it("drops a bought item's tracking-pending note once the label's tracking is in Shopify", async () => {
+    const run = await db.bulkRun.create({ data: { shop: SHOP, status: "done" } });
+    const fulfilled = await insertLabelRow({ shop: SHOP, status: "fulfilled" });
+    const pending = await insertLabelRow({ shop: SHOP, status: "purchased" });
+    const note = "Bought. Tracking is not in Shopify yet.";
+    for (const [position, label] of [fulfilled, pending].entries()) {
+      await db.bulkRunItem.create({
+        data: {
+          runId: run.id,
+          shop: SHOP,
+          position,
+          orderGid: label.orderGid,
+          orderName: label.orderName,
+          status: "bought",
+          labelId: label.id,
+          message: note,
+        },
+      });
+    }
+    const view = await getBulkRun(db, SHOP, run.id);
+    expect(view?.items.map((i) => i.message)).toEqual([null, note]);
   });
 });

@@ -14,7 +14,7 @@ import { draftLoadedShipment, isTransientLabelError } from "./auto-draft.server"
 import type { AutoDraftRule } from "./auto-draft-rules";
 import { getAutoDraftSettings } from "./auto-draft-settings.server";
 import { fromShopifyError, type LabelError } from "./label-errors";
-import { findActiveLabel, findLabel, type LabelView } from "./label-repository.server";
+import { findActiveLabel, findLabel, findLabelStatuses, type LabelView } from "./label-repository.server";
 import { purchase } from "./purchase.server";
 import { writeTracking } from "./write-tracking.server";
 
@@ -468,6 +468,47 @@ export async function retryFailedBulkItems(
   });
 }
 
+// ---------- Sweeping ----------
+
+/** An item untouched this long while its run goes on has lost its job (a worker died on its last attempt). */
+export const STRANDED_AFTER_MS = 10 * 60_000;
+
+/**
+ * Queues again the items of going runs that nothing has touched for a while: a job whose last
+ * attempt died with its worker leaves its item "checking" or "buying" with no job behind it.
+ * Enqueueing is de-duplicated per item, so an item whose job is only waiting keeps that job.
+ */
+export async function resumeStrandedBulkItems(
+  db: PrismaClient,
+  enqueue: {
+    check: (tx: Prisma.TransactionClient, shop: string, itemId: string) => Promise<unknown>;
+    buy: (tx: Prisma.TransactionClient, shop: string, itemId: string) => Promise<unknown>;
+  },
+  now = new Date(),
+): Promise<{ checks: number; buys: number }> {
+  const before = new Date(now.getTime() - STRANDED_AFTER_MS);
+  const runs = await db.bulkRun.findMany({ where: { status: { in: ["checking", "running"] } } });
+  let checks = 0;
+  let buys = 0;
+  for (const run of runs) {
+    const statuses = run.status === "checking" ? ["checking"] : ["queued", "buying"];
+    const stranded = await db.bulkRunItem.findMany({
+      where: { runId: run.id, status: { in: statuses }, updatedAt: { lt: before } },
+      select: { id: true },
+    });
+    for (const item of stranded) {
+      if (run.status === "checking") {
+        await enqueue.check(db, run.shop, item.id);
+        checks += 1;
+      } else {
+        await enqueue.buy(db, run.shop, item.id);
+        buys += 1;
+      }
+    }
+  }
+  return { checks, buys };
+}
+
 // ---------- Reading ----------
 
 export type BulkRunItemView = {
@@ -527,6 +568,14 @@ export async function getBulkRun(
   if (!run) return null;
   const rows = await db.bulkRunItem.findMany({ where: { runId }, orderBy: [{ position: "asc" }, { id: "asc" }] });
   const items = rows.map(toItemView);
+  // A bought item's note that its tracking is not in Shopify yet holds until the label says so.
+  const pending = items.filter((i) => i.status === "bought" && i.message && i.labelId);
+  const statuses = new Map<string, string>();
+  for (let i = 0; i < pending.length; i += 500) {
+    const ids = pending.slice(i, i + 500).flatMap((item) => (item.labelId ? [item.labelId] : []));
+    for (const [id, status] of await findLabelStatuses(db, shop, ids)) statuses.set(id, status);
+  }
+  for (const item of pending) if (item.labelId && statuses.get(item.labelId) === "fulfilled") item.message = null;
   const counts = Object.fromEntries(BULK_ITEM_STATUSES.map((s) => [s, 0])) as Record<BulkItemStatus, number>;
   for (const item of items) counts[item.status] += 1;
   const totalCents = items.filter((i) => BILLABLE.includes(i.status)).reduce((sum, i) => sum + (i.quotedCents ?? 0), 0);
