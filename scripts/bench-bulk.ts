@@ -43,12 +43,10 @@ function rssMb(pid: number | undefined, field: "VmRSS" | "VmHWM"): number | null
 
 async function main(): Promise<{ result: string; code: number }> {
   const { DEMO } = await import("./demo");
-  const { installBenchApp, startBenchDemo } = await import("./bench-demo");
-  const { loadDefaultConfig } = await import("../emulator/shipping/config");
+  const { demoShippingOrganization, installBenchApp, startBenchDemo } = await import("./bench-demo");
   const { FAULT_ENDPOINTS } = await import("../emulator/shipping/emulator");
 
-  const organization = loadDefaultConfig().keys[DEMO.shippingApiKey]?.organization;
-  if (!organization) throw new Error(`${DEMO.shippingApiKey} has no organization`);
+  const organization = demoShippingOrganization();
   mkdirSync(join(ROOT, "test/.tmp"), { recursive: true });
   const dir = mkdtempSync(join(ROOT, "test/.tmp/bench-bulk-"));
   const appLog = process.env.BENCH_APP_LOG === "1";

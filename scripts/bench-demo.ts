@@ -4,6 +4,7 @@
 
 import { join } from "node:path";
 
+import { loadDefaultConfig } from "../emulator/shipping/config";
 import { embeddedAppQuery } from "../emulator/shopify/server";
 import { DEMO, type RunningDemo, startDemo } from "./demo";
 
@@ -28,4 +29,11 @@ export async function installBenchApp(demo: RunningDemo): Promise<Response> {
   });
   await install.arrayBuffer();
   return install;
+}
+
+/** The shipping emulator's organization behind the demo's API key: where its drafts and charges are counted. */
+export function demoShippingOrganization(): string {
+  const organization = loadDefaultConfig().keys[DEMO.shippingApiKey]?.organization;
+  if (!organization) throw new Error(`${DEMO.shippingApiKey} has no organization in emulator/shipping/config.json`);
+  return organization;
 }

@@ -260,15 +260,12 @@ function createReader() {
 
 /** Runs the bench; answers the RESULT line (printed once everything has stopped) and the exit code. */
 async function main(): Promise<{ result: string; code: number }> {
-  const { DEMO } = await import("./demo");
-  const { installBenchApp, startBenchDemo } = await import("./bench-demo");
+  const { demoShippingOrganization, installBenchApp, startBenchDemo } = await import("./bench-demo");
   const { PrismaLibSQL } = await import("@prisma/adapter-libsql");
   const { PrismaClient } = await import("@prisma/client");
-  const { loadDefaultConfig } = await import("../emulator/shipping/config");
   const { DEFAULT_WEBHOOK_RETRY } = await import("../emulator/shopify/webhooks");
 
-  const organization = loadDefaultConfig().keys[DEMO.shippingApiKey]?.organization;
-  if (!organization) throw new Error(`${DEMO.shippingApiKey} has no organization in emulator/shipping/config.json`);
+  const organization = demoShippingOrganization();
   const repeats = Math.round(DELIVERIES * REPEAT_SHARE);
   const distinct = DELIVERIES - repeats;
 
