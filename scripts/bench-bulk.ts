@@ -191,13 +191,4 @@ async function main(): Promise<{ result: string; code: number }> {
   }
 }
 
-main().then(
-  ({ result, code }) => {
-    console.log(result);
-    process.exit(code);
-  },
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+void import("./bench-demo").then(({ runBench }) => runBench(main));

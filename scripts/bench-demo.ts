@@ -37,3 +37,17 @@ export function demoShippingOrganization(): string {
   if (!organization) throw new Error(`${DEMO.shippingApiKey} has no organization in emulator/shipping/config.json`);
   return organization;
 }
+
+/** Runs a bench's main: prints its RESULT line last, once everything has stopped, and exits with its code. */
+export function runBench(main: () => Promise<{ result: string; code: number }>): void {
+  main().then(
+    ({ result, code }) => {
+      console.log(result);
+      process.exit(code);
+    },
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

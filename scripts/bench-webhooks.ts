@@ -508,15 +508,5 @@ async function main(): Promise<{ result: string; code: number }> {
   }
 }
 
-if (isMainThread) {
-  main().then(
-    ({ result, code }) => {
-      console.log(result);
-      process.exit(code);
-    },
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+// The sender thread loads this file too: only the main thread runs the bench.
+if (isMainThread) void import("./bench-demo").then(({ runBench }) => runBench(main));
