@@ -203,7 +203,10 @@ export default function BulkRunPage() {
                 <>
                   <Text as="p">
                     {plural(ready.length, "label")} ready, {formatMinorUnits(run.totalCents)} in total.
-                    {blocked.length > 0 ? ` ${plural(blocked.length, "order")} need fixing and are left out.` : ""}
+                    {blocked.length === 1 ? " 1 shipment needs fixing and is left out: open its order to fix it." : ""}
+                    {blocked.length > 1
+                      ? ` ${plural(blocked.length, "shipment")} need fixing and are left out: open their orders to fix them.`
+                      : ""}
                   </Text>
                   <InlineStack gap="200">
                     <Button
