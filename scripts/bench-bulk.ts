@@ -17,6 +17,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 
+import { FAULT_ENDPOINTS } from "../emulator/shipping/emulator";
+import { demoShippingOrganization, installBenchApp, runBench, startBenchDemo } from "./bench-demo";
+import { DEMO } from "./demo";
+
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1000);
 const LATENCY_MS = Number(process.env.BENCH_SHIPPING_LATENCY_MS ?? 100);
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_S ?? 900) * 1000;
@@ -42,10 +46,6 @@ function rssMb(pid: number | undefined, field: "VmRSS" | "VmHWM"): number | null
 }
 
 async function main(): Promise<{ result: string; code: number }> {
-  const { DEMO } = await import("./demo");
-  const { demoShippingOrganization, installBenchApp, startBenchDemo } = await import("./bench-demo");
-  const { FAULT_ENDPOINTS } = await import("../emulator/shipping/emulator");
-
   const organization = demoShippingOrganization();
   mkdirSync(join(ROOT, "test/.tmp"), { recursive: true });
   const dir = mkdtempSync(join(ROOT, "test/.tmp/bench-bulk-"));
@@ -191,4 +191,4 @@ async function main(): Promise<{ result: string; code: number }> {
   }
 }
 
-void import("./bench-demo").then(({ runBench }) => runBench(main));
+runBench(main);

@@ -62,7 +62,7 @@ export function createBulkCheckJob(deps: BulkJobDeps): JobDefinition<BulkItemPay
       const result = await checkBulkRunItem({ db: deps.db, shop: context.shop, admin, shipping }, payload.itemId);
       if (result.ok) return;
       // The last attempt: the item says why instead of holding the whole run in "checking".
-      if (context.attempt >= (BULK_CHECK_JOB.maxAttempts ?? 5)) {
+      if (context.attempt >= context.maxAttempts) {
         await giveUpBulkCheck(deps.db, context.shop, payload.itemId, result.error.message);
       }
       throw new Error(result.error.logMessage);
@@ -82,7 +82,7 @@ export function createBulkBuyJob(deps: BulkJobDeps): JobDefinition<BulkItemPaylo
       if (!client) throw new PermanentJobError(`${context.shop} has no usable shipping API key`);
       const shipping = limitShippingCalls(client, shippingCalls);
       const result = await buyBulkRunItem({ db: deps.db, shop: context.shop, admin, shipping }, payload.itemId, {
-        lastAttempt: context.attempt >= (BULK_BUY_JOB.maxAttempts ?? 5),
+        lastAttempt: context.attempt >= context.maxAttempts,
       });
       if (!result.ok) throw new Error(result.error.logMessage);
     },

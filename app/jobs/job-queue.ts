@@ -15,6 +15,8 @@ export type JobContext = {
   readonly shop: string;
   /** 1 for the first run; counts runs a dead worker started too. */
   readonly attempt: number;
+  /** The job's own limit (its definition's, or what it was enqueued with): the attempt after which it is dead. */
+  readonly maxAttempts: number;
   /** When the lease ends: calls made on the job's behalf must not outlive it (ADR 5). */
   readonly deadline: Date;
   /** Aborted at the deadline, and when the worker is stopped and will not wait any longer. */

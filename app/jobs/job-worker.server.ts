@@ -100,6 +100,7 @@ export function createJobWorker(
         jobId: job.id,
         shop: job.shop,
         attempt: job.attempts,
+        maxAttempts: job.maxAttempts,
         deadline: new Date(job.leaseUntil.getTime() - LEASE_MARGIN_MS),
         signal: controller.signal,
       });

@@ -113,6 +113,8 @@ export async function draftFulfillmentOrderByRules(
   if (!state.value.status || !DRAFTABLE_STATUSES.has(state.value.status)) {
     return ok({ status: "skipped", reason: `fulfillment order is ${state.value.status ?? "in an unknown state"}` });
   }
+  // draftLoadedShipment checks both again on the order it is given; checked here first, they
+  // spare the two larger Shopify reads for a shipment on hold or already labelled.
   if (await findActiveLabel(db, shop, fulfillmentOrderGid)) {
     return ok({ status: "skipped", reason: "it already has a label" });
   }
@@ -139,7 +141,7 @@ export type LoadedOrder = { order: ShopifyOrderForLabel; shopAndLocations: Shopi
 
 /**
  * draftFulfillmentOrderByRules for a caller that has read the order already: a bulk run reads
- * each order once for all its shipments, and the shop's locations once for all its orders.
+ * each order, and the shop's locations, once for all the order's shipments.
  */
 export async function draftLoadedShipment(
   deps: AutoDraftDeps,

@@ -32,7 +32,6 @@ export const MAX_BULK_RUN_ORDERS = 1000;
 // An order's shipments follow it in the list: its items take positions order × SLOTS + n.
 const SLOTS_PER_ORDER = 100;
 
-export const BULK_CHOICE_MODES = ["rules", "cheapest", "fastest", "service"] as const;
 export const BulkChoiceSchema = z.discriminatedUnion("mode", [
   z.object({ mode: z.literal("rules") }),
   z.object({ mode: z.literal("cheapest") }),

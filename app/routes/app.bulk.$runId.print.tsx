@@ -4,13 +4,14 @@ import { z } from "zod";
 import { requireShopContext } from "~/http/shop-context.server";
 import { listBulkRunLabels } from "~/labels/bulk-runs.server";
 import { buildMergedPdf, buildPngArchive, buildZplFile, type PrintableLabel } from "~/labels/label-print.server";
+import { PRINT_FILES, PRINT_FORMATS, printFileName, type PrintFormat } from "~/labels/print-files";
 
 // GET /app/bulk/:runId/print?format=pdf|zpl|png — every label the run bought, in the run's order:
 // one merged PDF, one ZPL file, or a ZIP of the PNGs. Fetched by the page (App Bridge adds the
 // session token to the app's own requests) and saved as a file. What could not go in a file is
 // named in X-Labels-Skipped, so the page can say which labels to print from their orders.
 
-const QuerySchema = z.object({ format: z.enum(["pdf", "zpl", "png"]) });
+const QuerySchema = z.object({ format: z.enum(PRINT_FORMATS as [PrintFormat, ...PrintFormat[]]) });
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { db, shop } = await requireShopContext(request);
@@ -42,12 +43,10 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   if (!built.ok) return Response.json({ error: { message: built.error.message } }, { status: 422 });
   const file = built.value;
   const body = "text" in file ? file.text : Buffer.from(file.bytes);
-  const type = { pdf: "application/pdf", zpl: "application/zpl; charset=utf-8", png: "application/zip" }[format];
-  const extension = { pdf: "pdf", zpl: "zpl", png: "zip" }[format];
   return new Response(body, {
     headers: {
-      "Content-Type": type,
-      "Content-Disposition": `attachment; filename="labels-${runId}.${extension}"`,
+      "Content-Type": PRINT_FILES[format].contentType,
+      "Content-Disposition": `attachment; filename="${printFileName(runId, format)}"`,
       "X-Labels-Skipped": String(file.skipped.length),
       "Cache-Control": "no-store",
     },

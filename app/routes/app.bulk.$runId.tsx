@@ -1,3 +1,4 @@
+import type { Prisma } from "@prisma/client";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import {
@@ -30,6 +31,7 @@ import {
   retryFailedBulkItems,
 } from "~/labels/bulk-runs.server";
 import { formatMinorUnits } from "~/labels/money";
+import { PRINT_FILES, PRINT_FORMATS, printFileName } from "~/labels/print-files";
 
 // /app/bulk/:runId — one bulk run: checking → review (the exact total, then Buy) → progress →
 // results (retry failed, print). Everything shown comes from the run's rows, so a reload, a
@@ -65,8 +67,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   const runId = requireRunId(params);
   const parsed = ActionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return Response.json({ error: { message: "Unknown action." } }, { status: 400 });
-  const enqueueBuy = (tx: Parameters<Parameters<typeof confirmBulkRun>[4]>[0], itemId: string) =>
-    enqueueBulkBuy(tx, shop, itemId);
+  const enqueueBuy = (tx: Prisma.TransactionClient, itemId: string) => enqueueBulkBuy(tx, shop, itemId);
   const input = parsed.data;
   const result =
     input.intent === "confirm"
@@ -248,32 +249,19 @@ export default function BulkRunPage() {
                         Retry failed
                       </Button>
                     ) : null}
-                    {run.progress.bought > 0 ? (
-                      <>
-                        <DownloadButton
-                          primary
-                          url={`/app/bulk/${run.id}/print?format=pdf`}
-                          fileName={`labels-${run.id}.pdf`}
-                          onError={setDownloadError}
-                        >
-                          Download labels (PDF)
-                        </DownloadButton>
-                        <DownloadButton
-                          url={`/app/bulk/${run.id}/print?format=zpl`}
-                          fileName={`labels-${run.id}.zpl`}
-                          onError={setDownloadError}
-                        >
-                          ZPL file
-                        </DownloadButton>
-                        <DownloadButton
-                          url={`/app/bulk/${run.id}/print?format=png`}
-                          fileName={`labels-${run.id}.zip`}
-                          onError={setDownloadError}
-                        >
-                          PNG images
-                        </DownloadButton>
-                      </>
-                    ) : null}
+                    {run.progress.bought > 0
+                      ? PRINT_FORMATS.map((format) => (
+                          <DownloadButton
+                            key={format}
+                            primary={format === "pdf"}
+                            url={`/app/bulk/${run.id}/print?format=${format}`}
+                            fileName={printFileName(run.id, format)}
+                            onError={setDownloadError}
+                          >
+                            {PRINT_FILES[format].button}
+                          </DownloadButton>
+                        ))
+                      : null}
                   </InlineStack>
                 </>
               ) : null}

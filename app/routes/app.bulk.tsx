@@ -33,15 +33,18 @@ const StartSchema = z.discriminatedUnion("scope", [
   }),
 ]);
 
+const refuseSelection = (message: string) =>
+  Response.json({ error: { message, fields: [{ path: "orders", message }] } }, { status: 400 });
+
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { db, shop, admin, staffMemberId } = await requireShopContext(request);
   const form = Object.fromEntries(await request.formData());
   const parsed = StartSchema.safeParse({ scope: "selected", ...form });
   if (!parsed.success) {
+    // Too few or too many orders say so; anything else the form could not have sent.
     const issue = parsed.error.issues[0];
-    const message =
-      issue?.path[0] === "orders" && issue.message !== "not JSON" ? issue.message : "The selection could not be read.";
-    return Response.json({ error: { message, fields: [{ path: "orders", message }] } }, { status: 400 });
+    const counted = issue?.code === "too_small" || issue?.code === "too_big";
+    return refuseSelection(counted ? issue.message : "The selection could not be read.");
   }
   const input = parsed.data;
   let orders = input.scope === "selected" ? input.orders : [];
@@ -60,11 +63,6 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     { orders, choice: input.choice, createdBy: staffMemberId },
     (tx, itemId) => enqueueBulkCheck(tx, shop, itemId),
   );
-  if (!started.ok) {
-    return Response.json(
-      { error: { message: started.error.message, fields: [{ path: "orders", message: started.error.message }] } },
-      { status: 400 },
-    );
-  }
+  if (!started.ok) return refuseSelection(started.error.message);
   return redirect(`/app/bulk/${started.value.runId}`);
 };
