@@ -98,6 +98,8 @@ export type AnyJobDefinition = JobDefinition<any>;
 export type WorkerOptions = {
   /** How often to look for due jobs when idle (default 1 s). */
   readonly pollIntervalMs?: number;
+  /** How long a kind found with nothing due is not asked again (default 250 ms, at most the poll interval). */
+  readonly emptyRecheckMs?: number;
   /** Work done on a timer in the worker (never in the web process), e.g. enqueueing a sweep per shop. */
   readonly schedules?: readonly Schedule[];
   readonly log?: WorkerLog;
