@@ -13,6 +13,8 @@ export default tseslint.config(
       "app/types/**",
       "test/.tmp/**",
       "extensions/*/dist/**",
+      // Shopify CLI's own format (it regenerates these): types `shopify` in each extension module.
+      "extensions/*/shopify.d.ts",
       ".cache/**",
     ],
   },

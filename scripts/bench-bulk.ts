@@ -145,7 +145,9 @@ async function main(): Promise<{ result: string; code: number }> {
       }
       if (performance.now() - lastPrint > 10_000) {
         lastPrint = performance.now();
-        console.log(`  ${((lastPrint - started) / 1000).toFixed(0)} s: ${state.status} ${JSON.stringify(state.counts)}`);
+        console.log(
+          `  ${((lastPrint - started) / 1000).toFixed(0)} s: ${state.status} ${JSON.stringify(state.counts)}`,
+        );
       }
     }
     const wallS = (performance.now() - started) / 1000;

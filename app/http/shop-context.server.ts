@@ -36,7 +36,11 @@ export interface ShopContext {
  * login redirect) are thrown Responses and pass through untouched.
  */
 export async function requireShopContext(request: Request): Promise<ShopContext> {
-  const { admin, session, sessionToken, redirect } = await authenticate.admin(request);
+  return shopContextFrom(await authenticate.admin(request));
+}
+
+/** The shop's context from what `authenticate.admin` answered. */
+export function shopContextFrom({ admin, session, sessionToken, redirect }: AdminContext): ShopContext {
   const shop = session.shop;
   let shipping: Promise<ShippingClient> | undefined;
   return {

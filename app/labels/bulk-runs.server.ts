@@ -201,7 +201,7 @@ export async function checkBulkRunItem(deps: BulkCheckDeps, itemId: string): Pro
   for (const [index, fo] of shipments.entries()) {
     const gid = parseFulfillmentOrderGid(fo.id);
     if (!gid) continue;
-    const target = await itemForShipment(db, item, gid, index);
+    const target = await itemForShipment(db, item, gid, index, order.value.order.name);
     if (target.status !== "checking") continue;
     const drafted = await draftLoadedShipment({ db, shop, admin, shipping: deps.shipping }, loaded, gid, {
       rules,
@@ -231,17 +231,21 @@ export async function checkBulkRunItem(deps: BulkCheckDeps, itemId: string): Pro
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1) + (text.endsWith(".") ? "" : ".");
 
-/** The item that holds a shipment: the order's own for its first, a new one after it for the others. */
+/**
+ * The item that holds a shipment: the order's own for its first, a new one after it for the
+ * others. The order's name is Shopify's (a run started from an admin extension knows only ids).
+ */
 async function itemForShipment(
   db: PrismaClient,
   orderItem: BulkRunItem,
   fulfillmentOrderGid: FulfillmentOrderGid,
   index: number,
+  orderName: string,
 ): Promise<BulkRunItem> {
   const existing = await db.bulkRunItem.findFirst({ where: { runId: orderItem.runId, fulfillmentOrderGid } });
   if (existing) return existing;
   if (index === 0) {
-    return db.bulkRunItem.update({ where: { id: orderItem.id }, data: { fulfillmentOrderGid } });
+    return db.bulkRunItem.update({ where: { id: orderItem.id }, data: { fulfillmentOrderGid, orderName } });
   }
   return db.bulkRunItem.create({
     data: {
@@ -249,7 +253,7 @@ async function itemForShipment(
       shop: orderItem.shop,
       position: orderItem.position + index,
       orderGid: orderItem.orderGid,
-      orderName: orderItem.orderName,
+      orderName,
       fulfillmentOrderGid,
     },
   });

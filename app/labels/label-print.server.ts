@@ -25,6 +25,26 @@ export type PrintableLabel = {
   trackingNumbers: string[];
 };
 
+/** A bought label as the print files take it; null while it has no file to print. */
+export function toPrintableLabel(label: {
+  id: string;
+  orderName: string;
+  labelUrl: string | null;
+  labelFormat: string | null;
+  labelSize: string | null;
+  trackingNumbers: string[];
+}): PrintableLabel | null {
+  if (!label.labelUrl) return null;
+  return {
+    labelId: label.id,
+    orderName: label.orderName,
+    labelUrl: label.labelUrl,
+    labelFormat: label.labelFormat,
+    labelSize: label.labelSize,
+    trackingNumbers: label.trackingNumbers,
+  };
+}
+
 /** How label files are downloaded: `globalThis.fetch` in production, an emulator's in tests. */
 export type FetchFile = (url: string, init?: { signal?: AbortSignal }) => Promise<Response>;
 

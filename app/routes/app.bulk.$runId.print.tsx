@@ -3,7 +3,7 @@ import { z } from "zod";
 
 import { requireShopContext } from "~/http/shop-context.server";
 import { listBulkRunLabels } from "~/labels/bulk-runs.server";
-import { buildMergedPdf, buildPngArchive, buildZplFile, type PrintableLabel } from "~/labels/label-print.server";
+import { buildMergedPdf, buildPngArchive, buildZplFile, toPrintableLabel } from "~/labels/label-print.server";
 import { PRINT_FILES, PRINT_FORMATS, printFileName, type PrintFormat } from "~/labels/print-files";
 
 // GET /app/bulk/:runId/print?format=pdf|zpl|png — every label the run bought, in the run's order:
@@ -18,20 +18,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const runId = params.runId ?? "";
   const query = QuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!query.success) return Response.json({ error: { message: "Choose pdf, zpl or png." } }, { status: 400 });
-  const labels: PrintableLabel[] = (await listBulkRunLabels(db, shop, runId)).flatMap((label) =>
-    label.labelUrl
-      ? [
-          {
-            labelId: label.id,
-            orderName: label.orderName,
-            labelUrl: label.labelUrl,
-            labelFormat: label.labelFormat,
-            labelSize: label.labelSize,
-            trackingNumbers: label.trackingNumbers,
-          },
-        ]
-      : [],
-  );
+  const labels = (await listBulkRunLabels(db, shop, runId)).flatMap((label) => toPrintableLabel(label) ?? []);
   const deps = { fetchFile: (url: string, init?: { signal?: AbortSignal }) => fetch(url, init) };
   const format = query.data.format;
   const built =

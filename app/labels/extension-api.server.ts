@@ -1,0 +1,493 @@
+import type { PrismaClient } from "@prisma/client";
+
+import type { ShippingClient } from "~/shipping/client.server";
+import { isBlocking, type LabelRequestInput, type PreflightProblem } from "~/shipping/preflight";
+import { parseAmountCents, type Rate } from "~/shipping/schemas";
+import type { AdminGraphqlClient } from "~/shopify/admin-client";
+import { getNumericId, type OrderGid, parseOrderGid, toOrderGid } from "~/shopify/ids";
+import { getOrderForLabel } from "~/shopify/orders";
+import { getShopAndLocations } from "~/shopify/shop";
+import { err, ok, type Result } from "~/utils/result";
+
+import type {
+  ExtensionBulkPreflightResponse,
+  ExtensionLabel,
+  ExtensionOrderState,
+  ExtensionPrintSummary,
+  ExtensionProblem,
+  ExtensionRate,
+  ExtensionShipment,
+} from "./extension-contract";
+import { fromShopifyError, type LabelError, labelError } from "./label-errors";
+import { type PrintableLabel, toPrintableLabel } from "./label-print.server";
+import { findActiveLabel, type LabelView, listActiveLabelsForOrders } from "./label-repository.server";
+import {
+  buyLabelForOrderPage,
+  createDraftForOrderPage,
+  type FulfillmentOrderSection,
+  getRatesForOrderPage,
+  loadOrderLabelPage,
+  type OrderLabelPage,
+} from "./order-label-page.server";
+import { prefillLabelRequest } from "./prefill";
+import { getShopSettings } from "./settings.server";
+import { trackingUrlsFor } from "./write-tracking.server";
+
+// The use cases behind the admin UI extensions (extensions/): the order page's own load, quote,
+// draft and purchase, answered in the extensions' contract (extension-contract.ts). Nothing here
+// trusts what the extension holds: the shipment is prefilled again from Shopify on every call,
+// and a purchase goes through only at the exact amount the merchant was shown.
+
+export type ExtensionDeps = { db: PrismaClient; shop: string; admin: AdminGraphqlClient };
+export type ExtensionBuyDeps = ExtensionDeps & { shipping: ShippingClient; staffMemberId: string | null };
+
+/** Selected orders one extension call may look at: the admin's selection of a page or two. */
+export const MAX_EXTENSION_ORDERS = 250;
+const SHOPIFY_READS_IN_FLIGHT = 4;
+
+/** `app:` URLs open the embedded app at that path, from inside Shopify's admin. */
+export const appUrlFor = (path: string) => `app:${path.replace(/^\//, "")}`;
+export const orderAppUrl = (legacyId: string) => appUrlFor(`/app/orders/${legacyId}`);
+
+const BOUGHT: ReadonlySet<LabelView["status"]> = new Set(["purchased", "fulfilled"]);
+const PRINTABLE_FORMATS = new Set(["pdf", "png"]);
+
+export function toExtensionLabel(label: LabelView): ExtensionLabel {
+  const bought = BOUGHT.has(label.status);
+  const cents = bought ? (label.chargedCents ?? label.quotedCents) : label.quotedCents;
+  const format = label.labelFormat?.toLowerCase() ?? null;
+  const urls = trackingUrlsFor(label.trackingNumbers, label.trackingUrl);
+  return {
+    id: label.id,
+    state: label.status === "draft" ? "draft" : bought ? "bought" : "in_progress",
+    carrier: label.carrier,
+    serviceName: label.serviceName,
+    serviceCode: label.serviceCode,
+    price: cents === null ? null : { cents, currency: label.currency },
+    trackingNumbers: label.trackingNumbers.map((number, i) => ({ number, url: urls[i] ?? null })),
+    format,
+    printable: bought && format !== null && PRINTABLE_FORMATS.has(format) && label.labelUrl !== null,
+    writeBackError: bought && label.writeBack.status === "failed" ? label.writeBack.lastError : null,
+  };
+}
+
+export function toExtensionRate(rate: Rate): ExtensionRate | null {
+  const cents = parseAmountCents(rate.amount);
+  if (cents === null) return null;
+  return {
+    serviceCode: rate.service_code,
+    carrier: rate.carrier,
+    serviceName: rate.service,
+    price: { cents, currency: rate.currency },
+    deliveryDays: rate.delivery_days ?? null,
+  };
+}
+
+function toExtensionProblem(problem: PreflightProblem): ExtensionProblem {
+  return { path: problem.path, message: problem.message, fix: problem.suggestion ?? null };
+}
+
+function describeAddress(address: LabelRequestInput["to_address"]): ExtensionShipment["shipTo"] {
+  const cityLine = [address?.city, [address?.state, address?.zip].filter(Boolean).join(" ")].filter(Boolean).join(", ");
+  return {
+    name: address?.name ?? "",
+    lines: [address?.company, address?.street1, address?.street2, cityLine, address?.country].flatMap((line) =>
+      line ? [line] : [],
+    ),
+    country: address?.country ?? null,
+  };
+}
+
+function describeBoxes(request: LabelRequestInput): string[] {
+  const parcels = request.parcels ?? (request.parcel ? [request.parcel] : []);
+  return parcels.map((p) => {
+    const size = [p?.length, p?.width, p?.height].map((n) => n ?? "?").join(" × ");
+    return `${size} ${p?.dimension_unit ?? "in"} · ${p?.weight ?? "?"} ${p?.weight_unit ?? "oz"}`;
+  });
+}
+
+function describeCustoms(request: LabelRequestInput): ExtensionShipment["customs"] {
+  const customs = request.customs;
+  if (!customs) return null;
+  return {
+    contentsType: customs.contents_type ?? "merchandise",
+    description: customs.description ?? "",
+    quantity: customs.quantity ?? 1,
+    // The spec declares the value in US dollars.
+    value: typeof customs.value === "number" ? { cents: Math.round(customs.value * 100), currency: "USD" } : null,
+    hsCode: customs.hs_code ?? null,
+    origin: customs.country_of_origin ?? null,
+  };
+}
+
+const SHIPPABLE_STATUSES = new Set(["OPEN", "IN_PROGRESS"]);
+const isCarrierShipment = (section: FulfillmentOrderSection) =>
+  !section.prefill.problems.some((p) => p.code === "DELIVERY_NOT_SHIPPING");
+
+/** The shipment the extension acts on: the one with a label, else the first open one by carrier. */
+function chooseSection(page: OrderLabelPage): FulfillmentOrderSection | null {
+  const labelled = page.fulfillmentOrders.find((s) => s.label !== null && isCarrierShipment(s));
+  if (labelled) return labelled;
+  return (
+    page.fulfillmentOrders.find(
+      (s) =>
+        s.status !== null &&
+        SHIPPABLE_STATUSES.has(s.status) &&
+        isCarrierShipment(s) &&
+        s.lines.some((line) => line.remaining > 0),
+    ) ?? null
+  );
+}
+
+function toShipment(section: FulfillmentOrderSection, label: LabelView | null): ExtensionShipment {
+  const { request, problems } = section.prefill;
+  return {
+    fulfillmentOrderId: section.id,
+    locationName: section.locationName,
+    shipTo: describeAddress(request.to_address),
+    boxes: describeBoxes(request),
+    customs: section.international ? describeCustoms(request) : null,
+    problems: problems.filter((p) => p.severity === "blocking").map(toExtensionProblem),
+    warnings: problems.filter((p) => p.severity !== "blocking").map((p) => p.message),
+    label: label ? toExtensionLabel(label) : null,
+  };
+}
+
+async function loadPage(deps: ExtensionDeps, orderGid: OrderGid) {
+  const page = await loadOrderLabelPage(deps, orderGid);
+  if (!page.ok) return page;
+  const section = chooseSection(page.value);
+  const label = section?.label ? await findActiveLabel(deps.db, deps.shop, section.id) : null;
+  return ok({ page: page.value, section, label });
+}
+
+/** What "Create label" on Shopify's order page shows for the order. */
+export async function loadOrderForExtension(
+  deps: ExtensionDeps,
+  orderGid: OrderGid,
+): Promise<Result<ExtensionOrderState, LabelError>> {
+  const loaded = await loadPage(deps, orderGid);
+  if (!loaded.ok) return loaded;
+  const { page, section, label } = loaded.value;
+  return ok({
+    order: { id: page.order.id, legacyId: page.order.legacyId, name: page.order.name },
+    appUrl: orderAppUrl(page.order.legacyId),
+    shipment: section ? toShipment(section, label) : null,
+    nothingToShip: section ? null : "This order has nothing left to ship by carrier.",
+    setupProblem: page.setup.apiKeyConfigured
+      ? null
+      : "Add your shipping API key in the app's Settings before buying labels.",
+  });
+}
+
+function shipmentOf(
+  loaded: { section: FulfillmentOrderSection | null; page: OrderLabelPage },
+  fulfillmentOrderId: string,
+) {
+  const section = loaded.page.fulfillmentOrders.find((s) => s.id === fulfillmentOrderId) ?? null;
+  if (!section || !isCarrierShipment(section)) {
+    return err(
+      labelError(
+        "NOT_FOUND",
+        "This shipment is no longer open on the order in Shopify. Close this window and open it again.",
+        `extension: ${fulfillmentOrderId} is not a carrier shipment of ${loaded.page.order.id}`,
+      ),
+    );
+  }
+  return ok(section);
+}
+
+function refuseBlocked(section: FulfillmentOrderSection) {
+  const problems = section.prefill.problems.filter((p) => p.severity === "blocking");
+  return labelError(
+    "PREFLIGHT_BLOCKED",
+    problems.length === 1
+      ? "This shipment has a problem to fix before it can be labelled."
+      : `This shipment has ${problems.length} problems to fix before it can be labelled.`,
+    `extension: ${section.id} blocked by preflight`,
+    { problems },
+  );
+}
+
+/** Rates for the order's shipment as prefilled from Shopify (free). */
+export async function quoteForExtension(
+  deps: ExtensionBuyDeps,
+  orderGid: OrderGid,
+  fulfillmentOrderId: string,
+): Promise<Result<ExtensionRate[], LabelError>> {
+  const loaded = await loadPage(deps, orderGid);
+  if (!loaded.ok) return loaded;
+  const section = shipmentOf(loaded.value, fulfillmentOrderId);
+  if (!section.ok) return section;
+  if (isBlocking(section.value.prefill.problems)) return err(refuseBlocked(section.value));
+  const quote = await getRatesForOrderPage(deps.shipping, section.value.prefill.request);
+  if (!quote.ok) return quote;
+  return ok(
+    quote.value.rates
+      .flatMap((rate) => {
+        const view = toExtensionRate(rate);
+        return view ? [view] : [];
+      })
+      .sort((a, b) => a.price.cents - b.price.cents),
+  );
+}
+
+/** Why a purchase was not made, beyond the label use cases' own errors. */
+export type ExtensionBuyRefusal =
+  | { kind: "price_changed"; message: string; rate: ExtensionRate }
+  | { kind: "already_labelled"; message: string; label: ExtensionLabel }
+  | { kind: "no_such_service"; message: string };
+
+export type ExtensionBuyOutcome =
+  { ok: true; label: ExtensionLabel } | { ok: false; refusal: ExtensionBuyRefusal } | { ok: false; error: LabelError };
+
+const formatMoney = (m: { cents: number; currency: string }) =>
+  new Intl.NumberFormat("en-US", { style: "currency", currency: m.currency }).format(m.cents / 100);
+
+/**
+ * Buys the shipment's label with the chosen service, only at exactly `expectedCents`. The
+ * shipment's existing draft is bought when it is that service at that price; a bought label is
+ * never bought again (the label slot and the purchase claim make a second request find it).
+ */
+export async function buyForExtension(
+  deps: ExtensionBuyDeps,
+  orderGid: OrderGid,
+  input: { fulfillmentOrderId: string; serviceCode: string; expectedCents: number; currency: string },
+): Promise<ExtensionBuyOutcome> {
+  const loaded = await loadPage(deps, orderGid);
+  if (!loaded.ok) return { ok: false, error: loaded.error };
+  const section = shipmentOf(loaded.value, input.fulfillmentOrderId);
+  if (!section.ok) return { ok: false, error: section.error };
+  const notifyCustomer = loaded.value.page.settings.notifyCustomer;
+  const active = await findActiveLabel(deps.db, deps.shop, section.value.id);
+
+  let labelId: string;
+  if (active && active.status !== "draft") {
+    return {
+      ok: false,
+      refusal: {
+        kind: "already_labelled",
+        message: "This shipment already has a label. Nothing was bought.",
+        label: toExtensionLabel(active),
+      },
+    };
+  } else if (active) {
+    // The shipment's draft (an automatic one, or made in the app) is what gets bought.
+    const price = { cents: active.quotedCents ?? 0, currency: active.currency };
+    if (
+      active.serviceCode !== input.serviceCode ||
+      active.quotedCents !== input.expectedCents ||
+      active.currency !== input.currency
+    ) {
+      return {
+        ok: false,
+        refusal: {
+          kind: "price_changed",
+          message: `This shipment's draft is ${active.serviceName ?? active.serviceCode ?? "another service"} for ${formatMoney(price)}. Nothing was bought.`,
+          rate: {
+            serviceCode: active.serviceCode ?? "",
+            carrier: active.carrier ?? "",
+            serviceName: active.serviceName ?? "",
+            price,
+            deliveryDays: null,
+          },
+        },
+      };
+    }
+    labelId = active.id;
+  } else {
+    if (isBlocking(section.value.prefill.problems)) return { ok: false, error: refuseBlocked(section.value) };
+    const quote = await getRatesForOrderPage(deps.shipping, section.value.prefill.request);
+    if (!quote.ok) return { ok: false, error: quote.error };
+    const rate = quote.value.rates.find((r) => r.service_code === input.serviceCode);
+    const view = rate ? toExtensionRate(rate) : null;
+    if (!rate || !view) {
+      return {
+        ok: false,
+        refusal: {
+          kind: "no_such_service",
+          message: "That service no longer offers a rate for this shipment. Nothing was bought; choose another.",
+        },
+      };
+    }
+    if (view.price.cents !== input.expectedCents || view.price.currency !== input.currency) {
+      return {
+        ok: false,
+        refusal: {
+          kind: "price_changed",
+          message: `The price changed to ${formatMoney(view.price)}. Nothing was bought.`,
+          rate: view,
+        },
+      };
+    }
+    const drafted = await createDraftForOrderPage(deps, {
+      orderGid,
+      fulfillmentOrderId: section.value.id,
+      request: section.value.prefill.request,
+      lineItems: section.value.prefill.lineItems,
+      rate,
+    });
+    if (!drafted.ok) return { ok: false, error: drafted.error };
+    if (drafted.value.existing) {
+      // Another click (or the automatic draft) got there first: that label stands.
+      return {
+        ok: false,
+        refusal: {
+          kind: "already_labelled",
+          message: "This shipment got a label meanwhile. Nothing more was bought.",
+          label: toExtensionLabel(drafted.value.label),
+        },
+      };
+    }
+    labelId = drafted.value.label.id;
+  }
+
+  const bought = await buyLabelForOrderPage(deps, { orderGid, labelId, notifyCustomer });
+  if (!bought.ok) return { ok: false, error: bought.error };
+  const label = await findActiveLabel(deps.db, deps.shop, section.value.id);
+  if (!label) return { ok: false, error: labelError("NOT_FOUND", "The label was not found.", `extension: ${labelId}`) };
+  return { ok: true, label: { ...toExtensionLabel(label), writeBackError: bought.value.writeBackError } };
+}
+
+async function mapBounded<T, R>(items: readonly T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await run(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
+}
+
+/**
+ * "Create labels" on Shopify's order list: what a bulk run would find, before it starts and
+ * without a call to the shipping service. Each order is read and prefilled as the run's check does.
+ */
+export async function preflightOrdersForExtension(
+  deps: ExtensionDeps,
+  orderGids: readonly OrderGid[],
+): Promise<Result<ExtensionBulkPreflightResponse, LabelError>> {
+  const [shopAndLocations, settings] = await Promise.all([
+    getShopAndLocations(deps.admin),
+    getShopSettings(deps.db, deps.shop),
+  ]);
+  if (!shopAndLocations.ok) return err(fromShopifyError("preflightOrdersForExtension", shopAndLocations.error));
+  const active = await listActiveLabelsForOrders(deps.db, deps.shop, orderGids);
+  const summary: ExtensionBulkPreflightResponse = { ready: 0, needsFixing: [], leftOut: [] };
+  const reads = await mapBounded(orderGids, SHOPIFY_READS_IN_FLIGHT, (gid) => getOrderForLabel(deps.admin, gid));
+  for (const [index, read] of reads.entries()) {
+    const gid = orderGids[index] as OrderGid;
+    const fallbackName = `Order ${getNumericId(gid) ?? gid}`;
+    if (!read.ok) {
+      if (read.error.code !== "NOT_FOUND") return err(fromShopifyError("preflightOrdersForExtension", read.error));
+      summary.leftOut.push({ orderName: fallbackName, reason: "Not found in Shopify." });
+      continue;
+    }
+    const order = read.value.order;
+    const shipments = order.fulfillmentOrders.filter(
+      (fo) =>
+        fo.status !== null &&
+        SHIPPABLE_STATUSES.has(fo.status) &&
+        fo.deliveryMethod?.methodType === "SHIPPING" &&
+        fo.lineItems.some((line) => line.requiresShipping && line.remainingQuantity > 0),
+    );
+    if (shipments.length === 0) {
+      summary.leftOut.push({ orderName: order.name, reason: "Nothing left to ship by carrier." });
+      continue;
+    }
+    for (const fo of shipments) {
+      const label = active.find((l) => l.fulfillmentOrderGid === fo.id);
+      if (label && label.status !== "draft") {
+        summary.leftOut.push({ orderName: order.name, reason: "Already has a label." });
+        continue;
+      }
+      if (label) {
+        summary.ready += 1; // the run buys its draft as it is
+        continue;
+      }
+      const prefilled = prefillLabelRequest(order, settings, { ...shopAndLocations.value, fulfillmentOrderId: fo.id });
+      if (isBlocking(prefilled.problems)) {
+        summary.needsFixing.push({
+          orderName: order.name,
+          appUrl: orderAppUrl(order.legacyId),
+          problems: prefilled.problems.filter((p) => p.severity === "blocking").map((p) => p.message),
+        });
+      } else {
+        summary.ready += 1;
+      }
+    }
+  }
+  return ok(summary);
+}
+
+/** The selection's orders as a bulk run takes them; names are filled in by the run's check. */
+export function toBulkRunOrders(orderGids: readonly OrderGid[]) {
+  return orderGids.map((orderGid) => ({ orderGid, orderName: `#${getNumericId(orderGid) ?? ""}` }));
+}
+
+/** An order's bought labels, one per shipment, in a stable order (the order's own). */
+function boughtLabelsOf(labels: readonly LabelView[], orderGid: OrderGid): LabelView[] {
+  return labels
+    .filter((l) => l.orderGid === orderGid && BOUGHT.has(l.status))
+    .sort((a, b) => a.fulfillmentOrderGid.localeCompare(b.fulfillmentOrderGid));
+}
+
+/** The print menu's "Shipping label" for one order or a selection: what goes in the PDF. */
+export async function summarizePrintForExtension(
+  deps: Pick<ExtensionDeps, "db" | "shop">,
+  orderGids: readonly OrderGid[],
+): Promise<ExtensionPrintSummary> {
+  const labels = await listActiveLabelsForOrders(deps.db, deps.shop, orderGids);
+  const summary: ExtensionPrintSummary = { printable: [], zplOnly: [], withoutLabel: [], pdfPath: null };
+  for (const gid of orderGids) {
+    const bought = boughtLabelsOf(labels, gid);
+    if (bought.length === 0) {
+      const name = labels.find((l) => l.orderGid === gid)?.orderName ?? `Order ${getNumericId(gid) ?? gid}`;
+      summary.withoutLabel.push(name);
+      continue;
+    }
+    for (const label of bought) {
+      const view = toExtensionLabel(label);
+      if (view.printable) summary.printable.push({ orderName: label.orderName, labelId: label.id });
+      else {
+        summary.zplOnly.push({
+          orderName: label.orderName,
+          howTo:
+            view.format === "zpl"
+              ? "ZPL label for a thermal printer: download it from the order's page in the app."
+              : "This label's file is not ready to print yet: open the order's page in the app.",
+        });
+      }
+    }
+  }
+  if (summary.printable.length > 0) {
+    const ids = orderGids.map((gid) => getNumericId(gid)).join(",");
+    summary.pdfPath = `/api/extensions/print/pdf?orders=${ids}`;
+  }
+  return summary;
+}
+
+/** The order GIDs a request names, as numeric ids or GIDs; null when one is neither. */
+export function parseOrderIds(values: readonly string[]): OrderGid[] | null {
+  const gids: OrderGid[] = [];
+  for (const value of values) {
+    const gid = /^\d{1,20}$/.test(value) ? toOrderGid(value) : parseOrderGid(value);
+    if (!gid) return null;
+    if (!gids.includes(gid)) gids.push(gid);
+  }
+  return gids;
+}
+
+/** The orders' bought PDF and PNG labels in the order the selection names them: the print menu's PDF. */
+export async function listPrintableLabelsForOrders(
+  deps: Pick<ExtensionDeps, "db" | "shop">,
+  orderGids: readonly OrderGid[],
+): Promise<PrintableLabel[]> {
+  const labels = await listActiveLabelsForOrders(deps.db, deps.shop, orderGids);
+  return orderGids.flatMap((gid) =>
+    boughtLabelsOf(labels, gid).flatMap((l) => (toExtensionLabel(l).printable ? (toPrintableLabel(l) ?? []) : [])),
+  );
+}

@@ -1,0 +1,22 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+
+import { OrderIdsBodySchema, readJsonBody } from "~/http/extension-input.server";
+import { answerLabelError, handleExtensionRequest, methodNotAllowed } from "~/http/extension-request.server";
+import { preflightOrdersForExtension } from "~/labels/extension-api.server";
+import type { ExtensionBulkPreflightResponse } from "~/labels/extension-contract";
+
+// POST /api/extensions/bulk/preflight — "Create labels" on Shopify's order list: how many of the
+// selected orders' shipments are ready and which need fixing, before a run starts. No call to
+// the shipping service: nothing is drafted or spent.
+
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  handleExtensionRequest(request, async () => methodNotAllowed("POST"));
+
+export const action = ({ request }: ActionFunctionArgs) =>
+  handleExtensionRequest(request, async ({ db, shop, admin }) => {
+    const body = await readJsonBody(request, OrderIdsBodySchema);
+    if (!body.ok) return body.response;
+    const summary = await preflightOrdersForExtension({ db, shop, admin }, body.value.orderIds);
+    if (!summary.ok) return answerLabelError(summary.error);
+    return Response.json(summary.value satisfies ExtensionBulkPreflightResponse);
+  });

@@ -1,0 +1,34 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+
+import { OrderIdsBodySchema, readJsonBody } from "~/http/extension-input.server";
+import { extensionError, handleExtensionRequest, methodNotAllowed } from "~/http/extension-request.server";
+import { enqueueBulkCheck } from "~/jobs/bulk-run-jobs.server";
+import { startBulkRun } from "~/labels/bulk-runs.server";
+import { appUrlFor, toBulkRunOrders } from "~/labels/extension-api.server";
+import type { ExtensionBulkStartResponse } from "~/labels/extension-contract";
+
+// POST /api/extensions/bulk/runs — starts a bulk run over the selection with the shop's rules,
+// as the Orders screen's "Create labels" does, and answers where its review opens in the app.
+// Nothing is bought here: the merchant confirms the exact total on the review.
+
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  handleExtensionRequest(request, async () => methodNotAllowed("POST"));
+
+export const action = ({ request }: ActionFunctionArgs) =>
+  handleExtensionRequest(request, async ({ db, shop, staffMemberId }) => {
+    const body = await readJsonBody(request, OrderIdsBodySchema);
+    if (!body.ok) return body.response;
+    const started = await startBulkRun(
+      db,
+      shop,
+      { orders: toBulkRunOrders(body.value.orderIds), choice: { mode: "rules" }, createdBy: staffMemberId },
+      (tx, itemId) => enqueueBulkCheck(tx, shop, itemId),
+    );
+    if (!started.ok) {
+      return extensionError(400, "INVALID_REQUEST", started.error.message, {
+        fields: [{ path: "orderIds", message: started.error.message }],
+      });
+    }
+    const { runId } = started.value;
+    return Response.json({ runId, reviewUrl: appUrlFor(`/app/bulk/${runId}`) } satisfies ExtensionBulkStartResponse);
+  });
