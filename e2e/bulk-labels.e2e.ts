@@ -57,4 +57,36 @@ describe("bulk labels", () => {
     guarded.assertClean();
     await guarded.close();
   });
+
+  it("lets the run choose its services instead of the shop's rules, and says so on the review", async () => {
+    const guarded = await openGuardedPage(browser(), "bulk-services");
+    const { page } = guarded;
+    const frame = await openApp(page);
+    for (const name of ["#1005", "#1010"]) {
+      const row = frame.getByRole("row").filter({ has: frame.getByRole("link", { name, exact: true }) });
+      await row.getByRole("checkbox").check();
+    }
+    await frame.getByRole("button", { name: /^(More actions|Actions)$/ }).click();
+    await frame
+      .getByRole("button", { name: "Create labels: choose services…" })
+      .or(frame.getByRole("menuitem", { name: "Create labels: choose services…" }))
+      .click();
+    const dialog = frame.getByRole("dialog", { name: "Choose services for these labels" });
+    await see(dialog);
+    await dialog.getByLabel("International shipments").selectOption({ label: "DHL Express Worldwide" });
+    await checkScreen(guarded, frame, "bulk-services");
+    await dialog.getByRole("button", { name: "Create labels" }).click();
+
+    await see(frame.getByRole("heading", { name: "Review and buy" }), RUN_TIMEOUT_MS);
+    await see(frame.getByText(/International shipments: DHL Express Worldwide\./));
+    for (const name of ["#1005", "#1010"]) {
+      const row = frame.getByRole("row").filter({ has: frame.getByRole("link", { name, exact: true }) });
+      await see(row.getByText(/DHL Express Worldwide/));
+    }
+    await frame.getByRole("button", { name: "Cancel", exact: true }).click();
+    await see(frame.getByRole("heading", { name: /cancelled/i }), RUN_TIMEOUT_MS);
+
+    guarded.assertClean();
+    await guarded.close();
+  });
 });

@@ -14,8 +14,11 @@ import {
 } from "@shopify/polaris";
 import { useCallback, useEffect, useRef, useState } from "react";
 
+import type { BulkChoice } from "~/labels/bulk-choice";
 import { LABEL_PROGRESS_TEXT, type LabelProgress } from "~/labels/label-state";
 import type { OrderListTab, OrderRow } from "~/labels/order-list.server";
+
+import { BulkServicesModal } from "./bulk-services-modal";
 
 // The Orders table: tabs, search by order name, cursor paging, one row per order awaiting
 // shipment. Navigation goes through Remix (useNavigate / search params), so the admin frame keeps
@@ -108,7 +111,9 @@ export function OrderList({ tab, search, rows, pageInfo, filteredOnPage }: Order
   });
   // "Create labels": a bulk run over the selected orders, by the shop's rules or one override.
   // "Select all" past this page: the server lists every order the tab and search show.
-  const createLabels = (choice: { mode: "rules" | "cheapest" | "fastest" }) => {
+  const [choosingServices, setChoosingServices] = useState(false);
+  const createLabels = (choice: BulkChoice) => {
+    setChoosingServices(false);
     const chosen = rows.filter((row) => selectedResources.includes(row.orderGid));
     const fields: Record<string, string> = allResourcesSelected
       ? { scope: "all", tab, q: search }
@@ -233,6 +238,7 @@ export function OrderList({ tab, search, rows, pageInfo, filteredOnPage }: Order
           bulkActions={[
             { content: "Create labels: cheapest rates", onAction: () => createLabels({ mode: "cheapest" }) },
             { content: "Create labels: fastest rates", onAction: () => createLabels({ mode: "fastest" }) },
+            { content: "Create labels: choose services…", onAction: () => setChoosingServices(true) },
           ]}
           loading={loading}
           emptyState={emptyState}
@@ -296,6 +302,16 @@ export function OrderList({ tab, search, rows, pageInfo, filteredOnPage }: Order
           ))}
         </IndexTable>
       </div>
+      <BulkServicesModal
+        open={choosingServices}
+        selection={
+          allResourcesSelected
+            ? "every order this view shows"
+            : `${selectedResources.length} selected ${selectedResources.length === 1 ? "order" : "orders"}`
+        }
+        onClose={() => setChoosingServices(false)}
+        onCreate={createLabels}
+      />
     </Card>
   );
 }

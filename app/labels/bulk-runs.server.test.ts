@@ -21,19 +21,21 @@ import {
   startBulkRun,
   STRANDED_AFTER_MS,
 } from "./bulk-runs.server";
+import { findLabel } from "./label-repository.server";
 
 const SHOP = TEST_LABEL_SHOP;
 
 // The queue is the worker's business (bulk-run-jobs.server.ts): here each job is a call, so the
 // tests can run them in any order, twice, or not at all.
-function setUp(options: { balance?: string; orders?: number } = {}) {
+function setUp(options: { balance?: string; orders?: number; kinds?: ("domestic" | "international")[] } = {}) {
   const config = loadDefaultConfig();
   const org = config.organizations[DEMO_ORG];
   if (org && options.balance) org.balance = options.balance;
   const shippingEmulator = createShippingEmulator({ config });
   const shopify = createShopifyAdminEmulator();
   const shipping = createTestShippingClient(shippingEmulator);
-  const orders = Array.from({ length: options.orders ?? 6 }, () => shopify.createOrder({ kind: "domestic" }).order);
+  const kinds = options.kinds ?? Array.from({ length: options.orders ?? 6 }, () => "domestic" as const);
+  const orders = kinds.map((kind) => shopify.createOrder({ kind }).order);
   const checks: string[] = [];
   const buys: string[] = [];
   const enqueue = (into: string[]) => async (_tx: Prisma.TransactionClient, itemId: string) => void into.push(itemId);
@@ -106,6 +108,30 @@ describe("bulk runs", () => {
     const labels = await listBulkRunLabels(db, SHOP, runId);
     expect(labels.map((l) => l.orderName)).toEqual(t.orders.map((o) => o.name));
     expect(labels.every((l) => l.status === "fulfilled")).toBe(true);
+  });
+
+  it("overrides the shop's rules per destination: a named service at home, the fastest rate abroad", async () => {
+    const t = setUp({ kinds: ["domestic", "international", "domestic", "international"] });
+    const runId = await t.start({
+      mode: "destination",
+      domestic: { mode: "service", serviceCode: "svc_usps_priority" },
+      international: { mode: "fastest" },
+    });
+    await t.checkAll();
+    const run = await t.review(runId);
+    expect(run.items.map((i) => i.status)).toEqual(Array(4).fill("ready"));
+    const labels = await Promise.all(run.items.map((i) => findLabel(db, SHOP, i.labelId ?? "")));
+    const services = labels.map((l) => l?.serviceCode);
+    expect([services[0], services[2]]).toEqual(["svc_usps_priority", "svc_usps_priority"]);
+    // Abroad: the quickest of the shipment's own rates (the rules' cheapest would differ).
+    for (const index of [1, 3]) {
+      const label = labels[index];
+      const quote = await t.deps.shipping.getRates(label?.request as never);
+      if (!quote.ok) throw new Error("no quote");
+      const fastest = Math.min(...quote.value.rates.map((r) => r.delivery_days ?? Infinity));
+      const chosen = quote.value.rates.find((r) => r.service_code === label?.serviceCode);
+      expect(chosen?.delivery_days, label?.serviceCode ?? "").toBe(fastest);
+    }
   });
 
   it("refuses a confirmation whose total is not the one on screen", async () => {

@@ -13,6 +13,7 @@ import { parseStoredJson } from "~/utils/stored-json";
 import { draftLoadedShipment, isTransientLabelError } from "./auto-draft.server";
 import type { AutoDraftRule } from "./auto-draft-rules";
 import { getAutoDraftSettings } from "./auto-draft-settings.server";
+import { type BulkChoice, BulkChoiceSchema, rulesForOverride } from "./bulk-choice";
 import { fromShopifyError, type LabelError } from "./label-errors";
 import { findActiveLabel, findLabel, findLabelStatuses, type LabelView } from "./label-repository.server";
 import { purchase } from "./purchase.server";
@@ -28,17 +29,11 @@ import { writeTracking } from "./write-tracking.server";
 // goes item by item through the job queue with the order page's `purchase` and `writeTracking`,
 // so every exactly-once rule of ADR 5 holds, and the service's charges are one per bought item.
 
+export { type BulkChoice, BulkChoiceSchema } from "./bulk-choice";
+
 export const MAX_BULK_RUN_ORDERS = 1000;
 // An order's shipments follow it in the list: its items take positions order × SLOTS + n.
 const SLOTS_PER_ORDER = 100;
-
-export const BulkChoiceSchema = z.discriminatedUnion("mode", [
-  z.object({ mode: z.literal("rules") }),
-  z.object({ mode: z.literal("cheapest") }),
-  z.object({ mode: z.literal("fastest") }),
-  z.object({ mode: z.literal("service"), serviceCode: z.string().regex(/^svc_[a-z0-9_]+$/) }),
-]);
-export type BulkChoice = z.infer<typeof BulkChoiceSchema>;
 
 export const BULK_ITEM_STATUSES = [
   "checking",
@@ -111,22 +106,7 @@ export type BulkCheckDeps = {
 };
 
 async function rulesFor(db: PrismaClient, shop: string, choice: BulkChoice): Promise<AutoDraftRule[]> {
-  if (choice.mode === "rules") return (await getAutoDraftSettings(db, shop)).rules;
-  const rule: AutoDraftRule = {
-    id: `bulk-${choice.mode}`,
-    destination: "any",
-    countries: [],
-    minWeight: null,
-    maxWeight: null,
-    weightUnit: "g",
-    minOrderValue: null,
-    maxOrderValue: null,
-    choice: "cheapest",
-    serviceCode: null,
-    boxPresetId: null,
-  };
-  if (choice.mode === "service") return [{ ...rule, choice: "service", serviceCode: choice.serviceCode }];
-  return [{ ...rule, choice: choice.mode, serviceCode: null }];
+  return rulesForOverride(choice) ?? (await getAutoDraftSettings(db, shop)).rules;
 }
 
 const parseChoice = (run: BulkRun): BulkChoice =>

@@ -21,6 +21,7 @@ import { DownloadButton } from "~/components/download-button";
 import { usePolling } from "~/components/use-polling";
 import { requireShopContext } from "~/http/shop-context.server";
 import { enqueueBulkBuy } from "~/jobs/bulk-run-jobs.server";
+import { describeBulkChoice } from "~/labels/bulk-choice";
 import {
   type BulkItemStatus,
   type BulkRunItemView,
@@ -202,6 +203,9 @@ export default function BulkRunPage() {
               ) : null}
               {run.status === "review" ? (
                 <>
+                  <Text as="p" tone="subdued">
+                    {describeBulkChoice(run.choice)}
+                  </Text>
                   <Text as="p">
                     {plural(ready.length, "label")} ready, {formatMinorUnits(run.totalCents)} in total.
                     {blocked.length === 1 ? " 1 shipment needs fixing and is left out: open its order to fix it." : ""}

@@ -86,6 +86,26 @@ describe("/app/bulk", () => {
     expect(await db.bulkRun.count()).toBe(0);
   });
 
+  it("takes a per-destination choice of services, and refuses one that cannot ship there, naming its field", async () => {
+    const choice = {
+      mode: "destination",
+      domestic: { mode: "service", serviceCode: "svc_ups_ground" },
+      international: { mode: "fastest" },
+    };
+    const started = (await start({ orders: JSON.stringify(ORDERS), choice: JSON.stringify(choice) })) as Response;
+    expect(started.status).toBe(302);
+    const run = await db.bulkRun.findFirstOrThrow({ where: { shop: TEST_SHOP } });
+    expect(JSON.parse(run.choice)).toEqual(choice);
+
+    const abroadAtHome = { ...choice, domestic: { mode: "service", serviceCode: "svc_dhl_express_worldwide" } };
+    const refused = (await start({ orders: JSON.stringify(ORDERS), choice: JSON.stringify(abroadAtHome) })) as Response;
+    expect(refused.status).toBe(400);
+    const body = (await refused.json()) as { error: { message: string; fields: { path: string }[] } };
+    expect(body.error.fields[0]?.path).toBe("choice.domestic.serviceCode");
+    expect(body.error.message).toMatch(/DHL Express Worldwide does not ship within the country/);
+    expect(await db.bulkRun.count()).toBe(1);
+  });
+
   it("refuses to buy at a total other than the one reviewed", async () => {
     const run = await db.bulkRun.create({ data: { shop: TEST_SHOP, status: "review" } });
     await db.bulkRunItem.create({

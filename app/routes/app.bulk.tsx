@@ -33,8 +33,8 @@ const StartSchema = z.discriminatedUnion("scope", [
   }),
 ]);
 
-const refuseSelection = (message: string) =>
-  Response.json({ error: { message, fields: [{ path: "orders", message }] } }, { status: 400 });
+const refuseSelection = (message: string, path = "orders") =>
+  Response.json({ error: { message, fields: [{ path, message }] } }, { status: 400 });
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { db, shop, admin, staffMemberId } = await requireShopContext(request);
@@ -43,6 +43,10 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   if (!parsed.success) {
     // Too few or too many orders say so; anything else the form could not have sent.
     const issue = parsed.error.issues[0];
+    // A service that cannot ship where it was chosen for is named at its field.
+    if (issue?.path[0] === "choice" && issue.path.length > 1 && issue.code === "custom") {
+      return refuseSelection(issue.message, issue.path.join("."));
+    }
     const counted = issue?.code === "too_small" || issue?.code === "too_big";
     return refuseSelection(counted ? issue.message : "The selection could not be read.");
   }
