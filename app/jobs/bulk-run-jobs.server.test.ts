@@ -122,7 +122,8 @@ describe("a bulk run through the real job worker", () => {
     const depsA: BulkJobDeps = {
       db: dbA,
       adminFor: async () => adminA,
-      shippingFor: async () => createTestShippingClient(shipping, "sk_live_demo", fetchA),
+      shippingFor: async (_shop, options) =>
+        createTestShippingClient(shipping, "sk_live_demo", options?.limit ? options.limit(fetchA) : fetchA),
     };
     const workerA = createPrismaJobQueue(dbA).createWorker([createBulkCheckJob(depsA), createBulkBuyJob(depsA)], {
       pollIntervalMs: 20,
@@ -249,7 +250,8 @@ describe("a bulk run through the real job worker", () => {
     const depsB: BulkJobDeps = {
       db: dbB,
       adminFor: async () => adminB,
-      shippingFor: async () => createTestShippingClient(shipping, "sk_live_demo", fetchB),
+      shippingFor: async (_shop, options) =>
+        createTestShippingClient(shipping, "sk_live_demo", options?.limit ? options.limit(fetchB) : fetchB),
     };
     // The production worker also runs the label-recovery sweep (write-backs Shopify throttled).
     const recoveryJob = restarted.createLabelRecoveryJob(depsB);
@@ -343,7 +345,12 @@ describe("a bulk run through the real job worker", () => {
     const deps: BulkJobDeps = {
       db,
       adminFor: async () => admin,
-      shippingFor: async () => createTestShippingClient(shipping),
+      shippingFor: async (_shop, options) =>
+        createTestShippingClient(
+          shipping,
+          "sk_live_demo",
+          options?.limit ? options.limit(shipping.fetch) : shipping.fetch,
+        ),
     };
     // The worker's clock jumps over each backoff (5 s … 5 min) instead of the test waiting it out.
     let aheadMs = 0;

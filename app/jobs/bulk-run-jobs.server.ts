@@ -2,8 +2,8 @@ import type { Prisma } from "@prisma/client";
 import { z } from "zod";
 
 import { buyBulkRunItem, checkBulkRunItem, giveUpBulkCheck } from "~/labels/bulk-runs.server";
-import { createCallLimiter, limitShippingCalls } from "~/shipping/call-limiter";
-import type { ShippingClient } from "~/shipping/client.server";
+import { createCallLimiter, limitFetch } from "~/shipping/call-limiter";
+import type { FetchLike, ShippingClient } from "~/shipping/client.server";
 
 import { type JobDefinition, type JobKind, PermanentJobError } from "./job-queue";
 import { type OrderChangeJobDeps, requireAdmin } from "./order-change-jobs.server";
@@ -32,8 +32,8 @@ const BACKOFF = { baseMs: 5_000, maxMs: 5 * 60_000 };
 
 /** Calls to the shipping service in flight at once from one worker, over all bulk jobs. */
 export const BULK_SHIPPING_CONCURRENCY = 4;
-// More jobs than call slots: while one job reads Shopify or writes the database, another's
-// shipping call uses the slot (call-limiter.ts).
+// More jobs than slots: while one job reads Shopify or writes the database, another's request
+// to the shipping service uses the slot (call-limiter.ts).
 export const BULK_JOB_CONCURRENCY = 48;
 const shippingCalls = createCallLimiter(BULK_SHIPPING_CONCURRENCY);
 
@@ -46,8 +46,10 @@ export function enqueueBulkBuy(tx: Prisma.TransactionClient, shop: string, itemI
 }
 
 export type BulkJobDeps = Omit<OrderChangeJobDeps, "shippingFor"> & {
-  shippingFor: (shop: string) => Promise<ShippingClient | null>;
+  /** The shop's shipping client, sending its requests through `limit(fetch)`. */
+  shippingFor: (shop: string, options?: { limit?: (fetch: FetchLike) => FetchLike }) => Promise<ShippingClient | null>;
 };
+const limit = (fetch: FetchLike) => limitFetch(fetch, shippingCalls);
 
 export function createBulkCheckJob(deps: BulkJobDeps): JobDefinition<BulkItemPayload> {
   return {
@@ -57,8 +59,7 @@ export function createBulkCheckJob(deps: BulkJobDeps): JobDefinition<BulkItemPay
     backoff: BACKOFF,
     run: async (payload, context) => {
       const admin = await requireAdmin(deps, context.shop);
-      const client = await deps.shippingFor(context.shop);
-      const shipping = client ? limitShippingCalls(client, shippingCalls) : null;
+      const shipping = await deps.shippingFor(context.shop, { limit });
       const result = await checkBulkRunItem({ db: deps.db, shop: context.shop, admin, shipping }, payload.itemId);
       if (result.ok) return;
       // The last attempt: the item says why instead of holding the whole run in "checking".
@@ -78,9 +79,8 @@ export function createBulkBuyJob(deps: BulkJobDeps): JobDefinition<BulkItemPaylo
     backoff: BACKOFF,
     run: async (payload, context) => {
       const admin = await requireAdmin(deps, context.shop);
-      const client = await deps.shippingFor(context.shop);
-      if (!client) throw new PermanentJobError(`${context.shop} has no usable shipping API key`);
-      const shipping = limitShippingCalls(client, shippingCalls);
+      const shipping = await deps.shippingFor(context.shop, { limit });
+      if (!shipping) throw new PermanentJobError(`${context.shop} has no usable shipping API key`);
       const result = await buyBulkRunItem({ db: deps.db, shop: context.shop, admin, shipping }, payload.itemId, {
         lastAttempt: context.attempt >= context.maxAttempts,
       });

@@ -2,6 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 
 import { resumeStrandedBulkItems } from "~/labels/bulk-runs.server";
 import { createShippingClientForShop } from "~/labels/settings.server";
+import type { FetchLike } from "~/shipping/client.server";
 import { unauthenticated } from "~/shopify.server";
 
 import {
@@ -37,8 +38,12 @@ export function createShopClientsDeps(db: PrismaClient): LabelRecoveryDeps & Ord
         return null; // no offline session: the app was uninstalled from this shop
       }
     },
-    shippingFor: async (shop) => {
-      const client = await createShippingClientForShop(db, shop);
+    shippingFor: async (shop: string, options?: { limit?: (fetch: FetchLike) => FetchLike }) => {
+      const client = await createShippingClientForShop(
+        db,
+        shop,
+        options?.limit ? { fetch: options.limit((input, init) => globalThis.fetch(input, init)) } : {},
+      );
       return client.ok ? client.value : null;
     },
   };

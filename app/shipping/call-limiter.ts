@@ -1,9 +1,10 @@
-import type { ShippingClient } from "./client.server";
+import type { FetchLike } from "./client.server";
 
-// At most `limit` calls to the shipping service in flight from one process, whichever job makes
-// them. A bulk run's jobs spend part of their time elsewhere (Shopify, the database): with more
-// jobs than call slots, a slot a job leaves for that work is taken by another job's call, so the
-// service sees a steady `limit` calls at a time, and never more (its rate limit is per account).
+// At most `limit` requests to the shipping service in flight from one process, whichever job
+// makes them. A bulk run's jobs spend part of their time elsewhere (Shopify, the database): with
+// more jobs than slots, a slot a job leaves for that work is taken by another job's request, so
+// the service sees a steady `limit` requests at a time, and never more (its rate limit is per
+// account).
 
 export type CallLimiter = {
   readonly limit: number;
@@ -31,12 +32,12 @@ export function createCallLimiter(limit: number): CallLimiter {
   };
 }
 
-/** The same client, its calls to the service going through `limiter`. */
-export function limitShippingCalls(client: ShippingClient, limiter: CallLimiter): ShippingClient {
-  const limited = {} as ShippingClient;
-  for (const key of Object.keys(client) as (keyof ShippingClient)[]) {
-    const method = client[key] as (...args: unknown[]) => Promise<unknown>;
-    (limited as Record<string, unknown>)[key] = (...args: unknown[]) => limiter.run(() => method.apply(client, args));
-  }
-  return limited;
+/**
+ * `fetch` with each request to the service holding one of `limiter`'s slots until its answer's
+ * headers arrive. Only the wire time counts: building and checking a request, reading and checking
+ * its answer, and a retry's Retry-After wait all happen outside the slot, so a slot never idles
+ * while its job does other work.
+ */
+export function limitFetch(fetch: FetchLike, limiter: CallLimiter): FetchLike {
+  return (input, init) => limiter.run(() => fetch(input, init));
 }
