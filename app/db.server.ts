@@ -1,5 +1,8 @@
+import { createRequire } from "node:module";
+
 import type { Client, Config } from "@libsql/client";
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
+import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@prisma/client";
 
 import { resolveDatabaseUrl } from "../prisma/database-url";
@@ -28,7 +31,20 @@ class WaitingLibSQL extends PrismaLibSQL {
   }
 }
 
+/** `postgresql://…` or `postgres://…`: the database is PostgreSQL (ADR 14); anything else is SQLite. */
+export const isPostgresqlUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);
+
+// A Prisma client is generated for one provider: PostgreSQL's is generated next to SQLite's
+// (scripts/prisma-postgresql.mjs) from the same schema, so its model API is the same one.
+const requireGenerated = createRequire(import.meta.url);
+
+function createPostgresqlClient(url: string): PrismaClient {
+  const generated = requireGenerated(".prisma/client-postgresql") as { PrismaClient: typeof PrismaClient };
+  return new generated.PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
+}
+
 export function createPrismaClient(databaseUrl: string, options: { wal?: boolean } = {}): PrismaClient {
+  if (isPostgresqlUrl(databaseUrl)) return createPostgresqlClient(databaseUrl);
   const url = resolveDatabaseUrl(databaseUrl);
   // Tests copy a fresh file under a closed client before each test: a WAL file left by a
   // connection the client dropped could be replayed onto the new copy, so tests keep the journal.

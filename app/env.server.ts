@@ -34,7 +34,7 @@ export const EnvSchema = z
         .map((scope) => scope.trim())
         .filter(Boolean),
     ),
-    DATABASE_URL: nonEmpty("a SQLite file URL such as file:prisma/dev.sqlite, or a libsql:// URL").default(
+    DATABASE_URL: nonEmpty("a SQLite file URL such as file:prisma/dev.sqlite, or a postgresql:// URL").default(
       "file:prisma/dev.sqlite",
     ),
     SHIPPING_API_BASE_URL: httpUrl("the shipping service base URL, e.g. http://127.0.0.1:4010").default(

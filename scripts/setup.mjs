@@ -7,6 +7,9 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 
+import { migratePostgresql } from "./migrate-postgresql.mjs";
+import { derivePostgresqlSchema, POSTGRESQL_SCHEMA_PATH } from "./prisma-postgresql.mjs";
+
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const quiet = process.argv.includes("--quiet");
 const log = (message) => {
@@ -22,8 +25,13 @@ const schemaPath = join(root, "app/types", `admin-${ADMIN_API_VERSION}.schema.js
 // The Prisma CLI reads DATABASE_URL; default it to the same SQLite file the app opens.
 const env = { ...process.env, DATABASE_URL: process.env.DATABASE_URL || "file:prisma/dev.sqlite" };
 
-function run(cmd, args, cwd = root) {
-  return execFileSync(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+function run(cmd, args, cwd = root, extraEnv = {}) {
+  return execFileSync(cmd, args, {
+    cwd,
+    env: { ...env, ...extraEnv },
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+  });
 }
 
 function fetchAdminSchema() {
@@ -44,19 +52,42 @@ function fetchAdminSchema() {
   }
 }
 
-function generatePrismaClient() {
-  const marker = join(root, "node_modules/.prisma/client/index.js");
-  const schema = readFileSync(join(root, "prisma/schema.prisma"), "utf8");
-  const stamp = join(root, "node_modules/.prisma/schema.stamp");
-  if (existsSync(marker) && existsSync(stamp) && readFileSync(stamp, "utf8") === schema) {
-    return log("Prisma client up to date");
+// One client per provider, both from prisma/schema.prisma: SQLite's (the default) and
+// PostgreSQL's, from the schema derived for it (scripts/prisma-postgresql.mjs, ADR 14).
+function generatePrismaClients() {
+  const derived = derivePostgresqlSchema();
+  if (!existsSync(POSTGRESQL_SCHEMA_PATH) || readFileSync(POSTGRESQL_SCHEMA_PATH, "utf8") !== derived) {
+    writeFileSync(POSTGRESQL_SCHEMA_PATH, derived);
+    log("PostgreSQL schema derived from prisma/schema.prisma");
   }
-  run("npx", ["--no-install", "prisma", "generate"]);
-  writeFileSync(stamp, schema);
-  log("Prisma client generated");
+  const schema = readFileSync(join(root, "prisma/schema.prisma"), "utf8");
+  const clients = [
+    { name: "SQLite", dir: "client", args: [] },
+    { name: "PostgreSQL", dir: "client-postgresql", args: ["--config", "prisma.postgresql.config.ts"] },
+  ];
+  for (const client of clients) {
+    const marker = join(root, `node_modules/.prisma/${client.dir}/index.js`);
+    const stamp = join(root, `node_modules/.prisma/${client.dir}.schema.stamp`);
+    if (existsSync(marker) && existsSync(stamp) && readFileSync(stamp, "utf8") === schema) {
+      log(`Prisma client (${client.name}) up to date`);
+      continue;
+    }
+    // The CLI wants a URL of the provider it generates for; generating connects to nothing.
+    const sqliteUrl = isPostgresql(env.DATABASE_URL) ? "file:prisma/dev.sqlite" : env.DATABASE_URL;
+    const url = client.dir === "client" ? sqliteUrl : "postgresql://localhost/unused";
+    run("npx", ["--no-install", "prisma", "generate", ...client.args], root, { DATABASE_URL: url });
+    writeFileSync(stamp, schema);
+    log(`Prisma client (${client.name}) generated`);
+  }
 }
 
-function migrateDatabase() {
+const isPostgresql = (url) => /^postgres(ql)?:\/\//.test(url);
+
+async function migrateDatabase() {
+  if (isPostgresql(env.DATABASE_URL)) {
+    const applied = await migratePostgresql(env.DATABASE_URL);
+    return log(applied.length ? `PostgreSQL: ${applied.join(", ")} applied` : "PostgreSQL database up to date");
+  }
   run("npx", ["--no-install", "prisma", "migrate", "deploy"]);
   log("database migrated");
 }
@@ -71,6 +102,6 @@ function generateGraphqlTypes() {
 fetchAdminSchema();
 generateGraphqlTypes();
 if (existsSync(join(root, "prisma/schema.prisma"))) {
-  generatePrismaClient();
-  if (!process.argv.includes("--no-migrate")) migrateDatabase();
+  generatePrismaClients();
+  if (!process.argv.includes("--no-migrate")) await migrateDatabase();
 }

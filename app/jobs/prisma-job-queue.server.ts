@@ -45,6 +45,34 @@ const ended = (status: JobStatus, now: Date, lastError?: string) => ({
   ...(lastError === undefined ? {} : { lastError }),
 });
 
+/** The client's provider: "sqlite" or "postgresql" (a transaction's client says its parent's). */
+export function providerOf(db: Prisma.TransactionClient | PrismaClient): string {
+  return (db as unknown as { _activeProvider?: string })._activeProvider ?? "sqlite";
+}
+
+// On PostgreSQL a failed statement aborts its whole transaction, so the insert that finds the key
+// taken must not fail: ON CONFLICT DO NOTHING, then the holder is read. (SQLite goes on after a
+// failed statement, so there the insert is tried and its conflict caught.) The insert waits for a
+// transaction holding the same key to end, so the holder read after it is committed.
+async function enqueueOnPostgresql(
+  db: Prisma.TransactionClient,
+  job: { shop: string; name: string; payload: string; dedupeKey: string; runAt: Date; maxAttempts: number },
+): Promise<EnqueueResult> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const inserted = await db.$queryRaw<{ id: string }[]>`
+      INSERT INTO "Job" ("id", "shop", "name", "payload", "dedupeKey", "status", "runAt", "maxAttempts", "updatedAt")
+      VALUES (${randomUUID()}, ${job.shop}, ${job.name}, ${job.payload}, ${job.dedupeKey}, 'queued',
+              ${job.runAt}, ${job.maxAttempts}, ${new Date()})
+      ON CONFLICT ("dedupeKey") DO NOTHING
+      RETURNING "id"`;
+    const created = inserted[0];
+    if (created) return { jobId: created.id, status: "enqueued" };
+    const holder = await db.job.findUnique({ where: { dedupeKey: job.dedupeKey }, select: { id: true } });
+    if (holder) return { jobId: holder.id, status: "duplicate" };
+  }
+  throw new Error(`enqueue ${job.name}: the job holding ${job.dedupeKey} kept ending before it could be read`);
+}
+
 export async function enqueueJob<P>(
   db: Prisma.TransactionClient,
   definition: JobKind<P>,
@@ -55,6 +83,18 @@ export async function enqueueJob<P>(
   // A payload that does not fit its job is a bug in the caller: fail loudly here, not in the worker.
   const parsed = definition.payloadSchema.parse(payload);
   const dedupeKey = options.dedupeKey === undefined ? null : dedupeKeyFor(shop, definition.name, options.dedupeKey);
+  const maxAttempts = options.maxAttempts ?? definition.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const runAt = options.runAt ?? new Date();
+  if (dedupeKey && providerOf(db) === "postgresql") {
+    return enqueueOnPostgresql(db, {
+      shop,
+      name: definition.name,
+      payload: JSON.stringify(parsed),
+      dedupeKey,
+      runAt,
+      maxAttempts,
+    });
+  }
   // The job holding the key may end between our insert and our read: try again then.
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
@@ -64,8 +104,8 @@ export async function enqueueJob<P>(
           name: definition.name,
           payload: JSON.stringify(parsed),
           dedupeKey,
-          runAt: options.runAt ?? new Date(),
-          maxAttempts: options.maxAttempts ?? definition.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+          runAt,
+          maxAttempts,
         },
       });
       return { jobId: job.id, status: "enqueued" };

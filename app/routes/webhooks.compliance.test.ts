@@ -7,6 +7,7 @@ import { insertLabelRow } from "../../test/helpers/label-rows";
 import { createWebhookRequest } from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
+import { providerOf } from "../jobs/prisma-job-queue.server";
 import { action } from "./webhooks.compliance";
 
 const OTHER_SHOP = "other-shop.myshopify.com";
@@ -136,8 +137,11 @@ async function seedShop(shop: string) {
 
 /** Every row of every table, as text, with its table: what a stored row could leak. */
 async function allRows(): Promise<Array<{ table: string; row: Record<string, unknown>; text: string }>> {
+  // Every table the database has (not the ones the test knows of), on either provider.
   const tables = await db.$queryRawUnsafe<{ name: string }[]>(
-    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_prisma_migrations'",
+    providerOf(db) === "postgresql"
+      ? "SELECT tablename::text AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_app_migrations'"
+      : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_prisma_migrations'",
   );
   const rows = [];
   for (const { name } of tables) {

@@ -3,6 +3,10 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
+import pg from "pg";
+
+import { migratePostgresql } from "../../scripts/migrate-postgresql.mjs";
+
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const TMP_DIR = join(ROOT, "test/.tmp");
 // Set by the global setup for the workers of one vitest run: runs started side by side (watch
@@ -36,4 +40,65 @@ export function workerDatabasePath(): string {
 export function resetWorkerDatabase(path: string): void {
   for (const suffix of ["-journal", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
   copyFileSync(join(runDir(), "base.sqlite"), path);
+}
+
+// ---------- PostgreSQL (TEST_POSTGRES_URL set: `npm run test:postgres`) ----------
+// The run migrates one database; each worker gets its own copy (CREATE DATABASE … TEMPLATE) and
+// empties it before every test (TRUNCATE), so tests never see each other's rows here either.
+
+const POSTGRES_BASE_VARIABLE = "TEST_POSTGRES_BASE_DATABASE";
+
+/** The admin URL of the PostgreSQL server the tests run on, when they run on PostgreSQL. */
+export const testPostgresUrl = (): string | null => process.env.TEST_POSTGRES_URL || null;
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+async function withAdminClient<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: testPostgresUrl() ?? "" });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates and migrates the run's base database; answers how to drop it and its workers' copies. */
+export async function createBasePostgresDatabase(): Promise<() => Promise<void>> {
+  const url = testPostgresUrl() ?? "";
+  const base = `ship_test_${process.pid}_${Date.now().toString(36)}`;
+  await withAdminClient((client) => client.query(`CREATE DATABASE "${base}"`));
+  await migratePostgresql(withDatabase(url, base));
+  process.env[POSTGRES_BASE_VARIABLE] = base;
+  return () =>
+    withAdminClient(async (client) => {
+      const { rows } = await client.query<{ datname: string }>(
+        "SELECT datname FROM pg_database WHERE datname = $1 OR datname LIKE $2",
+        [base, `${base}_w%`],
+      );
+      for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    });
+}
+
+/** The worker's database, copied from the run's base the first time: its URL and how to empty it. */
+export async function workerPostgresDatabase(): Promise<{ url: string; reset: () => Promise<void> }> {
+  const base = process.env[POSTGRES_BASE_VARIABLE];
+  if (!base) throw new Error(`${POSTGRES_BASE_VARIABLE} is not set: the vitest global setup did not run`);
+  const name = `${base}_w${process.env.VITEST_POOL_ID ?? "0"}`;
+  await withAdminClient(async (client) => {
+    const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+    if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${name}" TEMPLATE "${base}"`);
+  });
+  const url = withDatabase(testPostgresUrl() ?? "", name);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const { rows } = await client.query<{ tablename: string }>(
+    "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_app_migrations'",
+  );
+  const truncate = `TRUNCATE ${rows.map((r) => `"${r.tablename}"`).join(", ")} RESTART IDENTITY CASCADE`;
+  return { url, reset: async () => void (await client.query(truncate)) };
 }

@@ -1,6 +1,7 @@
-import { createBaseDatabase } from "./database";
+import { createBaseDatabase, createBasePostgresDatabase, testPostgresUrl } from "./database";
 
-export default function globalSetup() {
+export default async function globalSetup() {
+  if (testPostgresUrl()) return createBasePostgresDatabase();
   const { remove } = createBaseDatabase();
   return remove;
 }

@@ -1,21 +1,24 @@
 import { afterEach, beforeEach, vi } from "vitest";
 
-import { resetWorkerDatabase, workerDatabasePath } from "./database";
+import { resetWorkerDatabase, testPostgresUrl, workerDatabasePath, workerPostgresDatabase } from "./database";
 import { TEST_ENV } from "./test-env";
 
 Object.assign(process.env, TEST_ENV);
 
 // Each worker owns one SQLite file, refreshed from the migrated base before every test, so tests
-// never see each other's rows and no test pays for running migrations.
-const databasePath = workerDatabasePath();
-process.env.DATABASE_URL = `file:${databasePath}`;
-resetWorkerDatabase(databasePath);
+// never see each other's rows and no test pays for running migrations. On PostgreSQL
+// (TEST_POSTGRES_URL), each worker owns a database, emptied before every test.
+const postgres = testPostgresUrl() ? await workerPostgresDatabase() : null;
+const databasePath = postgres ? null : workerDatabasePath();
+process.env.DATABASE_URL = postgres ? postgres.url : `file:${databasePath}`;
+if (databasePath) resetWorkerDatabase(databasePath);
 
 beforeEach(async () => {
+  if (postgres) return postgres.reset();
   // Close the app's client (if a test file loaded it) before swapping the file under it; the
   // next query reconnects to the fresh copy.
   await globalThis.prismaGlobal?.$disconnect();
-  resetWorkerDatabase(databasePath);
+  if (databasePath) resetWorkerDatabase(databasePath);
 });
 
 // An unexpected console.error fails the test that caused it: errors the code logs are bugs
