@@ -28,6 +28,7 @@
 
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { createServer as createHttpServer, request as httpRequest } from "node:http";
 import { createServer } from "node:net";
 import { setPriority } from "node:os";
 import { join, resolve } from "node:path";
@@ -36,6 +37,8 @@ import { promisify } from "node:util";
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { PrismaClient } from "@prisma/client";
 
+import { createPrismaClient, isPostgresqlUrl } from "../app/db-client.server";
+import { providerOf } from "../app/jobs/prisma-job-queue.server";
 import { setShippingApiKey } from "../app/labels/settings.server";
 import { connectShippingEvents } from "../app/labels/shipping-event-endpoint.server";
 import { createShippingClient } from "../app/shipping/client.server";
@@ -49,6 +52,7 @@ import type { ShopifyAdminEmulator, ShopifyAdminEmulatorOptions } from "../emula
 import { DEFAULT_GENERATED_ORDER_COUNT } from "../emulator/shopify/generated-orders";
 import { DEFAULT_SHOP_DOMAIN } from "../emulator/shopify/seed";
 import { type ShopifyAdminEmulatorServer, startShopifyAdminEmulatorServer } from "../emulator/shopify/server";
+import { migratePostgresql } from "./migrate-postgresql.mjs";
 
 const execFileAsync = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, "..");
@@ -86,6 +90,12 @@ export interface DemoOptions {
   keep?: boolean;
   // The SQLite file (default prisma/demo.sqlite).
   databasePath?: string;
+  // A PostgreSQL database instead (postgresql://…): migrated, and emptied of the app's rows unless
+  // `keep`. The demo's processes and this one all use it.
+  databaseUrl?: string;
+  // Web processes behind one address (round-robin, as a load balancer would) and workers (default 1 each).
+  webProcesses?: number;
+  workers?: number;
   // "if-stale" (default) builds when app/ is newer than build/; "always"; "never".
   build?: "if-stale" | "always" | "never";
   // Where progress lines and the app's output go (default: console). `null` discards them.
@@ -109,6 +119,9 @@ export interface RunningDemo {
   shopify: ShopifyAdminEmulator;
   // The worker process, for benchmarks that read its memory (/proc/<pid>/status).
   workerPid: number | undefined;
+  // Every web and worker process, for tests that run several.
+  webPids: (number | undefined)[];
+  workerPids: (number | undefined)[];
   // Back to the seeded store: both emulators reset (pending webhook deliveries stop, the log
   // empties), the app's tables emptied except sessions, settings and presets seeded again. The
   // app keeps running (and stays authenticated).
@@ -231,9 +244,15 @@ function demoDeliveryOptions() {
   return fromEnv.retryDelaysMs ? fromEnv : { retryDelaysMs: DEMO.eventRetryDelaysSeconds.map((s) => s * 1000) };
 }
 
-async function emptyAppTables(db: PrismaClient): Promise<void> {
+async function emptyAppTables(
+  db: PrismaClient,
+  options: { keepSessions: boolean } = { keepSessions: true },
+): Promise<void> {
+  const keep = options.keepSessions ? "'Session'" : "''";
   const tables = await db.$queryRawUnsafe<{ name: string }[]>(
-    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('_prisma_migrations', 'Session')",
+    providerOf(db) === "postgresql"
+      ? `SELECT tablename::text AS name FROM pg_tables WHERE schemaname = 'public' AND tablename NOT IN ('_app_migrations', ${keep})`
+      : `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('_prisma_migrations', ${keep})`,
   );
   for (const { name } of tables) await db.$executeRawUnsafe(`DELETE FROM "${name.replace(/"/g, "")}"`);
 }
@@ -252,6 +271,34 @@ async function waitForApp(url: string, child: ChildProcess, output: () => string
     }
   }
   throw new DemoStartError(`The app did not answer at ${url} within 60 s. Its output:\n${output()}`);
+}
+
+/** Spreads requests over the web processes in turn, as a load balancer would. */
+function startRoundRobinProxy(
+  host: string,
+  port: number,
+  targets: readonly number[],
+): Promise<{ close: () => Promise<void> }> {
+  let next = 0;
+  const server = createHttpServer((request, response) => {
+    const target = targets[next++ % targets.length];
+    const forwarded = httpRequest(
+      { host, port: target, method: request.method, path: request.url, headers: request.headers },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    forwarded.on("error", () => {
+      if (!response.headersSent) response.writeHead(502);
+      response.end();
+    });
+    request.pipe(forwarded);
+  });
+  return new Promise((done, fail) => {
+    server.once("error", fail);
+    server.listen(port, host, () => done({ close: () => new Promise<void>((closed) => server.close(() => closed())) }));
+  });
 }
 
 function stopChild(child: ChildProcess): Promise<void> {
@@ -276,7 +323,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   ];
   const appUrl = `http://${HOST}:${appPort}`;
   const databasePath = resolve(ROOT, options.databasePath ?? "prisma/demo.sqlite");
-  const databaseUrl = `file:${databasePath}`;
+  const postgresUrl = options.databaseUrl && isPostgresqlUrl(options.databaseUrl) ? options.databaseUrl : null;
+  const databaseUrl = postgresUrl ?? `file:${databasePath}`;
 
   const cleanups: (() => Promise<void>)[] = [];
   const cleanup = async () => {
@@ -288,10 +336,14 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     if (build === "always" || (build === "if-stale" && buildIsStale())) await buildApp(log);
     else if (!existsSync(join(ROOT, "build/server/index.js"))) throw new DemoStartError("No build/ and build: never.");
 
-    if (!options.keep) {
-      for (const suffix of ["", "-journal", "-wal", "-shm"]) rmSync(`${databasePath}${suffix}`, { force: true });
+    if (postgresUrl) {
+      await migratePostgresql(postgresUrl);
+    } else {
+      if (!options.keep) {
+        for (const suffix of ["", "-journal", "-wal", "-shm"]) rmSync(`${databasePath}${suffix}`, { force: true });
+      }
+      await migrate(databaseUrl);
     }
-    await migrate(databaseUrl);
 
     const shipping: RunningServer = await startShippingEmulatorServer({
       port: shippingPort,
@@ -310,8 +362,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     });
     cleanups.push(() => shopify.close());
 
-    const db = new PrismaClient({ adapter: new PrismaLibSQL({ url: databaseUrl }) });
+    const db = postgresUrl
+      ? createPrismaClient(postgresUrl)
+      : new PrismaClient({ adapter: new PrismaLibSQL({ url: databaseUrl }) });
     cleanups.push(() => db.$disconnect());
+    if (postgresUrl && !options.keep) await emptyAppTables(db, { keepSessions: false });
     await seedSettings(db, shopify.emulator);
     // Before the app starts: an event is only sent for what happens after this, and the app
     // answers it once it listens (a delivery refused meanwhile is retried within seconds).
@@ -338,37 +393,58 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       DEMO_ROUTE_SHOPIFY_EMULATOR_URL: shopify.url,
       DEMO_EXIT_WITH_PARENT: "1",
     };
-    const child = spawn(
-      nodeBin,
-      ["--import", "tsx", "--import", "./scripts/demo-fetch-routing.ts", "scripts/demo-app-server.ts"],
-      { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] },
-    );
-    cleanups.push(() => stopChild(child));
-    let recent = "";
-    const onOutput = (chunk: Buffer) => {
-      const text = chunk.toString("utf8");
-      recent = (recent + text).slice(-8000);
-      for (const line of text.split("\n")) if (line.trim()) log(`[app] ${line}`);
-    };
-    child.stdout.on("data", onOutput);
-    child.stderr.on("data", onOutput);
-    await waitForApp(appUrl, child, () => recent);
+    // One web process on the app's address, or several behind a round-robin proxy there.
+    const webCount = Math.max(1, options.webProcesses ?? 1);
+    const webPorts =
+      webCount === 1
+        ? [appPort]
+        : await Promise.all(Array.from({ length: webCount }, () => claimPort(0, "a web process", "")));
+    const webs: ChildProcess[] = [];
+    for (const [index, port] of webPorts.entries()) {
+      const child = spawn(
+        nodeBin,
+        ["--import", "tsx", "--import", "./scripts/demo-fetch-routing.ts", "scripts/demo-app-server.ts"],
+        { cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: ["pipe", "pipe", "pipe"] },
+      );
+      cleanups.push(() => stopChild(child));
+      let recent = "";
+      const tag = webCount === 1 ? "[app]" : `[app ${index + 1}]`;
+      const onOutput = (chunk: Buffer) => {
+        const text = chunk.toString("utf8");
+        recent = (recent + text).slice(-8000);
+        for (const line of text.split("\n")) if (line.trim()) log(`${tag} ${line}`);
+      };
+      child.stdout.on("data", onOutput);
+      child.stderr.on("data", onOutput);
+      await waitForApp(`http://${HOST}:${port}`, child, () => recent);
+      webs.push(child);
+    }
+    if (webCount > 1) {
+      const proxy = await startRoundRobinProxy(HOST, appPort, webPorts);
+      cleanups.push(() => proxy.close());
+    }
 
-    // The worker runs the background jobs (label recovery); the app process only enqueues.
-    const worker = spawn(
-      nodeBin,
-      ["--import", "tsx", "--import", "./scripts/demo-fetch-routing.ts", "scripts/worker.ts"],
-      { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] },
-    );
-    cleanups.push(() => stopChild(worker));
-    // Background work yields the CPU to the web process, as a worker deployed beside it should:
-    // Shopify gives a webhook 5 seconds, and drafting 1,800 orders must not take them.
-    if (worker.pid !== undefined) setPriority(worker.pid, WORKER_NICENESS);
-    const onWorkerOutput = (chunk: Buffer) => {
-      for (const line of chunk.toString("utf8").split("\n")) if (line.trim()) log(`[worker] ${line}`);
-    };
-    worker.stdout.on("data", onWorkerOutput);
-    worker.stderr.on("data", onWorkerOutput);
+    // The workers run the background jobs (label recovery); the app processes only enqueue.
+    const workerCount = Math.max(1, options.workers ?? 1);
+    const workers: ChildProcess[] = [];
+    for (let index = 0; index < workerCount; index++) {
+      const worker = spawn(
+        nodeBin,
+        ["--import", "tsx", "--import", "./scripts/demo-fetch-routing.ts", "scripts/worker.ts"],
+        { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] },
+      );
+      cleanups.push(() => stopChild(worker));
+      // Background work yields the CPU to the web process, as a worker deployed beside it should:
+      // Shopify gives a webhook 5 seconds, and drafting 1,800 orders must not take them.
+      if (worker.pid !== undefined) setPriority(worker.pid, WORKER_NICENESS);
+      const tag = workerCount === 1 ? "[worker]" : `[worker ${index + 1}]`;
+      const onWorkerOutput = (chunk: Buffer) => {
+        for (const line of chunk.toString("utf8").split("\n")) if (line.trim()) log(`${tag} ${line}`);
+      };
+      worker.stdout.on("data", onWorkerOutput);
+      worker.stderr.on("data", onWorkerOutput);
+      workers.push(worker);
+    }
 
     const adminUrl = shopify.adminUrl ?? `${shopify.url}/admin`;
     let stopped = false;
@@ -382,7 +458,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       apiKey: DEMO.apiKey,
       apiSecret: DEMO.apiSecret,
       shopify: shopify.emulator,
-      workerPid: worker.pid,
+      workerPid: workers[0]?.pid,
+      webPids: webs.map((w) => w.pid),
+      workerPids: workers.map((w) => w.pid),
       async reset() {
         shopify.emulator.reset();
         await fetch(`${shipping.url}/__emulator/reset`, { method: "POST" });

@@ -7,7 +7,7 @@ import { listPostgresqlMigrations, POSTGRESQL_MIGRATIONS_DIR } from "../scripts/
 import { derivePostgresqlSchema, POSTGRESQL_SCHEMA_PATH } from "../scripts/prisma-postgresql.mjs";
 
 // One schema, two providers (ADR 14): PostgreSQL's schema is derived from prisma/schema.prisma,
-// never kept by hand. (That its migrations build that schema is test/postgresql-migrations.test.ts,
+// never kept by hand. (That its migrations build that schema is test/postgresql/migrations.test.ts,
 // run on PostgreSQL by `npm run test:postgres`.)
 describe("the Prisma schemas", () => {
   it("commits the PostgreSQL schema exactly as derived from prisma/schema.prisma", () => {

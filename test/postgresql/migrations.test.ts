@@ -4,7 +4,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 
-import { ROOT } from "./setup/database";
+import { ROOT } from "../setup/database";
 
 // On PostgreSQL (`npm run test:postgres`): the committed migrations build exactly the schema that
 // prisma/schema.prisma describes today. A schema change without its PostgreSQL migration
