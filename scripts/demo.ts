@@ -287,11 +287,16 @@ function startRoundRobinProxy(
       (answer) => {
         response.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(response);
+        // A body cut short must reach the client cut short, not as a complete answer.
+        answer.on("error", (error) => response.destroy(error));
       },
     );
-    forwarded.on("error", () => {
-      if (!response.headersSent) response.writeHead(502);
-      response.end();
+    forwarded.on("error", (error) => {
+      if (response.headersSent) response.destroy(error);
+      else response.writeHead(502).end();
+    });
+    response.on("close", () => {
+      if (!response.writableFinished) forwarded.destroy();
     });
     request.pipe(forwarded);
   });

@@ -4,7 +4,7 @@
 // (prisma/postgresql/migrations). Prisma computes both from the two schemas; nothing is kept by
 // hand. Review the SQL, then run `npm run setup` to apply it.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,7 +19,24 @@ if (!name || !/^[a-z0-9_]+$/.test(name)) {
   process.exit(1);
 }
 
-const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
+// After the newest migration of either provider (some are dated ahead), so it applies last.
+const newest = ["prisma/migrations", "prisma/postgresql/migrations"]
+  .flatMap((dir) => readdirSync(join(root, dir), { withFileTypes: true }))
+  .filter((entry) => entry.isDirectory() && /^\d{14}_/.test(entry.name))
+  .map((entry) => Number(entry.name.slice(0, 14)))
+  .reduce((a, b) => Math.max(a, b), 0);
+const now = Number(new Date().toISOString().replace(/\D/g, "").slice(0, 14));
+const stamp = String(Math.max(now, newest + 1));
+// The difference is taken from the committed schema: a migration written but not committed yet
+// would be written again.
+const pending = execFileSync("git", ["status", "--porcelain", "prisma/migrations", "prisma/postgresql/migrations"], {
+  cwd: root,
+  encoding: "utf8",
+});
+if (pending.trim()) {
+  console.error(`Commit (or remove) the migrations written since the last commit first:\n${pending}`);
+  process.exit(1);
+}
 const work = mkdtempSync(join(tmpdir(), "migration-"));
 // Prisma's PostgreSQL adapter connects even to compare two schemas: a server is needed.
 const configured = [process.env.DATABASE_URL, process.env.TEST_POSTGRES_URL].find((u) =>

@@ -15,11 +15,12 @@ const PICKS = [
 const optionsFor = (side: "domestic" | "international") => [
   ...PICKS,
   ...SERVICES.filter((s) => (side === "domestic" ? s.scope === "domestic" : s.scope !== "domestic")).map((s) => ({
-    label: describeService(s),
+    label: s.scope === "ca_mx" ? `${describeService(s)} (Canada and Mexico only)` : describeService(s),
     value: s.serviceCode,
   })),
 ];
 const DOMESTIC_OPTIONS = optionsFor("domestic");
+const FALLBACK = "Where a named service is not offered for a shipment, its cheapest rate is drafted instead.";
 const INTERNATIONAL_OPTIONS = optionsFor("international");
 
 function toPick(value: string): BulkPick {
@@ -55,13 +56,19 @@ export function BulkServicesModal({ open, selection, onClose, onCreate }: BulkSe
             For {selection}, instead of your automatic-draft rules. Rates are checked and drafted first; nothing is
             bought until you confirm the total.
           </Text>
-          <Select label="Domestic shipments" options={DOMESTIC_OPTIONS} value={domestic} onChange={setDomestic} />
+          <Select
+            label="Domestic shipments"
+            options={DOMESTIC_OPTIONS}
+            value={domestic}
+            onChange={setDomestic}
+            helpText={FALLBACK}
+          />
           <Select
             label="International shipments"
             options={INTERNATIONAL_OPTIONS}
             value={international}
             onChange={setInternational}
-            helpText="Where a named service is not offered for a shipment, its cheapest rate is drafted instead."
+            helpText={FALLBACK}
           />
         </BlockStack>
       </Modal.Section>

@@ -122,8 +122,7 @@ describe("a bulk run through the real job worker", () => {
     const depsA: BulkJobDeps = {
       db: dbA,
       adminFor: async () => adminA,
-      shippingFor: async (_shop, options) =>
-        createTestShippingClient(shipping, "sk_live_demo", options?.limit ? options.limit(fetchA) : fetchA),
+      shippingFor: async (_shop, options) => createTestShippingClient(shipping, "sk_live_demo", fetchA, options?.slots),
     };
     const workerA = createPrismaJobQueue(dbA).createWorker([createBulkCheckJob(depsA), createBulkBuyJob(depsA)], {
       pollIntervalMs: 20,
@@ -250,8 +249,7 @@ describe("a bulk run through the real job worker", () => {
     const depsB: BulkJobDeps = {
       db: dbB,
       adminFor: async () => adminB,
-      shippingFor: async (_shop, options) =>
-        createTestShippingClient(shipping, "sk_live_demo", options?.limit ? options.limit(fetchB) : fetchB),
+      shippingFor: async (_shop, options) => createTestShippingClient(shipping, "sk_live_demo", fetchB, options?.slots),
     };
     // The production worker also runs the label-recovery sweep (write-backs Shopify throttled).
     const recoveryJob = restarted.createLabelRecoveryJob(depsB);
@@ -346,11 +344,7 @@ describe("a bulk run through the real job worker", () => {
       db,
       adminFor: async () => admin,
       shippingFor: async (_shop, options) =>
-        createTestShippingClient(
-          shipping,
-          "sk_live_demo",
-          options?.limit ? options.limit(shipping.fetch) : shipping.fetch,
-        ),
+        createTestShippingClient(shipping, "sk_live_demo", shipping.fetch, options?.slots),
     };
     // The worker's clock jumps over each backoff (5 s … 5 min) instead of the test waiting it out.
     let aheadMs = 0;

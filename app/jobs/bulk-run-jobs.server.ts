@@ -2,8 +2,8 @@ import type { Prisma } from "@prisma/client";
 import { z } from "zod";
 
 import { buyBulkRunItem, checkBulkRunItem, giveUpBulkCheck } from "~/labels/bulk-runs.server";
-import { createCallLimiter, limitFetch } from "~/shipping/call-limiter";
-import type { FetchLike, ShippingClient } from "~/shipping/client.server";
+import { createCallLimiter } from "~/shipping/call-limiter";
+import type { RequestSlots, ShippingClient } from "~/shipping/client.server";
 
 import { type JobDefinition, type JobKind, PermanentJobError } from "./job-queue";
 import { type OrderChangeJobDeps, requireAdmin } from "./order-change-jobs.server";
@@ -46,10 +46,9 @@ export function enqueueBulkBuy(tx: Prisma.TransactionClient, shop: string, itemI
 }
 
 export type BulkJobDeps = Omit<OrderChangeJobDeps, "shippingFor"> & {
-  /** The shop's shipping client, sending its requests through `limit(fetch)`. */
-  shippingFor: (shop: string, options?: { limit?: (fetch: FetchLike) => FetchLike }) => Promise<ShippingClient | null>;
+  /** The shop's shipping client, each of its requests taking one of `slots`. */
+  shippingFor: (shop: string, options?: { slots?: RequestSlots }) => Promise<ShippingClient | null>;
 };
-const limit = (fetch: FetchLike) => limitFetch(fetch, shippingCalls);
 
 export function createBulkCheckJob(deps: BulkJobDeps): JobDefinition<BulkItemPayload> {
   return {
@@ -59,7 +58,7 @@ export function createBulkCheckJob(deps: BulkJobDeps): JobDefinition<BulkItemPay
     backoff: BACKOFF,
     run: async (payload, context) => {
       const admin = await requireAdmin(deps, context.shop);
-      const shipping = await deps.shippingFor(context.shop, { limit });
+      const shipping = await deps.shippingFor(context.shop, { slots: shippingCalls });
       const result = await checkBulkRunItem({ db: deps.db, shop: context.shop, admin, shipping }, payload.itemId);
       if (result.ok) return;
       // The last attempt: the item says why instead of holding the whole run in "checking".
@@ -79,7 +78,7 @@ export function createBulkBuyJob(deps: BulkJobDeps): JobDefinition<BulkItemPaylo
     backoff: BACKOFF,
     run: async (payload, context) => {
       const admin = await requireAdmin(deps, context.shop);
-      const shipping = await deps.shippingFor(context.shop, { limit });
+      const shipping = await deps.shippingFor(context.shop, { slots: shippingCalls });
       if (!shipping) throw new PermanentJobError(`${context.shop} has no usable shipping API key`);
       const result = await buyBulkRunItem({ db: deps.db, shop: context.shop, admin, shipping }, payload.itemId, {
         lastAttempt: context.attempt >= context.maxAttempts,

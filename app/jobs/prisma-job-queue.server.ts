@@ -31,6 +31,7 @@ import {
 export type JobStatus = "queued" | "running" | "done" | "dead" | "cancelled";
 
 const CLAIM_CANDIDATES = 10;
+const CLAIM_ROUNDS = 3;
 const FINISHED_JOBS_KEPT_MS = 7 * 24 * 60 * 60_000;
 
 const dedupeKeyFor = (shop: string, name: string, key: string) => `${shop}:${name}:${key}`;
@@ -58,11 +59,13 @@ async function enqueueOnPostgresql(
   db: Prisma.TransactionClient,
   job: { shop: string; name: string; payload: string; dedupeKey: string; runAt: Date; maxAttempts: number },
 ): Promise<EnqueueResult> {
+  // Prisma writes UTC; the column's own default would be the server's local time.
+  const now = new Date();
   for (let attempt = 0; attempt < 3; attempt++) {
     const inserted = await db.$queryRaw<{ id: string }[]>`
-      INSERT INTO "Job" ("id", "shop", "name", "payload", "dedupeKey", "status", "runAt", "maxAttempts", "updatedAt")
+      INSERT INTO "Job" ("id", "shop", "name", "payload", "dedupeKey", "status", "runAt", "maxAttempts", "createdAt", "updatedAt")
       VALUES (${randomUUID()}, ${job.shop}, ${job.name}, ${job.payload}, ${job.dedupeKey}, 'queued',
-              ${job.runAt}, ${job.maxAttempts}, ${new Date()})
+              ${job.runAt}, ${job.maxAttempts}, ${now}, ${now})
       ON CONFLICT ("dedupeKey") DO NOTHING
       RETURNING "id"`;
     const created = inserted[0];
@@ -212,53 +215,58 @@ function createUnserializedStore(db: PrismaClient): JobStore {
   return {
     async claimNext(definition: AnyJobDefinition, now: Date): Promise<ClaimedJob | null> {
       const leaseMs = definition.leaseMs ?? DEFAULT_LEASE_MS;
-      const candidates = await db.job.findMany({
-        where: {
-          name: definition.name,
-          OR: [
-            { status: "queued", runAt: { lte: now } },
-            // Its worker died (or stalled past its lease): take it over.
-            { status: "running", leaseUntil: { lt: now } },
-          ],
-        },
-        orderBy: [{ runAt: "asc" }, { id: "asc" }],
-        take: CLAIM_CANDIDATES,
-      });
-      for (const candidate of candidates) {
-        // Conditional on exactly what we read: another worker's claim in between changes it.
-        const from: Prisma.JobWhereInput =
-          candidate.status === "queued"
-            ? { id: candidate.id, status: "queued", runAt: { lte: now } }
-            : { id: candidate.id, status: "running", claimToken: candidate.claimToken, leaseUntil: { lt: now } };
-        if (candidate.status === "running" && candidate.attempts >= candidate.maxAttempts) {
-          // The last attempt's worker never came back: no attempt is left to take it over with.
-          await db.job.updateMany({
-            where: from,
-            data: ended(
-              "dead",
-              now,
-              candidate.lastError ?? "the worker running its last attempt stopped (lease ended)",
-            ),
-          });
-          continue;
-        }
-        const token = randomUUID();
-        const leaseUntil = new Date(now.getTime() + leaseMs);
-        const { count } = await db.job.updateMany({
-          where: from,
-          data: { status: "running", claimToken: token, leaseUntil, attempts: { increment: 1 } },
+      // Other workers may take every candidate first: read again rather than report "nothing
+      // due" (which would leave this kind unasked for a while, job-worker.server.ts).
+      for (let round = 0; round < CLAIM_ROUNDS; round++) {
+        const candidates = await db.job.findMany({
+          where: {
+            name: definition.name,
+            OR: [
+              { status: "queued", runAt: { lte: now } },
+              // Its worker died (or stalled past its lease): take it over.
+              { status: "running", leaseUntil: { lt: now } },
+            ],
+          },
+          orderBy: [{ runAt: "asc" }, { id: "asc" }],
+          take: CLAIM_CANDIDATES,
         });
-        if (count !== 1) continue;
-        return {
-          id: candidate.id,
-          shop: candidate.shop,
-          name: candidate.name,
-          payload: parsePayload(candidate.payload),
-          attempts: candidate.attempts + 1,
-          maxAttempts: candidate.maxAttempts,
-          token,
-          leaseUntil,
-        };
+        if (candidates.length === 0) return null;
+        for (const candidate of candidates) {
+          // Conditional on exactly what we read: another worker's claim in between changes it.
+          const from: Prisma.JobWhereInput =
+            candidate.status === "queued"
+              ? { id: candidate.id, status: "queued", runAt: { lte: now } }
+              : { id: candidate.id, status: "running", claimToken: candidate.claimToken, leaseUntil: { lt: now } };
+          if (candidate.status === "running" && candidate.attempts >= candidate.maxAttempts) {
+            // The last attempt's worker never came back: no attempt is left to take it over with.
+            await db.job.updateMany({
+              where: from,
+              data: ended(
+                "dead",
+                now,
+                candidate.lastError ?? "the worker running its last attempt stopped (lease ended)",
+              ),
+            });
+            continue;
+          }
+          const token = randomUUID();
+          const leaseUntil = new Date(now.getTime() + leaseMs);
+          const { count } = await db.job.updateMany({
+            where: from,
+            data: { status: "running", claimToken: token, leaseUntil, attempts: { increment: 1 } },
+          });
+          if (count !== 1) continue;
+          return {
+            id: candidate.id,
+            shop: candidate.shop,
+            name: candidate.name,
+            payload: parsePayload(candidate.payload),
+            attempts: candidate.attempts + 1,
+            maxAttempts: candidate.maxAttempts,
+            token,
+            leaseUntil,
+          };
+        }
       }
       return null;
     },

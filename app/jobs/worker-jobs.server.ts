@@ -2,7 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 
 import { resumeStrandedBulkItems } from "~/labels/bulk-runs.server";
 import { createShippingClientForShop } from "~/labels/settings.server";
-import type { FetchLike } from "~/shipping/client.server";
+import type { RequestSlots } from "~/shipping/client.server";
 import { unauthenticated } from "~/shopify.server";
 
 import {
@@ -38,12 +38,8 @@ export function createShopClientsDeps(db: PrismaClient): LabelRecoveryDeps & Ord
         return null; // no offline session: the app was uninstalled from this shop
       }
     },
-    shippingFor: async (shop: string, options?: { limit?: (fetch: FetchLike) => FetchLike }) => {
-      const client = await createShippingClientForShop(
-        db,
-        shop,
-        options?.limit ? { fetch: options.limit((input, init) => globalThis.fetch(input, init)) } : {},
-      );
+    shippingFor: async (shop: string, options?: { slots?: RequestSlots }) => {
+      const client = await createShippingClientForShop(db, shop, options?.slots ? { slots: options.slots } : {});
       return client.ok ? client.value : null;
     },
   };

@@ -1,7 +1,7 @@
 import type { BoxPreset as BoxPresetRow, PrismaClient, ShopSettings } from "@prisma/client";
 
 import { getEnv } from "~/env.server";
-import { createShippingClient, type FetchLike, type ShippingClient } from "~/shipping/client.server";
+import { createShippingClient, type FetchLike, type RequestSlots, type ShippingClient } from "~/shipping/client.server";
 import type { AdminGraphqlClient, ShopifyError } from "~/shopify/admin-client";
 import { getShopAndLocations } from "~/shopify/shop";
 import type { AppError } from "~/utils/app-error";
@@ -179,6 +179,8 @@ export async function saveShopSettings(
   return ok(next);
 }
 
+const MAX_API_KEY_LENGTH = 512;
+
 export async function setShippingApiKey(
   db: PrismaClient,
   shop: string,
@@ -190,6 +192,17 @@ export async function setShippingApiKey(
     const message = "Enter the full API key from your shipping account.";
     return err(
       settingsError("INVALID_SETTINGS", message, "setShippingApiKey: key too short", [{ path: "apiKey", message }]),
+    );
+  }
+  // A key is a token: printable ASCII, no spaces. Anything else (a pasted paragraph, a line
+  // break, accented letters, a megabyte) is not one, and would go out in every request's
+  // Authorization header: refused here, and never quoted back.
+  if (trimmed.length > MAX_API_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(trimmed)) {
+    const message = `That is not an API key: a key has no spaces or accented letters and at most ${MAX_API_KEY_LENGTH} characters. Copy it again from your shipping account.`;
+    return err(
+      settingsError("INVALID_SETTINGS", message, "setShippingApiKey: not a key (characters or length)", [
+        { path: "apiKey", message },
+      ]),
     );
   }
   const sealed = sealSecret(trimmed, encryptionKeyOf(options));
@@ -263,6 +276,7 @@ export async function createShippingClientForShop(
     baseUrl?: string;
     fetch?: FetchLike;
     log?: Parameters<typeof createShippingClient>[0]["log"];
+    slots?: RequestSlots;
   } = {},
 ): Promise<Result<ShippingClient, SettingsError>> {
   const apiKey = await readShippingApiKey(db, shop, options);
@@ -273,6 +287,7 @@ export async function createShippingClientForShop(
       apiKey: apiKey.value,
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.log ? { log: options.log } : {}),
+      ...(options.slots ? { slots: options.slots } : {}),
     }),
   );
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { createCallLimiter, limitFetch } from "./call-limiter";
+import { createCallLimiter } from "./call-limiter";
+import { createShippingClient } from "./client.server";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
 
@@ -31,23 +32,28 @@ describe("createCallLimiter", () => {
     expect(await limiter.run(async () => "next")).toBe("next");
   });
 
-  it("holds a request's slot until its answer arrives, not while its body is read or checked", async () => {
+  it("gives a shipping request its slot before its timeout starts, and frees it when the answer arrives", async () => {
     const limiter = createCallLimiter(1);
     let inFlight = 0;
     let most = 0;
-    const fetch = limitFetch(async () => {
-      inFlight += 1;
-      most = Math.max(most, inFlight);
-      await tick();
-      inFlight -= 1;
-      return new Response("{}");
-    }, limiter);
-    const first = await fetch("https://shipping.test/v1/rates");
-    // The first answer is in hand and its body unread: the slot is already free for the next request.
-    const second = await fetch("https://shipping.test/v1/labels");
-    expect(await first.json()).toEqual({});
-    expect(await second.json()).toEqual({});
-    await Promise.all([fetch("a"), fetch("b"), fetch("c")]);
+    const client = createShippingClient({
+      baseUrl: "https://shipping.test",
+      apiKey: "sk_test",
+      // Each answer takes 40 ms; three requests queued for one slot wait up to 80 ms for it, more
+      // than the 60 ms an attempt may take: only the wire time may count against that.
+      timeoutMs: 60,
+      maxRetries: 0,
+      slots: limiter,
+      fetch: async () => {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 40));
+        inFlight -= 1;
+        return Response.json({ id: "lbl_1", status: "draft" });
+      },
+    });
+    const answers = await Promise.all([client.getLabel("lbl_1"), client.getLabel("lbl_1"), client.getLabel("lbl_1")]);
+    expect(answers.map((a) => a.ok)).toEqual([true, true, true]);
     expect(most).toBe(1);
   });
 });

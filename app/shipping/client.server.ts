@@ -61,7 +61,14 @@ export type ShippingClientOptions = {
   random?: () => number;
   /** Never receives the API key. */
   log?: (entry: ShippingLogEntry) => void;
+  /**
+   * Slots shared with other clients (call-limiter.ts): each request waits for one before its
+   * attempt's clock starts, and holds it until the answer's headers arrive.
+   */
+  slots?: RequestSlots;
 };
+
+export type RequestSlots = { acquire(): Promise<() => void> };
 
 /**
  * Per call. `deadline` (epoch ms, on the client's clock) bounds the call's total time: attempts,
@@ -247,6 +254,28 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
   const deadlineOf = (call: CallOptions | undefined) => call?.deadline ?? now() + callBudgetMs;
 
   async function attemptOnce(method: HttpMethod, path: string, body: unknown, deadline: number): Promise<Attempt> {
+    // Waiting for a slot is not the service's time: the attempt's timeout starts once it has one.
+    const release = options.slots ? await options.slots.acquire() : null;
+    let released = false;
+    const free = () => {
+      if (released) return;
+      released = true;
+      release?.();
+    };
+    try {
+      return await attemptHoldingSlot(method, path, body, deadline, free);
+    } finally {
+      free();
+    }
+  }
+
+  async function attemptHoldingSlot(
+    method: HttpMethod,
+    path: string,
+    body: unknown,
+    deadline: number,
+    freeSlot: () => void,
+  ): Promise<Attempt> {
     const remaining = deadline - now();
     if (remaining < MIN_ATTEMPT_MS) return { kind: "out_of_time" };
     const attemptTimeoutMs = Math.min(timeoutMs, remaining);
@@ -267,6 +296,8 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: controller.signal,
       });
+      // The service has answered: reading and checking the body need no slot.
+      freeSlot();
       const text = await response.text();
       let parsed: unknown = null;
       let bodyReadable = true;
@@ -359,7 +390,8 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
       await sleep(wait);
       attempt = await attemptOnce(spec.method, spec.path, spec.body, spec.deadline);
     }
-    const result = toResult(spec, attempt);
+    const answered = toResult(spec, attempt);
+    const result = answered.ok ? answered : err(withoutApiKey(answered.error, options.apiKey));
     if (!result.ok) {
       log({
         level: "warn",
@@ -689,6 +721,24 @@ function isDefiniteRefusal(error: ShippingError): boolean {
   if (error.code === "TIMEOUT") return error.status === null && error.logMessage.includes("not sent");
   const known = (SPEC_ERROR_CODES as readonly string[]).concat(CONTRACT_ERROR_CODES);
   return error.serviceCode !== null && known.includes(error.serviceCode) && error.status !== null && error.status < 500;
+}
+
+/**
+ * The service's own words (its message, field messages, request id) travel in our errors to
+ * logs, the audit trail and the merchant. A service that quotes the request back, Authorization
+ * header included, must not put the key there: it is cut out wherever it appears.
+ */
+export function withoutApiKey(error: ShippingError, apiKey: string): ShippingError {
+  // Keys shorter than this are refused when saved; cutting a shorter string would garble text.
+  if (apiKey.length < 8) return error;
+  const clean = (text: string) => (text.includes(apiKey) ? text.split(apiKey).join("[redacted]") : text);
+  return {
+    ...error,
+    message: clean(error.message),
+    logMessage: clean(error.logMessage),
+    fields: error.fields.map((field) => ({ path: clean(field.path), message: clean(field.message) })),
+    requestId: error.requestId === null ? null : clean(error.requestId),
+  };
 }
 
 function describeAttempt(attempt: Attempt): string {

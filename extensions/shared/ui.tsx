@@ -17,7 +17,8 @@ export function ProblemList({ problems }: { problems: ExtensionProblem[] }) {
 
 /** A refusal or a lost connection, in the app's words, with the fields or problems it named. */
 export function ErrorBanner({ failure, heading }: { failure: ApiFailure; heading?: string }) {
-  const fields = failure.body?.error.fields ?? [];
+  // Only what adds to the message, in words: request field names mean nothing to a merchant.
+  const fields = (failure.body?.error.fields ?? []).filter((field) => field.message !== failure.message);
   const problems = failure.body?.problems ?? [];
   return (
     <s-banner tone="critical" heading={heading ?? (failure.status === 0 ? "No connection" : "Something went wrong")}>
@@ -25,9 +26,7 @@ export function ErrorBanner({ failure, heading }: { failure: ApiFailure; heading
       {fields.length > 0 ? (
         <s-unordered-list>
           {fields.map((field) => (
-            <s-list-item key={field.path}>
-              {field.path}: {field.message}
-            </s-list-item>
+            <s-list-item key={field.path}>{field.message}</s-list-item>
           ))}
         </s-unordered-list>
       ) : null}

@@ -1,6 +1,6 @@
 // Shared set-up for the label tests: both emulators in-process, the seeded order fetched through
 // the real adapters. Not a test file itself.
-import { createShippingClient, type FetchLike, type ShippingClient } from "~/shipping/client.server";
+import { createShippingClient, type FetchLike, type RequestSlots, type ShippingClient } from "~/shipping/client.server";
 import type { OrderGid } from "~/shopify/ids";
 import { getOrderForLabel, type ShopifyOrderForLabel } from "~/shopify/orders";
 import { getShopAndLocations, type ShopifyShopAndLocations } from "~/shopify/shop";
@@ -19,6 +19,7 @@ export function createTestShippingClient(
   shipping: ShippingEmulator,
   apiKey = "sk_live_demo",
   fetch: FetchLike = shipping.fetch,
+  slots?: RequestSlots,
 ): ShippingClient {
   return createShippingClient({
     baseUrl: SHIPPING_BASE_URL,
@@ -26,6 +27,7 @@ export function createTestShippingClient(
     fetch,
     sleep: async () => {},
     timeoutMs: 5_000,
+    ...(slots ? { slots } : {}),
   });
 }
 

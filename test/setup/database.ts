@@ -96,6 +96,8 @@ export async function workerPostgresDatabase(): Promise<{ url: string; reset: ()
   const url = withDatabase(testPostgresUrl() ?? "", name);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
+  // A connection a test left busy fails the reset within seconds instead of hanging the run.
+  await client.query("SET lock_timeout = '10s'");
   const { rows } = await client.query<{ tablename: string }>(
     "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_app_migrations'",
   );

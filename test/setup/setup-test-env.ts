@@ -14,10 +14,11 @@ process.env.DATABASE_URL = postgres ? postgres.url : `file:${databasePath}`;
 if (databasePath) resetWorkerDatabase(databasePath);
 
 beforeEach(async () => {
-  if (postgres) return postgres.reset();
-  // Close the app's client (if a test file loaded it) before swapping the file under it; the
-  // next query reconnects to the fresh copy.
+  // Close the app's client (if a test file loaded it) before swapping the file under it (or
+  // emptying the tables, which waits for every other connection's locks); the next query
+  // reconnects.
   await globalThis.prismaGlobal?.$disconnect();
+  if (postgres) return postgres.reset();
   if (databasePath) resetWorkerDatabase(databasePath);
 });
 

@@ -36,7 +36,20 @@ type Notice =
   | { kind: "alreadyLabelled" }
   | { kind: "priceChanged"; rate: ExtensionRate }
   | { kind: "blocked"; message: string }
-  | { kind: "failed"; failure: ApiFailure };
+  | { kind: "failed"; failure: ApiFailure }
+  // The purchase may have gone through (no answer, a server error, still being settled).
+  | { kind: "unconfirmed"; failure: ApiFailure };
+
+// Refusals that certainly bought nothing; any other failure of a purchase may have charged.
+const NOTHING_BOUGHT = new Set([
+  "PRICE_CHANGED",
+  "PREFLIGHT_BLOCKED",
+  "SHIPPING_REFUSED",
+  "SETUP_REQUIRED",
+  "INVALID_REQUEST",
+  "NOT_FOUND",
+  "NOT_AUTHENTICATED",
+]);
 
 function rateLabel(rate: ExtensionRate): string {
   const parts = [rate.carrier, rate.serviceName, formatMoney(rate.price)];
@@ -156,8 +169,16 @@ function Extension() {
     const newRate = failure.body?.rate;
     const existing = failure.body?.label;
     if (code === "PRICE_CHANGED" && newRate && shipment.label?.state === "draft") {
-      // The draft's own service and price, as the app has them now: the next click confirms them.
-      updateShipment({ label: { ...shipment.label, serviceCode: newRate.serviceCode, price: newRate.price } });
+      // The draft as the app has it now (service and price): the next click confirms exactly that.
+      updateShipment({
+        label: {
+          ...shipment.label,
+          serviceCode: newRate.serviceCode,
+          carrier: newRate.carrier,
+          serviceName: newRate.serviceName,
+          price: newRate.price,
+        },
+      });
       setNotice({ kind: "priceChanged", rate: newRate });
     } else if (code === "PRICE_CHANGED" && newRate) {
       setRates((previous) => {
@@ -178,8 +199,17 @@ function Extension() {
     } else if (code === "PREFLIGHT_BLOCKED" && failure.body?.problems?.length) {
       updateShipment({ problems: failure.body.problems });
       setNotice({ kind: "blocked", message: failure.message });
-    } else {
+    } else if (
+      (code && NOTHING_BOUGHT.has(code)) ||
+      // The service refused or was down, as the app found when it read the label back: not bought.
+      ((code === "SERVICE_UNAVAILABLE" || code === "SHOPIFY_UNAVAILABLE") &&
+        (failure.status === 502 || failure.status === 503))
+    ) {
       setNotice({ kind: "failed", failure });
+    } else {
+      // Never say "not bought" when it may have been: show what the app knows now.
+      setNotice({ kind: "unconfirmed", failure });
+      loadOrder();
     }
   };
 
@@ -351,6 +381,15 @@ function NoticeBanner({ notice }: { notice: Notice }) {
           </s-paragraph>
         </s-banner>
       );
+    case "unconfirmed":
+      return (
+        <s-banner tone="warning" heading="We couldn't confirm the purchase">
+          <s-paragraph>
+            {notice.failure.message} Don't buy this label anywhere else: the label below is what the app knows now, and
+            a purchase still being settled shows up here within a minute.
+          </s-paragraph>
+        </s-banner>
+      );
     case "blocked":
       return (
         <s-banner tone="critical" heading="Nothing was bought">
@@ -509,13 +548,20 @@ function LabelDetails({ label, appUrl }: { label: ExtensionLabel; appUrl: string
         ) : null}
         {label.writeBackError ? (
           <s-banner tone="warning" heading="Tracking isn't in Shopify yet">
-            <s-paragraph>{label.writeBackError} The app tries again automatically.</s-paragraph>
+            <s-paragraph>
+              {label.writeBackError} <s-link href={appUrl}>Send it again on the app's order page</s-link>.
+            </s-paragraph>
           </s-banner>
         ) : null}
         {label.state === "bought" && !label.printable ? (
           <s-paragraph>
-            This label is a ZPL file for thermal printers.{" "}
-            <s-link href={appUrl}>Download it on the app's order page</s-link>.
+            {label.format === "zpl"
+              ? "This label is a ZPL file for thermal printers."
+              : "This label's file isn't ready to print yet."}{" "}
+            <s-link href={appUrl}>
+              {label.format === "zpl" ? "Download it on the app's order page" : "Open the app's order page"}
+            </s-link>
+            .
           </s-paragraph>
         ) : label.state === "bought" ? (
           <s-paragraph>

@@ -353,6 +353,26 @@ describe("order label action", () => {
     expect(primaryButton().textContent).toBe("Buy label for $8.40");
   });
 
+  it("never says 'not bought' when the purchase may have gone through, and shows what the app knows now", async () => {
+    let loads = 0;
+    const { requests } = serve({
+      [STATE_PATH]: () =>
+        json(loads++ === 0 ? orderState() : orderState({ shipment: shipment({ label: boughtLabel() }) })),
+      [RATES_PATH]: () => json({ rates: [ground] }),
+      [BUY_PATH]: () => json(errorBody("IN_PROGRESS", "The label was bought, but we could not save it yet."), 409),
+    });
+    await renderReady();
+
+    fireEvent.click(primaryButton());
+
+    await waitFor(() => expect(screenText()).toContain("We couldn't confirm the purchase"));
+    expect(screenText()).not.toContain("wasn't bought");
+    // The order is read again: the label the purchase made is what the window shows.
+    await waitFor(() => expect(screenText()).toContain("1Z999AA10123456784"));
+    expect(requests.filter((r) => r.method === "GET" && r.path === "/api/extensions/orders/42/label")).toHaveLength(2);
+    expect(buyButton()).toBeNull();
+  });
+
   it("turns the app's blocking problems into the problem list when a purchase is blocked", async () => {
     serve({
       [STATE_PATH]: () => json(orderState()),
