@@ -3,7 +3,7 @@ import type { LabelError } from "~/labels/label-errors";
 import { authenticate } from "~/shopify.server";
 import type { AppError } from "~/utils/app-error";
 
-import { reportError } from "./error-response.server";
+import { createErrorReference, reportError } from "./error-response.server";
 import { type ShopContext, shopContextFrom } from "./shop-context.server";
 
 // The app's API for its admin UI extensions (app/routes/api.extensions.*). An extension runs on
@@ -101,7 +101,17 @@ export async function handleExtensionRequest(
     return withExtensionCors(await handle(context));
   } catch (thrown) {
     if (thrown instanceof Response) return withExtensionCors(thrown);
-    throw thrown;
+    // Anything else is ours: logged with a reference, and still answered with CORS headers, or the
+    // extension would see a bare network error and could not tell the merchant what happened.
+    const reference = createErrorReference();
+    console.error(`${reference} extension API ${request.method} ${new URL(request.url).pathname}:`, thrown);
+    return withExtensionCors(
+      extensionError(
+        500,
+        "SERVICE_UNAVAILABLE",
+        `Something went wrong on our side. Check the order in the app before trying again. (Reference: ${reference})`,
+      ),
+    );
   }
 }
 

@@ -1,5 +1,5 @@
 import { PDFDocument } from "pdf-lib";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import type {
   ExtensionBulkPreflightResponse,
@@ -399,5 +399,21 @@ describe("Shipping label (print menu)", () => {
     expect(document.getPageCount()).toBe(1);
     // The ZPL label is not sent to the PDF at all: the summary already told the merchant where it is.
     expect(pdf.headers.get("X-Labels-Skipped")).toBe("0");
+  });
+});
+
+describe("an unexpected failure", () => {
+  it("still answers with CORS headers and a message with a reference, so the extension can say what happened", async () => {
+    const { shopify, ready } = setUp();
+    await ready;
+    const orderId = legacyIdOf(shopify, "#1001");
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(db.label, "findMany").mockRejectedValueOnce(new Error("database is on fire"));
+    const answer = await loadOrder(orderId);
+    expect(answer.status).toBe(500);
+    expectCors(answer.headers);
+    expect(answer.body?.error.message).toMatch(/Reference: ERR-/);
+    expect(answer.body?.error.message).not.toMatch(/on fire/);
+    expect(errors).toHaveBeenCalled();
   });
 });
