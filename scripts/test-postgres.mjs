@@ -19,7 +19,7 @@ let status = 1;
 try {
   const vitest = spawnSync(
     join(root, "node_modules/.bin/vitest"),
-    ["run", ...POSTGRES_SUITES, ...process.argv.slice(2)],
+    ["run", "--config", "vitest.postgres.config.ts", ...POSTGRES_SUITES, ...process.argv.slice(2)],
     { cwd: root, stdio: "inherit", env: { ...process.env, TEST_POSTGRES_URL: url } },
   );
   status = vitest.status ?? 1;

@@ -4,7 +4,9 @@ import type { Prisma, PrismaClient } from "@prisma/client";
 // validation, purchase): who, which order, how much, the service's request id, and the outcome.
 
 // fulfill: a tracking write-back created a Shopify fulfillment (not billed, but a person's act).
-export type AuditAction = "validate" | "purchase" | "fulfill";
+// authorize: a staff member confirmed a bulk run's total, one entry per label it lets the worker
+// buy (not billed itself: the worker's purchase entry is the charge, and names the same person).
+export type AuditAction = "validate" | "purchase" | "fulfill" | "authorize";
 /** ok: charged now; recovered: charged by an earlier attempt whose result was lost; error: not charged; unknown: may have been charged. */
 export type AuditOutcome = "ok" | "recovered" | "error" | "unknown";
 
@@ -22,22 +24,37 @@ export type AuditInput = {
   staffMemberId?: string | null;
 };
 
+const toRow = (entry: AuditInput) => ({
+  shop: entry.shop,
+  action: entry.action,
+  outcome: entry.outcome,
+  orderGid: entry.orderGid ?? null,
+  labelId: entry.labelId ?? null,
+  amountCents: entry.amountCents ?? null,
+  currency: entry.currency ?? "USD",
+  requestId: entry.requestId ?? null,
+  detail: entry.detail ?? null,
+  staffMemberId: entry.staffMemberId ?? null,
+});
+
 /** Takes a transaction client too: a purchase is saved and audited in one transaction. */
 export async function recordAudit(db: Prisma.TransactionClient, entry: AuditInput): Promise<void> {
-  await db.auditEntry.create({
-    data: {
-      shop: entry.shop,
-      action: entry.action,
-      outcome: entry.outcome,
-      orderGid: entry.orderGid ?? null,
-      labelId: entry.labelId ?? null,
-      amountCents: entry.amountCents ?? null,
-      currency: entry.currency ?? "USD",
-      requestId: entry.requestId ?? null,
-      detail: entry.detail ?? null,
-      staffMemberId: entry.staffMemberId ?? null,
-    },
+  await db.auditEntry.create({ data: toRow(entry) });
+}
+
+/** Several entries at once (a bulk run's authorizations), in the caller's transaction. */
+export async function recordAudits(db: Prisma.TransactionClient, entries: readonly AuditInput[]): Promise<void> {
+  if (entries.length > 0) await db.auditEntry.createMany({ data: entries.map(toRow) });
+}
+
+/** Who last authorized buying this label (a bulk run's confirmation), for its purchase entry. */
+export async function findPurchaseAuthorizer(db: PrismaClient, shop: string, labelId: string): Promise<string | null> {
+  const entry = await db.auditEntry.findFirst({
+    where: { shop, labelId, action: "authorize" },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: { staffMemberId: true },
   });
+  return entry?.staffMemberId ?? null;
 }
 
 export async function listAuditEntries(db: PrismaClient, shop: string, filter: { labelId?: string } = {}) {

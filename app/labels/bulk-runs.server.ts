@@ -10,6 +10,7 @@ import { getShopAndLocations } from "~/shopify/shop";
 import { err, ok, type Result } from "~/utils/result";
 import { parseStoredJson } from "~/utils/stored-json";
 
+import { type AuditInput, findPurchaseAuthorizer, recordAudits } from "./audit.server";
 import { draftLoadedShipment, isTransientLabelError } from "./auto-draft.server";
 import type { AutoDraftRule } from "./auto-draft-rules";
 import { getAutoDraftSettings } from "./auto-draft-settings.server";
@@ -268,12 +269,36 @@ async function finishChecking(db: PrismaClient, runId: string): Promise<Result<v
 
 const BILLABLE: readonly BulkItemStatus[] = ["ready", "queued", "buying", "bought"];
 
+/**
+ * Who let the worker buy these items: one "authorize" audit entry per label, naming the staff
+ * member (ADR 13). The worker's purchase entry then names the same person.
+ */
+function authorizations(
+  shop: string,
+  runId: string,
+  items: readonly { labelId: string | null; orderGid: string; quotedCents: number | null }[],
+  authorizedBy: string | null,
+  what: string,
+): AuditInput[] {
+  return items.map((item) => ({
+    shop,
+    action: "authorize",
+    outcome: "ok",
+    orderGid: item.orderGid,
+    labelId: item.labelId,
+    amountCents: item.quotedCents,
+    detail: `bulk run ${runId}: ${what}`,
+    staffMemberId: authorizedBy,
+  }));
+}
+
 export async function confirmBulkRun(
   db: PrismaClient,
   shop: string,
   runId: string,
   expected: { count: number; totalCents: number },
   enqueueBuy: (tx: Prisma.TransactionClient, itemId: string) => Promise<unknown>,
+  options: { confirmedBy?: string | null } = {},
 ): Promise<Result<{ queued: number }, BulkRunError>> {
   return db.$transaction(async (tx) => {
     const run = await tx.bulkRun.findFirst({ where: { id: runId, shop } });
@@ -282,7 +307,7 @@ export async function confirmBulkRun(
       return err(runError("INVALID_STATE", `This run is ${run.status}, not waiting for review.`));
     const ready = await tx.bulkRunItem.findMany({
       where: { runId, status: "ready" },
-      select: { id: true, quotedCents: true },
+      select: { id: true, quotedCents: true, labelId: true, orderGid: true },
     });
     const total = ready.reduce((sum, item) => sum + (item.quotedCents ?? 0), 0);
     if (ready.length !== expected.count || total !== expected.totalCents) {
@@ -297,6 +322,7 @@ export async function confirmBulkRun(
       data: { status: "running", confirmedCents: total, confirmedAt: new Date() },
     });
     for (const item of ready) await enqueueBuy(tx, item.id);
+    await recordAudits(tx, authorizations(shop, runId, ready, options.confirmedBy ?? null, "total confirmed"));
     return ok({ queued: ready.length });
   });
 }
@@ -346,7 +372,9 @@ export async function buyBulkRunItem(
     data: { status: "buying", attempts: { increment: 1 } },
   });
 
-  const bought = await purchase({ db, shop, shipping: deps.shipping }, item.labelId);
+  // The charge is the person's who confirmed the run (or retried the item), not the worker's.
+  const staffMemberId = await findPurchaseAuthorizer(db, shop, item.labelId);
+  const bought = await purchase({ db, shop, shipping: deps.shipping, staffMemberId }, item.labelId);
   if (!bought.ok) {
     const code = bought.error.shipping?.code;
     if (code && STOPS_THE_RUN.has(code)) {
@@ -432,6 +460,7 @@ export async function retryFailedBulkItems(
   shop: string,
   runId: string,
   enqueueBuy: (tx: Prisma.TransactionClient, itemId: string) => Promise<unknown>,
+  options: { retriedBy?: string | null } = {},
 ): Promise<Result<{ queued: number }, BulkRunError>> {
   return db.$transaction(async (tx) => {
     const run = await tx.bulkRun.findFirst({ where: { id: runId, shop } });
@@ -447,6 +476,7 @@ export async function retryFailedBulkItems(
     });
     await tx.bulkRun.update({ where: { id: runId }, data: { status: "running", stopReason: null, finishedAt: null } });
     for (const item of failed) await enqueueBuy(tx, item.id);
+    await recordAudits(tx, authorizations(shop, runId, failed, options.retriedBy ?? null, "failed label retried"));
     return ok({ queued: failed.length });
   });
 }

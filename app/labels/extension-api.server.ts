@@ -474,7 +474,12 @@ export async function summarizePrintForExtension(
 export function parseOrderIds(values: readonly string[]): OrderGid[] | null {
   const gids: OrderGid[] = [];
   for (const value of values) {
-    const gid = /^\d{1,20}$/.test(value) ? toOrderGid(value) : parseOrderGid(value);
+    // A numeric id, or an Order GID with one (Shopify's ids are positive integers).
+    const gid = /^\d{1,20}$/.test(value)
+      ? toOrderGid(value)
+      : /^gid:\/\/shopify\/Order\/\d{1,20}$/.test(value)
+        ? parseOrderGid(value)
+        : undefined;
     if (!gid) return null;
     if (!gids.includes(gid)) gids.push(gid);
   }

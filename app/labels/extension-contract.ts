@@ -121,6 +121,8 @@ export type ExtensionPrintSummary = {
 
 export type ExtensionErrorCode =
   | "NOT_AUTHENTICATED"
+  /** The signed-in staff member may not buy labels (Shopify does not let them fulfil orders). */
+  | "NOT_ALLOWED"
   | "IN_PROGRESS"
   | "INVALID_REQUEST"
   | "NOT_FOUND"

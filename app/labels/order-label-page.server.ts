@@ -315,6 +315,23 @@ export async function loadOrderLabelPage(
 
 export type OrderActionDeps = OrderPageDeps & { shipping: ShippingClient; staffMemberId: string | null };
 
+/**
+ * The order as this shop's store has it. An order id of another shop's (or one deleted since) is
+ * not found: a 404 for the page, never a system error.
+ */
+export async function findShopOrder(
+  deps: Pick<OrderPageDeps, "admin">,
+  orderGid: OrderGid,
+  operation: string,
+): Promise<Result<ShopifyOrderForLabel, LabelError>> {
+  const order = await getOrderForLabel(deps.admin, orderGid);
+  if (order.ok) return ok(order.value.order);
+  if (order.error.code === "NOT_FOUND") {
+    return err(labelError("NOT_FOUND", "This order is no longer in Shopify.", `${operation}: no order ${orderGid}`));
+  }
+  return err(fromShopifyError(operation, order.error));
+}
+
 export async function getRatesForOrderPage(shipping: ShippingClient, request: LabelRequestInput) {
   return quoteLabel(shipping, request);
 }
@@ -347,6 +364,10 @@ export async function validateOrderAddress(
       }),
     );
   }
+  // Billed per call: only for an order of this shop's store (another shop's order id, or one
+  // that is gone, is not found and costs nothing).
+  const order = await findShopOrder(deps, input.orderGid, "validateOrderAddress");
+  if (!order.ok) return order;
   const result = await validateShipToAddress(deps, { orderGid: input.orderGid, address });
   return result.ok ? ok({ ...result.value, validatedAt: result.value.validatedAt.toISOString() }) : result;
 }
@@ -369,9 +390,10 @@ export async function createDraftForOrderPage(
     rate: Rate;
   },
 ) {
-  const order = await getOrderForLabel(deps.admin, input.orderGid);
-  if (!order.ok) return err(fromShopifyError("createDraftForOrderPage", order.error));
-  const fo = findFulfillmentOrder(order.value.order, input.fulfillmentOrderId);
+  const found = await findShopOrder(deps, input.orderGid, "createDraftForOrderPage");
+  if (!found.ok) return found;
+  const order = found.value;
+  const fo = findFulfillmentOrder(order, input.fulfillmentOrderId);
   if (!fo) {
     return err(
       labelError(
@@ -416,14 +438,14 @@ export async function createDraftForOrderPage(
   return createDraft(
     { db: deps.db, shop: deps.shop, shipping: deps.shipping },
     {
-      orderGid: order.value.order.id,
-      orderName: order.value.order.name,
+      orderGid: order.id,
+      orderName: order.name,
       fulfillmentOrderGid: fo.id,
       lineItems,
       request: input.request,
       quote: input.rate,
-      products: productsOf(order.value.order, fo),
-      shipToKey: shipToKeyOf(order.value.order, fo),
+      products: productsOf(order, fo),
+      shipToKey: shipToKeyOf(order, fo),
     },
   );
 }

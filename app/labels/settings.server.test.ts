@@ -46,6 +46,20 @@ describe("shop settings", () => {
     expect(row?.mode).toBe("live");
   });
 
+  it("refuses what is not a key (spaces, a line break, accented letters, a megabyte) and stores nothing", async () => {
+    for (const apiKey of [
+      "sk_live_with spaces",
+      "sk_live_abc\r\nX-Injected: 1",
+      "sk_live_ünïcödé",
+      `sk_live_${"x".repeat(600)}`,
+    ]) {
+      const result = await setShippingApiKey(db, SHOP, apiKey);
+      expect(result.ok ? null : result.error.code, apiKey.slice(0, 20)).toBe("INVALID_SETTINGS");
+      expect(JSON.stringify(result)).not.toContain(apiKey.slice(0, 12));
+    }
+    expect(await db.shopSettings.count()).toBe(0);
+  });
+
   it("gives loader data only a masked hint, never the key", async () => {
     await setShippingApiKey(db, SHOP, API_KEY);
     const view = await getSettingsView(db, SHOP);

@@ -8,6 +8,7 @@ import {
   handleExtensionRequest,
   refuseRequest,
 } from "~/http/extension-request.server";
+import { checkSpendingPermission } from "~/http/spending-permission.server";
 import { buyForExtension, loadOrderForExtension } from "~/labels/extension-api.server";
 import type { ExtensionBuyResponse, ExtensionOrderState } from "~/labels/extension-contract";
 import { createShippingClientForShop } from "~/labels/settings.server";
@@ -40,6 +41,20 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     if (!orderGid) return refuseRequest("orderId", "The order id must be a Shopify order id.");
     const body = await readJsonBody(request, BuySchema);
     if (!body.ok) return body.response;
+    // Only a staff member Shopify lets fulfil orders may spend (ADR 13); asked before any draft.
+    const allowed = await checkSpendingPermission(request, { shop, staffMemberId });
+    if (!allowed.ok) {
+      const { refusal } = allowed;
+      const code =
+        refusal.code === "SESSION_EXPIRED"
+          ? "NOT_AUTHENTICATED"
+          : refusal.code === "NOT_ALLOWED"
+            ? "NOT_ALLOWED"
+            : "SHOPIFY_UNAVAILABLE";
+      const response = extensionError(refusal.status, code, refusal.message);
+      if (refusal.status === 401) response.headers.set("X-Shopify-Retry-Invalid-Session-Request", "1");
+      return response;
+    }
     const shipping = await createShippingClientForShop(db, shop);
     if (!shipping.ok) return answerLabelError(shipping.error);
     const outcome = await buyForExtension(

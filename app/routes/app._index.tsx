@@ -9,11 +9,12 @@ import { requireShopContext } from "../http/shop-context.server";
 import { listOrdersAwaitingShipment, ORDER_LIST_TABS } from "../labels/order-list.server";
 import { getSettingsView } from "../labels/settings.server";
 
+// Values only an edited URL can hold fall back (no search, the first page) rather than a 500.
 const SearchSchema = z.object({
   tab: z.enum(ORDER_LIST_TABS).catch("all"),
-  q: z.string().max(40).optional(),
-  after: z.string().max(500).optional(),
-  before: z.string().max(500).optional(),
+  q: z.string().max(40).optional().catch(undefined),
+  after: z.string().max(500).optional().catch(undefined),
+  before: z.string().max(500).optional().catch(undefined),
 });
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {

@@ -20,6 +20,7 @@ import { z } from "zod";
 import { DownloadButton } from "~/components/download-button";
 import { usePolling } from "~/components/use-polling";
 import { requireShopContext } from "~/http/shop-context.server";
+import { checkSpendingPermission, respondToSpendingRefusal } from "~/http/spending-permission.server";
 import { enqueueBulkBuy } from "~/jobs/bulk-run-jobs.server";
 import { describeBulkChoice } from "~/labels/bulk-choice";
 import {
@@ -64,18 +65,29 @@ const ActionSchema = z.discriminatedUnion("intent", [
 ]);
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
-  const { db, shop } = await requireShopContext(request);
+  const { db, shop, staffMemberId } = await requireShopContext(request);
   const runId = requireRunId(params);
   const parsed = ActionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return Response.json({ error: { message: "Unknown action." } }, { status: 400 });
   const enqueueBuy = (tx: Prisma.TransactionClient, itemId: string) => enqueueBulkBuy(tx, shop, itemId);
   const input = parsed.data;
+  // Confirming and retrying let the worker spend: only for a staff member Shopify lets fulfil
+  // orders (ADR 13), who is then named on every purchase. Cancelling is anyone's.
+  if (input.intent !== "cancel") {
+    if (!(await db.bulkRun.findFirst({ where: { id: runId, shop }, select: { id: true } }))) {
+      return Response.json({ error: { message: "This run does not exist." } }, { status: 404 });
+    }
+    const allowed = await checkSpendingPermission(request, { shop, staffMemberId });
+    if (!allowed.ok) return respondToSpendingRefusal(allowed.refusal);
+  }
   const result =
     input.intent === "confirm"
-      ? await confirmBulkRun(db, shop, runId, { count: input.count, totalCents: input.totalCents }, enqueueBuy)
+      ? await confirmBulkRun(db, shop, runId, { count: input.count, totalCents: input.totalCents }, enqueueBuy, {
+          confirmedBy: staffMemberId,
+        })
       : input.intent === "cancel"
         ? await cancelBulkRun(db, shop, runId)
-        : await retryFailedBulkItems(db, shop, runId, enqueueBuy);
+        : await retryFailedBulkItems(db, shop, runId, enqueueBuy, { retriedBy: staffMemberId });
   if (!result.ok) {
     const status = result.error.code === "NOT_FOUND" ? 404 : 409;
     return Response.json({ error: { message: result.error.message } }, { status });

@@ -5,6 +5,7 @@ import { Banner, BlockStack, Layout, Page } from "@shopify/polaris";
 import { OrderLabelWorkspace } from "../components/label-form/order-label-workspace";
 import { reportError, respondWithError } from "../http/error-response.server";
 import { requireShopContext } from "../http/shop-context.server";
+import { checkSpendingPermission, respondToSpendingRefusal } from "../http/spending-permission.server";
 import type { LabelError } from "../labels/label-errors";
 import { OrderPageActionSchema } from "../labels/label-form";
 import {
@@ -12,6 +13,7 @@ import {
   createDraftForOrderPage,
   discardDraftForOrderPage,
   dismissAttentionForOrderPage,
+  findShopOrder,
   getRatesForOrderPage,
   loadOrderLabelPage,
   retryWriteBackForOrderPage,
@@ -43,6 +45,10 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
 
 /** A refusal the merchant can fix lists its problems next to the fields; the rest answer one way. */
 function answerError(error: LabelError, redirect: (url: string) => Response): Response {
+  // A label or shipment that is not this shop's (or no longer exists) is a 404, not our failure.
+  if (error.code === "NOT_FOUND") {
+    return Response.json({ error: { code: error.code, message: error.message, fields: [] } }, { status: 404 });
+  }
   if (error.code === "PREFLIGHT_BLOCKED" || error.code === "PACKAGE_COUNT_MISMATCH") {
     return Response.json(
       { error: { code: error.code, message: error.message, fields: error.fields }, problems: error.problems ?? [] },
@@ -81,6 +87,13 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
     return result.ok ? { intent: input.intent, ...result.value } : answerError(result.error, redirect);
   }
 
+  // Buying spends the shop's money: only for a staff member Shopify lets fulfil orders (ADR 13),
+  // asked before anything else so a refusal costs nothing.
+  if (input.intent === "buy") {
+    const allowed = await checkSpendingPermission(request, context);
+    if (!allowed.ok) return respondToSpendingRefusal(allowed.refusal);
+  }
+
   // Everything else talks to the shipping service: no key → Settings.
   const shipping = await context.requireShipping();
   const deps = { db, shop, admin, shipping, staffMemberId };
@@ -90,6 +103,9 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
       return result.ok ? { intent: input.intent, validation: result.value } : answerError(result.error, redirect);
     }
     case "get-rates": {
+      // Quotes are free, but only for an order of this shop's (another shop's id is not found).
+      const order = await findShopOrder(deps, orderGid, "getRatesForOrderPage");
+      if (!order.ok) return answerError(order.error, redirect);
       const result = await getRatesForOrderPage(shipping, input.request);
       return result.ok ? { intent: input.intent, rates: result.value.rates } : answerError(result.error, redirect);
     }

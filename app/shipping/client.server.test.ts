@@ -170,6 +170,34 @@ describe("happy path against the emulator", () => {
   });
 });
 
+describe("the API key in the service's own words", () => {
+  it("is cut out of the error's message, fields, log line and request id when the service quotes it back", async () => {
+    const key = "sk_live_quoted_back_1234";
+    const echo: FetchLike = async (_input, init) => {
+      const authorization = new Headers(init?.headers).get("Authorization") ?? "";
+      return Response.json(
+        {
+          error: {
+            code: "VALIDATION_FAILED",
+            message: `refused ${authorization}`,
+            fields: [{ field: "to_address.zip", message: `checked with ${key}` }],
+          },
+          request_id: `req_${key}`,
+        },
+        { status: 400 },
+      );
+    };
+    const result = await makeClient(key, { fetch: echo }).getRates(domesticRates);
+    expect(result.ok).toBe(false);
+    const text = JSON.stringify(result) + JSON.stringify(logs);
+    expect(text).not.toContain(key);
+    expect(text).toContain("Bearer [redacted]");
+    expect(result.ok ? null : result.error.fields).toEqual([
+      { path: "to_address.zip", message: "checked with [redacted]" },
+    ]);
+  });
+});
+
 describe("every error code is mapped", () => {
   it("UNAUTHENTICATED for an unknown key, with a merchant message pointing to Settings", async () => {
     const result = await makeClient("sk_live_unknown").getRates(domesticRates);

@@ -70,6 +70,33 @@ describe("token exchange", () => {
     expect(answer).toMatchObject({ status: 401, body: { error: "invalid_client" } });
   });
 
+  it("issues an online token whose user scope is cut down to the staff member's permissions", () => {
+    const oauth = createOAuthServer(
+      { ...app, scopes: ["read_orders", "write_merchant_managed_fulfillment_orders", "read_locations"] },
+      shop,
+    );
+    oauth.setStaffMember({
+      id: "501",
+      firstName: "Sam",
+      lastName: "Packer",
+      email: "sam@example.com",
+      accountOwner: false,
+      permissions: ["orders"],
+    });
+    const online = { requested_token_type: "urn:shopify:params:oauth:token-type:online-access-token" };
+    const clerk = oauth.handleAccessTokenRequest(exchange(signSessionToken(app, shop, { userId: "501" }), online));
+    expect(clerk.body).toMatchObject({
+      scope: "read_orders,write_merchant_managed_fulfillment_orders,read_locations",
+      associated_user_scope: "read_orders",
+      associated_user: { id: 501, first_name: "Sam", account_owner: false },
+    });
+    const owner = oauth.handleAccessTokenRequest(exchange(signSessionToken(app, shop, { userId: "777" }), online));
+    expect(owner.body).toMatchObject({
+      associated_user_scope: "read_orders,write_merchant_managed_fulfillment_orders,read_locations",
+      associated_user: { id: 777, account_owner: true },
+    });
+  });
+
   it("refreshes an expiring token once with its refresh token", () => {
     const oauth = createOAuthServer(app, shop);
     const first = oauth.handleAccessTokenRequest(exchange(signSessionToken(app, shop)));

@@ -104,17 +104,70 @@ interface IssuedToken {
   expiresAt: number | null;
 }
 
+// Staff permissions, as the admin's "Users and permissions" names them, and the app scopes each
+// lets an online access token keep. Shopify cuts an online token's `associated_user_scope` down to
+// what the user may do; this is the slice of that mapping the app's scopes touch. A scope no
+// permission lists is the owner's alone.
+export const STAFF_PERMISSION_SCOPES = {
+  orders: ["read_orders"],
+  fulfill_and_ship_orders: [
+    "read_merchant_managed_fulfillment_orders",
+    "write_merchant_managed_fulfillment_orders",
+    "write_fulfillments",
+  ],
+  products: ["read_products"],
+  locations: ["read_locations"],
+} as const satisfies Record<string, readonly string[]>;
+export type StaffPermission = keyof typeof STAFF_PERMISSION_SCOPES;
+
+export interface EmulatedStaffMember {
+  /** The user id session tokens carry as `sub`. */
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  accountOwner: boolean;
+  collaborator?: boolean;
+  /** Ignored for the account owner, who may do everything. */
+  permissions: readonly StaffPermission[];
+}
+
+// The store owner, for every user not registered with setStaffMember (the demo's one staff member).
+const OWNER_PROFILE = {
+  first_name: "Dana",
+  last_name: "Reyes",
+  email: "owner@harborandpine.com",
+  account_owner: true,
+  locale: "en",
+  collaborator: false,
+  email_verified: true,
+};
+
 export interface OAuthServer {
   /** Answers POST /admin/oauth/access_token (JSON or form body), as Shopify does. */
   handleAccessTokenRequest(body: Record<string, string>): { status: number; body: Record<string, unknown> };
   /** True when `token` was issued here and has not expired. */
   isValidAccessToken(token: string | null): boolean;
+  /**
+   * Adds (or replaces) a staff member: online tokens for their id carry their profile and only the
+   * app scopes their permissions allow. Unregistered ids act as the store owner.
+   */
+  setStaffMember(member: EmulatedStaffMember): void;
+  /** Forgets issued tokens (staff members stay). */
   reset(): void;
+}
+
+/** The app scopes an online token keeps for `member` (all of them for the owner). */
+export function scopesForStaffMember(appScopes: readonly string[], member: EmulatedStaffMember | undefined): string[] {
+  if (!member || member.accountOwner) return [...appScopes];
+  const allowed = new Set<string>(member.permissions.flatMap((p) => STAFF_PERMISSION_SCOPES[p]));
+  return appScopes.filter((scope) => allowed.has(scope));
 }
 
 export function createOAuthServer(app: EmulatedApp, shop: string, now: () => number = Date.now): OAuthServer {
   const accessTokens = new Map<string, IssuedToken>();
   const refreshTokens = new Map<string, IssuedToken>();
+  const staff = new Map<string, EmulatedStaffMember>();
   const error = (status: number, code: string, description: string) => ({
     status,
     body: { error: code, error_description: description },
@@ -165,23 +218,26 @@ export function createOAuthServer(app: EmulatedApp, shop: string, now: () => num
       if (requested === ONLINE_TOKEN_TYPE) {
         const accessToken = `shpua_${randomBytes(16).toString("hex")}`;
         accessTokens.set(accessToken, { expiresAt: now() + 24 * 3600 * 1000 });
+        const member = staff.get(check.claims.sub);
+        const profile = member
+          ? {
+              first_name: member.firstName,
+              last_name: member.lastName,
+              email: member.email,
+              account_owner: member.accountOwner,
+              locale: "en",
+              collaborator: member.collaborator ?? false,
+              email_verified: true,
+            }
+          : OWNER_PROFILE;
         return {
           status: 200,
           body: {
             access_token: accessToken,
             scope: app.scopes.join(","),
             expires_in: 86399,
-            associated_user_scope: app.scopes.join(","),
-            associated_user: {
-              id: Number(check.claims.sub),
-              first_name: "Dana",
-              last_name: "Reyes",
-              email: "owner@harborandpine.com",
-              account_owner: true,
-              locale: "en",
-              collaborator: false,
-              email_verified: true,
-            },
+            associated_user_scope: scopesForStaffMember(app.scopes, member).join(","),
+            associated_user: { id: Number(check.claims.sub), ...profile },
           },
         };
       }
@@ -193,6 +249,9 @@ export function createOAuthServer(app: EmulatedApp, shop: string, now: () => num
     isValidAccessToken(token) {
       const issued = token ? accessTokens.get(token) : undefined;
       return Boolean(issued && (issued.expiresAt === null || issued.expiresAt > now()));
+    },
+    setStaffMember(member) {
+      staff.set(member.id, member);
     },
     reset() {
       accessTokens.clear();

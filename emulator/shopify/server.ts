@@ -6,7 +6,15 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 import { renderAdminPage } from "./admin/admin-page";
 import { loadWebhookSubscriptions } from "./app-config";
-import { createOAuthServer, type EmulatedApp, type OAuthServer, signSessionToken } from "./auth";
+import {
+  createOAuthServer,
+  type EmulatedApp,
+  type EmulatedStaffMember,
+  type OAuthServer,
+  signSessionToken,
+  STAFF_PERMISSION_SCOPES,
+  type StaffPermission,
+} from "./auth";
 import { createShopifyAdminEmulator, type ShopifyAdminEmulator, type ShopifyAdminEmulatorOptions } from "./emulator";
 import { fulfillmentTrackingState } from "./fulfillments";
 import { DEFAULT_GENERATED_ORDER_COUNT } from "./generated-orders";
@@ -433,6 +441,17 @@ export async function startShopifyAdminEmulatorServer(
           res.writeHead(204).end();
           return;
         }
+        if (req.method === "POST" && url.pathname === "/__emulator/staff" && oauth) {
+          // A staff member with limited permissions: their online tokens keep only what those allow.
+          const member = parseStaffMember(body?.toString("utf8") ?? "");
+          if (!member) {
+            sendJson(res, 400, { error: "expected { id, firstName, lastName, email, accountOwner, permissions }" });
+            return;
+          }
+          oauth.setStaffMember(member);
+          res.writeHead(204).end();
+          return;
+        }
         if (req.method === "GET" && url.pathname === "/__emulator/fulfillments") {
           sendJson(res, 200, { fulfillments: describeFulfillments(emulator) });
           return;
@@ -521,4 +540,30 @@ if (isMain) {
 
 function graphqlPathFor() {
   return `/admin/api/${ADMIN_API_VERSION}/graphql.json`;
+}
+
+function parseStaffMember(raw: string): EmulatedStaffMember | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (typeof value !== "object" || value === null) return null;
+  const v = value as Record<string, unknown>;
+  const strings = [v.id, v.firstName, v.lastName, v.email];
+  if (!strings.every((s) => typeof s === "string" && s !== "") || typeof v.accountOwner !== "boolean") return null;
+  if (!Array.isArray(v.permissions)) return null;
+  const permissions = v.permissions.filter(
+    (p): p is StaffPermission => typeof p === "string" && p in STAFF_PERMISSION_SCOPES,
+  );
+  if (permissions.length !== v.permissions.length) return null;
+  return {
+    id: String(v.id),
+    firstName: String(v.firstName),
+    lastName: String(v.lastName),
+    email: String(v.email),
+    accountOwner: v.accountOwner,
+    permissions,
+  };
 }

@@ -23,7 +23,24 @@ export function setupMockServer() {
 
 export type TokenExchangeCall = { shop: string; subjectToken: string; requestedTokenType: string };
 
-/** Answers Shopify's token exchange for the shop with an offline access token and records each call. */
+const ONLINE_TOKEN_TYPE = "urn:shopify:params:oauth:token-type:online-access-token";
+const EXCHANGED_SCOPES =
+  "read_orders,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,read_products,read_locations,write_fulfillments";
+
+/** The `sub` claim of a session token (unverified: the app verified it before exchanging). */
+function subjectOf(token: string | undefined): string {
+  const payload = token?.split(".")[1] ?? "";
+  try {
+    return String((JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { sub?: unknown }).sub ?? "");
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * Answers Shopify's token exchange for the shop and records each call: an expiring offline access
+ * token, or for an online request (a purchase asks who is buying) one whose user may do everything.
+ */
 export function mockTokenExchange(shop: string = TEST_SHOP) {
   const calls: TokenExchangeCall[] = [];
   server.use(
@@ -34,10 +51,19 @@ export function mockTokenExchange(shop: string = TEST_SHOP) {
         subjectToken: body.subject_token ?? "",
         requestedTokenType: body.requested_token_type ?? "",
       });
+      if (body.requested_token_type === ONLINE_TOKEN_TYPE) {
+        // An online token for the staff member the session token names, with every permission.
+        return HttpResponse.json({
+          access_token: "shpua_exchanged_online_token",
+          scope: EXCHANGED_SCOPES,
+          expires_in: 86_399,
+          associated_user_scope: EXCHANGED_SCOPES,
+          associated_user: { id: Number(subjectOf(body.subject_token)), account_owner: true, email_verified: true },
+        });
+      }
       return HttpResponse.json({
         access_token: "shpat_exchanged_offline_token",
-        scope:
-          "read_orders,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,read_products,read_locations,write_fulfillments",
+        scope: EXCHANGED_SCOPES,
         expires_in: 3600,
         refresh_token: "shprt_refresh",
         refresh_token_expires_in: 7_776_000,

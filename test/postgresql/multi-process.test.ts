@@ -17,6 +17,7 @@ import { createSessionToken } from "../helpers/shopify-requests";
 // label; Shopify one fulfillment per fulfillment order. Runs under `npm run test:postgres`.
 
 const postgresUrl = process.env.TEST_POSTGRES_URL;
+if (!postgresUrl) throw new Error("PostgreSQL's own tests: run them with `npm run test:postgres`");
 const WEBHOOK_ORDERS = 30;
 const DOUBLE_CLICKED = 8;
 const BULK_ORDERS = 200;
@@ -34,7 +35,7 @@ async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T)
   }
 }
 
-describe.skipIf(!postgresUrl)("two web processes and two workers on one PostgreSQL database", () => {
+describe("two web processes and two workers on one PostgreSQL database", () => {
   let demo: RunningDemo;
   let db: PrismaClient;
   let databaseName: string;

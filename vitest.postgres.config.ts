@@ -1,0 +1,14 @@
+import { defineConfig } from "vitest/config";
+
+import base from "./vitest.config";
+
+// `npm run test:postgres` (scripts/test-postgres.mjs): the suites that run on PostgreSQL, and the
+// tests only PostgreSQL runs (test/postgresql/, left out of `npm test`, which has no server).
+export default defineConfig({
+  ...base,
+  test: {
+    ...base.test,
+    include: ["app/**/*.test.{ts,tsx}", "test/postgresql/**/*.test.ts"],
+    exclude: ["**/node_modules/**"],
+  },
+});
