@@ -89,6 +89,7 @@ function pageWith(label: OrderLabelPage["fulfillmentOrders"][number]["label"]): 
         },
         international: true,
         label,
+        shipToKey: null,
         storedValidation: null,
       },
     ],

@@ -124,18 +124,22 @@ const SHIPPABLE_STATUSES = new Set(["OPEN", "IN_PROGRESS"]);
 const isCarrierShipment = (section: FulfillmentOrderSection) =>
   !section.prefill.problems.some((p) => p.code === "DELIVERY_NOT_SHIPPING");
 
-/** The shipment the extension acts on: the one with a label, else the first open one by carrier. */
+const isOpen = (s: FulfillmentOrderSection) =>
+  s.status !== null && SHIPPABLE_STATUSES.has(s.status) && s.lines.some((line) => line.remaining > 0);
+const BOUGHT_SUMMARY: ReadonlySet<string> = new Set(["purchased", "fulfilled"]);
+
+/**
+ * The shipment the extension acts on: one whose label is under way (a draft, or being bought),
+ * else the first open one with no label, else a bought one (shown, with nothing left to label).
+ * A split order whose first shipment is labelled still offers its second.
+ */
 function chooseSection(page: OrderLabelPage): FulfillmentOrderSection | null {
-  const labelled = page.fulfillmentOrders.find((s) => s.label !== null && isCarrierShipment(s));
-  if (labelled) return labelled;
+  const carrier = page.fulfillmentOrders.filter(isCarrierShipment);
   return (
-    page.fulfillmentOrders.find(
-      (s) =>
-        s.status !== null &&
-        SHIPPABLE_STATUSES.has(s.status) &&
-        isCarrierShipment(s) &&
-        s.lines.some((line) => line.remaining > 0),
-    ) ?? null
+    carrier.find((s) => s.label !== null && !BOUGHT_SUMMARY.has(s.label.status)) ??
+    carrier.find((s) => s.label === null && isOpen(s)) ??
+    carrier.find((s) => s.label !== null) ??
+    null
   );
 }
 
@@ -272,7 +276,29 @@ export async function buyForExtension(
       },
     };
   } else if (active) {
-    // The shipment's draft (an automatic one, or made in the app) is what gets bought.
+    // The shipment's draft (an automatic one, or made in the app) is what gets bought, as long as
+    // the shipment is still open and still going where the draft was made for.
+    const stale = !isOpen(section.value)
+      ? "This shipment is no longer open in Shopify."
+      : active.shipToKey && active.shipToKey !== section.value.shipToKey
+        ? "The order's shipping address changed after this draft was made."
+        : null;
+    if (stale) {
+      return {
+        ok: false,
+        error: labelError("PREFLIGHT_BLOCKED", `${stale} Nothing was bought.`, `extension: stale draft ${active.id}`, {
+          problems: [
+            {
+              path: "label",
+              code: "INVALID",
+              severity: "blocking",
+              message: stale,
+              suggestion: "Open the order in the app: the draft is checked again there.",
+            },
+          ],
+        }),
+      };
+    }
     const price = { cents: active.quotedCents ?? 0, currency: active.currency };
     if (
       active.serviceCode !== input.serviceCode ||

@@ -113,6 +113,8 @@ export type FulfillmentOrderSection = {
   };
   international: boolean;
   label: LabelSummary | null;
+  /** Shopify's ship-to address as it is now (ship-to-key.ts): a draft made for another is stale. */
+  shipToKey: string | null;
   /** A stored validation of the prefilled ship-to address: shown without paying again. */
   storedValidation: ValidatedAddressView | null;
 };
@@ -281,6 +283,7 @@ export async function loadOrderLabelPage(
             },
         international: Boolean(from?.country && to?.country && from.country !== to.country),
         label: label ? summarize(label) : null,
+        shipToKey: shipToKeyOf(data, fo),
         storedValidation: toView(stored),
       };
     }),

@@ -4,6 +4,7 @@ import { OrderIdsBodySchema, readJsonBody } from "~/http/extension-input.server"
 import { answerLabelError, handleExtensionRequest, methodNotAllowed } from "~/http/extension-request.server";
 import { preflightOrdersForExtension } from "~/labels/extension-api.server";
 import type { ExtensionBulkPreflightResponse } from "~/labels/extension-contract";
+import { createShippingClientForShop } from "~/labels/settings.server";
 
 // POST /api/extensions/bulk/preflight — "Create labels" on Shopify's order list: how many of the
 // selected orders' shipments are ready and which need fixing, before a run starts. No call to
@@ -16,6 +17,9 @@ export const action = ({ request }: ActionFunctionArgs) =>
   handleExtensionRequest(request, async ({ db, shop, admin }) => {
     const body = await readJsonBody(request, OrderIdsBodySchema);
     if (!body.ok) return body.response;
+    // Nothing could be bought without a key: say so now rather than after a run blocks every order.
+    const shipping = await createShippingClientForShop(db, shop);
+    if (!shipping.ok) return answerLabelError(shipping.error);
     const summary = await preflightOrdersForExtension({ db, shop, admin }, body.value.orderIds);
     if (!summary.ok) return answerLabelError(summary.error);
     return Response.json(summary.value satisfies ExtensionBulkPreflightResponse);

@@ -1,6 +1,7 @@
 import { PDFDocument } from "pdf-lib";
 import { describe, expect, it, vi } from "vitest";
 
+import { handleExtensionRequest } from "~/http/extension-request.server";
 import type {
   ExtensionBulkPreflightResponse,
   ExtensionBulkStartResponse,
@@ -344,6 +345,19 @@ describe("Create labels (order list selection action)", () => {
     expect(shipping.labelsCreated(DEMO_ORG)).toBe(0);
   });
 
+  it("says the shop must add its API key before counting anything ready", async () => {
+    const { shopify, ready } = setUp({ apiKey: null });
+    await ready;
+    const summary = await call(
+      preflightAction,
+      extensionRequest("/api/extensions/bulk/preflight", {
+        body: { orderIds: [shopify.findOrderByName("#1001")?.id] },
+      }),
+    );
+    expect(summary.status).toBe(422);
+    expect(summary.body?.error.code).toBe("SETUP_REQUIRED");
+  });
+
   it("starts a bulk run with the shop's rules and answers where its review opens; a bad id is 400 naming orderIds", async () => {
     const { shopify, ready } = setUp();
     await ready;
@@ -404,16 +418,68 @@ describe("Shipping label (print menu)", () => {
 
 describe("an unexpected failure", () => {
   it("still answers with CORS headers and a message with a reference, so the extension can say what happened", async () => {
-    const { shopify, ready } = setUp();
-    await ready;
-    const orderId = legacyIdOf(shopify, "#1001");
+    setUp();
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    vi.spyOn(db.label, "findMany").mockRejectedValueOnce(new Error("database is on fire"));
-    const answer = await loadOrder(orderId);
+    const answer = await handleExtensionRequest(extensionRequest("/api/extensions/orders/1/label"), async () => {
+      throw new Error("database is on fire");
+    });
     expect(answer.status).toBe(500);
     expectCors(answer.headers);
-    expect(answer.body?.error.message).toMatch(/Reference: ERR-/);
-    expect(answer.body?.error.message).not.toMatch(/on fire/);
+    const body = (await answer.json()) as ExtensionErrorBody;
+    expect(body.error.message).toMatch(/Reference: ERR-/);
+    expect(body.error.message).not.toMatch(/on fire/);
     expect(errors).toHaveBeenCalled();
+  });
+});
+
+describe("Create label on a shipment that changed or is one of several", () => {
+  it("does not buy a draft whose order's address changed after it was made, and says so", async () => {
+    const { shopify, shipping, ready } = setUp();
+    await ready;
+    const orderId = legacyIdOf(shopify, "#1001");
+    // A draft made the way the order page makes one: quote, then draft (free).
+    const request = await cheapestBuy(orderId);
+    await db.shopSettings.update({ where: { shop: TEST_SHOP }, data: { labelFormat: "pdf" } });
+    const { createDraftForOrderPage, loadOrderLabelPage } = await import("~/labels/order-label-page.server");
+    const { createTestShippingClient } = await import("../../test/helpers/labels");
+    const page = await loadOrderLabelPage(
+      { db, shop: TEST_SHOP, admin: shopify.graphql },
+      `gid://shopify/Order/${orderId}` as never,
+    );
+    if (!page.ok) throw new Error("no page");
+    const section = page.value.fulfillmentOrders[0];
+    if (!section) throw new Error("no shipment");
+    const client = createTestShippingClient(shipping);
+    const quote = await client.getRates(section.prefill.request as never);
+    const rate = quote.ok ? quote.value.rates.find((r) => r.service_code === request.serviceCode) : undefined;
+    if (!rate) throw new Error("no rate");
+    const drafted = await createDraftForOrderPage(
+      { db, shop: TEST_SHOP, admin: shopify.graphql, shipping: client, staffMemberId: "42" },
+      {
+        orderGid: page.value.order.id,
+        fulfillmentOrderId: section.id,
+        request: section.prefill.request,
+        lineItems: section.prefill.lineItems,
+        rate,
+      },
+    );
+    expect(drafted.ok).toBe(true);
+
+    shopify.updateShippingAddress(orderId, { address1: "350 Fifth Avenue", zip: "10118", city: "New York" });
+    const refused = await buy(orderId, request);
+    expect(refused.status).toBe(422);
+    expect(refused.body?.error.message).toMatch(/address changed after this draft was made\. Nothing was bought/);
+    expect(charges(shipping)).toBe(0);
+  });
+
+  it("offers a split order's second shipment once its first has a label", async () => {
+    const { shopify, ready } = setUp();
+    await ready;
+    const orderId = legacyIdOf(shopify, "#1016");
+    const first = await cheapestBuy(orderId);
+    expect((await buy(orderId, first)).status).toBe(200);
+    const state = await loadOrder(orderId);
+    expect(state.body?.shipment?.fulfillmentOrderId).not.toBe(first.fulfillmentOrderId);
+    expect(state.body?.shipment?.label).toBeNull();
   });
 });
