@@ -170,7 +170,11 @@ export async function checkBulkRunItem(deps: BulkCheckDeps, itemId: string): Pro
       fo.lineItems.some((line) => line.requiresShipping && line.remainingQuantity > 0),
   );
   if (shipments.length === 0) {
-    await settleItem(db, item.id, { status: "skipped", message: "Nothing left to ship by carrier on this order." });
+    await settleItem(db, item.id, {
+      status: "skipped",
+      orderName: order.value.order.name,
+      message: "Nothing left to ship by carrier on this order.",
+    });
     return finishChecking(db, run.id);
   }
   const [rules, shopAndLocations] = await Promise.all([

@@ -427,7 +427,10 @@ export async function preflightOrdersForExtension(
     for (const fo of shipments) {
       const label = active.find((l) => l.fulfillmentOrderGid === fo.id);
       if (label && label.status !== "draft") {
-        summary.leftOut.push({ orderName: order.name, reason: "Already has a label." });
+        // One line per order: a split order's shipments all labelled say it once.
+        if (!summary.leftOut.some((o) => o.orderName === order.name && o.reason === "Already has a label.")) {
+          summary.leftOut.push({ orderName: order.name, reason: "Already has a label." });
+        }
         continue;
       }
       if (label) {
@@ -436,11 +439,11 @@ export async function preflightOrdersForExtension(
       }
       const prefilled = prefillLabelRequest(order, settings, { ...shopAndLocations.value, fulfillmentOrderId: fo.id });
       if (isBlocking(prefilled.problems)) {
-        summary.needsFixing.push({
-          orderName: order.name,
-          appUrl: orderAppUrl(order.legacyId),
-          problems: prefilled.problems.filter((p) => p.severity === "blocking").map((p) => p.message),
-        });
+        const problems = prefilled.problems.filter((p) => p.severity === "blocking").map((p) => p.message);
+        // One entry per order, its shipments' problems together (each said once).
+        const listed = summary.needsFixing.find((o) => o.orderName === order.name);
+        if (listed) listed.problems = [...new Set([...listed.problems, ...problems])];
+        else summary.needsFixing.push({ orderName: order.name, appUrl: orderAppUrl(order.legacyId), problems });
       } else {
         summary.ready += 1;
       }

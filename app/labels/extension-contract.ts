@@ -97,7 +97,7 @@ export type ExtensionBulkPreflightRequest = { orderIds: string[] };
 export type ExtensionBulkPreflightResponse = {
   /** Shipments ready to quote and buy. */
   ready: number;
-  /** Shipments with blocking problems, each with its order and the app page that fixes it. */
+  /** Orders with shipments that have blocking problems (one entry per order), and the app page that fixes them. */
   needsFixing: { orderName: string; appUrl: string; problems: string[] }[];
   /** Orders with a bought label already, or nothing to ship by carrier: a run leaves them out. */
   leftOut: { orderName: string; reason: string }[];

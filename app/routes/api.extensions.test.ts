@@ -472,7 +472,7 @@ describe("Create label on a shipment that changed or is one of several", () => {
     expect(charges(shipping)).toBe(0);
   });
 
-  it("offers a split order's second shipment once its first has a label", async () => {
+  it("offers a split order's second shipment once its first has a label, and its selection says it once", async () => {
     const { shopify, ready } = setUp();
     await ready;
     const orderId = legacyIdOf(shopify, "#1016");
@@ -481,5 +481,16 @@ describe("Create label on a shipment that changed or is one of several", () => {
     const state = await loadOrder(orderId);
     expect(state.body?.shipment?.fulfillmentOrderId).not.toBe(first.fulfillmentOrderId);
     expect(state.body?.shipment?.label).toBeNull();
+
+    expect((await buy(orderId, await cheapestBuy(orderId))).status).toBe(200);
+    const summary = await call<ExtensionBulkPreflightResponse>(
+      preflightAction,
+      extensionRequest("/api/extensions/bulk/preflight", { body: { orderIds: [`gid://shopify/Order/${orderId}`] } }),
+    );
+    expect(summary.body).toEqual({
+      ready: 0,
+      needsFixing: [],
+      leftOut: [{ orderName: "#1016", reason: "Nothing left to ship by carrier." }],
+    });
   });
 });
