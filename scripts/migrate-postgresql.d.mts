@@ -5,3 +5,4 @@ export declare function migratePostgresql(
   connectionString: string,
   options?: { log?: (line: string) => void },
 ): Promise<string[]>;
+export declare function isPostgresqlUrl(url: string | undefined): boolean;

@@ -13,6 +13,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const POSTGRESQL_MIGRATIONS_DIR = join(root, "prisma/postgresql/migrations");
 const LOCK_ID = 727_274_001; // any constant: "the app's migrations"
 
+/** `postgresql://…` or `postgres://…`: the database is PostgreSQL; anything else is SQLite. */
+export const isPostgresqlUrl = (url) => /^postgres(ql)?:\/\//.test(url ?? "");
+
 export function listPostgresqlMigrations(dir = POSTGRESQL_MIGRATIONS_DIR) {
   return readdirSync(dir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
@@ -55,7 +58,7 @@ export async function migratePostgresql(connectionString, { log = () => {} } = {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const url = process.env.DATABASE_URL ?? "";
-  if (!/^postgres(ql)?:\/\//.test(url)) {
+  if (!isPostgresqlUrl(url)) {
     console.error("DATABASE_URL must be a postgresql:// URL");
     process.exit(1);
   }

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { isPostgresqlUrl } from "./migrate-postgresql.mjs";
 import { startThrowawayCluster } from "./postgres-cluster.mjs";
 import { derivePostgresqlSchema, POSTGRESQL_SCHEMA_PATH } from "./prisma-postgresql.mjs";
 
@@ -39,9 +40,7 @@ if (pending.trim()) {
 }
 const work = mkdtempSync(join(tmpdir(), "migration-"));
 // Prisma's PostgreSQL adapter connects even to compare two schemas: a server is needed.
-const configured = [process.env.DATABASE_URL, process.env.TEST_POSTGRES_URL].find((u) =>
-  /^postgres(ql)?:\/\//.test(u ?? ""),
-);
+const configured = [process.env.DATABASE_URL, process.env.TEST_POSTGRES_URL].find(isPostgresqlUrl);
 const cluster = configured ? null : await startThrowawayCluster();
 const postgresUrl = configured ?? cluster.url;
 try {

@@ -7,7 +7,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 
-import { migratePostgresql } from "./migrate-postgresql.mjs";
+import { isPostgresqlUrl, migratePostgresql } from "./migrate-postgresql.mjs";
 import { derivePostgresqlSchema, POSTGRESQL_SCHEMA_PATH } from "./prisma-postgresql.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -73,7 +73,7 @@ function generatePrismaClients() {
       continue;
     }
     // The CLI wants a URL of the provider it generates for; generating connects to nothing.
-    const sqliteUrl = isPostgresql(env.DATABASE_URL) ? "file:prisma/dev.sqlite" : env.DATABASE_URL;
+    const sqliteUrl = isPostgresqlUrl(env.DATABASE_URL) ? "file:prisma/dev.sqlite" : env.DATABASE_URL;
     const url = client.dir === "client" ? sqliteUrl : "postgresql://localhost/unused";
     run("npx", ["--no-install", "prisma", "generate", ...client.args], root, { DATABASE_URL: url });
     writeFileSync(stamp, schema);
@@ -81,10 +81,8 @@ function generatePrismaClients() {
   }
 }
 
-const isPostgresql = (url) => /^postgres(ql)?:\/\//.test(url);
-
 async function migrateDatabase() {
-  if (isPostgresql(env.DATABASE_URL)) {
+  if (isPostgresqlUrl(env.DATABASE_URL)) {
     const applied = await migratePostgresql(env.DATABASE_URL);
     return log(applied.length ? `PostgreSQL: ${applied.join(", ")} applied` : "PostgreSQL database up to date");
   }

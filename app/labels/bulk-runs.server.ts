@@ -5,7 +5,7 @@ import type { ShippingClient } from "~/shipping/client.server";
 import { describeService } from "~/shipping/services";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { type FulfillmentOrderGid, parseFulfillmentOrderGid, parseOrderGid } from "~/shopify/ids";
-import { getOrderForLabel } from "~/shopify/orders";
+import { getOrderForLabel, type ShopifyFulfillmentOrder, type ShopifyOrderForLabel } from "~/shopify/orders";
 import { getShopAndLocations } from "~/shopify/shop";
 import { err, ok, type Result } from "~/utils/result";
 import { parseStoredJson } from "~/utils/stored-json";
@@ -141,6 +141,16 @@ function fieldsForExisting(label: LabelView | null, fallback: string) {
  * what blocks it. Safe to run again (a retried job): items already checked are left alone.
  * An error is for the job to retry (Shopify or the service unavailable).
  */
+/** The order's shipments a run labels: open, shipped by a carrier, with something left to ship. */
+export function shipmentsToLabel(order: ShopifyOrderForLabel): ShopifyFulfillmentOrder[] {
+  return order.fulfillmentOrders.filter(
+    (fo) =>
+      (fo.status === "OPEN" || fo.status === "IN_PROGRESS") &&
+      fo.deliveryMethod?.methodType === "SHIPPING" &&
+      fo.lineItems.some((line) => line.requiresShipping && line.remainingQuantity > 0),
+  );
+}
+
 export async function checkBulkRunItem(deps: BulkCheckDeps, itemId: string): Promise<Result<void, LabelError>> {
   const { db, shop, admin } = deps;
   const item = await db.bulkRunItem.findFirst({ where: { id: itemId, shop } });
@@ -163,12 +173,7 @@ export async function checkBulkRunItem(deps: BulkCheckDeps, itemId: string): Pro
     await settleItem(db, item.id, { status: "skipped", message: "This order is no longer in Shopify." });
     return finishChecking(db, run.id);
   }
-  const shipments = order.value.order.fulfillmentOrders.filter(
-    (fo) =>
-      (fo.status === "OPEN" || fo.status === "IN_PROGRESS") &&
-      fo.deliveryMethod?.methodType === "SHIPPING" &&
-      fo.lineItems.some((line) => line.requiresShipping && line.remainingQuantity > 0),
-  );
+  const shipments = shipmentsToLabel(order.value.order);
   if (shipments.length === 0) {
     await settleItem(db, item.id, {
       status: "skipped",

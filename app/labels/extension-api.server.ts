@@ -9,6 +9,7 @@ import { getOrderForLabel } from "~/shopify/orders";
 import { getShopAndLocations } from "~/shopify/shop";
 import { err, ok, type Result } from "~/utils/result";
 
+import { shipmentsToLabel } from "./bulk-runs.server";
 import type {
   ExtensionBulkPreflightResponse,
   ExtensionLabel,
@@ -21,6 +22,7 @@ import type {
 import { fromShopifyError, type LabelError, labelError } from "./label-errors";
 import { type PrintableLabel, toPrintableLabel } from "./label-print.server";
 import { findActiveLabel, type LabelView, listActiveLabelsForOrders } from "./label-repository.server";
+import { formatMinorUnits } from "./money";
 import {
   buyLabelForOrderPage,
   createDraftForOrderPage,
@@ -126,7 +128,6 @@ const isCarrierShipment = (section: FulfillmentOrderSection) =>
 
 const isOpen = (s: FulfillmentOrderSection) =>
   s.status !== null && SHIPPABLE_STATUSES.has(s.status) && s.lines.some((line) => line.remaining > 0);
-const BOUGHT_SUMMARY: ReadonlySet<string> = new Set(["purchased", "fulfilled"]);
 
 /**
  * The shipment the extension acts on: one whose label is under way (a draft, or being bought),
@@ -136,7 +137,7 @@ const BOUGHT_SUMMARY: ReadonlySet<string> = new Set(["purchased", "fulfilled"]);
 function chooseSection(page: OrderLabelPage): FulfillmentOrderSection | null {
   const carrier = page.fulfillmentOrders.filter(isCarrierShipment);
   return (
-    carrier.find((s) => s.label !== null && !BOUGHT_SUMMARY.has(s.label.status)) ??
+    carrier.find((s) => s.label !== null && !BOUGHT.has(s.label.status)) ??
     carrier.find((s) => s.label === null && isOpen(s)) ??
     carrier.find((s) => s.label !== null) ??
     null
@@ -245,9 +246,6 @@ export type ExtensionBuyRefusal =
 export type ExtensionBuyOutcome =
   { ok: true; label: ExtensionLabel } | { ok: false; refusal: ExtensionBuyRefusal } | { ok: false; error: LabelError };
 
-const formatMoney = (m: { cents: number; currency: string }) =>
-  new Intl.NumberFormat("en-US", { style: "currency", currency: m.currency }).format(m.cents / 100);
-
 /**
  * Buys the shipment's label with the chosen service, only at exactly `expectedCents`. The
  * shipment's existing draft is bought when it is that service at that price; a bought label is
@@ -309,7 +307,7 @@ export async function buyForExtension(
         ok: false,
         refusal: {
           kind: "price_changed",
-          message: `This shipment's draft is ${active.serviceName ?? active.serviceCode ?? "another service"} for ${formatMoney(price)}. Nothing was bought.`,
+          message: `This shipment's draft is ${active.serviceName ?? active.serviceCode ?? "another service"} for ${formatMinorUnits(price.cents, price.currency)}. Nothing was bought.`,
           rate: {
             serviceCode: active.serviceCode ?? "",
             carrier: active.carrier ?? "",
@@ -341,7 +339,7 @@ export async function buyForExtension(
         ok: false,
         refusal: {
           kind: "price_changed",
-          message: `The price changed to ${formatMoney(view.price)}. Nothing was bought.`,
+          message: `The price changed to ${formatMinorUnits(view.price.cents, view.price.currency)}. Nothing was bought.`,
           rate: view,
         },
       };
@@ -413,13 +411,8 @@ export async function preflightOrdersForExtension(
       continue;
     }
     const order = read.value.order;
-    const shipments = order.fulfillmentOrders.filter(
-      (fo) =>
-        fo.status !== null &&
-        SHIPPABLE_STATUSES.has(fo.status) &&
-        fo.deliveryMethod?.methodType === "SHIPPING" &&
-        fo.lineItems.some((line) => line.requiresShipping && line.remainingQuantity > 0),
-    );
+    // The shipments a bulk run would label, as its check picks them.
+    const shipments = shipmentsToLabel(order);
     if (shipments.length === 0) {
       summary.leftOut.push({ orderName: order.name, reason: "Nothing left to ship by carrier." });
       continue;

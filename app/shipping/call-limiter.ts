@@ -7,10 +7,7 @@ import type { RequestSlots } from "./client.server";
 // another job's request, so the service sees a steady `limit` requests at a time, and never more
 // (its rate limit is per account).
 
-export type CallLimiter = RequestSlots & {
-  readonly limit: number;
-  run<T>(call: () => Promise<T>): Promise<T>;
-};
+export type CallLimiter = RequestSlots & { readonly limit: number };
 
 export function createCallLimiter(limit: number): CallLimiter {
   if (!(limit >= 1)) throw new RangeError("a call limiter needs at least one slot");
@@ -29,16 +26,5 @@ export function createCallLimiter(limit: number): CallLimiter {
       else inFlight -= 1;
     };
   };
-  return {
-    limit,
-    acquire,
-    async run<T>(call: () => Promise<T>): Promise<T> {
-      const release = await acquire();
-      try {
-        return await call();
-      } finally {
-        release();
-      }
-    },
-  };
+  return { limit, acquire };
 }

@@ -68,6 +68,7 @@ export type ShippingClientOptions = {
   slots?: RequestSlots;
 };
 
+/** A slot is held from `acquire` until its release is called; calling the release again does nothing. */
 export type RequestSlots = { acquire(): Promise<() => void> };
 
 /**
@@ -255,17 +256,11 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
 
   async function attemptOnce(method: HttpMethod, path: string, body: unknown, deadline: number): Promise<Attempt> {
     // Waiting for a slot is not the service's time: the attempt's timeout starts once it has one.
-    const release = options.slots ? await options.slots.acquire() : null;
-    let released = false;
-    const free = () => {
-      if (released) return;
-      released = true;
-      release?.();
-    };
+    const release = options.slots ? await options.slots.acquire() : () => {};
     try {
-      return await attemptHoldingSlot(method, path, body, deadline, free);
+      return await attemptHoldingSlot(method, path, body, deadline, release);
     } finally {
-      free();
+      release();
     }
   }
 
