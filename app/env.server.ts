@@ -37,6 +37,14 @@ export const EnvSchema = z
     DATABASE_URL: nonEmpty("a SQLite file URL such as file:prisma/dev.sqlite, or a postgresql:// URL").default(
       "file:prisma/dev.sqlite",
     ),
+    // On PostgreSQL (pg-boss): how often a job whose worker stopped answering is looked for, so
+    // it runs again once its lease ended (docs/deploying.md).
+    PG_BOSS_SUPERVISE_SECONDS: z.coerce
+      .number({ message: "must be a number of seconds" })
+      .int({ message: "must be whole seconds" })
+      .min(1, { message: "must be at least 1 second" })
+      .max(3600, { message: "must be at most 3600 seconds" })
+      .default(60),
     SHIPPING_API_BASE_URL: httpUrl("the shipping service base URL, e.g. http://127.0.0.1:4010").default(
       "http://127.0.0.1:4010",
     ),

@@ -3,11 +3,14 @@
 // WebAssembly schema engine, the only one that needs no download, fails on PostgreSQL's catalog
 // (`Column type 'name' could not be deserialized`). The SQL itself is Prisma's, generated from
 // the schema (`npm run db:migration`). An advisory lock lets several processes start at once.
+// Then pg-boss (the job queue on PostgreSQL, ADR 15) installs or migrates its own schema, under
+// its own lock.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import pg from "pg";
+import { PgBoss } from "pg-boss";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const POSTGRESQL_MIGRATIONS_DIR = join(root, "prisma/postgresql/migrations");
@@ -24,8 +27,29 @@ export function listPostgresqlMigrations(dir = POSTGRESQL_MIGRATIONS_DIR) {
     .map((name) => ({ name, sql: readFileSync(join(dir, name, "migration.sql"), "utf8") }));
 }
 
-/** Applies what is missing; answers the names applied now. */
-export async function migratePostgresql(connectionString, { log = () => {} } = {}) {
+/** Applies what is missing, then pg-boss's schema; answers the names of the app's migrations applied now. */
+export async function migratePostgresql(connectionString, options = {}) {
+  const applied = await migrateApp(connectionString, options);
+  await migratePgBoss(connectionString);
+  return applied;
+}
+
+/** pg-boss's start installs or upgrades its schema; nothing else is started (no supervision, no cron). */
+async function migratePgBoss(connectionString) {
+  const boss = new PgBoss({
+    connectionString,
+    schema: "pgboss",
+    max: 1,
+    supervise: false,
+    schedule: false,
+    registerInstance: false,
+  });
+  boss.on("error", (error) => console.error("pg-boss:", error));
+  await boss.start();
+  await boss.stop({ graceful: false, close: true, timeout: 1000 });
+}
+
+async function migrateApp(connectionString, { log = () => {} } = {}) {
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {

@@ -7,20 +7,23 @@
 
 import db from "../app/db.server";
 import { getEnv } from "../app/env.server";
-import { createPrismaJobQueue } from "../app/jobs/prisma-job-queue.server";
+import { jobQueueFor, stopPgBosses } from "../app/jobs/queue.server";
 import { createWorkerJobs } from "../app/jobs/worker-jobs.server";
 import { runWorkerProcess } from "../app/jobs/worker-process.server";
 
 getEnv(); // a bad environment stops the worker at boot, with the variable's name
 const log = (line: string) => console.info(line);
-const queue = createPrismaJobQueue(db);
+const queue = jobQueueFor(db);
 const { definitions, schedules } = createWorkerJobs(db, queue, log);
 const graceMs = Number(process.env.WORKER_GRACE_MS ?? 20_000);
 
 runWorkerProcess({
   worker: queue.createWorker(definitions, { schedules, log: { info: log, error: (m, e) => console.error(m, e) } }),
   graceMs: Number.isFinite(graceMs) && graceMs >= 0 ? graceMs : 20_000,
-  close: () => db.$disconnect(),
+  close: async () => {
+    await stopPgBosses();
+    await db.$disconnect();
+  },
   log,
 });
 

@@ -18,6 +18,7 @@ import {
   type ShippingExchange,
   waitFor,
 } from "../../test/helpers/bulk-runs";
+import { findJob, listJobs } from "../../test/helpers/jobs";
 import { createTestShippingClient, DEMO_ORG, TEST_LABEL_SHOP } from "../../test/helpers/labels";
 import {
   type BulkJobDeps,
@@ -26,20 +27,29 @@ import {
   enqueueBulkBuy,
   enqueueBulkCheck,
 } from "./bulk-run-jobs.server";
-import type { JobWorker, WorkerLog } from "./job-queue";
-import { DEFAULT_LEASE_MS } from "./job-worker.server";
-import { createPrismaJobQueue, listDeadJobs } from "./prisma-job-queue.server";
+import type { AnyJobDefinition, JobDefinition, JobWorker, WorkerLog } from "./job-queue";
+import { providerOf } from "./prisma-job-queue.server";
+import { jobQueueFor } from "./queue.server";
 
 // Issue 12's acceptance run: 50 orders through the real worker (the production job definitions,
-// leases, backoff and concurrency) against both emulators, with faults injected while it runs.
-// Worker A checks everything and buys until it is killed right after a charge whose answer it
-// never read; worker B is started as the restarted process once A's leases have run out (the
-// clock is moved on: a bulk-buy job's lease is 4 minutes and a purchase's 2) and finishes.
+// backoff and concurrency; the bulk-buy lease shortened, below) against both emulators, with
+// faults injected while it runs, on whichever queue the database has (the Job table on SQLite,
+// pg-boss on PostgreSQL). Worker A checks everything and buys until it is killed right after a
+// charge whose answer it never read; worker B is started as the restarted process and takes A's
+// jobs over once their leases have run out (the purchases' 2-minute leases are passed by moving
+// the clock on) and finishes.
 
 const SHOP = TEST_LABEL_SHOP;
 const ORDERS = 50;
 const PURCHASE = "POST /v1/labels/{id}/purchase";
 const READ_LABEL = "GET /v1/labels/{id}";
+
+// A job's lease is kept by the queue's clock: on pg-boss the database server's, which no faked
+// Date moves, so A's claims must really run out while the test waits. The production bulk-buy
+// lease is 4 minutes; 15 s is far longer than a purchase takes here.
+const BUY_LEASE_MS = 15_000;
+// What a killed worker waits for its jobs before it would release them: never, within a test.
+const NEVER_MS = 2 ** 31 - 1;
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -57,6 +67,21 @@ function processClient(): PrismaClient {
   return client;
 }
 
+/**
+ * The worker process has set its jobs' queues up long before anything is enqueued; on pg-boss a job
+ * takes its queue's lease and backoff when it is enqueued. Starting (and stopping) a worker with
+ * these definitions first does what that worker did. (On SQLite both are read from the definition
+ * when the job runs, and this changes nothing.)
+ */
+async function setUpQueues(definitions: readonly AnyJobDefinition[]): Promise<void> {
+  const worker = jobQueueFor(db).createWorker(definitions, { pollIntervalMs: 20 });
+  worker.start();
+  await worker.stop({ graceMs: 0 });
+}
+
+/** The clock Date showed before a test faked it. */
+const realNow = () => new Date(performance.timeOrigin + performance.now());
+
 /** The worker's log, kept for the failure message (console.error would fail the test). */
 function collectingLog(name: string, lines: string[]): WorkerLog {
   return {
@@ -64,6 +89,11 @@ function collectingLog(name: string, lines: string[]): WorkerLog {
     error: (message, error) =>
       lines.push(`${name} error: ${message}${error instanceof Error ? ` — ${error.message}` : ""}`),
   };
+}
+
+/** The bulk-buy job with the test's lease (BUY_LEASE_MS) instead of the production 4 minutes. */
+function withBuyLease<P>(definition: JobDefinition<P>): JobDefinition<P> {
+  return { ...definition, leaseMs: BUY_LEASE_MS };
 }
 
 describe("a bulk run through the real job worker", () => {
@@ -110,6 +140,10 @@ describe("a bulk run through the real job worker", () => {
         if (seen(PURCHASE, 200) >= 20) {
           phase = "killed";
           A.kill();
+          // A dead process claims nothing more and never hands its jobs back. On SQLite its claims
+          // go through dbA and hang there; pg-boss's do not, so A's loop is stopped (with a grace
+          // that never ends: the jobs it holds are never released, only their leases free them).
+          workerA.stop({ graceMs: NEVER_MS }).catch(() => undefined);
         }
       }
     };
@@ -124,10 +158,9 @@ describe("a bulk run through the real job worker", () => {
       adminFor: async () => adminA,
       shippingFor: async (_shop, options) => createTestShippingClient(shipping, "sk_live_demo", fetchA, options?.slots),
     };
-    const workerA = createPrismaJobQueue(dbA).createWorker([createBulkCheckJob(depsA), createBulkBuyJob(depsA)], {
-      pollIntervalMs: 20,
-      log: collectingLog("A", log),
-    });
+    const definitionsA = [createBulkCheckJob(depsA), withBuyLease(createBulkBuyJob(depsA))];
+    await setUpQueues(definitionsA);
+    const workerA = jobQueueFor(dbA).createWorker(definitionsA, { pollIntervalMs: 20, log: collectingLog("A", log) });
 
     const readRun = async (): Promise<BulkRunView> => {
       const run = await getBulkRun(db, SHOP, runId);
@@ -136,11 +169,14 @@ describe("a bulk run through the real job worker", () => {
     };
     const describeRun = async () => {
       const run = await readRun();
-      const jobs = await db.job.groupBy({ by: ["name", "status"], _count: true });
+      const jobs = new Map<string, number>();
+      for (const job of await listJobs(db)) {
+        jobs.set(`${job.name} ${job.status}`, (jobs.get(`${job.name} ${job.status}`) ?? 0) + 1);
+      }
       return [
         `run ${run.status} ${JSON.stringify(run.counts)} phase ${phase} timings ${JSON.stringify(timings)}`,
         ...run.items.filter((i) => i.status !== "bought").map((i) => `${i.orderName}: ${i.status} ${i.message ?? ""}`),
-        `jobs ${JSON.stringify(jobs.map((j) => [j.name, j.status, j._count]))}`,
+        `jobs ${JSON.stringify([...jobs])}`,
         ...log.slice(-30),
       ].join("\n");
     };
@@ -187,7 +223,7 @@ describe("a bulk run through the real job worker", () => {
     expect(seen("POST /v1/labels", 429)).toBe(6);
     expect(throttledAnswers).toBeGreaterThanOrEqual(5);
     // Some checks failed for good within their call and were retried by the queue.
-    const retriedChecks = await db.job.count({ where: { name: "bulk-check", attempts: { gt: 1 } } });
+    const retriedChecks = (await listJobs(db, { name: "bulk-check" })).filter((j) => j.attempts > 1).length;
     expect(retriedChecks).toBeGreaterThan(0);
 
     // ---- Buying: a 429 storm on purchase, a lost answer, a THROTTLED write-back read ----
@@ -213,7 +249,7 @@ describe("a bulk run through the real job worker", () => {
     mark("killed");
     const atKill = await readRun();
     // The jobs A held stay "running" under its claim: only their lease ending frees them.
-    const heldByA = await db.job.findMany({ where: { name: "bulk-buy", status: "running" } });
+    const heldByA = await listJobs(db, { name: "bulk-buy", status: "running" });
     expect(heldByA.length).toBeGreaterThan(0);
     expect(atKill.progress.remaining).toBeGreaterThan(0);
     // The charge A never read is at the service and not in our rows.
@@ -222,10 +258,12 @@ describe("a bulk run through the real job worker", () => {
     );
 
     // The restarted worker comes up; A's claims (job leases, purchase leases) run out meanwhile.
-    const buyJobLeaseMs = createBulkBuyJob(depsA).leaseMs ?? DEFAULT_LEASE_MS;
+    // The purchases' leases are the app's, by the process's clock: it is moved on past them (and,
+    // for the Job table, past A's job leases). pg-boss expires A's jobs by the database's clock,
+    // BUY_LEASE_MS after A took them, and B takes them over then.
     vi.useFakeTimers({
       toFake: ["Date"],
-      now: Date.now() + Math.max(buyJobLeaseMs, PURCHASE_LEASE_MS) + 1_000,
+      now: Date.now() + Math.max(BUY_LEASE_MS, PURCHASE_LEASE_MS) + 1_000,
       shouldAdvanceTime: true,
     });
     shipping.setFaults({
@@ -241,8 +279,10 @@ describe("a bulk run through the real job worker", () => {
     const restarted = {
       ...(await import("./bulk-run-jobs.server")),
       ...(await import("./label-recovery.server")),
-      ...(await import("./prisma-job-queue.server")),
+      ...(await import("./queue.server")),
     };
+    // On PostgreSQL the restarted process has its own pg-boss (the module's): stopped at the end.
+    cleanups.push(() => restarted.stopPgBosses());
     const dbB = processClient();
     const fetchB = observingFetch(shipping.fetch, (exchange) => exchanges.push({ ...exchange, worker: "B" }));
     const adminB = observingAdmin(shopify.graphql, (throttled) => void (throttledAnswers += throttled ? 1 : 0));
@@ -254,11 +294,19 @@ describe("a bulk run through the real job worker", () => {
     // The production worker also runs the label-recovery sweep (write-backs Shopify throttled).
     const recoveryJob = restarted.createLabelRecoveryJob(depsB);
     const workerB: JobWorker = restarted
-      .createPrismaJobQueue(dbB)
-      .createWorker([restarted.createBulkCheckJob(depsB), restarted.createBulkBuyJob(depsB), recoveryJob], {
-        pollIntervalMs: 20,
-        log: collectingLog("B", log),
-      });
+      .jobQueueFor(dbB)
+      .createWorker(
+        [restarted.createBulkCheckJob(depsB), withBuyLease(restarted.createBulkBuyJob(depsB)), recoveryJob],
+        {
+          pollIntervalMs: 20,
+          log: collectingLog("B", log),
+          // Setup only, not behaviour: pg-boss's leases run by the database server's clock, which
+          // the faked Date does not move, so B's worker reads the real clock there (with the faked
+          // one every job B claimed would look past its lease). The Job table's leases are written
+          // by the worker's own clock, so on SQLite it keeps the faked one that passed A's.
+          ...(providerOf(dbB) === "postgresql" ? { now: realNow } : {}),
+        },
+      );
     workerB.start();
     cleanups.push(() => workerB.stop({ graceMs: 0 }));
 
@@ -273,12 +321,11 @@ describe("a bulk run through the real job worker", () => {
     mark("bought");
 
     // Write-backs Shopify throttled are left to the recovery sweep the worker schedules.
-    const sweep = await createPrismaJobQueue(db).enqueue(recoveryJob, SHOP, {}, { dedupeKey: "sweep" });
-    await waitFor(
-      async () => (await db.job.findUniqueOrThrow({ where: { id: sweep.jobId } })).status === "done",
-      "the recovery sweep is done",
-      { timeoutMs: 30_000, describe: describeRun },
-    );
+    const sweep = await jobQueueFor(db).enqueue(recoveryJob, SHOP, {}, { dedupeKey: "sweep" });
+    await waitFor(async () => (await findJob(db, sweep.jobId)).status === "done", "the recovery sweep is done", {
+      timeoutMs: 30_000,
+      describe: describeRun,
+    });
     mark("recovered");
 
     // ---- Every item bought once, one charge each, one fulfillment per fulfillment order ----
@@ -322,12 +369,12 @@ describe("a bulk run through the real job worker", () => {
     expect(seen(READ_LABEL, 503)).toBe(3);
     expect(throttledAnswers).toBeGreaterThanOrEqual(7);
     expect(exchanges.some((e) => e.worker === "B" && e.endpoint === PURCHASE && e.status === 200)).toBe(true);
-    const afterwards = await db.job.findMany({ where: { id: { in: heldByA.map((j) => j.id) } } });
+    const afterwards = await listJobs(db, { ids: heldByA.map((j) => j.id) });
     expect(afterwards.map((j) => j.status)).toEqual(heldByA.map(() => "done"));
     expect(afterwards.every((j) => j.attempts > (heldByA.find((h) => h.id === j.id)?.attempts ?? Infinity))).toBe(true);
     // A write-back Shopify throttled was left to the sweep, which did it.
     expect(bought.filter((i) => /Tracking is not in Shopify yet/.test(i.message ?? "")).length).toBeGreaterThan(0);
-    expect(await listDeadJobs(db, SHOP)).toEqual([]);
+    expect(await jobQueueFor(db).listDeadJobs(SHOP)).toEqual([]);
   }, 120_000);
 
   it("settles an order whose check fails on every attempt with the reason, so the run still reaches review", async () => {
@@ -346,19 +393,26 @@ describe("a bulk run through the real job worker", () => {
       shippingFor: async (_shop, options) =>
         createTestShippingClient(shipping, "sk_live_demo", shipping.fetch, options?.slots),
     };
-    // The worker's clock jumps over each backoff (5 s … 5 min) instead of the test waiting it out.
-    let aheadMs = 0;
+    // The retries come at once instead of after the production backoff (5 s … 5 min): the attempts
+    // and what the last one does are the same. (pg-boss waits out a backoff by the database
+    // server's clock, so a worker clock moved on cannot skip it as it can with the Job table.)
+    const checkJob = { ...createBulkCheckJob(deps), backoff: { baseMs: 1, maxMs: 1 } };
+    await setUpQueues([checkJob]);
     const log: string[] = [];
-    const worker = createPrismaJobQueue(db).createWorker([createBulkCheckJob(deps)], {
+    const worker = jobQueueFor(db).createWorker([checkJob], {
       pollIntervalMs: 10,
       log: collectingLog("worker", log),
-      now: () => new Date(Date.now() + aheadMs),
     });
+    const jobOfItem = new Map<string, string>();
     const started = await startBulkRun(
       db,
       SHOP,
       { orders: [down, fine].map((o) => ({ orderGid: o.id, orderName: o.name })), choice: { mode: "rules" } },
-      (tx, itemId) => enqueueBulkCheck(tx, SHOP, itemId),
+      async (tx, itemId) => {
+        const enqueued = await enqueueBulkCheck(tx, SHOP, itemId);
+        jobOfItem.set(itemId, enqueued.jobId);
+        return enqueued;
+      },
     );
     if (!started.ok) throw new Error(started.error.message);
     const { runId } = started.value;
@@ -366,22 +420,23 @@ describe("a bulk run through the real job worker", () => {
     cleanups.push(() => worker.stop({ graceMs: 0 }));
 
     const downItem = await db.bulkRunItem.findFirstOrThrow({ where: { runId, orderGid: down.id } });
+    const downJobId = jobOfItem.get(downItem.id);
+    if (!downJobId) throw new Error(`no bulk-check job for ${downItem.id}`);
     const job = await waitFor(
       async () => {
-        const row = await db.job.findFirstOrThrow({
-          where: { name: "bulk-check", payload: { contains: downItem.id } },
-        });
-        if (row.status === "queued") aheadMs = Math.max(aheadMs, row.runAt.getTime() - Date.now() + 1);
-        return row.status === "dead" || row.status === "done" ? row : null;
+        const found = await findJob(db, downJobId);
+        return found.status === "dead" || found.status === "done" ? found : null;
       },
       "the failing order's check has used its attempts",
       { timeoutMs: 30_000, describe: () => log.join("\n") },
     );
+    expect(job.name).toBe("bulk-check");
     expect(job.attempts).toBe(8);
+    const lastError = (await jobQueueFor(db).listDeadJobs(SHOP)).find((dead) => dead.id === job.id)?.lastError;
 
     const run = await getBulkRun(db, SHOP, runId);
     const item = run?.items.find((i) => i.orderGid === down.id);
-    const context = JSON.stringify({ run: run?.status, item, lastError: job.lastError });
+    const context = JSON.stringify({ run: run?.status, item, status: job.status, lastError });
     // The other order is ready; this one is not left "checking" for ever, and says why.
     expect(run?.items.find((i) => i.orderGid === fine.id)?.status, context).toBe("ready");
     expect(item?.status, context).not.toBe("checking");

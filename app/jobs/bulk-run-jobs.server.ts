@@ -7,7 +7,7 @@ import type { RequestSlots, ShippingClient } from "~/shipping/client.server";
 
 import { type JobDefinition, type JobKind, PermanentJobError } from "./job-queue";
 import { type OrderChangeJobDeps, requireAdmin } from "./order-change-jobs.server";
-import { enqueueJob } from "./prisma-job-queue.server";
+import { enqueueJob } from "./queue.server";
 
 // A bulk run's items go through the queue: `bulk-check` reads, prefills and drafts one selected
 // order (free), `bulk-buy` buys one confirmed item and writes its tracking back. Concurrency is

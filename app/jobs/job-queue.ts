@@ -3,8 +3,9 @@ import type { z } from "zod";
 import type { Result } from "~/utils/result";
 
 // The job queue's port. Callers (web routes, webhooks, the worker's schedules) see only these
-// types; the default adapter keeps jobs in the app's database (prisma-job-queue.server.ts), and a
-// PostgreSQL deployment can put pg-boss behind the same port (docs/decisions/0007-job-queue.md).
+// types. The adapter follows the database (queue.server.ts): on SQLite, the app's Job table
+// (prisma-job-queue.server.ts); on PostgreSQL, pg-boss (pg-boss-job-queue.server.ts). Both meet
+// test/contracts/job-queue.contract.ts. See docs/decisions/0007-job-queue.md and 0015-pg-boss-queue.md.
 //
 // Delivery is at least once: a job whose worker dies is run again after its lease, so every
 // handler must be safe to run twice (the label use cases are exactly-once by themselves, ADR 5).
@@ -41,7 +42,7 @@ export type JobDefinition<P> = JobKind<P> & {
   readonly concurrency: number;
   /** How long a worker owns a job it claimed before another may take it over (default 5 minutes). */
   readonly leaseMs?: number;
-  /** Wait before retry n (1-based): baseMs · 2^(n-1), at most maxMs (default 10 s … 1 h). */
+  /** Wait before retry n (1-based): baseMs · 2^(n-1), at most maxMs (default 10 s … 1 h); pg-boss adds jitter (half of it to all). */
   readonly backoff?: { readonly baseMs: number; readonly maxMs: number };
   /** Throw to fail the attempt (retried with backoff); throw `PermanentJobError` to make it dead at once. */
   readonly run: (payload: P, context: JobContext) => Promise<void>;
@@ -124,7 +125,8 @@ export interface JobWorker {
   start(): void;
   /**
    * Stops claiming, waits up to `graceMs` (default 20 s) for the jobs it runs, then aborts and
-   * releases the rest (queued again, the attempt not counted) so another worker takes them at once.
+   * releases the rest (queued again) so another worker takes them at once. The Job table does not
+   * count the interrupted attempt; pg-boss counts every start.
    */
   stop(options?: { graceMs?: number }): Promise<WorkerStopReport>;
 }

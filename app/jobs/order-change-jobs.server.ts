@@ -8,7 +8,7 @@ import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { type FulfillmentOrderGid, type OrderGid, parseFulfillmentOrderGid, parseOrderGid } from "~/shopify/ids";
 
 import { type JobDefinition, type JobKind, PermanentJobError } from "./job-queue";
-import { enqueueJob } from "./prisma-job-queue.server";
+import { enqueueJob } from "./queue.server";
 
 // The jobs behind the order webhooks: `auto-draft` (a fulfillment order ready to ship gets a draft
 // by the shop's rules) and `recheck-labels` (after a cancellation, move, merge, split or address

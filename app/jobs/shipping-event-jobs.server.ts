@@ -11,7 +11,7 @@ import { ShippingEventSchema } from "~/shipping/schemas";
 
 import { type JobDefinition, type JobKind, PermanentJobError } from "./job-queue";
 import type { OrderChangeJobDeps } from "./order-change-jobs.server";
-import { enqueueJob } from "./prisma-job-queue.server";
+import { enqueueJob } from "./queue.server";
 
 // The `shipping-event` job: one event of the shipping service, applied by the worker. Events come
 // in any order: a tracking update before its purchase, or before the Shopify fulfillment exists,

@@ -20,7 +20,7 @@ import {
   type LabelRecoveryDeps,
 } from "./label-recovery.server";
 import { createAutoDraftJob, createRecheckLabelsJob, type OrderChangeJobDeps } from "./order-change-jobs.server";
-import { pruneFinishedJobs } from "./prisma-job-queue.server";
+import { providerOf, pruneFinishedJobs } from "./prisma-job-queue.server";
 import { createShippingEventJob } from "./shipping-event-jobs.server";
 
 // Every job the worker runs and every schedule it keeps, wired to Shopify (offline sessions) and
@@ -74,7 +74,10 @@ export function createWorkerJobs(
           await enqueueLabelRecoveryJobs(db, queue, labelRecovery);
         },
       },
-      { name: "prune-finished-jobs", everyMs: 60 * 60_000, run: async () => void (await pruneFinishedJobs(db)) },
+      // The Job table's retention; pg-boss (PostgreSQL) deletes finished jobs itself.
+      ...(providerOf(db) === "sqlite"
+        ? [{ name: "prune-finished-jobs", everyMs: 60 * 60_000, run: async () => void (await pruneFinishedJobs(db)) }]
+        : []),
       {
         // A bulk item whose job died with its worker on the last attempt is queued again.
         name: "bulk-run-sweep",

@@ -1,7 +1,7 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
-import { stopShopJobs } from "~/jobs/prisma-job-queue.server";
+import { eraseShopJobs } from "~/jobs/queue.server";
 
 import { deleteShopLabels, listLabelRowsOfOrders, redactLabelRequests } from "./label-repository.server";
 import { toAddressKey } from "./validate-address.server";
@@ -332,10 +332,10 @@ export async function redactCustomerData(
  * Running jobs lose their claim first, so nothing a worker holds writes back afterwards.
  */
 export async function eraseShopData(tx: Prisma.TransactionClient, shop: string): Promise<Record<string, number>> {
-  await stopShopJobs(tx, shop);
+  const jobs = await eraseShopJobs(tx, shop);
   const where = { where: { shop } };
   return {
-    jobs: (await tx.job.deleteMany(where)).count,
+    jobs: jobs.deleted,
     labels: await deleteShopLabels(tx, shop),
     autoDraftOutcomes: (await tx.autoDraftOutcome.deleteMany(where)).count,
     bulkRunItems: (await tx.bulkRunItem.deleteMany(where)).count,

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 
 import db from "~/db.server";
-import { createPrismaJobQueue } from "~/jobs/prisma-job-queue.server";
+import { jobQueueFor } from "~/jobs/queue.server";
 import { createShippingEventJob } from "~/jobs/shipping-event-jobs.server";
 
 import { createShippingEmulator, type ShippingEmulator } from "../../emulator/shipping/emulator";
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
+import { countJobs } from "../../test/helpers/jobs";
 import {
   createTestShippingClient,
   DEMO_ORG,
@@ -43,7 +44,7 @@ async function setUp() {
   if (!connected.ok) throw new Error(connected.error.logMessage);
   const deps = { db, adminFor: async () => shopify.graphql, shippingFor: async () => client };
   // Retries a few milliseconds apart: an update waiting for its purchase is applied within the test.
-  const worker = createPrismaJobQueue(db).createWorker(
+  const worker = jobQueueFor(db).createWorker(
     [createShippingEventJob({ ...deps, backoff: { baseMs: 20, maxMs: 50 } })],
     {
       pollIntervalMs: 10,
@@ -58,7 +59,7 @@ async function setUp() {
         async () => {
           await emulator.flushDeliveries();
           const pendingDeliveries = emulator.deliveries().filter((d) => d.status === "pending").length;
-          const jobs = await db.job.count({ where: { status: { in: ["queued", "running"] } } });
+          const jobs = await countJobs(db, { status: ["queued", "running"] });
           return pendingDeliveries + jobs;
         },
         { timeout: 15_000, interval: 50 },

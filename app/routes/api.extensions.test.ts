@@ -15,6 +15,7 @@ import { setShippingApiKey } from "~/labels/settings.server";
 
 import { createShippingEmulator, type ShippingEmulator } from "../../emulator/shipping/emulator";
 import { createShopifyAdminEmulator, type ShopifyAdminEmulator } from "../../emulator/shopify/emulator";
+import { countJobs } from "../../test/helpers/jobs";
 import {
   mockTokenExchange,
   routeAdminToEmulator,
@@ -372,7 +373,7 @@ describe("Create labels (order list selection action)", () => {
     const run = await db.bulkRun.findFirst({ where: { id: runId, shop: TEST_SHOP } });
     expect(run).toMatchObject({ status: "checking", createdBy: "42" });
     expect(JSON.parse(run?.choice ?? "{}")).toEqual({ mode: "rules" });
-    expect(await db.job.count({ where: { shop: TEST_SHOP, name: "bulk-check" } })).toBe(2);
+    expect(await countJobs(db, { shop: TEST_SHOP, name: "bulk-check" })).toBe(2);
 
     const bad = await call(runsAction, extensionRequest("/api/extensions/bulk/runs", { body: { orderIds: ["nope"] } }));
     expect(bad.status).toBe(400);

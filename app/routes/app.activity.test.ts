@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { callRoute, createAdminFormRequest } from "../../test/helpers/admin-form-requests";
+import { createDeadJob, findJob } from "../../test/helpers/jobs";
 import { mockTokenExchange, setupMockServer } from "../../test/helpers/msw";
 import { createAdminRequest } from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
@@ -155,27 +156,8 @@ describe("activity loader", () => {
 
   it("lists background work that gave up, and queues it again on Retry, for this shop only", async () => {
     mockTokenExchange();
-    const dead = await db.job.create({
-      data: {
-        shop: TEST_SHOP,
-        name: "label-recovery",
-        payload: "{}",
-        status: "dead",
-        attempts: 5,
-        maxAttempts: 5,
-        lastError: "Shopify answered HTTP 503",
-        finishedAt: new Date(),
-      },
-    });
-    const other = await db.job.create({
-      data: {
-        shop: "other-shop.myshopify.com",
-        name: "label-recovery",
-        payload: "{}",
-        status: "dead",
-        finishedAt: new Date(),
-      },
-    });
+    const dead = { id: await createDeadJob(db, TEST_SHOP, "Shopify answered HTTP 503") };
+    const other = { id: await createDeadJob(db, "other-shop.myshopify.com", "Shopify answered HTTP 503") };
     const page = (await callRoute(loader, createAdminRequest("/app/activity"))) as Awaited<ReturnType<typeof loader>>;
     expect(page.deadJobs.map((job) => job.id)).toEqual([dead.id]);
 
@@ -184,13 +166,13 @@ describe("activity loader", () => {
       createAdminFormRequest("/app/activity", { intent: "retry-job", jobId: dead.id }),
     );
     expect(retried).toEqual({ ok: true });
-    expect((await db.job.findUniqueOrThrow({ where: { id: dead.id } })).status).toBe("queued");
+    expect((await findJob(db, dead.id)).status).toBe("queued");
 
     const foreign = await callRoute(
       action,
       createAdminFormRequest("/app/activity", { intent: "retry-job", jobId: other.id }),
     );
     expect((foreign as Response).status).toBe(404);
-    expect((await db.job.findUniqueOrThrow({ where: { id: other.id } })).status).toBe("dead");
+    expect((await findJob(db, other.id)).status).toBe("dead");
   });
 });

@@ -7,7 +7,7 @@ import { DataRequestsCard, DeadJobsCard, ForeignEventsCard } from "~/components/
 import { ActivityTable } from "~/components/activity-table";
 import { EMPTY_STATE_IMAGE } from "~/components/labels-table";
 import { requireShopContext } from "~/http/shop-context.server";
-import { listDeadJobs, retryDeadJob } from "~/jobs/prisma-job-queue.server";
+import { jobQueueFor } from "~/jobs/queue.server";
 import { listActivity } from "~/labels/activity.server";
 import { formatMinorUnits } from "~/labels/money";
 import { listForeignShippingEvents } from "~/labels/parcel-tracking.server";
@@ -21,7 +21,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { page } = QuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const [activity, deadJobs, dataRequests, foreignEvents] = await Promise.all([
     listActivity(db, shop, { page }),
-    listDeadJobs(db, shop),
+    jobQueueFor(db).listDeadJobs(shop),
     listCustomerDataRequests(db, shop),
     listForeignShippingEvents(db, shop),
   ]);
@@ -34,7 +34,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const { db, shop } = await requireShopContext(request);
   const parsed = ActionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return Response.json({ error: { message: "Unknown action." } }, { status: 400 });
-  const retried = await retryDeadJob(db, shop, parsed.data.jobId);
+  const retried = await jobQueueFor(db).retryDeadJob(shop, parsed.data.jobId);
   if (!retried.ok) {
     return Response.json(
       { error: { message: "This task is no longer waiting for a retry; reload the page." } },

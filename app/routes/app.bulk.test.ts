@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
 import { withGeneratedOrders } from "../../test/fixtures/generated-orders";
 import { callRoute, createAdminFormRequest } from "../../test/helpers/admin-form-requests";
+import { countJobs, listJobs } from "../../test/helpers/jobs";
 import { mockTokenExchange, routeAdminToEmulator, setupMockServer } from "../../test/helpers/msw";
 import { createAdminRequest } from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
@@ -35,10 +36,8 @@ describe("/app/bulk", () => {
       ["#5001", "checking"],
       ["#5002", "checking"],
     ]);
-    const jobs = await db.job.findMany({ where: { shop: TEST_SHOP, name: "bulk-check" } });
-    expect(jobs.map((j) => (JSON.parse(j.payload) as { itemId: string }).itemId).sort()).toEqual(
-      items.map((i) => i.id).sort(),
-    );
+    const jobs = await listJobs(db, { shop: TEST_SHOP, name: "bulk-check" });
+    expect(jobs.map((j) => (j.payload as { itemId: string }).itemId).sort()).toEqual(items.map((i) => i.id).sort());
     // Nothing is shown as bought or buyable yet.
     mockTokenExchange();
     const page = (await callRoute(runLoader, createAdminRequest(`/app/bulk/${runId}`), { runId: runId ?? "" })) as {
@@ -127,7 +126,7 @@ describe("/app/bulk", () => {
       { runId: run.id },
     )) as Response;
     expect(wrong.status).toBe(409);
-    expect(await db.job.count({ where: { name: "bulk-buy" } })).toBe(0);
+    expect(await countJobs(db, { name: "bulk-buy" })).toBe(0);
 
     mockTokenExchange();
     const right = await callRoute(
@@ -136,7 +135,7 @@ describe("/app/bulk", () => {
       { runId: run.id },
     );
     expect(right).toEqual({ ok: true });
-    expect(await db.job.count({ where: { name: "bulk-buy" } })).toBe(1);
+    expect(await countJobs(db, { name: "bulk-buy" })).toBe(1);
     expect((await db.bulkRun.findUnique({ where: { id: run.id } }))?.status).toBe("running");
   });
 

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
+import { countJobs, enqueueTestJob } from "../../test/helpers/jobs";
 import { createWebhookRequest } from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
@@ -51,11 +52,13 @@ describe("app/uninstalled webhook", () => {
   });
 
   it("stops the shop's queued and running jobs, and no other shop's", async () => {
-    const job = (shop: string, status: string) => ({ shop, name: "label-recovery", status });
-    await db.job.createMany({ data: [job(TEST_SHOP, "queued"), job(TEST_SHOP, "running"), job(OTHER_SHOP, "queued")] });
+    await enqueueTestJob(db, TEST_SHOP);
+    await enqueueTestJob(db, TEST_SHOP, { runAt: new Date(Date.now() + 60_000), dedupeKey: "later" });
+    await enqueueTestJob(db, OTHER_SHOP);
     expect((await callAction(uninstalled, uninstalledRequest())).status).toBe(200);
-    expect(await db.job.count({ where: { shop: TEST_SHOP, status: { in: ["queued", "running"] } } })).toBe(0);
-    expect(await db.job.count({ where: { shop: OTHER_SHOP, status: "queued" } })).toBe(1);
+    expect(await countJobs(db, { shop: TEST_SHOP, status: ["queued", "running"] })).toBe(0);
+    expect(await countJobs(db, { shop: TEST_SHOP, status: "cancelled" })).toBe(2);
+    expect(await countJobs(db, { shop: OTHER_SHOP, status: "queued" })).toBe(1);
   });
 
   it("answers 401 for a badly signed request and deletes nothing", async () => {

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { listCustomerDataRequests } from "~/labels/privacy.server";
 import { toAddressKey } from "~/labels/validate-address.server";
 
+import { enqueueTestJob } from "../../test/helpers/jobs";
 import { insertLabelRow } from "../../test/helpers/label-rows";
 import { createWebhookRequest } from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
@@ -105,7 +106,7 @@ async function seedShop(shop: string) {
   await db.boxPreset.create({
     data: { shop, name: "Box", length: 1, width: 1, height: 1, dimensionUnit: "in", maxWeight: 5, weightUnit: "lb" },
   });
-  await db.job.create({ data: { shop, name: "label-recovery", dedupeKey: `${shop}:label-recovery:sweep` } });
+  await enqueueTestJob(db, shop, { dedupeKey: "sweep" });
   await db.webhookDelivery.create({ data: { shop, topic: "APP_SCOPES_UPDATE", eventKey: "earlier" } });
   // What auto-draft reported about Ada's order can quote her address back.
   await db.autoDraftOutcome.create({
@@ -144,6 +145,13 @@ async function allRows(): Promise<Array<{ table: string; row: Record<string, unk
       : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_prisma_migrations'",
   );
   const rows = [];
+  if (providerOf(db) === "postgresql") {
+    // The job queue's table on PostgreSQL (pg-boss), where a job's shop is in its data.
+    const jobs = await db.$queryRawUnsafe<Record<string, unknown>[]>(
+      "SELECT id::text AS id, name, data->>'shop' AS shop, data FROM pgboss.job",
+    );
+    for (const row of jobs) rows.push({ table: "pgboss.job", row, text: JSON.stringify(row) });
+  }
   for (const { name } of tables) {
     for (const row of await db.$queryRawUnsafe<Record<string, unknown>[]>(`SELECT * FROM "${name}"`)) {
       rows.push({

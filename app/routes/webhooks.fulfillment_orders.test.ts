@@ -1,11 +1,12 @@
 import { describe, expect, it, vi } from "vitest";
 
 import { createAutoDraftJob, createRecheckLabelsJob } from "~/jobs/order-change-jobs.server";
-import { createPrismaJobQueue } from "~/jobs/prisma-job-queue.server";
+import { jobQueueFor } from "~/jobs/queue.server";
 import { findActiveLabel } from "~/labels/label-repository.server";
 import type { FulfillmentOrderGid } from "~/shopify/ids";
 
 import { callRoute } from "../../test/helpers/admin-form-requests";
+import { countJobs, listJobs } from "../../test/helpers/jobs";
 import { insertLabelRow } from "../../test/helpers/label-rows";
 import { createEmulators, createTestShippingClient, DEMO_ORG } from "../../test/helpers/labels";
 import { BAD_WEBHOOK_HMAC, createWebhookRequest } from "../../test/helpers/shopify-requests";
@@ -28,7 +29,7 @@ async function setAutoDraft(enabled: boolean) {
   });
 }
 
-const jobsNamed = (name: string) => db.job.findMany({ where: { shop: TEST_SHOP, name } });
+const jobsNamed = (name: string) => listJobs(db, { shop: TEST_SHOP, name });
 
 describe("fulfillment order ready webhooks", () => {
   it.each([
@@ -41,14 +42,14 @@ describe("fulfillment order ready webhooks", () => {
     expect(response.status).toBe(200);
     const jobs = await jobsNamed("auto-draft");
     expect(jobs).toHaveLength(1);
-    expect(JSON.parse(jobs[0]?.payload ?? "{}")).toMatchObject({ fulfillmentOrderGid: FO });
+    expect(jobs[0]?.payload).toMatchObject({ fulfillmentOrderGid: FO });
   });
 
   it("acknowledges and enqueues nothing while automatic drafts are off", async () => {
     await setAutoDraft(false);
     const response = await deliver("fulfillment_orders/order_routing_complete", { fulfillment_order: { id: FO } });
     expect(response.status).toBe(200);
-    expect(await db.job.count()).toBe(0);
+    expect(await countJobs(db)).toBe(0);
     expect(await db.webhookDelivery.count({ where: { shop: TEST_SHOP } })).toBe(1);
   });
 
@@ -60,7 +61,7 @@ describe("fulfillment order ready webhooks", () => {
       { hmac: BAD_WEBHOOK_HMAC },
     );
     expect(response.status).toBe(401);
-    expect(await db.job.count()).toBe(0);
+    expect(await countJobs(db)).toBe(0);
     expect(await db.webhookDelivery.count()).toBe(0);
   });
 
@@ -70,8 +71,8 @@ describe("fulfillment order ready webhooks", () => {
     expect((await deliver("fulfillment_orders/order_routing_complete", payload, { eventId: "evt-1" })).status).toBe(
       200,
     );
-    // Finished meanwhile: a repeat must not enqueue it again.
-    await db.job.updateMany({ data: { status: "done", dedupeKey: null } });
+    // Ended meanwhile (stopped, which frees its key as finishing does): a repeat must not enqueue it again.
+    await jobQueueFor(db).stopShopJobs(TEST_SHOP);
     expect((await deliver("fulfillment_orders/order_routing_complete", payload, { eventId: "evt-1" })).status).toBe(
       200,
     );
@@ -84,7 +85,7 @@ describe("fulfillment order ready webhooks", () => {
     const response = await deliver("fulfillment_orders/order_routing_complete", { fulfillment_order: { id: 5001 } });
     expect(response.status).toBe(200);
     expect(warn).toHaveBeenCalledWith(expect.stringMatching(/no fulfillment_order.id GID/));
-    expect(await db.job.count()).toBe(0);
+    expect(await countJobs(db)).toBe(0);
   });
 
   it("through the worker: the seeded order's fulfillment order ends with exactly one draft at the service", async () => {
@@ -100,15 +101,13 @@ describe("fulfillment order ready webhooks", () => {
 
     const client = createTestShippingClient(emulators.shipping);
     const deps = { db, adminFor: async () => emulators.shopify.graphql, shippingFor: async () => client };
-    const worker = createPrismaJobQueue(db).createWorker([createAutoDraftJob(deps), createRecheckLabelsJob(deps)], {
+    const worker = jobQueueFor(db).createWorker([createAutoDraftJob(deps), createRecheckLabelsJob(deps)], {
       pollIntervalMs: 10,
       log: { info: () => {}, error: () => {} },
     });
     worker.start();
     try {
-      await expect
-        .poll(() => db.job.count({ where: { status: { in: ["queued", "running"] } } }), { timeout: 10_000 })
-        .toBe(0);
+      await expect.poll(() => countJobs(db, { status: ["queued", "running"] }), { timeout: 10_000 }).toBe(0);
     } finally {
       await worker.stop({ graceMs: 5_000 });
     }
@@ -146,12 +145,12 @@ describe("fulfillment order change webhooks", () => {
     expect(response.status).toBe(200);
     const jobs = await jobsNamed("recheck-labels");
     expect(jobs).toHaveLength(1);
-    expect(JSON.parse(jobs[0]?.payload ?? "{}").fulfillmentOrderGids).toContain(FO);
+    expect(jobs[0]?.payload.fulfillmentOrderGids).toContain(FO);
   });
 
   it("enqueues nothing for fulfillment orders without labels while automatic drafts are off", async () => {
     const response = await deliver("fulfillment_orders/cancelled", { fulfillment_order: { id: FO, status: "closed" } });
     expect(response.status).toBe(200);
-    expect(await db.job.count()).toBe(0);
+    expect(await countJobs(db)).toBe(0);
   });
 });

@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 
 import { createAutoDraftJob, createRecheckLabelsJob } from "~/jobs/order-change-jobs.server";
-import { createPrismaJobQueue } from "~/jobs/prisma-job-queue.server";
+import { jobQueueFor } from "~/jobs/queue.server";
 import { recordAutoDraftOutcome } from "~/labels/auto-draft-outcomes.server";
 import { findLabel } from "~/labels/label-repository.server";
 import { purchase } from "~/labels/purchase.server";
 import type { FulfillmentOrderGid, OrderGid } from "~/shopify/ids";
 
 import { callRoute } from "../../test/helpers/admin-form-requests";
+import { countJobs, listJobs } from "../../test/helpers/jobs";
 import { insertLabelRow } from "../../test/helpers/label-rows";
 import { createEmulators, createTestShippingClient, DEMO_ORG } from "../../test/helpers/labels";
 import { BAD_WEBHOOK_HMAC, createWebhookRequest } from "../../test/helpers/shopify-requests";
@@ -39,15 +40,15 @@ describe("orders/cancelled and orders/updated webhooks", () => {
     async (topic) => {
       await activeLabel();
       expect((await deliver(topic, orderPayload())).status).toBe(200);
-      const jobs = await db.job.findMany({ where: { name: "recheck-labels" } });
-      expect(jobs.map((j) => JSON.parse(j.payload).orderGids)).toEqual([[ORDER]]);
+      const jobs = await listJobs(db, { name: "recheck-labels" });
+      expect(jobs.map((j) => j.payload.orderGids)).toEqual([[ORDER]]);
     },
   );
 
   it("enqueues nothing for an order without labels (orders/updated comes for every change)", async () => {
     expect((await deliver("orders/updated", orderPayload())).status).toBe(200);
     expect((await deliver("orders/cancelled", orderPayload())).status).toBe(200);
-    expect(await db.job.count()).toBe(0);
+    expect(await countJobs(db)).toBe(0);
   });
 
   it("orders/cancelled clears what auto-draft reported about the order", async () => {
@@ -72,14 +73,14 @@ describe("orders/cancelled and orders/updated webhooks", () => {
       problems: [{ path: "to_address.zip", message: "Enter a ZIP code" }],
     });
     await deliver("orders/updated", orderPayload());
-    const jobs = await db.job.findMany({ where: { name: "auto-draft" } });
-    expect(jobs.map((j) => JSON.parse(j.payload).fulfillmentOrderGid)).toEqual([FO]);
+    const jobs = await listJobs(db, { name: "auto-draft" });
+    expect(jobs.map((j) => j.payload.fulfillmentOrderGid)).toEqual([FO]);
   });
 
   it("answers 401 to a badly signed delivery and changes nothing", async () => {
     await activeLabel();
     expect((await deliver("orders/cancelled", orderPayload(), { hmac: BAD_WEBHOOK_HMAC })).status).toBe(401);
-    expect(await db.job.count()).toBe(0);
+    expect(await countJobs(db)).toBe(0);
     expect(await db.webhookDelivery.count()).toBe(0);
   });
 
@@ -87,7 +88,7 @@ describe("orders/cancelled and orders/updated webhooks", () => {
     await activeLabel();
     await deliver("orders/cancelled", orderPayload(), { eventId: "evt-cancel" });
     await deliver("orders/cancelled", orderPayload(), { eventId: "evt-cancel" });
-    expect(await db.job.count({ where: { name: "recheck-labels" } })).toBe(1);
+    expect(await countJobs(db, { name: "recheck-labels" })).toBe(1);
   });
 
   it("through the worker: a cancelled order's draft is discarded and a bought label flagged, nothing charged", async () => {
@@ -98,14 +99,12 @@ describe("orders/cancelled and orders/updated webhooks", () => {
     if (!record || !first || !second) throw new Error("#1016 has two fulfillment orders");
     const client = createTestShippingClient(emulators.shipping);
     const deps = { db, adminFor: async () => emulators.shopify.graphql, shippingFor: async () => client };
-    const worker = createPrismaJobQueue(db).createWorker([createAutoDraftJob(deps), createRecheckLabelsJob(deps)], {
+    const worker = jobQueueFor(db).createWorker([createAutoDraftJob(deps), createRecheckLabelsJob(deps)], {
       pollIntervalMs: 10,
       log: { info: () => {}, error: () => {} },
     });
     const drain = () =>
-      expect
-        .poll(() => db.job.count({ where: { status: { in: ["queued", "running"] } } }), { timeout: 10_000 })
-        .toBe(0);
+      expect.poll(() => countJobs(db, { status: ["queued", "running"] }), { timeout: 10_000 }).toBe(0);
     worker.start();
     try {
       for (const fo of [first, second]) {

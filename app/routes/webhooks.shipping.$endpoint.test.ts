@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { sealSecret } from "~/labels/secret-box.server";
 import { signShippingEvent } from "~/shipping/event-signature";
 
+import { countJobs, listJobs } from "../../test/helpers/jobs";
 import { TEST_ENV, TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
 import { action } from "./webhooks.shipping.$endpoint";
@@ -58,7 +59,7 @@ function deliver(
 
 const nothingStored = async () => {
   expect(await db.shippingEvent.count()).toBe(0);
-  expect(await db.job.count()).toBe(0);
+  expect(await countJobs(db)).toBe(0);
 };
 
 describe("shipping service events", () => {
@@ -70,7 +71,7 @@ describe("shipping service events", () => {
     expect(stored).toMatchObject([
       { shop: TEST_SHOP, eventId: "evt_1", type: "label.tracking_updated", serviceLabelId: "lbl_1" },
     ]);
-    const jobs = await db.job.findMany({ where: { name: "shipping-event" } });
+    const jobs = await listJobs(db, { name: "shipping-event" });
     expect(jobs).toHaveLength(1);
     expect(jobs[0]?.shop).toBe(TEST_SHOP);
   });

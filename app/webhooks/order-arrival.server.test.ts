@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import db from "~/db.server";
 import { createAutoDraftJob, createRecheckLabelsJob } from "~/jobs/order-change-jobs.server";
-import { createPrismaJobQueue } from "~/jobs/prisma-job-queue.server";
+import { jobQueueFor } from "~/jobs/queue.server";
 import { listAutoDraftOutcomesForOrders } from "~/labels/auto-draft-outcomes.server";
 import { findActiveLabel, listLabelsForOrder } from "~/labels/label-repository.server";
 import type { FulfillmentOrderGid, OrderGid } from "~/shopify/ids";
@@ -11,6 +11,7 @@ import { createShippingEmulator } from "../../emulator/shipping/emulator";
 import { loadWebhookSubscriptions } from "../../emulator/shopify/app-config";
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
 import { callRoute } from "../../test/helpers/admin-form-requests";
+import { countJobs } from "../../test/helpers/jobs";
 import { createTestShippingClient, DEMO_ORG } from "../../test/helpers/labels";
 import { TEST_ENV } from "../../test/setup/test-env";
 import { action as fulfillmentOrdersWebhook } from "../routes/webhooks.fulfillment_orders";
@@ -47,16 +48,14 @@ async function setUp() {
   const shop = shopify.shop;
   await db.shopSettings.create({ data: { shop, autoDraft: true } });
   const deps = { db, adminFor: async () => shopify.graphql, shippingFor: async () => client };
-  const worker = createPrismaJobQueue(db).createWorker([createAutoDraftJob(deps), createRecheckLabelsJob(deps)], {
+  const worker = jobQueueFor(db).createWorker([createAutoDraftJob(deps), createRecheckLabelsJob(deps)], {
     pollIntervalMs: 10,
     log: { info: () => {}, error: () => {} },
   });
   // Deliveries first, then every job they enqueued (and the jobs those enqueue).
   const settle = async () => {
     await shopify.flushWebhooks();
-    await expect
-      .poll(() => db.job.count({ where: { status: { in: ["queued", "running"] } } }), { timeout: 10_000 })
-      .toBe(0);
+    await expect.poll(() => countJobs(db, { status: ["queued", "running"] }), { timeout: 10_000 }).toBe(0);
   };
   worker.start();
   return { shopify, shipping, shop, settle, stop: () => worker.stop({ graceMs: 5_000 }) };
@@ -80,7 +79,7 @@ describe("an order arriving through the emulated store", () => {
       expect(shipping.charges(DEMO_ORG)).toEqual([]);
       const fo = fulfillmentOrders[0]?.id as FulfillmentOrderGid;
       expect(await findActiveLabel(db, shop, fo)).toMatchObject({ status: "draft", orderName: order.name });
-      expect(await db.job.count({ where: { name: "auto-draft", status: "done" } })).toBe(1);
+      expect(await countJobs(db, { name: "auto-draft", status: "done" })).toBe(1);
     } finally {
       await stop();
     }

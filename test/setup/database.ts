@@ -101,6 +101,8 @@ export async function workerPostgresDatabase(): Promise<{ url: string; reset: ()
   const { rows } = await client.query<{ tablename: string }>(
     "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_app_migrations'",
   );
-  const truncate = `TRUNCATE ${rows.map((r) => `"${r.tablename}"`).join(", ")} RESTART IDENTITY CASCADE`;
+  // pg-boss's jobs too (its queues stay: a process's pg-boss remembers which exist).
+  const tables = [...rows.map((r) => `"${r.tablename}"`), "pgboss.job"];
+  const truncate = `TRUNCATE ${tables.join(", ")} RESTART IDENTITY CASCADE`;
   return { url, reset: async () => void (await client.query(truncate)) };
 }

@@ -1,4 +1,6 @@
-import { afterEach, beforeEach, vi } from "vitest";
+import { afterAll, afterEach, beforeEach, vi } from "vitest";
+
+import { stopPgBosses } from "~/jobs/queue.server";
 
 import { resetWorkerDatabase, testPostgresUrl, workerDatabasePath, workerPostgresDatabase } from "./database";
 import { TEST_ENV } from "./test-env";
@@ -21,6 +23,9 @@ beforeEach(async () => {
   if (postgres) return postgres.reset();
   if (databasePath) resetWorkerDatabase(databasePath);
 });
+
+// A test file that enqueued on PostgreSQL started the process's pg-boss: its pool and timers go.
+afterAll(() => stopPgBosses());
 
 // An unexpected console.error fails the test that caused it: errors the code logs are bugs
 // unless the test says it expects them (by spying on console.error itself).

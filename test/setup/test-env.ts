@@ -7,6 +7,8 @@ export const TEST_ENV = {
   SCOPES:
     "read_orders,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,read_products,read_locations,write_fulfillments",
   SHIPPING_API_BASE_URL: "http://shipping.test",
+  // A stalled worker's job is taken over within a test's patience (pg-boss, PostgreSQL).
+  PG_BOSS_SUPERVISE_SECONDS: "1",
   APP_ENCRYPTION_KEY: "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0",
 } as const;
 

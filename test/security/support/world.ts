@@ -9,7 +9,7 @@ import { http, HttpResponse } from "msw";
 import { expect } from "vitest";
 
 import db from "~/db.server";
-import { createPrismaJobQueue } from "~/jobs/prisma-job-queue.server";
+import { jobQueueFor } from "~/jobs/queue.server";
 import { createWorkerJobs } from "~/jobs/worker-jobs.server";
 import { findEventEndpoint } from "~/labels/shipping-event-endpoint.server";
 import { signShippingEvent } from "~/shipping/event-signature";
@@ -225,7 +225,7 @@ export function createWorld(): World {
     }),
   );
 
-  const queue = createPrismaJobQueue(db);
+  const queue = jobQueueFor(db);
   const drainJobs = async () => {
     const jobErrors: string[] = [];
     const deadBefore = await db.job.count({ where: { status: "dead" } });

@@ -1,0 +1,355 @@
+import { randomUUID } from "node:crypto";
+
+import type { Prisma } from "@prisma/client";
+import { type CommandResponse, type Db as IDatabase, fromPrisma, PgBoss } from "pg-boss";
+import { z } from "zod";
+
+import { err, ok, type Result } from "~/utils/result";
+
+import type {
+  AnyJobDefinition,
+  DeadJob,
+  EnqueueOptions,
+  EnqueueResult,
+  JobKind,
+  JobQueue,
+  JobWorker,
+  RetryDeadJobError,
+  WorkerOptions,
+} from "./job-queue";
+import {
+  type ClaimedJob,
+  createJobWorker,
+  DEFAULT_LEASE_MS,
+  DEFAULT_MAX_ATTEMPTS,
+  type JobStore,
+} from "./job-worker.server";
+
+// The queue adapter for PostgreSQL: pg-boss keeps, claims (SKIP LOCKED), retries and expires the
+// jobs; the worker loop (job-worker.server.ts) is the one the SQLite adapter uses, over a JobStore
+// made of pg-boss's fetch/complete/fail. See docs/decisions/0015-pg-boss-queue.md.
+//
+// How the port maps onto pg-boss:
+// - One pg-boss queue per job name, policy `exclusive` (at most one created, retry or active job per
+//   singleton key): our de-duplication key. A job without a key gets a key of its own.
+// - A job's data is { shop, payload, maxAttempts }; retryLimit is maxAttempts - 1.
+// - Enqueueing inside the caller's Prisma transaction: pg-boss's insert runs through that
+//   transaction (`send(…, { db })`), so the job exists exactly when its cause commits.
+// - The lease is pg-boss's expireInSeconds: its supervisor fails (and so retries) a job whose worker
+//   stopped answering. Retries wait pg-boss's exponential backoff from the definition's base.
+// - "Dead" is pg-boss's `failed`, or `cancelled` with `dead: true` in its output: pg-boss fails a
+//   job for good only once its retries are used up, so a PermanentJobError fails and cancels it.
+
+export const PG_BOSS_SCHEMA = "pgboss";
+// Finished jobs are kept two weeks (pg-boss deletes them after that), dead ones included: long
+// enough for the Activity screen's "Retry".
+const FINISHED_JOBS_KEPT_SECONDS = 14 * 24 * 60 * 60;
+const DEFAULT_BACKOFF = { baseMs: 10_000, maxMs: 60 * 60_000 };
+
+type JobData = { shop: string; payload: unknown; maxAttempts: number };
+
+export type PgBossOptions = {
+  /** How often pg-boss looks for jobs whose worker stopped (lease ended); default 60 s. */
+  superviseIntervalSeconds?: number;
+  /** Connections in pg-boss's own pool (default 4); enqueueing inside a transaction uses the app's. */
+  max?: number;
+};
+
+/** pg-boss statements run through a Prisma transaction (pg-boss's `db` option). */
+const prismaDatabase = (db: Prisma.TransactionClient): IDatabase => fromPrisma(db);
+
+// pg-boss's typings leave its command answers empty; at run time they count the jobs changed.
+const CommandResponseSchema = z.object({ affected: z.number() });
+const affected = (response: CommandResponse) => CommandResponseSchema.parse(response).affected;
+
+/** Starts pg-boss on this database: installs or migrates its schema (under its own lock) first. */
+export async function startPgBoss(url: string, options: PgBossOptions = {}): Promise<PgBoss> {
+  const boss = new PgBoss({
+    connectionString: url,
+    schema: PG_BOSS_SCHEMA,
+    max: options.max ?? 4,
+    schedule: false,
+    superviseIntervalSeconds: options.superviseIntervalSeconds ?? 60,
+    monitorIntervalSeconds: options.superviseIntervalSeconds ?? 60,
+    registerInstance: false,
+  });
+  // Errors of pg-boss's own timers (maintenance, supervision): logged, never thrown at a caller.
+  boss.on("error", (error) => console.error("pg-boss:", error));
+  await boss.start();
+  return boss;
+}
+
+const ensured = new WeakMap<PgBoss, Map<string, Promise<void>>>();
+
+/** Creates the job's queue the first time this process uses it (pg-boss refuses jobs of unknown queues). */
+function ensureQueue(boss: PgBoss, name: string): Promise<void> {
+  let names = ensured.get(boss);
+  if (!names) ensured.set(boss, (names = new Map()));
+  let ready = names.get(name);
+  if (!ready) {
+    ready = (async () => {
+      if (await boss.getQueue(name)) return;
+      await boss.createQueue(name, {
+        policy: "exclusive",
+        deleteAfterSeconds: FINISHED_JOBS_KEPT_SECONDS,
+        expireInSeconds: DEFAULT_LEASE_MS / 1000,
+        ...retryOptions(undefined),
+      });
+    })();
+    ready.catch(() => names.delete(name));
+    names.set(name, ready);
+  }
+  return ready;
+}
+
+/** pg-boss's retry settings for a definition's backoff: base and cap in whole seconds. */
+function retryOptions(backoff: AnyJobDefinition["backoff"]) {
+  const { baseMs, maxMs } = backoff ?? DEFAULT_BACKOFF;
+  const retryDelay = Math.round(baseMs / 1000);
+  // Under a second (tests): retried at once, as pg-boss has no finer delay.
+  if (retryDelay === 0) return { retryDelay: 0, retryBackoff: false };
+  return { retryDelay, retryBackoff: true, retryDelayMax: Math.max(retryDelay, Math.round(maxMs / 1000)) };
+}
+
+/** The worker's definitions set their queues' lease and backoff (jobs take them when enqueued). */
+async function configureQueue(boss: PgBoss, definition: AnyJobDefinition): Promise<void> {
+  await ensureQueue(boss, definition.name);
+  await boss.updateQueue(definition.name, {
+    expireInSeconds: Math.max(1, Math.ceil((definition.leaseMs ?? DEFAULT_LEASE_MS) / 1000)),
+    ...retryOptions(definition.backoff),
+  });
+}
+
+/**
+ * Enqueues through `db`: a transaction client records the job in the caller's transaction.
+ * Exported for the queue dispatcher (queue.server.ts); other code goes through the JobQueue.
+ */
+export async function enqueueWithPgBoss<P>(
+  boss: PgBoss,
+  db: Prisma.TransactionClient | null,
+  kind: JobKind<P>,
+  shop: string,
+  payload: P,
+  options: EnqueueOptions = {},
+): Promise<EnqueueResult> {
+  // A payload that does not fit its job is a bug in the caller: fail loudly here, not in the worker.
+  const parsed = kind.payloadSchema.parse(payload);
+  const maxAttempts = options.maxAttempts ?? kind.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  await ensureQueue(boss, kind.name);
+  const connection = db ? { db: prismaDatabase(db) } : {};
+  // The shop is part of the key: two shops' jobs never de-duplicate each other.
+  const singletonKey = options.dedupeKey === undefined ? `once:${randomUUID()}` : `${shop}:${options.dedupeKey}`;
+  const data: JobData = { shop, payload: parsed, maxAttempts };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const id = await boss.send(kind.name, data, {
+      ...connection,
+      singletonKey,
+      retryLimit: maxAttempts - 1,
+      ...(options.runAt ? { startAfter: options.runAt } : {}),
+    });
+    if (id) return { jobId: id, status: "enqueued" };
+    // The insert waited for a transaction holding the key to end, so the holder read now is committed.
+    const holders = await boss.findJobs(kind.name, { ...connection, key: singletonKey });
+    const holder = holders.find((job) => job.state === "created" || job.state === "retry" || job.state === "active");
+    if (holder) return { jobId: holder.id, status: "duplicate" };
+  }
+  throw new Error(`enqueue ${kind.name} for ${shop}: the de-duplication key ${options.dedupeKey} kept changing hands`);
+}
+
+type StoredJob = { id: string; name: string };
+
+/** The shop's jobs in these states, by queue: read through `db` so a transaction sees its own writes. */
+async function shopJobs(db: IDatabase, shop: string, live: boolean): Promise<Map<string, string[]>> {
+  const { rows } = await db.executeSql(
+    `SELECT id::text AS id, name FROM ${PG_BOSS_SCHEMA}.job
+     WHERE data->>'shop' = $1 ${live ? "AND state < 'completed'" : ""}`,
+    [shop],
+  );
+  const byName = new Map<string, string[]>();
+  for (const row of rows as StoredJob[]) byName.set(row.name, [...(byName.get(row.name) ?? []), row.id]);
+  return byName;
+}
+
+/** Cancels the shop's waiting and running jobs (a running one's worker then finds its claim gone). */
+export async function stopShopJobsWithPgBoss(boss: PgBoss, db: Prisma.TransactionClient | null, shop: string) {
+  const connection = db ? prismaDatabase(db) : boss.getDb();
+  let cancelled = 0;
+  for (const [name, ids] of await shopJobs(connection, shop, true)) {
+    cancelled += affected(await boss.cancel(name, ids, { db: connection }));
+  }
+  return { cancelled };
+}
+
+/** Deletes every job of the shop, finished or not (shop/redact). */
+export async function eraseShopJobsWithPgBoss(boss: PgBoss, db: Prisma.TransactionClient, shop: string) {
+  const connection = prismaDatabase(db);
+  let deleted = 0;
+  for (const [name, ids] of await shopJobs(connection, shop, false)) {
+    deleted += affected(await boss.deleteJob(name, ids, { db: connection }));
+  }
+  return { deleted };
+}
+
+const DEAD = `(state = 'failed' OR (state = 'cancelled' AND output->>'dead' = 'true'))`;
+
+type DeadRow = {
+  id: string;
+  name: string;
+  retry_count: number;
+  output: { message?: string } | null;
+  completed_on: Date | null;
+  created_on: Date;
+};
+
+export async function listDeadJobsWithPgBoss(boss: PgBoss, shop: string, take = 50): Promise<DeadJob[]> {
+  const { rows } = await boss.getDb().executeSql(
+    `SELECT id::text AS id, name, retry_count, output, completed_on, created_on FROM ${PG_BOSS_SCHEMA}.job
+     WHERE data->>'shop' = $1 AND ${DEAD}
+     ORDER BY completed_on DESC NULLS LAST, id DESC LIMIT $2`,
+    [shop, take],
+  );
+  return (rows as DeadRow[]).map((row) => ({
+    id: row.id,
+    name: row.name,
+    attempts: row.retry_count + 1,
+    lastError: row.output?.message ?? null,
+    failedAt: (row.completed_on ?? row.created_on).toISOString(),
+    createdAt: row.created_on.toISOString(),
+  }));
+}
+
+/** Runs statements in one transaction of pg-boss's own pool. */
+async function inTransaction<T>(boss: PgBoss, run: (db: IDatabase) => Promise<T>): Promise<T> {
+  const begin = boss.getDb().beginTransaction;
+  if (!begin) throw new Error("pg-boss's database has no transactions");
+  const tx = await begin.call(boss.getDb());
+  try {
+    const result = await run(tx.db);
+    await tx.commit();
+    return result;
+  } catch (error) {
+    await tx.rollback();
+    throw error;
+  }
+}
+
+const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+
+export async function retryDeadJobWithPgBoss(
+  boss: PgBoss,
+  shop: string,
+  jobId: string,
+): Promise<Result<{ jobId: string }, RetryDeadJobError>> {
+  const notFound = (why: string) => err({ code: "JOB_NOT_FOUND" as const, logMessage: `retryDeadJob: ${why}` });
+  if (!isUuid(jobId)) return notFound(`no dead job ${jobId} in ${shop}`);
+  try {
+    return await inTransaction(boss, async (db) => {
+      const { rows } = await db.executeSql(
+        `SELECT name, state, retry_count, data FROM ${PG_BOSS_SCHEMA}.job
+         WHERE id = $1 AND data->>'shop' = $2 AND ${DEAD} FOR UPDATE`,
+        [jobId, shop],
+      );
+      const row = rows[0] as { name: string; state: string; retry_count: number; data: JobData } | undefined;
+      if (!row) return notFound(`no dead job ${jobId} in ${shop}`);
+      // Back to waiting, then a fresh set of attempts: its next run counts retry_count + 1.
+      if (row.state === "failed") await boss.retry(row.name, jobId, { db });
+      else await boss.resume(row.name, jobId, { db });
+      const maxAttempts = row.data.maxAttempts || DEFAULT_MAX_ATTEMPTS;
+      await boss.update(row.name, undefined, { id: jobId, retryLimit: row.retry_count + maxAttempts, db });
+      return ok({ jobId });
+    });
+  } catch (error) {
+    // Its key is held by a newer job of the same work (unique violation): that one does it.
+    if ((error as { code?: string }).code === "23505") return notFound(`job ${jobId}: a newer job holds its key`);
+    throw error;
+  }
+}
+
+/** The worker loop's store over pg-boss. The token is the attempt pg-boss handed out (its retry count). */
+export function createPgBossJobStore(boss: PgBoss): JobStore {
+  const attemptOf = (job: ClaimedJob) => ({ id: job.id, retryCount: Number(job.token) });
+  return {
+    async claimNext(definition) {
+      const [job] = await boss.fetch<JobData>(definition.name, { batchSize: 1, includeMetadata: true });
+      if (!job) return null;
+      const data = job.data as Partial<JobData> | null;
+      return {
+        id: job.id,
+        shop: typeof data?.shop === "string" ? data.shop : "",
+        name: definition.name,
+        // A job whose data lacks its payload fails its schema in the loop: dead, with why.
+        payload: data?.payload,
+        attempts: job.retryCount + 1,
+        maxAttempts: job.retryLimit + 1,
+        token: String(job.retryCount),
+        leaseUntil: new Date(job.startedOn.getTime() + job.expireInSeconds * 1000),
+      };
+    },
+
+    async complete(job) {
+      return affected(await boss.complete(job.name, attemptOf(job))) === 1;
+    },
+
+    async fail(job, error, retryAt) {
+      const output = { message: error };
+      // pg-boss schedules the retry itself (its backoff, from the definition's base), so retryAt
+      // only says whether there is one. With attempts left, only a permanent error has none.
+      if (retryAt || job.attempts >= job.maxAttempts) {
+        return affected(await boss.fail(job.name, attemptOf(job), output)) === 1;
+      }
+      return inTransaction(boss, async (db) => {
+        const failed = await boss.fail(job.name, attemptOf(job), { ...output, dead: true }, { db });
+        if (affected(failed) !== 1) return false;
+        await boss.cancel(job.name, job.id, { db });
+        return true;
+      });
+    },
+
+    async release(job) {
+      // Back to waiting at once (pg-boss has no un-claim: cancel and resume in one transaction).
+      // pg-boss counts every start, so the interrupted run counts as an attempt.
+      return inTransaction(boss, async (db) => {
+        const cancelled = await boss.cancel(job.name, attemptOf(job), { db });
+        if (affected(cancelled) !== 1) return false;
+        await boss.resume(job.name, job.id, { db });
+        return true;
+      });
+    },
+  };
+}
+
+/** The queue on pg-boss. `boss` is started lazily by the caller (pgBossFor); every call awaits it. */
+export function createPgBossJobQueue(getBoss: () => Promise<PgBoss>): JobQueue {
+  return {
+    enqueue: async (kind, shop, payload, options) =>
+      enqueueWithPgBoss(await getBoss(), null, kind, shop, payload, options),
+    stopShopJobs: async (shop) => stopShopJobsWithPgBoss(await getBoss(), null, shop),
+    listDeadJobs: async (shop) => listDeadJobsWithPgBoss(await getBoss(), shop),
+    retryDeadJob: async (shop, jobId) => retryDeadJobWithPgBoss(await getBoss(), shop, jobId),
+    createWorker: (definitions, options?: WorkerOptions) => createPgBossWorker(getBoss, definitions, options),
+  };
+}
+
+function createPgBossWorker(
+  getBoss: () => Promise<PgBoss>,
+  definitions: readonly AnyJobDefinition[],
+  options: WorkerOptions = {},
+): JobWorker {
+  let inner: JobWorker | null = null;
+  let starting: Promise<void> | null = null;
+  const log = options.log ?? { error: (message: string, error?: unknown) => console.error(message, error) };
+  return {
+    start() {
+      starting ??= (async () => {
+        const boss = await getBoss();
+        for (const definition of definitions) await configureQueue(boss, definition);
+        inner = createJobWorker(createPgBossJobStore(boss), definitions, options);
+        inner.start();
+      })().catch((error: unknown) => log.error("job worker: pg-boss did not start", error));
+    },
+    async stop(stopOptions) {
+      await starting;
+      return inner ? inner.stop(stopOptions) : { finished: 0, released: 0 };
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import type { Prisma, PrismaClient } from "@prisma/client";
+import type { PgBoss } from "pg-boss";
+
+import { getEnv } from "~/env.server";
+
+import type { EnqueueOptions, EnqueueResult, JobKind, JobQueue } from "./job-queue";
+import {
+  createPgBossJobQueue,
+  enqueueWithPgBoss,
+  eraseShopJobsWithPgBoss,
+  type PgBossOptions,
+  startPgBoss,
+  stopShopJobsWithPgBoss,
+} from "./pg-boss-job-queue.server";
+import {
+  createPrismaJobQueue,
+  enqueueJob as enqueuePrismaJob,
+  providerOf,
+  stopShopJobs as stopPrismaShopJobs,
+} from "./prisma-job-queue.server";
+
+// Which queue adapter the app uses follows its database (ADR 15): SQLite keeps jobs in the app's
+// own Job table (prisma-job-queue.server.ts); PostgreSQL runs them on pg-boss
+// (pg-boss-job-queue.server.ts). Code that enqueues inside a transaction calls these functions with
+// its transaction client; everything else takes a JobQueue from `jobQueueFor`.
+
+const bosses = new Map<string, Promise<PgBoss>>();
+
+/** The process's pg-boss for this database, started on first use. */
+export function pgBossFor(url: string, options?: PgBossOptions): Promise<PgBoss> {
+  let boss = bosses.get(url);
+  if (!boss) {
+    boss = startPgBoss(url, options);
+    boss.catch(() => bosses.delete(url));
+    bosses.set(url, boss);
+  }
+  return boss;
+}
+
+/** Stops every pg-boss this process started (a worker's or test's shutdown). */
+export async function stopPgBosses(): Promise<void> {
+  const started = [...bosses.values()];
+  bosses.clear();
+  await Promise.all(
+    started.map(async (boss) => (await boss.catch(() => null))?.stop({ graceful: false, timeout: 1000 })),
+  );
+}
+
+// The app's database is DATABASE_URL (db.server.ts): a transaction client does not say its URL.
+// PG_BOSS_SUPERVISE_SECONDS: how soon a job whose worker died is taken over after its lease.
+const appBoss = () => {
+  const env = getEnv();
+  return pgBossFor(env.DATABASE_URL, { superviseIntervalSeconds: env.PG_BOSS_SUPERVISE_SECONDS });
+};
+
+const onPostgresql = (db: Prisma.TransactionClient | PrismaClient) => providerOf(db) === "postgresql";
+
+/** Enqueues in the caller's transaction: the job exists exactly when the transaction commits. */
+export async function enqueueJob<P>(
+  tx: Prisma.TransactionClient,
+  kind: JobKind<P>,
+  shop: string,
+  payload: P,
+  options?: EnqueueOptions,
+): Promise<EnqueueResult> {
+  if (onPostgresql(tx)) return enqueueWithPgBoss(await appBoss(), tx, kind, shop, payload, options);
+  return enqueuePrismaJob(tx, kind, shop, payload, options);
+}
+
+/** The shop uninstalled or was erased: in the caller's transaction, its queued and running jobs stop. */
+export async function stopShopJobs(tx: Prisma.TransactionClient, shop: string): Promise<{ cancelled: number }> {
+  if (onPostgresql(tx)) return stopShopJobsWithPgBoss(await appBoss(), tx, shop);
+  return stopPrismaShopJobs(tx, shop);
+}
+
+/** shop/redact: every job of the shop is deleted, finished or not. */
+export async function eraseShopJobs(tx: Prisma.TransactionClient, shop: string): Promise<{ deleted: number }> {
+  await stopShopJobs(tx, shop);
+  if (onPostgresql(tx)) return eraseShopJobsWithPgBoss(await appBoss(), tx, shop);
+  return { deleted: (await tx.job.deleteMany({ where: { shop } })).count };
+}
+
+/** The queue for this database's client: pg-boss on PostgreSQL, the Job table on SQLite. */
+export function jobQueueFor(db: PrismaClient): JobQueue {
+  return onPostgresql(db) ? createPgBossJobQueue(appBoss) : createPrismaJobQueue(db);
+}

@@ -1,0 +1,269 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+
+import {
+  type JobContext,
+  type JobDefinition,
+  type JobQueue,
+  type JobWorker,
+  PermanentJobError,
+} from "~/jobs/job-queue";
+
+import { TEST_SHOP } from "../setup/test-env";
+
+// What every JobQueue adapter promises (app/jobs/job-queue.ts), checked only through the port:
+// the SQLite adapter (the app's Job table) and pg-boss (PostgreSQL) run these same cases
+// (app/jobs/prisma-job-queue.contract.test.ts, test/postgresql/pg-boss-job-queue.contract.test.ts).
+// Workers are started before anything is enqueued: pg-boss binds a job's lease and backoff when
+// it is enqueued, from its queue, which a worker configures from its definitions as it starts.
+
+const OTHER_SHOP = "other-shop.myshopify.com";
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const quiet = { info: () => {}, error: () => {} };
+const WAIT = { timeout: 15_000, interval: 20 };
+
+type Run = { n: number; shop: string; attempt: number; maxAttempts: number; at: number };
+type Behaviour = (payload: { n: number }, context: JobContext, runs: Run[]) => Promise<void>;
+
+export function describeJobQueueContract(adapter: string, makeQueue: () => JobQueue) {
+  describe(`the job queue contract (${adapter})`, () => {
+    const cleanups: (() => Promise<unknown>)[] = [];
+    afterEach(async () => {
+      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    });
+
+    let kinds = 0;
+    /** A job kind of its own per test, recording every run. */
+    function recordingJob(
+      behaviour: Behaviour = async () => {},
+      options: Partial<Pick<JobDefinition<{ n: number }>, "concurrency" | "maxAttempts" | "backoff" | "leaseMs">> = {},
+    ) {
+      const runs: Run[] = [];
+      const definition: JobDefinition<{ n: number }> = {
+        name: `contract-${process.pid}-${++kinds}`,
+        payloadSchema: z.object({ n: z.number() }),
+        concurrency: options.concurrency ?? 2,
+        maxAttempts: options.maxAttempts ?? 3,
+        backoff: options.backoff ?? { baseMs: 0, maxMs: 0 },
+        ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
+        run: async (payload, context) => {
+          runs.push({
+            n: payload.n,
+            shop: context.shop,
+            attempt: context.attempt,
+            maxAttempts: context.maxAttempts,
+            at: Date.now(),
+          });
+          await behaviour(payload, context, runs);
+        },
+      };
+      return { definition, runs };
+    }
+
+    async function started(queue: JobQueue, definition: JobDefinition<{ n: number }>): Promise<JobWorker> {
+      const worker = queue.createWorker([definition], { pollIntervalMs: 20, log: quiet });
+      worker.start();
+      cleanups.push(() => worker.stop({ graceMs: 0 }));
+      // A worker readies its queue as it starts (pg-boss): give it that moment.
+      await sleep(300);
+      return worker;
+    }
+
+    it("runs an enqueued job once, in the worker, with its payload, shop and first attempt", async () => {
+      const queue = makeQueue();
+      const { definition, runs } = recordingJob();
+      await started(queue, definition);
+      const { status } = await queue.enqueue(definition, TEST_SHOP, { n: 7 });
+      expect(status).toBe("enqueued");
+      await expect.poll(() => runs.length, WAIT).toBe(1);
+      await sleep(200);
+      expect(runs).toEqual([expect.objectContaining({ n: 7, shop: TEST_SHOP, attempt: 1, maxAttempts: 3 })]);
+      expect(await queue.listDeadJobs(TEST_SHOP)).toEqual([]);
+    });
+
+    it("answers the job already waiting for a de-duplication key, per shop, and frees the key once it ended", async () => {
+      const queue = makeQueue();
+      const { definition, runs } = recordingJob();
+      await started(queue, definition);
+      const later = new Date(Date.now() + 1500);
+      const first = await queue.enqueue(definition, TEST_SHOP, { n: 1 }, { dedupeKey: "k", runAt: later });
+      const again = await queue.enqueue(definition, TEST_SHOP, { n: 2 }, { dedupeKey: "k" });
+      const otherShop = await queue.enqueue(definition, OTHER_SHOP, { n: 3 }, { dedupeKey: "k", runAt: later });
+      expect(again).toEqual({ jobId: first.jobId, status: "duplicate" });
+      expect(otherShop.status).toBe("enqueued");
+      expect(otherShop.jobId).not.toBe(first.jobId);
+
+      await expect.poll(() => runs.length, WAIT).toBe(2);
+      expect(runs.map((run) => run.n).sort()).toEqual([1, 3]);
+      // Ended: the key takes a new job.
+      const next = await queue.enqueue(definition, TEST_SHOP, { n: 4 }, { dedupeKey: "k" });
+      expect(next.status).toBe("enqueued");
+      expect(next.jobId).not.toBe(first.jobId);
+      await expect.poll(() => runs.length, WAIT).toBe(3);
+    });
+
+    it("refuses a payload that does not fit its schema and stores nothing", async () => {
+      const queue = makeQueue();
+      const { definition, runs } = recordingJob();
+      await started(queue, definition);
+      await expect(queue.enqueue(definition, TEST_SHOP, { n: "seven" } as unknown as { n: number })).rejects.toThrow();
+      await sleep(500);
+      expect(runs).toEqual([]);
+      expect(await queue.listDeadJobs(TEST_SHOP)).toEqual([]);
+    });
+
+    it("does not run a job before its runAt", async () => {
+      const queue = makeQueue();
+      const { definition, runs } = recordingJob();
+      await started(queue, definition);
+      const runAt = Date.now() + 1500;
+      await queue.enqueue(definition, TEST_SHOP, { n: 1 }, { runAt: new Date(runAt) });
+      await expect.poll(() => runs.length, WAIT).toBe(1);
+      expect(runs[0]?.at).toBeGreaterThanOrEqual(runAt - 50);
+    });
+
+    it("retries a failing job after its backoff, then keeps it as dead with its last error", async () => {
+      const queue = makeQueue();
+      const { definition, runs } = recordingJob(
+        async ({ n }, context) => {
+          throw new Error(`carrier down (job ${n}, attempt ${context.attempt})`);
+        },
+        { maxAttempts: 2, backoff: { baseMs: 1000, maxMs: 1000 } },
+      );
+      await started(queue, definition);
+      const { jobId } = await queue.enqueue(definition, TEST_SHOP, { n: 1 });
+      await expect.poll(async () => (await queue.listDeadJobs(TEST_SHOP)).length, WAIT).toBe(1);
+      expect(runs.map((run) => run.attempt)).toEqual([1, 2]);
+      // A backoff of a second (pg-boss adds jitter: at least half of it).
+      expect((runs[1]?.at ?? 0) - (runs[0]?.at ?? 0)).toBeGreaterThanOrEqual(450);
+      const [dead] = await queue.listDeadJobs(TEST_SHOP);
+      expect(dead).toMatchObject({ id: jobId, name: definition.name, attempts: 2 });
+      expect(dead?.lastError).toContain("carrier down (job 1, attempt 2)");
+      expect(await queue.listDeadJobs(OTHER_SHOP)).toEqual([]);
+    });
+
+    it("makes a job dead after one attempt when it throws PermanentJobError", async () => {
+      const queue = makeQueue();
+      const { definition, runs } = recordingJob(async () => {
+        throw new PermanentJobError("the shop is gone");
+      });
+      await started(queue, definition);
+      const { jobId } = await queue.enqueue(definition, TEST_SHOP, { n: 1 });
+      await expect.poll(async () => (await queue.listDeadJobs(TEST_SHOP)).map((job) => job.id), WAIT).toEqual([jobId]);
+      await sleep(300);
+      expect(runs).toHaveLength(1);
+      expect((await queue.listDeadJobs(TEST_SHOP))[0]?.lastError).toContain("the shop is gone");
+    });
+
+    it("runs a dead job again with a fresh set of attempts, for its own shop only", async () => {
+      const queue = makeQueue();
+      let permanent = true;
+      const { definition, runs } = recordingJob(
+        async () => {
+          if (permanent) throw new PermanentJobError("bad address");
+          throw new Error("still failing");
+        },
+        { maxAttempts: 2 },
+      );
+      await started(queue, definition);
+      const { jobId } = await queue.enqueue(definition, TEST_SHOP, { n: 1 });
+      await expect.poll(async () => (await queue.listDeadJobs(TEST_SHOP)).length, WAIT).toBe(1);
+
+      expect(await queue.retryDeadJob(OTHER_SHOP, jobId)).toMatchObject({
+        ok: false,
+        error: { code: "JOB_NOT_FOUND" },
+      });
+      expect(await queue.retryDeadJob(TEST_SHOP, "not-a-job")).toMatchObject({ ok: false });
+      permanent = false;
+      expect(await queue.retryDeadJob(TEST_SHOP, jobId)).toEqual({ ok: true, value: { jobId } });
+      await expect.poll(() => runs.length, WAIT).toBe(3);
+      await expect.poll(async () => (await queue.listDeadJobs(TEST_SHOP)).length, WAIT).toBe(1);
+      // Its two fresh attempts were used, and no more.
+      await sleep(300);
+      expect(runs).toHaveLength(3);
+      const [, second, third] = runs;
+      expect(second && third && third.attempt - second.attempt).toBe(1);
+      expect(third?.attempt).toBe(third?.maxAttempts);
+    });
+
+    it("cancels the waiting jobs of a shop that was stopped, and only that shop's", async () => {
+      const queue = makeQueue();
+      const { definition, runs } = recordingJob();
+      const runAt = new Date(Date.now() + 1000);
+      await started(queue, definition);
+      await queue.enqueue(definition, TEST_SHOP, { n: 1 }, { runAt });
+      await queue.enqueue(definition, TEST_SHOP, { n: 2 }, { runAt, dedupeKey: "k" });
+      await queue.enqueue(definition, OTHER_SHOP, { n: 3 }, { runAt });
+      expect(await queue.stopShopJobs(TEST_SHOP)).toEqual({ cancelled: 2 });
+      await expect.poll(() => runs.length, WAIT).toBe(1);
+      await sleep(500);
+      expect(runs.map((run) => run.shop)).toEqual([OTHER_SHOP]);
+      // A stopped job is not dead, and its key is free.
+      expect(await queue.listDeadJobs(TEST_SHOP)).toEqual([]);
+      expect((await queue.enqueue(definition, TEST_SHOP, { n: 4 }, { dedupeKey: "k" })).status).toBe("enqueued");
+    });
+
+    it("runs at most its concurrency of a kind at once in one worker", async () => {
+      const queue = makeQueue();
+      let running = 0;
+      let most = 0;
+      const { definition, runs } = recordingJob(
+        async () => {
+          running++;
+          most = Math.max(most, running);
+          await sleep(150);
+          running--;
+        },
+        { concurrency: 2 },
+      );
+      await started(queue, definition);
+      for (let n = 0; n < 6; n++) await queue.enqueue(definition, TEST_SHOP, { n });
+      await expect.poll(() => runs.length, WAIT).toBe(6);
+      expect(most).toBe(2);
+    });
+
+    it("on stop, waits for running jobs, then hands back those still running to another worker", async () => {
+      const queue = makeQueue();
+      let holdFirstWorker = true;
+      const { definition, runs } = recordingJob(async (_payload, context) => {
+        if (!holdFirstWorker) return;
+        await new Promise((resolve) => context.signal.addEventListener("abort", resolve, { once: true }));
+      });
+      const first = queue.createWorker([definition], { pollIntervalMs: 20, log: quiet });
+      first.start();
+      await sleep(300);
+      await queue.enqueue(definition, TEST_SHOP, { n: 1 });
+      await expect.poll(() => runs.length, WAIT).toBe(1);
+      expect(await first.stop({ graceMs: 100 })).toEqual({ finished: 0, released: 1 });
+
+      holdFirstWorker = false;
+      await started(queue, definition);
+      await expect.poll(() => runs.length, WAIT).toBe(2);
+      await sleep(300);
+      expect(runs.map((run) => run.n)).toEqual([1, 1]);
+      expect(await queue.listDeadJobs(TEST_SHOP)).toEqual([]);
+    });
+
+    it("lets another worker take over a job whose worker stalled past its lease; the stalled run's end changes nothing", async () => {
+      const queue = makeQueue();
+      let releaseStalled: () => void = () => {};
+      const stalled = new Promise<void>((resolve) => (releaseStalled = resolve));
+      const { definition, runs } = recordingJob(
+        async (_payload, context) => {
+          // The first run ignores its deadline, as a hung worker would.
+          if (context.attempt === 1) await stalled;
+        },
+        { leaseMs: 1000, maxAttempts: 3 },
+      );
+      await started(queue, definition);
+      await started(queue, definition);
+      await queue.enqueue(definition, TEST_SHOP, { n: 1 });
+      await expect.poll(() => runs.length, { ...WAIT, timeout: 20_000 }).toBe(2);
+      expect(runs.map((run) => run.attempt)).toEqual([1, 2]);
+      releaseStalled();
+      await sleep(500);
+      expect(runs).toHaveLength(2);
+      expect(await queue.listDeadJobs(TEST_SHOP)).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+
+import db from "~/db.server";
+import { createPgBossJobQueue } from "~/jobs/pg-boss-job-queue.server";
+import { enqueueJob, eraseShopJobs, jobQueueFor, pgBossFor, stopShopJobs } from "~/jobs/queue.server";
+
+import { describeJobQueueContract } from "../contracts/job-queue.contract";
+import { TEST_SHOP } from "../setup/test-env";
+
+// On PostgreSQL (`npm run test:postgres`) the job queue is pg-boss: the port's contract, and what
+// only a queue in the app's own database can promise, a job recorded in its cause's transaction.
+
+const url = process.env.DATABASE_URL ?? "";
+if (!url.startsWith("postgresql://")) throw new Error("pg-boss's tests: run them with `npm run test:postgres`");
+
+// Supervision every second, so a stalled worker's job is taken over within the test's patience.
+const boss = () => pgBossFor(url, { superviseIntervalSeconds: 1 });
+
+describeJobQueueContract("pg-boss", () => createPgBossJobQueue(boss));
+
+const NOTE_JOB = { name: "contract-note", payloadSchema: z.object({ note: z.string() }) };
+const pgBossJobs = async (shop: string) =>
+  db.$queryRaw<{ state: string }[]>`SELECT state::text AS state FROM pgboss.job WHERE data->>'shop' = ${shop}`;
+
+describe("pg-boss in the app's transactions", () => {
+  it("is the app's queue on PostgreSQL", async () => {
+    await boss();
+    const { jobId } = await jobQueueFor(db).enqueue(NOTE_JOB, TEST_SHOP, { note: "hello" });
+    expect(await pgBossJobs(TEST_SHOP)).toEqual([{ state: "created" }]);
+    expect(jobId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await db.job.count()).toBe(0);
+  });
+
+  it("records a job exactly when the transaction that caused it commits", async () => {
+    await boss();
+    await expect(
+      db.$transaction(async (tx) => {
+        await enqueueJob(tx, NOTE_JOB, TEST_SHOP, { note: "rolled back" });
+        throw new Error("the cause failed");
+      }),
+    ).rejects.toThrow("the cause failed");
+    expect(await pgBossJobs(TEST_SHOP)).toEqual([]);
+
+    const result = await db.$transaction(async (tx) => {
+      const first = await enqueueJob(tx, NOTE_JOB, TEST_SHOP, { note: "one" }, { dedupeKey: "k" });
+      const again = await enqueueJob(tx, NOTE_JOB, TEST_SHOP, { note: "two" }, { dedupeKey: "k" });
+      return { first, again };
+    });
+    expect(result.again).toEqual({ jobId: result.first.jobId, status: "duplicate" });
+    expect(await pgBossJobs(TEST_SHOP)).toEqual([{ state: "created" }]);
+  });
+
+  it("stops and erases a shop's jobs inside the uninstall's or redact's transaction", async () => {
+    await boss();
+    await jobQueueFor(db).enqueue(NOTE_JOB, TEST_SHOP, { note: "a" });
+    await jobQueueFor(db).enqueue(NOTE_JOB, "other-shop.myshopify.com", { note: "b" });
+    await expect(
+      db.$transaction(async (tx) => {
+        await stopShopJobs(tx, TEST_SHOP);
+        throw new Error("uninstall failed");
+      }),
+    ).rejects.toThrow();
+    expect(await pgBossJobs(TEST_SHOP)).toEqual([{ state: "created" }]);
+
+    expect(await db.$transaction((tx) => stopShopJobs(tx, TEST_SHOP))).toEqual({ cancelled: 1 });
+    expect(await pgBossJobs(TEST_SHOP)).toEqual([{ state: "cancelled" }]);
+    expect(await db.$transaction((tx) => eraseShopJobs(tx, TEST_SHOP))).toEqual({ deleted: 1 });
+    expect(await pgBossJobs(TEST_SHOP)).toEqual([]);
+    expect(await pgBossJobs("other-shop.myshopify.com")).toEqual([{ state: "created" }]);
+  });
+});
