@@ -328,7 +328,12 @@ export async function confirmBulkRun(
     await tx.bulkRunItem.updateMany({ where: { runId, status: "ready" }, data: { status: "queued" } });
     await tx.bulkRun.update({
       where: { id: runId },
-      data: { status: "running", confirmedCents: total, confirmedAt: new Date() },
+      data: {
+        status: "running",
+        confirmedCents: total,
+        confirmedAt: new Date(),
+        confirmedBy: options.confirmedBy ?? null,
+      },
     });
     for (const item of ready) await enqueueBuy(tx, item.id);
     await recordAudits(tx, authorizations(shop, runId, ready, options.confirmedBy ?? null, "total confirmed"));

@@ -218,7 +218,10 @@ describe("who may spend", () => {
           where: { shop: SHOP_A, labelId: { in: labelIds }, action: "authorize" },
         });
         expect(authorized.map((p) => p.staffMemberId)).toEqual(labelIds.map(() => PACKER.id));
-        expect(await db.bulkRun.findUnique({ where: { id: a.reviewRunId } })).toMatchObject({ createdBy: "42" });
+        expect(await db.bulkRun.findUnique({ where: { id: a.reviewRunId } })).toMatchObject({
+          createdBy: "42",
+          confirmedBy: PACKER.id,
+        });
       },
     );
 

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "BulkRun" ADD COLUMN     "confirmedBy" TEXT;
+
