@@ -47,6 +47,15 @@ async function migratePgBoss(connectionString) {
   boss.on("error", (error) => console.error("pg-boss:", error));
   await boss.start();
   await boss.stop({ graceful: false, close: true, timeout: 1000 });
+  // The app finds a shop's jobs by the shop in their data (stopping them at uninstall, erasing
+  // them at shop/redact, the Activity screen's dead jobs): an index of ours on pg-boss's table.
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    await client.query(`CREATE INDEX IF NOT EXISTS app_job_shop ON pgboss.job ((data->>'shop'))`);
+  } finally {
+    await client.end();
+  }
 }
 
 async function migrateApp(connectionString, { log = () => {} } = {}) {

@@ -42,7 +42,7 @@ export type JobDefinition<P> = JobKind<P> & {
   readonly concurrency: number;
   /** How long a worker owns a job it claimed before another may take it over (default 5 minutes). */
   readonly leaseMs?: number;
-  /** Wait before retry n (1-based): baseMs · 2^(n-1), at most maxMs (default 10 s … 1 h); pg-boss adds jitter (half of it to all). */
+  /** Wait before retry n (1-based): baseMs · 2^(n-1), at most maxMs (default 10 s … 1 h); pg-boss's has jitter (between it and twice it). */
   readonly backoff?: { readonly baseMs: number; readonly maxMs: number };
   /** Throw to fail the attempt (retried with backoff); throw `PermanentJobError` to make it dead at once. */
   readonly run: (payload: P, context: JobContext) => Promise<void>;

@@ -49,6 +49,11 @@ const DEFAULT_BACKOFF = { baseMs: 10_000, maxMs: 60 * 60_000 };
 type JobData = { shop: string; payload: unknown; maxAttempts: number };
 
 export type PgBossOptions = {
+  /**
+   * Whether this pg-boss supervises (fails jobs whose lease ended, deletes old ones): workers do;
+   * a web process only enqueues and reads, and starts no background work (default true).
+   */
+  supervise?: boolean;
   /** How often pg-boss looks for jobs whose worker stopped (lease ended); default 60 s. */
   superviseIntervalSeconds?: number;
   /** Connections in pg-boss's own pool (default 4); enqueueing inside a transaction uses the app's. */
@@ -69,13 +74,20 @@ export async function startPgBoss(url: string, options: PgBossOptions = {}): Pro
     schema: PG_BOSS_SCHEMA,
     max: options.max ?? 4,
     schedule: false,
+    supervise: options.supervise ?? true,
     superviseIntervalSeconds: options.superviseIntervalSeconds ?? 60,
     monitorIntervalSeconds: options.superviseIntervalSeconds ?? 60,
     registerInstance: false,
   });
   // Errors of pg-boss's own timers (maintenance, supervision): logged, never thrown at a caller.
   boss.on("error", (error) => console.error("pg-boss:", error));
-  await boss.start();
+  try {
+    await boss.start();
+  } catch (error) {
+    // Its pool and timers go with it; the caller may try again.
+    await boss.stop({ graceful: false, timeout: 1000 }).catch(() => {});
+    throw error;
+  }
   return boss;
 }
 
@@ -148,9 +160,14 @@ export async function enqueueWithPgBoss<P>(
       ...(options.runAt ? { startAfter: options.runAt } : {}),
     });
     if (id) return { jobId: id, status: "enqueued" };
-    // The insert waited for a transaction holding the key to end, so the holder read now is committed.
-    const holders = await boss.findJobs(kind.name, { ...connection, key: singletonKey });
-    const holder = holders.find((job) => job.state === "created" || job.state === "retry" || job.state === "active");
+    // The insert waited for a transaction holding the key to end, so the holder read now is
+    // committed. Read straight from the exclusive index's rows: findJobs would page through every
+    // finished job that ever had the key (kept 14 days) before the live one.
+    const { rows } = await (db ? prismaDatabase(db) : boss.getDb()).executeSql(
+      `SELECT id::text AS id FROM ${PG_BOSS_SCHEMA}.job WHERE name = $1 AND singleton_key = $2 AND state <= 'active' LIMIT 1`,
+      [kind.name, singletonKey],
+    );
+    const holder = (rows as { id: string }[])[0];
     if (holder) return { jobId: holder.id, status: "duplicate" };
   }
   throw new Error(`enqueue ${kind.name} for ${shop}: the de-duplication key ${options.dedupeKey} kept changing hands`);
@@ -170,12 +187,19 @@ async function shopJobs(db: IDatabase, shop: string, live: boolean): Promise<Map
   return byName;
 }
 
+// pg-boss fails a job by deleting its row and inserting it again (same id, new state): a statement
+// that waited for such a fail skips the re-inserted row. Each pass reads afresh, so a few passes
+// catch a job that was failing at the moment.
+const SHOP_PASSES = 5;
+
 /** Cancels the shop's waiting and running jobs (a running one's worker then finds its claim gone). */
 export async function stopShopJobsWithPgBoss(boss: PgBoss, db: Prisma.TransactionClient | null, shop: string) {
   const connection = db ? prismaDatabase(db) : boss.getDb();
   let cancelled = 0;
-  for (const [name, ids] of await shopJobs(connection, shop, true)) {
-    cancelled += affected(await boss.cancel(name, ids, { db: connection }));
+  for (let pass = 0; pass < SHOP_PASSES; pass++) {
+    const live = await shopJobs(connection, shop, true);
+    if (live.size === 0) break;
+    for (const [name, ids] of live) cancelled += affected(await boss.cancel(name, ids, { db: connection }));
   }
   return { cancelled };
 }
@@ -184,8 +208,10 @@ export async function stopShopJobsWithPgBoss(boss: PgBoss, db: Prisma.Transactio
 export async function eraseShopJobsWithPgBoss(boss: PgBoss, db: Prisma.TransactionClient, shop: string) {
   const connection = prismaDatabase(db);
   let deleted = 0;
-  for (const [name, ids] of await shopJobs(connection, shop, false)) {
-    deleted += affected(await boss.deleteJob(name, ids, { db: connection }));
+  for (let pass = 0; pass < SHOP_PASSES; pass++) {
+    const jobs = await shopJobs(connection, shop, false);
+    if (jobs.size === 0) break;
+    for (const [name, ids] of jobs) deleted += affected(await boss.deleteJob(name, ids, { db: connection }));
   }
   return { deleted };
 }
@@ -196,14 +222,17 @@ type DeadRow = {
   id: string;
   name: string;
   retry_count: number;
-  output: { message?: string } | null;
+  message: string | null;
   completed_on: Date | null;
   created_on: Date;
 };
 
 export async function listDeadJobsWithPgBoss(boss: PgBoss, shop: string, take = 50): Promise<DeadJob[]> {
   const { rows } = await boss.getDb().executeSql(
-    `SELECT id::text AS id, name, retry_count, output, completed_on, created_on FROM ${PG_BOSS_SCHEMA}.job
+    // pg-boss's supervisor records a lease that ran out as { value: { message } }.
+    `SELECT id::text AS id, name, retry_count, completed_on, created_on,
+            coalesce(output->>'message', output->'value'->>'message') AS message
+     FROM ${PG_BOSS_SCHEMA}.job
      WHERE data->>'shop' = $1 AND ${DEAD}
      ORDER BY completed_on DESC NULLS LAST, id DESC LIMIT $2`,
     [shop, take],
@@ -212,7 +241,7 @@ export async function listDeadJobsWithPgBoss(boss: PgBoss, shop: string, take = 
     id: row.id,
     name: row.name,
     attempts: row.retry_count + 1,
-    lastError: row.output?.message ?? null,
+    lastError: row.message,
     failedAt: (row.completed_on ?? row.created_on).toISOString(),
     createdAt: row.created_on.toISOString(),
   }));
@@ -255,7 +284,13 @@ export async function retryDeadJobWithPgBoss(
       if (row.state === "failed") await boss.retry(row.name, jobId, { db });
       else await boss.resume(row.name, jobId, { db });
       const maxAttempts = row.data.maxAttempts || DEFAULT_MAX_ATTEMPTS;
-      await boss.update(row.name, undefined, { id: jobId, retryLimit: row.retry_count + maxAttempts, db });
+      // A fresh waiting period too: pg-boss deletes a job still waiting past its retention.
+      await boss.update(row.name, undefined, {
+        id: jobId,
+        retryLimit: row.retry_count + maxAttempts,
+        retentionSeconds: FINISHED_JOBS_KEPT_SECONDS,
+        db,
+      });
       return ok({ jobId });
     });
   } catch (error) {
@@ -270,6 +305,9 @@ export function createPgBossJobStore(boss: PgBoss): JobStore {
   const attemptOf = (job: ClaimedJob) => ({ id: job.id, retryCount: Number(job.token) });
   return {
     async claimNext(definition) {
+      // The lease is judged by the database's clock from the job's start; counted here from just
+      // before the fetch, on this process's clock, it ends no later than the real one.
+      const fetchedAt = Date.now();
       const [job] = await boss.fetch<JobData>(definition.name, { batchSize: 1, includeMetadata: true });
       if (!job) return null;
       const data = job.data as Partial<JobData> | null;
@@ -282,7 +320,7 @@ export function createPgBossJobStore(boss: PgBoss): JobStore {
         attempts: job.retryCount + 1,
         maxAttempts: job.retryLimit + 1,
         token: String(job.retryCount),
-        leaseUntil: new Date(job.startedOn.getTime() + job.expireInSeconds * 1000),
+        leaseUntil: new Date(fetchedAt + job.expireInSeconds * 1000),
       };
     },
 
@@ -330,24 +368,48 @@ export function createPgBossJobQueue(getBoss: () => Promise<PgBoss>): JobQueue {
   };
 }
 
-function createPgBossWorker(
+const START_RETRY_MS = { first: 1000, most: 30_000 };
+
+export function createPgBossWorker(
   getBoss: () => Promise<PgBoss>,
   definitions: readonly AnyJobDefinition[],
   options: WorkerOptions = {},
 ): JobWorker {
   let inner: JobWorker | null = null;
   let starting: Promise<void> | null = null;
+  let stopped = false;
+  let wakeStarter: (() => void) | null = null;
   const log = options.log ?? { error: (message: string, error?: unknown) => console.error(message, error) };
   return {
     start() {
+      // A database that is not there yet (a deploy, a failover) is waited for, never given up on:
+      // a worker process that runs nothing while looking alive would be worse than one that exits.
       starting ??= (async () => {
-        const boss = await getBoss();
-        for (const definition of definitions) await configureQueue(boss, definition);
-        inner = createJobWorker(createPgBossJobStore(boss), definitions, options);
-        inner.start();
-      })().catch((error: unknown) => log.error("job worker: pg-boss did not start", error));
+        for (let attempt = 0; !stopped; attempt++) {
+          try {
+            const boss = await getBoss();
+            for (const definition of definitions) await configureQueue(boss, definition);
+            if (stopped) return;
+            inner = createJobWorker(createPgBossJobStore(boss), definitions, options);
+            inner.start();
+            return;
+          } catch (error) {
+            const waitMs = Math.min(START_RETRY_MS.most, START_RETRY_MS.first * 2 ** attempt);
+            log.error(`job worker: pg-boss did not start; trying again in ${waitMs / 1000} s`, error);
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, waitMs);
+              wakeStarter = () => {
+                clearTimeout(timer);
+                resolve();
+              };
+            });
+          }
+        }
+      })();
     },
     async stop(stopOptions) {
+      stopped = true;
+      wakeStarter?.();
       await starting;
       return inner ? inner.stop(stopOptions) : { finished: 0, released: 0 };
     },
