@@ -1,11 +1,6 @@
 // Renders the Labels, Activity and Settings screens to HTML with their real components, as the
 // server does on a page load, to catch runtime errors (a missing provider, a bad prop) that types
 // cannot. Interaction is left to Playwright.
-import { AppProvider as PolarisAppProvider } from "@shopify/polaris";
-import en from "@shopify/polaris/locales/en.json";
-import type { ComponentType } from "react";
-import { renderToString } from "react-dom/server";
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
 
 import db from "~/db.server";
@@ -20,19 +15,8 @@ import ActivityPage from "../app/routes/app.activity";
 import LabelsPage from "../app/routes/app.labels";
 import SettingsPage from "../app/routes/app.settings";
 import { insertLabelRow } from "./helpers/label-rows";
+import { renderScreen } from "./helpers/render-screen";
 import { TEST_SHOP } from "./setup/test-env";
-
-async function render(path: string, Component: ComponentType, data: object): Promise<string> {
-  const { query, dataRoutes } = createStaticHandler([{ path: path.split("?")[0], loader: () => data, Component }]);
-  const context = await query(new Request(`https://ship-orders.test${path}`));
-  if (context instanceof Response) throw new Error(`unexpected response ${context.status}`);
-  const router = createStaticRouter(dataRoutes, context);
-  return renderToString(
-    <PolarisAppProvider i18n={en}>
-      <StaticRouterProvider router={router} context={context} hydrate={false} />
-    </PolarisAppProvider>,
-  );
-}
 
 const text = (html: string) =>
   html
@@ -56,7 +40,7 @@ describe("screens render on the server", () => {
       writeBackStatus: "failed",
       writeBackLastError: "Shopify refused the fulfillment",
     });
-    const html = await render("/app/labels", LabelsPage, await listShopLabels(db, TEST_SHOP));
+    const html = await renderScreen("/app/labels", LabelsPage, await listShopLabels(db, TEST_SHOP));
     expect(html).toContain('href="/app/orders/5001"');
     expect(html).toContain('href="http://shipping.test/v1/labels/lbl_1/file" download=""');
     expect(text(html)).toContain("Differs from quote");
@@ -65,7 +49,7 @@ describe("screens render on the server", () => {
   });
 
   it("renders the Labels screen's empty state with what to do", async () => {
-    const html = await render("/app/labels", LabelsPage, await listShopLabels(db, TEST_SHOP));
+    const html = await renderScreen("/app/labels", LabelsPage, await listShopLabels(db, TEST_SHOP));
     expect(text(html)).toContain("No labels yet");
     expect(text(html)).toContain("Open an order that is ready to ship");
   });
@@ -100,7 +84,7 @@ describe("screens render on the server", () => {
         report: {},
       },
     ];
-    const html = await render("/app/activity", ActivityPage, {
+    const html = await renderScreen("/app/activity", ActivityPage, {
       ...(await listActivity(db, TEST_SHOP)),
       deadJobs,
       dataRequests,
@@ -141,7 +125,7 @@ describe("screens render on the server", () => {
       currencyCode: "USD",
       events: { connected: false, url: null, since: null },
     };
-    const shown = text(await render("/app/settings", SettingsPage, data));
+    const shown = text(await renderScreen("/app/settings", SettingsPage, data));
     expect(shown).toContain("Enter your shipping API key to create labels");
     expect(shown).toContain("Free with a sandbox key");
     expect(shown).toContain("No boxes yet");
@@ -183,7 +167,7 @@ describe("screens render on the server", () => {
       currencyCode: null,
       events: { connected: true, url: "https://ship-orders.test/webhooks/shipping/key", since: "2026-11-22T10:00:00Z" },
     };
-    const shown = text(await render("/app/settings", SettingsPage, data));
+    const shown = text(await renderScreen("/app/settings", SettingsPage, data));
     expect(shown).toContain("••••demo");
     expect(shown).toContain("Test connection");
     expect(shown).toContain("$0.05 per validation with your live key");

@@ -36,7 +36,7 @@ export interface JobStore {
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
 export const DEFAULT_LEASE_MS = 5 * 60_000;
-const DEFAULT_BACKOFF = { baseMs: 10_000, maxMs: 60 * 60_000 };
+export const DEFAULT_BACKOFF = { baseMs: 10_000, maxMs: 60 * 60_000 };
 const DEFAULT_GRACE_MS = 20_000;
 // Handlers are told to stop a little before their lease ends, so their last write lands in time.
 const LEASE_MARGIN_MS = 5_000;

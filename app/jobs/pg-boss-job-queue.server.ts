@@ -20,6 +20,7 @@ import type {
 import {
   type ClaimedJob,
   createJobWorker,
+  DEFAULT_BACKOFF,
   DEFAULT_LEASE_MS,
   DEFAULT_MAX_ATTEMPTS,
   type JobStore,
@@ -44,7 +45,6 @@ export const PG_BOSS_SCHEMA = "pgboss";
 // Finished jobs are kept two weeks (pg-boss deletes them after that), dead ones included: long
 // enough for the Activity screen's "Retry".
 const FINISHED_JOBS_KEPT_SECONDS = 14 * 24 * 60 * 60;
-const DEFAULT_BACKOFF = { baseMs: 10_000, maxMs: 60 * 60_000 };
 
 type JobData = { shop: string; payload: unknown; maxAttempts: number };
 
@@ -104,7 +104,7 @@ function ensureQueue(boss: PgBoss, name: string): Promise<void> {
       await boss.createQueue(name, {
         policy: "exclusive",
         deleteAfterSeconds: FINISHED_JOBS_KEPT_SECONDS,
-        expireInSeconds: DEFAULT_LEASE_MS / 1000,
+        expireInSeconds: leaseSeconds(undefined),
         ...retryOptions(undefined),
       });
     })();
@@ -113,6 +113,9 @@ function ensureQueue(boss: PgBoss, name: string): Promise<void> {
   }
   return ready;
 }
+
+/** pg-boss's lease (expireInSeconds, whole seconds, at least 1) for a definition's leaseMs. */
+const leaseSeconds = (leaseMs: number | undefined) => Math.max(1, Math.ceil((leaseMs ?? DEFAULT_LEASE_MS) / 1000));
 
 /** pg-boss's retry settings for a definition's backoff: base and cap in whole seconds. */
 function retryOptions(backoff: AnyJobDefinition["backoff"]) {
@@ -127,7 +130,7 @@ function retryOptions(backoff: AnyJobDefinition["backoff"]) {
 async function configureQueue(boss: PgBoss, definition: AnyJobDefinition): Promise<void> {
   await ensureQueue(boss, definition.name);
   await boss.updateQueue(definition.name, {
-    expireInSeconds: Math.max(1, Math.ceil((definition.leaseMs ?? DEFAULT_LEASE_MS) / 1000)),
+    expireInSeconds: leaseSeconds(definition.leaseMs),
     ...retryOptions(definition.backoff),
   });
 }
@@ -192,27 +195,37 @@ async function shopJobs(db: IDatabase, shop: string, live: boolean): Promise<Map
 // catch a job that was failing at the moment.
 const SHOP_PASSES = 5;
 
+/** Applies `act` to the shop's jobs (only live ones, or all), pass after pass until none is left; answers how many it changed. */
+async function actOnShopJobs(
+  connection: IDatabase,
+  shop: string,
+  live: boolean,
+  act: (name: string, ids: string[]) => Promise<CommandResponse>,
+): Promise<number> {
+  let changed = 0;
+  for (let pass = 0; pass < SHOP_PASSES; pass++) {
+    const jobs = await shopJobs(connection, shop, live);
+    if (jobs.size === 0) break;
+    for (const [name, ids] of jobs) changed += affected(await act(name, ids));
+  }
+  return changed;
+}
+
 /** Cancels the shop's waiting and running jobs (a running one's worker then finds its claim gone). */
 export async function stopShopJobsWithPgBoss(boss: PgBoss, db: Prisma.TransactionClient | null, shop: string) {
   const connection = db ? prismaDatabase(db) : boss.getDb();
-  let cancelled = 0;
-  for (let pass = 0; pass < SHOP_PASSES; pass++) {
-    const live = await shopJobs(connection, shop, true);
-    if (live.size === 0) break;
-    for (const [name, ids] of live) cancelled += affected(await boss.cancel(name, ids, { db: connection }));
-  }
+  const cancelled = await actOnShopJobs(connection, shop, true, (name, ids) =>
+    boss.cancel(name, ids, { db: connection }),
+  );
   return { cancelled };
 }
 
 /** Deletes every job of the shop, finished or not (shop/redact). */
 export async function eraseShopJobsWithPgBoss(boss: PgBoss, db: Prisma.TransactionClient, shop: string) {
   const connection = prismaDatabase(db);
-  let deleted = 0;
-  for (let pass = 0; pass < SHOP_PASSES; pass++) {
-    const jobs = await shopJobs(connection, shop, false);
-    if (jobs.size === 0) break;
-    for (const [name, ids] of jobs) deleted += affected(await boss.deleteJob(name, ids, { db: connection }));
-  }
+  const deleted = await actOnShopJobs(connection, shop, false, (name, ids) =>
+    boss.deleteJob(name, ids, { db: connection }),
+  );
   return { deleted };
 }
 

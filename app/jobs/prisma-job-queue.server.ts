@@ -37,7 +37,7 @@ const FINISHED_JOBS_KEPT_MS = 7 * 24 * 60 * 60_000;
 const dedupeKeyFor = (shop: string, name: string, key: string) => `${shop}:${name}:${key}`;
 
 /** Ends a job: the key is free again and no one holds it. */
-const ended = (status: JobStatus, now: Date, lastError?: string) => ({
+export const ended = (status: JobStatus, now: Date, lastError?: string) => ({
   status,
   dedupeKey: null,
   claimToken: null,

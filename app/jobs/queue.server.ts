@@ -15,6 +15,7 @@ import {
 } from "./pg-boss-job-queue.server";
 import {
   createPrismaJobQueue,
+  ended,
   enqueueJob as enqueuePrismaJob,
   providerOf,
   stopShopJobs as stopPrismaShopJobs,
@@ -128,14 +129,7 @@ export async function moveJobTableJobsToPgBoss(
       await db.$transaction(async (tx) => {
         const { count } = await tx.job.updateMany({
           where: { id: row.id, status: row.status, claimToken: row.claimToken },
-          data: {
-            status: "cancelled",
-            dedupeKey: null,
-            claimToken: null,
-            leaseUntil: null,
-            finishedAt: now,
-            lastError: "moved to pg-boss",
-          },
+          data: ended("cancelled", now, "moved to pg-boss"),
         });
         if (count !== 1) return; // another worker moved it, or its own worker finished it
         const keyPrefix = `${row.shop}:${row.name}:`;
@@ -161,10 +155,8 @@ function createPostgresqlQueue(db: PrismaClient): JobQueue {
   const table = createPrismaJobQueue(db);
   return {
     enqueue: pgBoss.enqueue,
-    stopShopJobs: async (shop) => {
-      const [inTable, inPgBoss] = [await table.stopShopJobs(shop), await pgBoss.stopShopJobs(shop)];
-      return { cancelled: inTable.cancelled + inPgBoss.cancelled };
-    },
+    // Both tables at once, as an uninstall's transaction stops them.
+    stopShopJobs: (shop) => db.$transaction((tx) => stopShopJobs(tx, shop)),
     listDeadJobs: async (shop) => {
       const both = [...(await pgBoss.listDeadJobs(shop)), ...(await table.listDeadJobs(shop))];
       return both.sort((a, b) => b.failedAt.localeCompare(a.failedAt)).slice(0, 50);

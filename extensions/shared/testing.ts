@@ -1,6 +1,6 @@
 // Test helpers for the extensions' tests (never imported by extension code, so never bundled).
 import { render } from "preact";
-import { vi } from "vitest";
+import { afterEach, beforeEach, expect, vi } from "vitest";
 
 /**
  * Unmounts what the extension rendered. Call before the tester's tearDown(): its own unmount
@@ -66,4 +66,38 @@ export function screenText(): string {
   };
   walk(document.body);
   return parts.join("").replace(/\s+/g, " ");
+}
+
+/** What the tests need of the tester's extension harness (any target). */
+type Harness = {
+  setUp(): void;
+  tearDown(): void;
+  fetch: typeof globalThis.fetch;
+  shopify: { data: unknown };
+};
+
+/**
+ * Every extension test's life: set up with these orders selected, and after the test unmount,
+ * tear down and fail on any request no route expected. `serve` answers the test's routes.
+ */
+export function harnessExtension(extension: Harness, selectedIds: readonly string[]) {
+  let unexpected: string[] = [];
+  beforeEach(() => {
+    extension.setUp();
+    extension.shopify.data = { selected: selectedIds.map((id) => ({ id })) };
+    unexpected = [];
+  });
+  afterEach(() => {
+    unmountExtension();
+    extension.tearDown();
+    expect(unexpected, "requests no test route expected").toEqual([]);
+  });
+  return {
+    serve(routes: Record<string, Handler>) {
+      const mock = routeFetch(routes);
+      extension.fetch = mock.fetch;
+      unexpected = mock.unexpected;
+      return mock;
+    },
+  };
 }

@@ -117,6 +117,19 @@ function jsonBody(shape: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<{ 
 
 const anyValue = fc.oneof(fc.jsonValue({ maxDepth: 3 }), text, fc.integer(), fc.double(), fc.constant(null));
 
+/** An order selection the extensions' bulk routes take, broken every way: bad ids, numbers, too many, anything. */
+const orderSelectionBodies = (path: string) =>
+  jsonBody(
+    fc.record({
+      orderIds: fc.oneof(
+        fc.array(notAnId, { maxLength: 5 }),
+        fc.array(fc.integer(), { minLength: 1, maxLength: 3 }),
+        fc.constant(Array.from({ length: 300 }, (_, i) => String(i + 1))),
+        anyValue,
+      ),
+    }),
+  ).map((body) => ({ request: extensionAs(path, asA(), { rawBody: body.raw }), params: {} }));
+
 // ---------- The targets ----------
 
 type Sent = { request: Request; params: Record<string, string> };
@@ -479,37 +492,11 @@ const TARGETS: Record<string, Target> = {
   },
   "api.extensions.bulk.preflight#action": {
     runs: ACTION_RUNS,
-    input: () =>
-      jsonBody(
-        fc.record({
-          orderIds: fc.oneof(
-            fc.array(notAnId, { maxLength: 5 }),
-            fc.array(fc.integer(), { minLength: 1, maxLength: 3 }),
-            fc.constant(Array.from({ length: 300 }, (_, i) => String(i + 1))),
-            anyValue,
-          ),
-        }),
-      ).map((body) => ({
-        request: extensionAs("/api/extensions/bulk/preflight", asA(), { rawBody: body.raw }),
-        params: {},
-      })),
+    input: () => orderSelectionBodies("/api/extensions/bulk/preflight"),
   },
   "api.extensions.bulk.runs#action": {
     runs: ACTION_RUNS,
-    input: () =>
-      jsonBody(
-        fc.record({
-          orderIds: fc.oneof(
-            fc.array(notAnId, { maxLength: 5 }),
-            fc.array(fc.integer(), { minLength: 1, maxLength: 3 }),
-            fc.constant(Array.from({ length: 300 }, (_, i) => String(i + 1))),
-            anyValue,
-          ),
-        }),
-      ).map((body) => ({
-        request: extensionAs("/api/extensions/bulk/runs", asA(), { rawBody: body.raw }),
-        params: {},
-      })),
+    input: () => orderSelectionBodies("/api/extensions/bulk/runs"),
   },
   "api.extensions.print.summary#loader": {
     runs: LOADER_RUNS,

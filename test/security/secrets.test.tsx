@@ -9,12 +9,8 @@ import { readFileSync } from "node:fs";
 import { relative } from "node:path";
 import { format, promisify } from "node:util";
 
-import { AppProvider as PolarisAppProvider } from "@shopify/polaris";
-import en from "@shopify/polaris/locales/en.json";
 import { HttpResponse } from "msw";
 import type { ComponentType } from "react";
-import { renderToString } from "react-dom/server";
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { describe, expect, it, vi } from "vitest";
 
 import db from "~/db.server";
@@ -22,6 +18,7 @@ import { EnvError, parseEnv } from "~/env.server";
 import { openSecret, sealSecret } from "~/labels/secret-box.server";
 
 import { setupMockServer } from "../helpers/msw";
+import { renderScreen } from "../helpers/render-screen";
 import { createWebhookRequest } from "../helpers/shopify-requests";
 import { ROOT } from "../setup/database";
 import { TEST_ENV } from "../setup/test-env";
@@ -158,20 +155,6 @@ const PUBLIC_AND_WEBHOOKS: Record<string, (a: SeededA, world: World) => Promise<
     ),
 };
 
-async function renderPage(path: string, Component: ComponentType, data: unknown): Promise<string> {
-  const { query, dataRoutes } = createStaticHandler([
-    { path: path.split("?")[0], loader: () => data as Record<string, unknown>, Component },
-  ]);
-  const context = await query(new Request(`${TEST_ENV.SHOPIFY_APP_URL}${path}`));
-  if (context instanceof Response) throw new Error(`unexpected response ${context.status}`);
-  const router = createStaticRouter(dataRoutes, context);
-  return renderToString(
-    <PolarisAppProvider i18n={en}>
-      <StaticRouterProvider router={router} context={context} hydrate={false} />
-    </PolarisAppProvider>,
-  );
-}
-
 /** Every session route with A's good token, its page rendered with its data. */
 async function exerciseSessionRoutes(a: SeededA, into: Exercised): Promise<void> {
   for (const key of Object.keys(SESSION_REQUESTS)) {
@@ -181,7 +164,7 @@ async function exerciseSessionRoutes(a: SeededA, into: Exercised): Promise<void>
     into.answers.set(key, answer);
     const Component = module.default as ComponentType | undefined;
     if (handler === "loader" && Component && answer.status === 200 && answer.json !== null && route !== "app") {
-      into.pages.set(route, await renderPage(new URL(request.url).pathname, Component, answer.json));
+      into.pages.set(route, await renderScreen(new URL(request.url).pathname, Component, answer.json));
     }
   }
 }

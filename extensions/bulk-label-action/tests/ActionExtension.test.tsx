@@ -1,9 +1,9 @@
 import { getExtension } from "@shopify/ui-extensions-tester";
 import { fireEvent, waitFor } from "@testing-library/preact";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import type { ExtensionBulkPreflightResponse, ExtensionErrorBody } from "../../../app/labels/extension-contract";
-import { deferred, json, query, routeFetch, screenText, unmountExtension } from "../../shared/testing";
+import { deferred, harnessExtension, json, query, screenText } from "../../shared/testing";
 
 const extension = getExtension("admin.order-index.selection-action.render");
 
@@ -25,26 +25,7 @@ const preflight: ExtensionBulkPreflightResponse = {
 
 const primaryButton = () => query('s-button[slot="primary-action"]');
 
-let unexpected: string[] = [];
-
-function serve(routes: Parameters<typeof routeFetch>[0]) {
-  const mock = routeFetch(routes);
-  extension.fetch = mock.fetch;
-  unexpected = mock.unexpected;
-  return mock;
-}
-
-beforeEach(() => {
-  extension.setUp();
-  extension.shopify.data = { selected: ORDER_IDS.map((id) => ({ id })) };
-  unexpected = [];
-});
-
-afterEach(() => {
-  unmountExtension();
-  extension.tearDown();
-  expect(unexpected, "requests no test route expected").toEqual([]);
-});
+const { serve } = harnessExtension(extension, ORDER_IDS);
 
 describe("bulk label action", () => {
   it("checks every selected order and shows how many are ready, which need fixing and which are left out", async () => {

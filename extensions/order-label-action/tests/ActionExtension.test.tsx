@@ -1,6 +1,6 @@
 import { getExtension } from "@shopify/ui-extensions-tester";
 import { fireEvent, waitFor } from "@testing-library/preact";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import type {
   ExtensionErrorBody,
@@ -9,15 +9,7 @@ import type {
   ExtensionRate,
   ExtensionShipment,
 } from "../../../app/labels/extension-contract";
-import {
-  deferred,
-  json,
-  query,
-  routeFetch,
-  screenText,
-  type SentRequest,
-  unmountExtension,
-} from "../../shared/testing";
+import { deferred, harnessExtension, json, query, screenText, type SentRequest } from "../../shared/testing";
 
 const extension = getExtension("admin.order-details.action.render");
 
@@ -97,26 +89,7 @@ const isDisabled = (element: Element) => element.hasAttribute("disabled") || ele
 const bodiesSentTo = (requests: SentRequest[], method: string, path: string) =>
   requests.filter((r) => r.method === method && r.path === path).map((r) => r.body);
 
-let unexpected: string[] = [];
-
-beforeEach(() => {
-  extension.setUp();
-  extension.shopify.data = { selected: [{ id: ORDER_GID }] };
-  unexpected = [];
-});
-
-afterEach(() => {
-  unmountExtension();
-  extension.tearDown();
-  expect(unexpected, "requests no test route expected").toEqual([]);
-});
-
-function serve(routes: Parameters<typeof routeFetch>[0]) {
-  const mock = routeFetch(routes);
-  extension.fetch = mock.fetch;
-  unexpected = mock.unexpected;
-  return mock;
-}
+const { serve } = harnessExtension(extension, [ORDER_GID]);
 
 async function renderReady() {
   await extension.render();

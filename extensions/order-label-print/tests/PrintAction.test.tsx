@@ -1,37 +1,19 @@
 import { getExtension } from "@shopify/ui-extensions-tester";
 import { waitFor } from "@testing-library/preact";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import type { ExtensionPrintSummary } from "../../../app/labels/extension-contract";
-import { json, query, routeFetch, screenText, unmountExtension } from "../../shared/testing";
+import { harnessExtension, json, query, routeFetch, screenText } from "../../shared/testing";
 
 const extension = getExtension("admin.order-details.print-action.render");
 
 const ORDER_GID = "gid://shopify/Order/42";
 const SUMMARY = "GET /api/extensions/print/summary";
 
-let unexpected: string[] = [];
-
-function serve(summary: ExtensionPrintSummary) {
-  const mock = routeFetch({ [SUMMARY]: () => json(summary) });
-  extension.fetch = mock.fetch;
-  unexpected = mock.unexpected;
-  return mock;
-}
+const harness = harnessExtension(extension, [ORDER_GID]);
+const serve = (summary: ExtensionPrintSummary) => harness.serve({ [SUMMARY]: () => json(summary) });
 
 const printAction = () => query("s-admin-print-action");
-
-beforeEach(() => {
-  extension.setUp();
-  extension.shopify.data = { selected: [{ id: ORDER_GID }] };
-  unexpected = [];
-});
-
-afterEach(() => {
-  unmountExtension();
-  extension.tearDown();
-  expect(unexpected, "requests no test route expected").toEqual([]);
-});
 
 describe("order label print action", () => {
   it("prints the order's PDF label from the path the app gives", async () => {
