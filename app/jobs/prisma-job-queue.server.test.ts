@@ -110,10 +110,10 @@ describe("the job queue", () => {
 
   it("does not run a job before its run-at time", async () => {
     let clock = new Date("2026-11-23T10:00:00Z");
-    const queue = createPrismaJobQueue(db);
+    const queue = createPrismaJobQueue(db, { now: () => clock });
     const { definition, runs } = countingJob();
     const { jobId } = await queue.enqueue(definition, TEST_SHOP, { n: 1 }, { runAt: new Date("2026-11-23T10:05:00Z") });
-    started(queue.createWorker([definition], { pollIntervalMs: 10, log: quiet, now: () => clock }));
+    started(queue.createWorker([definition], { pollIntervalMs: 10, log: quiet }));
     await sleep(100);
     expect(runs.size).toBe(0);
     clock = new Date("2026-11-23T10:05:00Z");
@@ -147,9 +147,10 @@ describe("the job queue", () => {
     let clock = new Date("2026-11-23T10:00:00Z");
     const at = (ms: number) => new Date(Date.parse("2026-11-23T10:00:00Z") + ms);
     const { definition, runs } = countingJob({ fail: () => new Error("service unavailable") });
-    const queue = createPrismaJobQueue(db);
+    // One clock for the queue and its worker: the job is due at the fixed time, whatever the calendar says.
+    const queue = createPrismaJobQueue(db, { now: () => clock });
     const { jobId } = await queue.enqueue(definition, TEST_SHOP, { n: 1 });
-    started(queue.createWorker([definition], { pollIntervalMs: 10, log: quiet, now: () => clock }));
+    started(queue.createWorker([definition], { pollIntervalMs: 10, log: quiet }));
 
     // Attempt 1 fails: the retry waits 1 s; attempt 2 fails: it waits 2 s; attempt 3 is the last.
     await expect.poll(async () => (await jobRow(jobId)).runAt, { timeout: 5000 }).toEqual(at(1000));

@@ -294,14 +294,20 @@ function createUnserializedStore(db: PrismaClient): JobStore {
   };
 }
 
-/** The database-backed queue: the default for SQLite and PostgreSQL alike. */
-export function createPrismaJobQueue(db: PrismaClient): JobQueue {
+/**
+ * The database-backed queue: the default for SQLite and PostgreSQL alike. `now` is the one clock
+ * of the queue and its workers: a job enqueued without `runAt` is due at `now()`, and workers
+ * compare due times against the same clock (a test that fixes it never mixes it with the calendar).
+ */
+export function createPrismaJobQueue(db: PrismaClient, clock: { now?: () => Date } = {}): JobQueue {
+  const now = clock.now ?? (() => new Date());
   const store = createPrismaJobStore(db);
   return {
-    enqueue: (definition, shop, payload, options) => enqueueJob(db, definition, shop, payload, options),
-    stopShopJobs: (shop) => stopShopJobs(db, shop),
+    enqueue: (definition, shop, payload, options) =>
+      enqueueJob(db, definition, shop, payload, { ...options, runAt: options?.runAt ?? now() }),
+    stopShopJobs: (shop) => stopShopJobs(db, shop, now()),
     listDeadJobs: (shop) => listDeadJobs(db, shop),
-    retryDeadJob: (shop, jobId) => retryDeadJob(db, shop, jobId),
-    createWorker: (definitions, options?: WorkerOptions) => createJobWorker(store, definitions, options),
+    retryDeadJob: (shop, jobId) => retryDeadJob(db, shop, jobId, now()),
+    createWorker: (definitions, options?: WorkerOptions) => createJobWorker(store, definitions, { now, ...options }),
   };
 }
