@@ -1,0 +1,49 @@
+// Pricing over the emulator's state: what the rates and the purchase of a draft charge, with the
+// residential classification and the organization's own carrier accounts taken into account.
+
+import type { ShippingCore } from "../core";
+import { type Carrier, priceShipment, type PricingInput, type ServiceDefinition, toInches, toOunces } from "../pricing";
+import type { OrganizationState } from "../state";
+import type { Address, Parcel } from "../validation";
+
+function toParcelsForPricing(parcels: readonly Parcel[]): PricingInput["parcels"] {
+  return parcels.map((p) => ({
+    weightOz: toOunces(p.weight, p.weight_unit),
+    lengthIn: toInches(p.length, p.dimension_unit),
+    widthIn: toInches(p.width, p.dimension_unit),
+    heightIn: toInches(p.height, p.dimension_unit),
+  }));
+}
+
+/** Residential unless the caller says otherwise, there is a company, or the address is known commercial. */
+export function classifyResidential(core: ShippingCore, address: Address): boolean {
+  if (address.residential !== null) return address.residential;
+  if (address.company !== null && address.company.trim() !== "") return false;
+  return !(address.country === "US" && core.validator.isKnownCommercial(address.street1, address.zip));
+}
+
+export function priceFor(
+  core: ShippingCore,
+  service: ServiceDefinition,
+  from: Address,
+  to: Address,
+  parcels: readonly Parcel[],
+  shipDate: string,
+  negotiated: boolean,
+): number {
+  return priceShipment({
+    service,
+    parcels: toParcelsForPricing(parcels),
+    fromZip: from.zip,
+    toZip: to.zip,
+    fromCountry: from.country,
+    toCountry: to.country,
+    residential: classifyResidential(core, to),
+    shipDate,
+    negotiated,
+  });
+}
+
+export function isNegotiated(org: OrganizationState, carrierAccountId: string | null, carrier: Carrier): boolean {
+  return carrierAccountId !== null && org.carrierAccounts.get(carrierAccountId) === carrier;
+}
