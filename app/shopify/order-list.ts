@@ -1,23 +1,27 @@
 import { z } from "zod";
 
+import type {
+  OrderForListFragment,
+  OrdersForListAfterQuery,
+  OrdersForListAfterQueryVariables,
+  OrdersForListBeforeQuery,
+  OrdersForListBeforeQueryVariables,
+} from "~/types/admin.generated";
 import { ok, type Result } from "~/utils/result";
 
 import type { AdminGraphqlClient, ShopifyError, ShopifyProblem } from "./admin-client";
 import { runAdminGraphql } from "./admin-client";
+import { schemaFor } from "./document-schema";
 import type { LineItemGid, OrderGid } from "./ids";
 import { ORDERS_FOR_LIST_AFTER_QUERY, ORDERS_FOR_LIST_BEFORE_QUERY } from "./order-list.graphql";
+import { selectCustomsTaxId, toLocalizedFields, toMailingAddress } from "./order-mapping";
+import { LocalizedFieldSchema, MailingAddressSchema, UInt64Schema } from "./order-schemas";
 import {
   type CustomsTaxId,
   DEFAULT_UNFULFILLED_ORDERS_QUERY,
-  LocalizedFieldSchema,
-  MailingAddressSchema,
-  selectCustomsTaxId,
   type ShopifyLocalizedField,
   type ShopifyMailingAddress,
   type ShopifyWeight,
-  toLocalizedFields,
-  toMailingAddress,
-  UInt64Schema,
 } from "./orders";
 import { GidSchema, ns, RawWeightSchema, readWeight } from "./response-schemas";
 
@@ -71,50 +75,58 @@ export interface ShopifyOrderListPage {
   readonly problems: readonly ShopifyProblem[];
 }
 
-const OrderForListSchema = z.object({
-  id: GidSchema<OrderGid>("Order"),
-  legacyResourceId: UInt64Schema,
-  name: z.string(),
-  createdAt: z.string(),
-  email: ns,
-  phone: ns,
-  displayFulfillmentStatus: z.string(),
-  totalWeight: UInt64Schema.nullish(),
-  currencyCode: z.string(),
-  shippingAddress: MailingAddressSchema.nullish(),
-  shippingLine: z.object({ title: z.string(), code: ns }).nullish(),
-  localizedFields: z.object({ nodes: z.array(LocalizedFieldSchema) }),
-  lineItems: z.object({
-    pageInfo: z.object({ hasNextPage: z.boolean() }),
-    nodes: z.array(
-      z.object({
-        id: GidSchema<LineItemGid>("LineItem"),
-        title: z.string(),
-        name: z.string(),
-        sku: ns,
-        quantity: z.number().int(),
-        unfulfilledQuantity: z.number().int(),
-        requiresShipping: z.boolean(),
-        weight: RawWeightSchema.nullish(),
-        product: z.object({ productType: z.string() }).nullish(),
-        variant: z.object({ inventoryItem: z.object({ harmonizedSystemCode: ns, countryCodeOfOrigin: ns }) }).nullish(),
-      }),
-    ),
+// Checked against codegen's types for the documents in order-list.graphql.ts (document-schema.ts).
+const OrderForListSchema = schemaFor<OrderForListFragment>()(
+  z.object({
+    id: GidSchema<OrderGid>("Order"),
+    legacyResourceId: UInt64Schema,
+    name: z.string(),
+    createdAt: z.string(),
+    email: ns,
+    phone: ns,
+    displayFulfillmentStatus: z.string(),
+    totalWeight: UInt64Schema.nullish(),
+    currencyCode: z.string(),
+    shippingAddress: MailingAddressSchema.nullish(),
+    shippingLine: z.object({ title: z.string(), code: ns }).nullish(),
+    localizedFields: z.object({ nodes: z.array(LocalizedFieldSchema) }),
+    lineItems: z.object({
+      pageInfo: z.object({ hasNextPage: z.boolean() }),
+      nodes: z.array(
+        z.object({
+          id: GidSchema<LineItemGid>("LineItem"),
+          title: z.string(),
+          name: z.string(),
+          sku: ns,
+          quantity: z.number().int(),
+          unfulfilledQuantity: z.number().int(),
+          requiresShipping: z.boolean(),
+          weight: RawWeightSchema.nullish(),
+          product: z.object({ productType: z.string() }).nullish(),
+          variant: z
+            .object({ inventoryItem: z.object({ harmonizedSystemCode: ns, countryCodeOfOrigin: ns }) })
+            .nullish(),
+        }),
+      ),
+    }),
   }),
-});
+);
 type OrderForListData = z.infer<typeof OrderForListSchema>;
 
-const OrdersForListDataSchema = z.object({
-  orders: z.object({
-    pageInfo: z.object({
-      hasNextPage: z.boolean(),
-      hasPreviousPage: z.boolean(),
-      startCursor: ns,
-      endCursor: ns,
+// Both directions read the same page: one schema, checked against both documents' types.
+const OrdersForListDataSchema = schemaFor<OrdersForListAfterQuery | OrdersForListBeforeQuery>()(
+  z.object({
+    orders: z.object({
+      pageInfo: z.object({
+        hasNextPage: z.boolean(),
+        hasPreviousPage: z.boolean(),
+        startCursor: ns,
+        endCursor: ns,
+      }),
+      nodes: z.array(OrderForListSchema),
     }),
-    nodes: z.array(OrderForListSchema),
   }),
-});
+);
 
 const OPERATION = "OrdersForList";
 
@@ -175,7 +187,9 @@ export async function getOrderListPage(
   const result = await runAdminGraphql(admin, {
     operation: backwards ? "OrdersForListBefore" : "OrdersForListAfter",
     document: backwards ? ORDERS_FOR_LIST_BEFORE_QUERY : ORDERS_FOR_LIST_AFTER_QUERY,
-    variables: backwards ? { before: options.before, query } : { after: options.after ?? null, query },
+    variables: backwards
+      ? ({ before: options.before, query } satisfies OrdersForListBeforeQueryVariables)
+      : ({ after: options.after ?? null, query } satisfies OrdersForListAfterQueryVariables),
     schema: OrdersForListDataSchema,
   });
   if (!result.ok) return result;
