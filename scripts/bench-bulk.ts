@@ -67,7 +67,7 @@ async function main(): Promise<{ result: string; code: number }> {
     SHIPPING_API_BASE_URL: demo.shippingUrl,
   });
   const { createPrismaClient } = await import("../app/db.server");
-  const { startBulkRun, confirmBulkRun, getBulkRun } = await import("../app/labels/bulk-runs.server");
+  const { startBulkRun, confirmBulkRun, getBulkRun } = await import("../app/bulk/bulk-runs.server");
   const { enqueueBulkBuy, enqueueBulkCheck, BULK_SHIPPING_CONCURRENCY } =
     await import("../app/jobs/bulk-run-jobs.server");
   const db = createPrismaClient(demo.databaseUrl);

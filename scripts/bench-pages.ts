@@ -90,7 +90,7 @@ async function main() {
   // Imported after the environment is set: the app reads it at import.
   const { loader: ordersLoader } = await import("../app/routes/app._index");
   const { loader: orderPageLoader } = await import("../app/routes/app.orders.$orderId");
-  const { setShippingApiKey } = await import("../app/labels/settings.server");
+  const { setShippingApiKey } = await import("../app/settings/settings.server");
   const { default: db } = await import("../app/db.server");
   await setShippingApiKey(db, TEST_SHOP, "sk_live_demo");
 

@@ -39,8 +39,8 @@ import { PrismaClient } from "@prisma/client";
 
 import { createPrismaClient, isPostgresqlUrl } from "../app/db-client.server";
 import { providerOf } from "../app/jobs/prisma-job-queue.server";
-import { setShippingApiKey } from "../app/labels/settings.server";
-import { connectShippingEvents } from "../app/labels/shipping-event-endpoint.server";
+import { setShippingApiKey } from "../app/settings/settings.server";
+import { connectShippingEvents } from "../app/settings/shipping-event-endpoint.server";
 import { createShippingClient } from "../app/shipping/client.server";
 import {
   readDeliveryOptionsFromEnv,

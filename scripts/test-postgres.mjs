@@ -10,7 +10,18 @@ import { fileURLToPath } from "node:url";
 import { startThrowawayCluster } from "./postgres-cluster.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-export const POSTGRES_SUITES = ["app/labels", "app/jobs", "app/webhooks", "app/routes", "test/postgresql"];
+export const POSTGRES_SUITES = [
+  "app/labels",
+  "app/shipments",
+  "app/auto-draft",
+  "app/bulk",
+  "app/settings",
+  "app/screens",
+  "app/jobs",
+  "app/webhooks",
+  "app/routes",
+  "test/postgresql",
+];
 
 const cluster = process.env.TEST_POSTGRES_URL ? null : await startThrowawayCluster();
 const url = process.env.TEST_POSTGRES_URL || cluster?.url;

@@ -4,16 +4,16 @@
 import { describe, expect, it } from "vitest";
 
 import db from "~/db.server";
-import { listActivity } from "~/labels/activity.server";
 import { recordAudit } from "~/labels/audit.server";
-import { AUTO_DRAFT_SERVICE_OPTIONS } from "~/labels/auto-draft-rules";
-import { listShopLabels } from "~/labels/label-list.server";
-import { DEFAULT_LABEL_SETTINGS } from "~/labels/settings";
-import type { SettingsScreen } from "~/labels/settings-screen.server";
 
+import { AUTO_DRAFT_SERVICE_OPTIONS } from "../app/auto-draft/auto-draft-rules";
 import ActivityPage from "../app/routes/app.activity";
 import LabelsPage from "../app/routes/app.labels";
 import SettingsPage from "../app/routes/app.settings";
+import { listActivity } from "../app/screens/activity.server";
+import { listShopLabels } from "../app/screens/label-list.server";
+import type { SettingsScreen } from "../app/screens/settings-screen.server";
+import { DEFAULT_LABEL_SETTINGS } from "../app/settings/settings";
 import { insertLabelRow } from "./helpers/label-rows";
 import { renderScreen } from "./helpers/render-screen";
 import { TEST_SHOP } from "./setup/test-env";

@@ -1,8 +1,8 @@
 import { Link as RemixLink } from "@remix-run/react";
 import { Badge, BlockStack, IndexTable, Text } from "@shopify/polaris";
 
-import type { ActivityEntry } from "~/labels/activity.server";
-import { formatMinorUnits } from "~/labels/money";
+import type { ActivityEntry } from "~/screens/activity.server";
+import { formatMinorUnits } from "~/utils/money";
 
 import { formatDateTime } from "./format-date-time";
 

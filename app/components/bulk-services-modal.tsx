@@ -1,7 +1,7 @@
 import { BlockStack, Modal, Select, Text } from "@shopify/polaris";
 import { useState } from "react";
 
-import type { BulkChoice, BulkPick } from "~/labels/bulk-choice";
+import type { BulkChoice, BulkPick } from "~/bulk/bulk-choice";
 import { describeService, SERVICES } from "~/shipping/services";
 
 // "Create labels: choose services…" on the Orders screen: the run's override of the shop's

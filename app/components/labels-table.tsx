@@ -1,8 +1,8 @@
 import { Link as RemixLink } from "@remix-run/react";
 import { Badge, BlockStack, IndexTable, InlineStack, Text, Tooltip } from "@shopify/polaris";
 
-import type { LabelListItem } from "~/labels/label-list.server";
-import { formatMinorUnits } from "~/labels/money";
+import type { LabelListItem } from "~/screens/label-list.server";
+import { formatMinorUnits } from "~/utils/money";
 
 import { formatDateTime } from "./format-date-time";
 import { ParcelStatuses } from "./parcel-statuses";

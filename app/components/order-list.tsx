@@ -14,9 +14,9 @@ import {
 } from "@shopify/polaris";
 import { useCallback, useEffect, useRef, useState } from "react";
 
-import type { BulkChoice } from "~/labels/bulk-choice";
+import type { BulkChoice } from "~/bulk/bulk-choice";
 import { LABEL_PROGRESS_TEXT, type LabelProgress } from "~/labels/label-state";
-import type { OrderListTab, OrderRow } from "~/labels/order-list.server";
+import type { OrderListTab, OrderRow } from "~/screens/order-list.server";
 
 import { BulkServicesModal } from "./bulk-services-modal";
 
@@ -50,6 +50,7 @@ const TABS: { id: OrderListTab; content: string }[] = [
 const PROGRESS_TONE: Record<LabelProgress, "info" | "success" | "attention" | "critical" | undefined> = {
   none: undefined,
   draft: "info",
+  on_hold: "attention",
   buying: "attention",
   bought: "success",
   tracking_pending: "attention",
@@ -87,16 +88,22 @@ function ProblemsBadge({ problems }: { problems: OrderRow["problems"] }) {
         —
       </Text>
     );
-  const partial = problems.partial ? " (first items only; open the order for all)" : "";
-  if (problems.blocking === 0 && problems.warnings === 0) {
-    return <Badge tone="success">{`Ready${problems.partial ? "*" : ""}`}</Badge>;
+  const unchecked = problems.unchecked ? ` ${problems.unchecked}` : "";
+  // Never "Ready" (nor only "to check") for what the list could not judge: the order page may block it.
+  if (problems.blocking === 0 && problems.unchecked) {
+    return (
+      <Tooltip content={`${problems.messages.join(" ")}${unchecked}`}>
+        <Badge tone="info">Open to check</Badge>
+      </Tooltip>
+    );
   }
+  if (problems.blocking === 0 && problems.warnings === 0) return <Badge tone="success">Ready</Badge>;
   const text =
     problems.blocking > 0
       ? `${problems.blocking} to fix${problems.warnings ? `, ${problems.warnings} to check` : ""}`
       : `${problems.warnings} to check`;
   return (
-    <Tooltip content={`${problems.messages.join(" ")}${partial}`}>
+    <Tooltip content={`${problems.messages.join(" ")}${unchecked}`}>
       <Badge tone={problems.blocking > 0 ? "critical" : "warning"}>{text}</Badge>
     </Tooltip>
   );

@@ -5,7 +5,7 @@ import { renderToString } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import type { OrderLabelPage } from "~/labels/order-label-page.server";
+import type { OrderLabelPage } from "~/screens/order-label-page.server";
 
 import { OrderLabelWorkspace } from "./label-form/order-label-workspace";
 import { OrderList } from "./order-list";
@@ -127,7 +127,13 @@ describe("order screens render on the server", () => {
             items: 2,
             weightGrams: 900,
             label: { progress: "none", count: 0 },
-            problems: { blocking: 1, warnings: 0, messages: ["Brazil requires the recipient's CPF."], partial: false },
+            problems: {
+              blocking: 1,
+              warnings: 0,
+              messages: ["Brazil requires the recipient's CPF."],
+              partial: false,
+              unchecked: null,
+            },
             attention: [],
           },
           {

@@ -1,5 +1,5 @@
 import type { ErrorBody } from "~/http/error-response.server";
-import type { ConnectionReport } from "~/labels/test-connection.server";
+import type { ConnectionReport } from "~/settings/test-connection.server";
 
 // What the Settings action answers, as its forms read it (fetcher.data): a success naming the
 // intent, or the app's one error body (422: fields to fix; 500: a reference to quote).

@@ -12,7 +12,7 @@ import {
 } from "@shopify/polaris";
 import { useEffect, useState } from "react";
 
-import type { ConnectionReport } from "~/labels/test-connection.server";
+import type { ConnectionReport } from "~/settings/test-connection.server";
 
 import { fieldError, formError } from "./settings-action-data";
 import { useGuardedFetcher } from "./settings-guarded-fetcher";

@@ -29,10 +29,10 @@ import {
   type RuleField,
   rulePath,
   toRuleDraft,
-} from "~/labels/auto-draft-form";
-import { type AutoDraftRule, MAX_AUTO_DRAFT_RULES } from "~/labels/auto-draft-rules";
-import type { BoxPreset, BoxWeightUnit } from "~/labels/settings";
-import { WEIGHT_UNIT_OPTIONS } from "~/labels/settings";
+} from "~/auto-draft/auto-draft-form";
+import { type AutoDraftRule, MAX_AUTO_DRAFT_RULES } from "~/auto-draft/auto-draft-rules";
+import type { BoxPreset, BoxWeightUnit } from "~/settings/settings";
+import { WEIGHT_UNIT_OPTIONS } from "~/settings/settings";
 
 import { fieldError, formError, readActionError, type SettingsActionData } from "./settings-action-data";
 import { useGuardedFetcher } from "./settings-guarded-fetcher";

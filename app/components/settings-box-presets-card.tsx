@@ -16,8 +16,8 @@ import {
 } from "@shopify/polaris";
 import { useEffect, useState } from "react";
 
-import type { BoxPreset, DefaultBox } from "~/labels/settings";
-import { WEIGHT_UNIT_OPTIONS } from "~/labels/settings";
+import type { BoxPreset, DefaultBox } from "~/settings/settings";
+import { WEIGHT_UNIT_OPTIONS } from "~/settings/settings";
 
 import { fieldError, formError } from "./settings-action-data";
 import { useGuardedFetcher } from "./settings-guarded-fetcher";

@@ -1,9 +1,9 @@
 import { Banner, BlockStack, Button, Card, Checkbox, ChoiceList, Form, FormLayout, Select } from "@shopify/polaris";
 import { useState } from "react";
 
-import { formatMinorUnits } from "~/labels/money";
-import type { SettingsView } from "~/labels/settings.server";
-import type { ShipFromOption } from "~/labels/settings-screen.server";
+import type { ShipFromOption } from "~/screens/settings-screen.server";
+import type { SettingsView } from "~/settings/settings.server";
+import { formatMinorUnits } from "~/utils/money";
 
 import { fieldError, formError } from "./settings-action-data";
 import { useGuardedFetcher } from "./settings-guarded-fetcher";

@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 
 import type { AppError } from "~/utils/app-error";
+import { createErrorReference } from "~/utils/error-report.server";
 
-import { createErrorReference, respondWithError } from "./error-response.server";
+import { respondWithError } from "./error-response.server";
 
 const invalidParcel: AppError = {
   source: "shipping",

@@ -1,8 +1,7 @@
-import { randomInt } from "node:crypto";
-
 import { redirect as plainRedirect } from "@remix-run/node";
 
 import type { AppError, ErrorField } from "~/utils/app-error";
+import { reportError } from "~/utils/error-report.server";
 
 // One mapping from an expected failure to an HTTP answer, so every route answers the same way:
 // the merchant can fix it → 422 with the fields to look at; the shop has no usable shipping key →
@@ -20,37 +19,9 @@ export type ErrorBody = {
   };
 };
 
-// Crockford's base32: no I, L, O or U, so a reference read out over the phone survives.
-const REFERENCE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-
-/** A short id, e.g. `ERR-7F3K2Q`, that ties what the merchant saw to one log line. */
-export function createErrorReference(): string {
-  let id = "";
-  for (let i = 0; i < 6; i++) id += REFERENCE_ALPHABET[randomInt(REFERENCE_ALPHABET.length)];
-  return `ERR-${id}`;
-}
-
 /** The shop must (re-)enter its shipping API key before the request can succeed. */
 export function needsShippingSettings(error: Pick<AppError, "source" | "code">): boolean {
   return error.source === "settings" && (error.code === "API_KEY_MISSING" || error.code === "API_KEY_UNREADABLE");
-}
-
-export type ReportedError = { readonly reference: string; readonly message: string };
-
-/**
- * Logs a problem with a fresh reference and returns the merchant message that quotes it. The log
- * gets `logMessage`; the merchant gets only the error's own merchant message.
- */
-export function reportError(error: AppError, options: { level?: "error" | "warn" } = {}): ReportedError {
-  const reference = createErrorReference();
-  const log = options.level === "warn" ? console.warn : console.error;
-  log(`${reference} ${error.source}/${error.code}: ${error.logMessage}`);
-  return {
-    reference,
-    // Merchant messages already say what to do next (try again, contact support); the reference
-    // is what support asks for.
-    message: `${error.message} (Reference: ${reference})`,
-  };
 }
 
 export type RespondWithErrorOptions = {

@@ -1,8 +1,8 @@
 import { z } from "zod";
 
-import { MAX_EXTENSION_ORDERS, parseOrderIds } from "~/labels/extension-api.server";
 import { type OrderGid, toOrderGid } from "~/shopify/ids";
 
+import { MAX_EXTENSION_ORDERS, parseOrderIds } from "./extension-api.server";
 import { refuseRequest } from "./extension-request.server";
 
 // Reading what an admin extension sends: JSON bodies through a schema, order ids from the path.

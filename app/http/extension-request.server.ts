@@ -1,9 +1,9 @@
-import type { ExtensionErrorBody, ExtensionErrorCode } from "~/labels/extension-contract";
 import type { LabelError } from "~/labels/label-errors";
 import { authenticate } from "~/shopify.server";
 import type { AppError } from "~/utils/app-error";
+import { createErrorReference, reportError } from "~/utils/error-report.server";
 
-import { createErrorReference, reportError } from "./error-response.server";
+import type { ExtensionErrorBody, ExtensionErrorCode } from "./extension-contract";
 import { type ShopContext, shopContextFrom } from "./shop-context.server";
 
 // The app's API for its admin UI extensions (app/routes/api.extensions.*). An extension runs on
@@ -58,6 +58,7 @@ export function answerLabelError(error: LabelError | AppError): Response {
   }
   switch (error.code) {
     case "PREFLIGHT_BLOCKED":
+    case "NOT_FULFILLABLE":
     case "PACKAGE_COUNT_MISMATCH": {
       const problems = ("problems" in error ? (error.problems ?? []) : [])
         .filter((p) => p.severity === "blocking")

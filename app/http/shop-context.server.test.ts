@@ -1,6 +1,8 @@
 import { http, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
 
+import { setShippingApiKey } from "~/settings/settings.server";
+
 import { mockAdminGraphql, mockTokenExchange, server, setupMockServer } from "../../test/helpers/msw";
 import {
   createAdminRequest,
@@ -10,7 +12,6 @@ import {
 } from "../../test/helpers/shopify-requests";
 import { TEST_ENV, TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
-import { setShippingApiKey } from "../labels/settings.server";
 import { getShopOverview } from "../shopify/shop-overview.server";
 import { requireShippingContext, requireShopContext } from "./shop-context.server";
 

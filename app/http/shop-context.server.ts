@@ -1,7 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 
 import db from "~/db.server";
-import { createShippingClientForShop } from "~/labels/settings.server";
+import { createShippingClientForShop } from "~/settings/settings.server";
 import type { ShippingClient } from "~/shipping/client.server";
 import { authenticate } from "~/shopify.server";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";

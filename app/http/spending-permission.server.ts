@@ -2,8 +2,7 @@ import { z } from "zod";
 
 import { getEnv } from "~/env.server";
 import type { AppError } from "~/utils/app-error";
-
-import { reportError } from "./error-response.server";
+import { reportError } from "~/utils/error-report.server";
 
 // Who may spend (docs/decisions/0013-who-may-spend.md). Buying a label commits the shop's money
 // and ends in a Shopify fulfillment, so it is done only for a staff member Shopify itself lets

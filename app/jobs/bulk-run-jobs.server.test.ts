@@ -1,10 +1,11 @@
 import type { PrismaClient } from "@prisma/client";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
+import { type BulkRunView, confirmBulkRun, getBulkRun, startBulkRun } from "~/bulk/bulk-runs.server";
 import db, { createPrismaClient } from "~/db.server";
-import { type BulkRunView, confirmBulkRun, getBulkRun, startBulkRun } from "~/labels/bulk-runs.server";
 import { PURCHASE_LEASE_MS } from "~/labels/purchase.server";
 import type { FetchLike } from "~/shipping/client.server";
+import type { AdminGraphqlClient } from "~/shopify/admin-client";
 
 import { createShippingEmulator } from "../../emulator/shipping/emulator";
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
@@ -120,6 +121,19 @@ describe("a bulk run through the real job worker", () => {
     let phase: "checking" | "buying" | "second-lost-answer" | "kill-armed" | "killed" = "checking";
     const log: string[] = [];
 
+    // Shopify throttles the next write-back (fulfillmentCreate), not the reads before it: each
+    // purchase first asks Shopify whether the shipment can still be fulfilled.
+    let writeBacksToThrottle = 0;
+    const throttlingWriteBacks =
+      (admin: AdminGraphqlClient): AdminGraphqlClient =>
+      (query, options) => {
+        if (writeBacksToThrottle > 0 && /fulfillmentCreate/.test(query)) {
+          writeBacksToThrottle -= 1;
+          shopify.failNextRequest("THROTTLED");
+        }
+        return admin(query, options);
+      };
+
     const A = createKillSwitch();
     const onExchangeA = (exchange: ShippingExchange) => {
       exchanges.push({ ...exchange, worker: "A" });
@@ -149,7 +163,10 @@ describe("a bulk run through the real job worker", () => {
     };
     const fetchA: FetchLike = killableFetch(observingFetch(shipping.fetch, onExchangeA), A);
     const adminA = killableAdmin(
-      observingAdmin(shopify.graphql, (throttled) => void (throttledAnswers += throttled ? 1 : 0)),
+      observingAdmin(
+        throttlingWriteBacks(shopify.graphql),
+        (throttled) => void (throttledAnswers += throttled ? 1 : 0),
+      ),
       A,
     );
     const dbA = killableDb(processClient(), A);
@@ -233,7 +250,7 @@ describe("a bulk run through the real job worker", () => {
         { endpoint: PURCHASE, kind: "lost_after_charge", times: 1 },
       ],
     });
-    shopify.failNextRequest("THROTTLED");
+    writeBacksToThrottle = 1;
     phase = "buying";
     const confirmed = await confirmBulkRun(
       db,
@@ -272,7 +289,7 @@ describe("a bulk run through the real job worker", () => {
         { endpoint: PURCHASE, kind: "lost_after_charge", times: 1 },
       ],
     });
-    shopify.failNextRequest("THROTTLED");
+    writeBacksToThrottle = 1;
     // A restarted process loads its modules afresh: nothing A held in memory (such as the bulk
     // jobs' per-process slots for shipping calls) carries over to B.
     vi.resetModules();
@@ -285,7 +302,10 @@ describe("a bulk run through the real job worker", () => {
     cleanups.push(() => restarted.stopPgBosses());
     const dbB = processClient();
     const fetchB = observingFetch(shipping.fetch, (exchange) => exchanges.push({ ...exchange, worker: "B" }));
-    const adminB = observingAdmin(shopify.graphql, (throttled) => void (throttledAnswers += throttled ? 1 : 0));
+    const adminB = observingAdmin(
+      throttlingWriteBacks(shopify.graphql),
+      (throttled) => void (throttledAnswers += throttled ? 1 : 0),
+    );
     const depsB: BulkJobDeps = {
       db: dbB,
       adminFor: async () => adminB,

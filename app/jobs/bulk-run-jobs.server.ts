@@ -1,7 +1,7 @@
 import type { Prisma } from "@prisma/client";
 import { z } from "zod";
 
-import { buyBulkRunItem, checkBulkRunItem, giveUpBulkCheck } from "~/labels/bulk-runs.server";
+import { buyBulkRunItem, checkBulkRunItem, giveUpBulkCheck } from "~/bulk/bulk-runs.server";
 import { createCallLimiter } from "~/shipping/call-limiter";
 import type { RequestSlots, ShippingClient } from "~/shipping/client.server";
 

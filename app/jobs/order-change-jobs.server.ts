@@ -1,8 +1,8 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
-import { draftFulfillmentOrderAutomatically, isTransientLabelError } from "~/labels/auto-draft.server";
-import { recheckLabels } from "~/labels/stale-labels.server";
+import { draftFulfillmentOrderAutomatically, isTransientLabelError } from "~/auto-draft/auto-draft.server";
+import { recheckLabels } from "~/auto-draft/stale-labels.server";
 import type { ShippingClient } from "~/shipping/client.server";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { type FulfillmentOrderGid, type OrderGid, parseFulfillmentOrderGid, parseOrderGid } from "~/shopify/ids";

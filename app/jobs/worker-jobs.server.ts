@@ -1,7 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 
-import { resumeStrandedBulkItems } from "~/labels/bulk-runs.server";
-import { createShippingClientForShop } from "~/labels/settings.server";
+import { resumeStrandedBulkItems } from "~/bulk/bulk-runs.server";
+import { createShippingClientForShop } from "~/settings/settings.server";
 import type { RequestSlots } from "~/shipping/client.server";
 import { unauthenticated } from "~/shopify.server";
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 
 import db from "~/db.server";
+import { checkForDraft } from "~/shipments/check-shipment";
+import { CREATING_LEASE_MS, draftShipment } from "~/shipments/draft-shipment.server";
 import { createShippingClient, type ShippingClient } from "~/shipping/client.server";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { createFulfillmentWithTracking } from "~/shopify/fulfillments";
@@ -17,12 +19,13 @@ import {
   interceptDb,
   loseTheNextPurchaseAnswer,
   quoteSeededOrder,
+  readyDraftFor,
   SHIPPING_BASE_URL,
   TEST_LABEL_SHOP,
   waitUntil,
 } from "../../test/helpers/labels";
 import { listAuditEntries } from "./audit.server";
-import { createDraft, CREATING_LEASE_MS, discardDraft } from "./create-draft.server";
+import { discardDraft } from "./discard-draft.server";
 import { claimCreationSlot, findLabel } from "./label-repository.server";
 import { purchase, PURCHASE_LEASE_MS, type PurchaseShippingPort, recoverStuckPurchases } from "./purchase.server";
 import { MAX_WRITE_BACK_ATTEMPTS, writeTracking } from "./write-tracking.server";
@@ -78,7 +81,7 @@ describe("a label the service may have charged never goes back to draft", () => 
     // Starting over is refused: no discard, and a new draft is the same label.
     const discarded = await discardDraft({ db, shop: SHOP, shipping: client }, labelId);
     expect(discarded.ok ? null : discarded.error.code).toBe("INVALID_STATE");
-    const redraft = await createDraft({ db, shop: SHOP, shipping: client }, input);
+    const redraft = await draftShipment({ db, shop: SHOP, shipping: client }, input);
     expect(redraft.ok && redraft.value).toMatchObject({ existing: true, label: { id: labelId } });
 
     // Once the service answers, the purchase it made is saved, never made again.
@@ -117,13 +120,13 @@ describe("a draft creation never overwrites a label it no longer owns", () => {
       },
     };
     const start = Date.now();
-    const first = createDraft({ db, shop: SHOP, shipping: slow }, { ...input, now: new Date(start) });
+    const first = draftShipment({ db, shop: SHOP, shipping: slow, now: new Date(start) }, input);
     await waitUntil(() => emulators.shipping.labelsCreated(DEMO_ORG) === 1, "the slow draft exists at the service");
 
     // After the creating lease, another request takes the slot over, and the label is bought
     // and its tracking written back.
     const later = new Date(start + CREATING_LEASE_MS + 1_000);
-    const second = await createDraft({ db, shop: SHOP, shipping: client }, { ...input, now: later });
+    const second = await draftShipment({ db, shop: SHOP, shipping: client, now: later }, input);
     if (!second.ok) throw new Error(second.error.logMessage);
     expect(second.value.existing).toBe(false);
     const labelId = second.value.label.id;
@@ -161,10 +164,10 @@ describe("a draft creation that lost its claim does not record its draft", () =>
     const firstAnswer = createGate();
     const secondAnswer = createGate();
     const start = Date.now();
-    const first = createDraft({ db, shop: SHOP, shipping: gated(firstAnswer) }, { ...input, now: new Date(start) });
+    const first = draftShipment({ db, shop: SHOP, shipping: gated(firstAnswer), now: new Date(start) }, input);
     await waitUntil(() => emulators.shipping.labelsCreated(DEMO_ORG) === 1, "the first draft exists at the service");
     const later = new Date(start + CREATING_LEASE_MS + 1_000);
-    const second = createDraft({ db, shop: SHOP, shipping: gated(secondAnswer) }, { ...input, now: later });
+    const second = draftShipment({ db, shop: SHOP, shipping: gated(secondAnswer), now: later }, input);
     await waitUntil(() => emulators.shipping.labelsCreated(DEMO_ORG) === 2, "the second draft exists at the service");
 
     // The overtaken first caller hears back first: the slot is no longer its own.
@@ -219,9 +222,9 @@ describe("no shipping call outlives the lease that guards it", () => {
     });
     const clock = fakeClock();
     const start = clock.now();
-    const result = await createDraft(
-      { db, shop: SHOP, shipping: clockedClient(emulators, clock) },
-      { ...input, now: clock.date() },
+    const result = await draftShipment(
+      { db, shop: SHOP, shipping: clockedClient(emulators, clock), now: clock.date() },
+      input,
     );
     expect(clock.now() - start).toBeLessThan(CREATING_LEASE_MS);
     expect(result.ok ? null : result.error.shipping?.code).toBe("RATE_LIMITED");
@@ -283,13 +286,14 @@ describe("a write-back Shopify accepted is never recorded as failed", () => {
 describe("a writer that stalls past its lease never creates a second fulfillment", () => {
   it("sends nothing once its lease is over, and adopts what the writer that took over created", async () => {
     const emulators = createEmulators();
-    const { client, input, order } = await quoteSeededOrder(emulators, "#1017");
+    const quoted = await quoteSeededOrder(emulators, "#1017");
+    const { client, input, order } = quoted;
     const line = input.lineItems.find((l) => l.quantity >= 2);
     if (!line) throw new Error("seed: #1017 should ship a line with two units");
     // One unit of a two-unit line: Shopify would accept a second fulfillment for the other.
-    const draft = await createDraft(
+    const draft = await draftShipment(
       { db, shop: SHOP, shipping: client },
-      { ...input, lineItems: [{ ...line, quantity: 1 }] },
+      readyDraftFor(quoted, { lineItems: [{ ...line, quantity: 1 }] }),
     );
     if (!draft.ok) throw new Error(draft.error.logMessage);
     const bought = await purchase({ db, shop: SHOP, shipping: client }, draft.value.label.id);
@@ -475,7 +479,7 @@ describe("discarding a draft asks the service first", () => {
     expect((await purchaseCharges(draft.label.id)).map((e) => e.outcome)).toEqual(["recovered"]);
 
     // The fulfillment order keeps its label: no second draft, no second charge.
-    const redraft = await createDraft({ db, shop: SHOP, shipping: client }, input);
+    const redraft = await draftShipment({ db, shop: SHOP, shipping: client }, input);
     expect(redraft.ok && redraft.value.existing).toBe(true);
     expect(emulators.shipping.labelsCreated(DEMO_ORG)).toBe(1);
     expect(emulators.shipping.charges(DEMO_ORG)).toHaveLength(1);
@@ -510,10 +514,14 @@ describe("discarding a draft asks the service first", () => {
 describe("the write-back fulfils exactly the label's items", () => {
   it("fulfils only the items on the label, leaving the rest of the fulfillment order open", async () => {
     const emulators = createEmulators();
-    const { client, input, order } = await quoteSeededOrder(emulators, "#1017");
+    const quoted = await quoteSeededOrder(emulators, "#1017");
+    const { client, input, order } = quoted;
     const [first, second] = input.lineItems;
     if (!first || !second) throw new Error("seed: #1017 should ship two lines");
-    const draft = await createDraft({ db, shop: SHOP, shipping: client }, { ...input, lineItems: [first] });
+    const draft = await draftShipment(
+      { db, shop: SHOP, shipping: client },
+      readyDraftFor(quoted, { lineItems: [first] }),
+    );
     if (!draft.ok) throw new Error(draft.error.logMessage);
     expect(draft.value.label.lineItems).toEqual([first]);
     const bought = await purchase({ db, shop: SHOP, shipping: client }, draft.value.label.id);
@@ -596,8 +604,9 @@ describe("the write-back fulfils exactly the label's items", () => {
 
   it("refuses a draft without items to ship", async () => {
     const emulators = createEmulators();
-    const { client, input } = await quoteSeededOrder(emulators, "#1001");
-    const result = await createDraft({ db, shop: SHOP, shipping: client }, { ...input, lineItems: [] });
+    const { facts, rate } = await quoteSeededOrder(emulators, "#1001");
+    // The pipeline's check refuses it: no draft request can be made, so nothing reaches the service.
+    const result = checkForDraft(facts, { quote: rate, lineItems: [], now: new Date() });
     expect(result.ok ? null : result.error).toMatchObject({
       code: "PREFLIGHT_BLOCKED",
       fields: [{ path: "line_items" }],

@@ -8,6 +8,7 @@ import type { AppError, ErrorField } from "~/utils/app-error";
 
 export type LabelErrorCode =
   | "PREFLIGHT_BLOCKED"
+  | "NOT_FULFILLABLE"
   | "SHIPPING_ERROR"
   | "SHOPIFY_ERROR"
   | "NOT_FOUND"
@@ -30,6 +31,8 @@ export interface LabelError extends AppError<LabelErrorCode> {
 // the rest are states to wait out or system problems.
 const FIXABLE: Record<LabelErrorCode, boolean> = {
   PREFLIGHT_BLOCKED: true,
+  // On hold, cancelled or closed in Shopify, or sent elsewhere since: fixed in Shopify, not here.
+  NOT_FULFILLABLE: true,
   PACKAGE_COUNT_MISMATCH: true,
   SHIPPING_ERROR: false,
   SHOPIFY_ERROR: false,

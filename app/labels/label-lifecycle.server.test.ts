@@ -1,22 +1,19 @@
 import { describe, expect, it } from "vitest";
 
 import db from "~/db.server";
+import { saveShopSettings } from "~/settings/settings.server";
+import { checkForDraft } from "~/shipments/check-shipment";
+import { draftShipment } from "~/shipments/draft-shipment.server";
 import type { ShippingClient } from "~/shipping/client.server";
 
 import { createEmulators, DEMO_ORG, draftSeededOrder, TEST_LABEL_SHOP } from "../../test/helpers/labels";
 import { listAuditEntries } from "./audit.server";
-import { createDraft, discardDraft } from "./create-draft.server";
+import { discardDraft } from "./discard-draft.server";
 import { findLabel, listPendingWriteBacks } from "./label-repository.server";
 import { purchase } from "./purchase.server";
-import { saveShopSettings } from "./settings.server";
 import { retryPendingWriteBacks, writeTracking } from "./write-tracking.server";
 
 const SHOP = TEST_LABEL_SHOP;
-
-function requireFulfillmentOrder<T>(id: T | null): T {
-  if (id === null) throw new Error("prefill chose no fulfillment order");
-  return id;
-}
 
 async function discardFirstDraft(client: ShippingClient) {
   const label = await db.label.findFirstOrThrow({ where: { shop: SHOP } });
@@ -145,19 +142,11 @@ describe("label lifecycle against both emulators", () => {
 
   it("creates one draft when two requests draft the same fulfillment order at once", async () => {
     const emulators = createEmulators();
-    const { prefilled, rate, client, order } = await draftSeededOrder(db, emulators, "#1002");
+    const { input, client } = await draftSeededOrder(db, emulators, "#1002");
     await discardFirstDraft(client);
-    const input = {
-      orderGid: order.id,
-      orderName: order.name,
-      fulfillmentOrderGid: requireFulfillmentOrder(prefilled.fulfillmentOrderId),
-      lineItems: prefilled.lineItems,
-      request: prefilled.request,
-      quote: rate,
-    };
     const [a, b] = await Promise.all([
-      createDraft({ db, shop: SHOP, shipping: client }, input),
-      createDraft({ db, shop: SHOP, shipping: client }, input),
+      draftShipment({ db, shop: SHOP, shipping: client }, input),
+      draftShipment({ db, shop: SHOP, shipping: client }, input),
     ]);
     expect(a.ok && b.ok).toBe(true);
     expect(await db.label.count({ where: { shop: SHOP, activeKey: { not: null } } })).toBe(1);
@@ -166,20 +155,11 @@ describe("label lifecycle against both emulators", () => {
 
   it("refuses a draft whose request has a blocking problem, and creates nothing", async () => {
     const emulators = createEmulators();
-    const { prefilled, rate, client, order } = await draftSeededOrder(db, emulators, "#1004");
+    const { prefilled, rate, client, facts } = await draftSeededOrder(db, emulators, "#1004");
     await discardFirstDraft(client);
     const request = { ...prefilled.request, to_address: { ...prefilled.request.to_address, phone: null } };
-    const result = await createDraft(
-      { db, shop: SHOP, shipping: client },
-      {
-        orderGid: order.id,
-        orderName: order.name,
-        fulfillmentOrderGid: requireFulfillmentOrder(prefilled.fulfillmentOrderId),
-        lineItems: prefilled.lineItems,
-        request,
-        quote: rate,
-      },
-    );
+    // The pipeline's check refuses it: no draft request can be made, so nothing reaches the service.
+    const result = checkForDraft(facts, { request, quote: rate, now: new Date() });
     expect(result.ok ? null : result.error.code).toBe("PREFLIGHT_BLOCKED");
     expect(await db.label.count({ where: { shop: SHOP, activeKey: { not: null } } })).toBe(0);
   });

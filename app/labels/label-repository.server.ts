@@ -291,7 +291,7 @@ export async function countLabelsByStatus(db: PrismaClient, shop: string): Promi
 
 /** The current state of each of these labels of the shop. */
 export async function findLabelStatuses(
-  db: PrismaClient,
+  db: PrismaClient | Prisma.TransactionClient,
   shop: string,
   labelIds: readonly string[],
 ): Promise<Map<string, LabelStatus>> {
@@ -696,6 +696,32 @@ export async function flagLabelAttention(
   const { count } = await db.label.updateMany({
     where: { id: labelId, shop, attention: null, status: { in: ["purchasing", "purchased", "fulfilled"] } },
     data: { attention: reason, attentionAt: now },
+  });
+  return count === 1;
+}
+
+/**
+ * Shopify put the draft's shipment on hold (fulfillment_orders/placed_on_hold, re-read): the draft
+ * reads "On hold" until the hold is released. A flag of another kind is left as it is.
+ */
+export async function markDraftOnHold(
+  db: PrismaClient,
+  shop: string,
+  labelId: string,
+  now = new Date(),
+): Promise<boolean> {
+  const { count } = await db.label.updateMany({
+    where: { id: labelId, shop, attention: null, status: { in: ["creating", "draft"] } },
+    data: { attention: "on_hold", attentionAt: now },
+  });
+  return count === 1;
+}
+
+/** The hold was released (or the label moved on): the "On hold" flag goes, and only that one. */
+export async function clearOnHold(db: PrismaClient, shop: string, labelId: string): Promise<boolean> {
+  const { count } = await db.label.updateMany({
+    where: { id: labelId, shop, attention: "on_hold" },
+    data: { attention: null, attentionAt: null },
   });
   return count === 1;
 }

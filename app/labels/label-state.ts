@@ -25,11 +25,14 @@ export const ACTIVE_STATUSES = [
   "fulfilled",
 ] as const satisfies readonly LabelStatus[];
 
-export type LabelProgress = "none" | "draft" | "buying" | "bought" | "tracking_pending" | "write_back_failed";
+export type LabelProgress =
+  "none" | "draft" | "on_hold" | "buying" | "bought" | "tracking_pending" | "write_back_failed";
 
 export type LabelStateInput = {
   status: LabelStatus;
   writeBack: { status: WriteBackStatus };
+  /** A draft whose shipment Shopify put on hold reads "On hold" (it cannot be bought meanwhile). */
+  attention?: { reason: string } | null;
 };
 
 /** Where a fulfillment order's active label stands, from "no label" to "tracking in Shopify". */
@@ -38,7 +41,7 @@ export function describeLabelProgress(label: LabelStateInput | null | undefined)
   switch (label.status) {
     case "creating":
     case "draft":
-      return "draft";
+      return label.attention?.reason === "on_hold" ? "on_hold" : "draft";
     case "purchasing":
       return "buying";
     case "fulfilled":
@@ -56,9 +59,10 @@ const URGENCY: Record<LabelProgress, number> = {
   write_back_failed: 0,
   buying: 1,
   tracking_pending: 2,
-  draft: 3,
-  none: 4,
-  bought: 5,
+  on_hold: 3,
+  draft: 4,
+  none: 5,
+  bought: 6,
 };
 
 /** One state for an order with several labels (a split order): the one that needs attention. */
@@ -69,6 +73,7 @@ export function summarizeLabelProgress(states: readonly LabelProgress[]): LabelP
 export const LABEL_PROGRESS_TEXT: Record<LabelProgress, string> = {
   none: "No label",
   draft: "Draft",
+  on_hold: "On hold",
   buying: "Buying…",
   bought: "Bought",
   tracking_pending: "Tracking pending",
@@ -80,7 +85,7 @@ export const LABEL_PROGRESS_TEXT: Record<LabelProgress, string> = {
  * the order was cancelled, its shipping address changed, or the shipment was closed in Shopify
  * (moved, merged) before the tracking was written back. Never cleared silently.
  */
-export const LABEL_ATTENTIONS = ["order_cancelled", "address_changed", "shipment_closed"] as const;
+export const LABEL_ATTENTIONS = ["order_cancelled", "address_changed", "shipment_closed", "on_hold"] as const;
 export type LabelAttention = (typeof LABEL_ATTENTIONS)[number];
 
 export const LABEL_ATTENTION_TEXT: Record<LabelAttention, string> = {
@@ -89,6 +94,8 @@ export const LABEL_ATTENTION_TEXT: Record<LabelAttention, string> = {
   address_changed: "The shipping address changed after the label was bought: the label shows the old address.",
   shipment_closed:
     "Shopify closed this shipment (moved or merged) after its label was bought, so its tracking was not added.",
+  on_hold:
+    "Shopify put this shipment on hold after its draft was made: the label cannot be bought until the hold is released in Shopify.",
 };
 
 /** The shipping service's parcel statuses, as the merchant reads them. */

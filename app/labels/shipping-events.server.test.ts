@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import db from "~/db.server";
 import { jobQueueFor } from "~/jobs/queue.server";
 import { createShippingEventJob } from "~/jobs/shipping-event-jobs.server";
+import { connectShippingEvents } from "~/settings/shipping-event-endpoint.server";
+import { draftShipment } from "~/shipments/draft-shipment.server";
 
 import { createShippingEmulator, type ShippingEmulator } from "../../emulator/shipping/emulator";
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
@@ -16,11 +18,9 @@ import {
 } from "../../test/helpers/labels";
 import { TEST_ENV } from "../../test/setup/test-env";
 import { action as shippingWebhook } from "../routes/webhooks.shipping.$endpoint";
-import { createDraft } from "./create-draft.server";
 import { findLabelByServiceId, listLabelsForOrder } from "./label-repository.server";
 import { listParcelStatuses } from "./parcel-tracking.server";
 import { purchase } from "./purchase.server";
-import { connectShippingEvents } from "./shipping-event-endpoint.server";
 import { summarizeShipment } from "./shipping-events.server";
 
 const SHOP = TEST_LABEL_SHOP;
@@ -111,7 +111,7 @@ describe("the shipping service's events", () => {
     const env = await setUp();
     try {
       const quoted = await quoteSeededOrder(env, "#1003", { client: env.client });
-      const draft = await createDraft({ db, shop: SHOP, shipping: env.client }, quoted.input);
+      const draft = await draftShipment({ db, shop: SHOP, shipping: env.client }, quoted.input);
       if (!draft.ok) throw new Error(draft.error.logMessage);
       // Charged, the answer lost, and the label cannot be read back: the outcome stays unknown.
       env.shipping.setFaults({

@@ -10,11 +10,12 @@ import {
 } from "~/shipping/schemas";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { createFulfillmentEvent, toShopifyFulfillmentEventStatus } from "~/shopify/fulfillment-events";
+import { selectFulfillmentOrder } from "~/shopify/fulfillment-order-choice";
 import { toOrderGid } from "~/shopify/ids";
 import { getOrderForLabel } from "~/shopify/orders";
 import { err, ok, type Result } from "~/utils/result";
 
-import { discardDraft, type DiscardShippingPort } from "./create-draft.server";
+import { discardDraft, type DiscardShippingPort } from "./discard-draft.server";
 import { fromShopifyError, type LabelError, labelError } from "./label-errors";
 import {
   findActiveLabel,
@@ -25,7 +26,6 @@ import {
   saveTrackingStatus,
 } from "./label-repository.server";
 import { listParcels, type Parcel } from "./parcel-tracking.server";
-import { selectFulfillmentOrder } from "./prefill";
 import { recordConfirmedPurchase } from "./purchase.server";
 import { writeTracking } from "./write-tracking.server";
 

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 
 import type { PrismaClient } from "@prisma/client";
 
+import { getShopSettings } from "~/settings/settings.server";
 import {
   type AdminGraphqlClient,
   createShopifyError,
@@ -23,7 +24,6 @@ import {
   listRetryableWriteBackIds,
   releaseWriteBack,
 } from "./label-repository.server";
-import { getShopSettings } from "./settings.server";
 
 // After purchase, the tracking goes to Shopify as a fulfillment of exactly the label's items,
 // exactly once per label:

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 
+import { preflightOrdersForExtension } from "~/http/extension-api.server";
+import type { ExtensionBulkPreflightResponse } from "~/http/extension-contract";
 import { OrderIdsBodySchema, readJsonBody } from "~/http/extension-input.server";
 import { answerLabelError, handleExtensionRequest, methodNotAllowed } from "~/http/extension-request.server";
-import { preflightOrdersForExtension } from "~/labels/extension-api.server";
-import type { ExtensionBulkPreflightResponse } from "~/labels/extension-contract";
-import { createShippingClientForShop } from "~/labels/settings.server";
+import { createShippingClientForShop } from "~/settings/settings.server";
 
 // POST /api/extensions/bulk/preflight — "Create labels" on Shopify's order list: how many of the
 // selected orders' shipments are ready and which need fixing, before a run starts. No call to

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 
+import { startBulkRun } from "~/bulk/bulk-runs.server";
+import { appUrlFor, toBulkRunOrders } from "~/http/extension-api.server";
+import type { ExtensionBulkStartResponse } from "~/http/extension-contract";
 import { OrderIdsBodySchema, readJsonBody } from "~/http/extension-input.server";
 import { extensionError, handleExtensionRequest, methodNotAllowed } from "~/http/extension-request.server";
 import { enqueueBulkCheck } from "~/jobs/bulk-run-jobs.server";
-import { startBulkRun } from "~/labels/bulk-runs.server";
-import { appUrlFor, toBulkRunOrders } from "~/labels/extension-api.server";
-import type { ExtensionBulkStartResponse } from "~/labels/extension-contract";
 
 // POST /api/extensions/bulk/runs — starts a bulk run over the selection with the shop's rules,
 // as the Orders screen's "Create labels" does, and answers where its review opens in the app.

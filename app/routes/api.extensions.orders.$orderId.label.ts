@@ -1,6 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 
+import { buyForExtension, loadOrderForExtension } from "~/http/extension-api.server";
+import type { ExtensionBuyResponse, ExtensionOrderState } from "~/http/extension-contract";
 import { readJsonBody, requireExtensionOrderGid } from "~/http/extension-input.server";
 import {
   answerLabelError,
@@ -9,9 +11,7 @@ import {
   refuseRequest,
 } from "~/http/extension-request.server";
 import { checkSpendingPermission } from "~/http/spending-permission.server";
-import { buyForExtension, loadOrderForExtension } from "~/labels/extension-api.server";
-import type { ExtensionBuyResponse, ExtensionOrderState } from "~/labels/extension-contract";
-import { createShippingClientForShop } from "~/labels/settings.server";
+import { createShippingClientForShop } from "~/settings/settings.server";
 
 // GET  /api/extensions/orders/:orderId/label — "Create label" on Shopify's order page: the
 //      order's shipment prefilled, its problems, and its label when it has one.

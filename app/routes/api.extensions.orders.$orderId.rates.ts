@@ -1,6 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 
+import { quoteForExtension } from "~/http/extension-api.server";
+import type { ExtensionRatesResponse } from "~/http/extension-contract";
 import { readJsonBody, requireExtensionOrderGid } from "~/http/extension-input.server";
 import {
   answerLabelError,
@@ -8,9 +10,7 @@ import {
   methodNotAllowed,
   refuseRequest,
 } from "~/http/extension-request.server";
-import { quoteForExtension } from "~/labels/extension-api.server";
-import type { ExtensionRatesResponse } from "~/labels/extension-contract";
-import { createShippingClientForShop } from "~/labels/settings.server";
+import { createShippingClientForShop } from "~/settings/settings.server";
 
 // POST /api/extensions/orders/:orderId/rates — the rates for the order's shipment as prefilled
 // from Shopify (free), cheapest first. GET answers only the browser's preflight.

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 
+import { buildMergedPdf } from "~/bulk/label-print.server";
+import { listPrintableLabelsForOrders } from "~/http/extension-api.server";
 import { readOrderIdsParam } from "~/http/extension-input.server";
 import { extensionError, handleExtensionRequest } from "~/http/extension-request.server";
-import { listPrintableLabelsForOrders } from "~/labels/extension-api.server";
-import { buildMergedPdf } from "~/labels/label-print.server";
 
 // GET /api/extensions/print/pdf?orders=<id>,<id> — the PDF Shopify's print menu shows and prints
 // (the print action's `src`): every bought PDF or PNG label of the orders, a page per box, in the

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 
+import { summarizePrintForExtension } from "~/http/extension-api.server";
+import type { ExtensionPrintSummary } from "~/http/extension-contract";
 import { readOrderIdsParam } from "~/http/extension-input.server";
 import { handleExtensionRequest } from "~/http/extension-request.server";
-import { summarizePrintForExtension } from "~/labels/extension-api.server";
-import type { ExtensionPrintSummary } from "~/labels/extension-contract";
 
 // GET /api/extensions/print/summary?orderIds=<gid>,<gid> — "Shipping label" in Shopify's print
 // menu: which of the orders' bought labels go in the PDF, which are ZPL (and where to get them),

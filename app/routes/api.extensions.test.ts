@@ -1,7 +1,6 @@
 import { PDFDocument } from "pdf-lib";
 import { describe, expect, it, vi } from "vitest";
 
-import { handleExtensionRequest } from "~/http/extension-request.server";
 import type {
   ExtensionBulkPreflightResponse,
   ExtensionBulkStartResponse,
@@ -10,8 +9,9 @@ import type {
   ExtensionOrderState,
   ExtensionPrintSummary,
   ExtensionRatesResponse,
-} from "~/labels/extension-contract";
-import { setShippingApiKey } from "~/labels/settings.server";
+} from "~/http/extension-contract";
+import { handleExtensionRequest } from "~/http/extension-request.server";
+import { setShippingApiKey } from "~/settings/settings.server";
 
 import { createShippingEmulator, type ShippingEmulator } from "../../emulator/shipping/emulator";
 import { createShopifyAdminEmulator, type ShopifyAdminEmulator } from "../../emulator/shopify/emulator";
@@ -451,7 +451,7 @@ describe("Create label on a shipment that changed or is one of several", () => {
     // A draft made the way the order page makes one: quote, then draft (free).
     const request = await cheapestBuy(orderId);
     await db.shopSettings.update({ where: { shop: TEST_SHOP }, data: { labelFormat: "pdf" } });
-    const { createDraftForOrderPage, loadOrderLabelPage } = await import("~/labels/order-label-page.server");
+    const { createDraftForOrderPage, loadOrderLabelPage } = await import("~/screens/order-label-page.server");
     const { createTestShippingClient } = await import("../../test/helpers/labels");
     const page = await loadOrderLabelPage(
       { db, shop: TEST_SHOP, admin: shopify.graphql },

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 
-import { setShippingApiKey } from "~/labels/settings.server";
+import { setShippingApiKey } from "~/settings/settings.server";
 
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
 import { withGeneratedOrders } from "../../test/fixtures/generated-orders";
@@ -73,7 +73,13 @@ describe("Orders page loader", () => {
     expect((await problemsOf("1014"))?.messages.join(" ")).toMatch(/weight/i);
     expect((await problemsOf("1015"))?.messages.join(" ")).toMatch(/vague|specific/i);
     expect((await problemsOf("1013"))?.messages.join(" ")).toMatch(/phone/i);
-    expect(await problemsOf("1001")).toEqual({ blocking: 0, warnings: 0, messages: [], partial: false });
+    expect(await problemsOf("1001")).toEqual({
+      blocking: 0,
+      warnings: 0,
+      messages: [],
+      partial: false,
+      unchecked: null,
+    });
   });
 
   it("leaves the declared value of an international order to the order page, which reads the prices", async () => {

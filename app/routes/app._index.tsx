@@ -3,11 +3,12 @@ import { useLoaderData } from "@remix-run/react";
 import { Banner, BlockStack, Button, CalloutCard, Layout, Page, Text } from "@shopify/polaris";
 import { z } from "zod";
 
+import { listOrdersAwaitingShipment, ORDER_LIST_TABS } from "~/screens/order-list.server";
+import { getSettingsView } from "~/settings/settings.server";
+import { reportError } from "~/utils/error-report.server";
+
 import { OrderList } from "../components/order-list";
-import { reportError } from "../http/error-response.server";
 import { requireShopContext } from "../http/shop-context.server";
-import { listOrdersAwaitingShipment, ORDER_LIST_TABS } from "../labels/order-list.server";
-import { getSettingsView } from "../labels/settings.server";
 
 // Values only an edited URL can hold fall back (no search, the first page) rather than a 500.
 const SearchSchema = z.object({

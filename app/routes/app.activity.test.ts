@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 
+import type { ActivityPage } from "~/screens/activity.server";
+import { listActivity } from "~/screens/activity.server";
+
 import { callRoute, createAdminFormRequest } from "../../test/helpers/admin-form-requests";
 import { createDeadJob, findJob } from "../../test/helpers/jobs";
 import { mockTokenExchange, setupMockServer } from "../../test/helpers/msw";
 import { createAdminRequest } from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
-import type { ActivityPage } from "../labels/activity.server";
-import { listActivity } from "../labels/activity.server";
 import { recordAudit } from "../labels/audit.server";
 import { action, loader } from "./app.activity";
 

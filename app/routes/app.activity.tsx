@@ -8,10 +8,10 @@ import { ActivityTable } from "~/components/activity-table";
 import { EMPTY_STATE_IMAGE } from "~/components/labels-table";
 import { requireShopContext } from "~/http/shop-context.server";
 import { jobQueueFor } from "~/jobs/queue.server";
-import { listActivity } from "~/labels/activity.server";
-import { formatMinorUnits } from "~/labels/money";
 import { listForeignShippingEvents } from "~/labels/parcel-tracking.server";
-import { listCustomerDataRequests } from "~/labels/privacy.server";
+import { listCustomerDataRequests } from "~/privacy/privacy.server";
+import { listActivity } from "~/screens/activity.server";
+import { formatMinorUnits } from "~/utils/money";
 
 // An edited URL with a bad page number shows the first page rather than an error.
 const QuerySchema = z.object({ page: z.coerce.number().int().min(1).max(10_000).catch(1) });

@@ -2,6 +2,8 @@ import type { Prisma } from "@prisma/client";
 import { PDFDocument } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 
+import { buyBulkRunItem, checkBulkRunItem, confirmBulkRun, getBulkRun, startBulkRun } from "~/bulk/bulk-runs.server";
+
 import { createShippingEmulator } from "../../emulator/shipping/emulator";
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
 import { callRoute } from "../../test/helpers/admin-form-requests";
@@ -10,7 +12,6 @@ import { mockTokenExchange, routeShippingToEmulator, setupMockServer } from "../
 import { createAdminRequest } from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
-import { buyBulkRunItem, checkBulkRunItem, confirmBulkRun, getBulkRun, startBulkRun } from "../labels/bulk-runs.server";
 import { loader } from "./app.bulk.$runId.print";
 
 setupMockServer();

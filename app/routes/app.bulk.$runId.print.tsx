@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 
+import { listBulkRunLabels } from "~/bulk/bulk-runs.server";
+import { buildMergedPdf, buildPngArchive, buildZplFile, toPrintableLabel } from "~/bulk/label-print.server";
+import { PRINT_FILES, PRINT_FORMATS, printFileName, type PrintFormat } from "~/bulk/print-files";
 import { requireShopContext } from "~/http/shop-context.server";
-import { listBulkRunLabels } from "~/labels/bulk-runs.server";
-import { buildMergedPdf, buildPngArchive, buildZplFile, toPrintableLabel } from "~/labels/label-print.server";
-import { PRINT_FILES, PRINT_FORMATS, printFileName, type PrintFormat } from "~/labels/print-files";
 
 // GET /app/bulk/:runId/print?format=pdf|zpl|png — every label the run bought, in the run's order:
 // one merged PDF, one ZPL file, or a ZIP of the PNGs. Fetched by the page (App Bridge adds the

@@ -17,12 +17,7 @@ import {
 import { useState } from "react";
 import { z } from "zod";
 
-import { DownloadButton } from "~/components/download-button";
-import { usePolling } from "~/components/use-polling";
-import { requireShopContext } from "~/http/shop-context.server";
-import { checkSpendingPermission, respondToSpendingRefusal } from "~/http/spending-permission.server";
-import { enqueueBulkBuy } from "~/jobs/bulk-run-jobs.server";
-import { describeBulkChoice } from "~/labels/bulk-choice";
+import { describeBulkChoice } from "~/bulk/bulk-choice";
 import {
   type BulkItemStatus,
   type BulkRunItemView,
@@ -31,9 +26,14 @@ import {
   confirmBulkRun,
   getBulkRun,
   retryFailedBulkItems,
-} from "~/labels/bulk-runs.server";
-import { formatMinorUnits } from "~/labels/money";
-import { PRINT_FILES, PRINT_FORMATS, printFileName } from "~/labels/print-files";
+} from "~/bulk/bulk-runs.server";
+import { PRINT_FILES, PRINT_FORMATS, printFileName } from "~/bulk/print-files";
+import { DownloadButton } from "~/components/download-button";
+import { usePolling } from "~/components/use-polling";
+import { requireShopContext } from "~/http/shop-context.server";
+import { checkSpendingPermission, respondToSpendingRefusal } from "~/http/spending-permission.server";
+import { enqueueBulkBuy } from "~/jobs/bulk-run-jobs.server";
+import { formatMinorUnits } from "~/utils/money";
 
 // /app/bulk/:runId — one bulk run: checking → review (the exact total, then Buy) → progress →
 // results (retry failed, print). Everything shown comes from the run's rows, so a reload, a

@@ -2,12 +2,12 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { z } from "zod";
 
+import { BulkChoiceSchema, MAX_BULK_RUN_ORDERS, startBulkRun } from "~/bulk/bulk-runs.server";
 import { respondWithError } from "~/http/error-response.server";
 import { requireShopContext } from "~/http/shop-context.server";
 import { enqueueBulkCheck } from "~/jobs/bulk-run-jobs.server";
-import { BulkChoiceSchema, MAX_BULK_RUN_ORDERS, startBulkRun } from "~/labels/bulk-runs.server";
-import { JsonOf } from "~/labels/label-form";
-import { listAllMatchingOrders, ORDER_LIST_TABS } from "~/labels/order-list.server";
+import { listAllMatchingOrders, ORDER_LIST_TABS } from "~/screens/order-list.server";
+import { JsonOf } from "~/shipments/label-form";
 
 // POST /app/bulk — "Create labels" on the Orders screen: starts a run over the selected orders
 // and opens it. The run checks them in the background (the worker), so this answers at once.

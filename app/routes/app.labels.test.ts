@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 
+import type { LabelListPage } from "~/screens/label-list.server";
+
 import { callRoute } from "../../test/helpers/admin-form-requests";
 import { insertLabelRow } from "../../test/helpers/label-rows";
 import { mockTokenExchange, setupMockServer } from "../../test/helpers/msw";
 import { createAdminRequest } from "../../test/helpers/shopify-requests";
-import type { LabelListPage } from "../labels/label-list.server";
 import { loader } from "./app.labels";
 
 setupMockServer();

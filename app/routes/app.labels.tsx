@@ -5,8 +5,8 @@ import { z } from "zod";
 
 import { EMPTY_STATE_IMAGE, LABEL_STATUS_NAMES, LabelsTable } from "~/components/labels-table";
 import { requireShopContext } from "~/http/shop-context.server";
-import { LABEL_LIST_FILTERS } from "~/labels/label-list";
-import { listShopLabels } from "~/labels/label-list.server";
+import { LABEL_LIST_FILTERS } from "~/screens/label-list";
+import { listShopLabels } from "~/screens/label-list.server";
 
 // Malformed query values fall back to the first page of all labels rather than an error page:
 // they only ever come from an edited URL.

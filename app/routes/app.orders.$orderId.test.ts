@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 
 import { listAuditEntries } from "~/labels/audit.server";
 import { findLabel, flagLabelAttention } from "~/labels/label-repository.server";
-import { setShippingApiKey } from "~/labels/settings.server";
+import { setShippingApiKey } from "~/settings/settings.server";
 import type { Rate } from "~/shipping/schemas";
 
 import { createShippingEmulator } from "../../emulator/shipping/emulator";

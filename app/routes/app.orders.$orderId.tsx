@@ -2,23 +2,24 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Banner, BlockStack, Layout, Page } from "@shopify/polaris";
 
-import { OrderLabelWorkspace } from "../components/label-form/order-label-workspace";
-import { reportError, respondWithError } from "../http/error-response.server";
-import { requireShopContext } from "../http/shop-context.server";
-import { checkSpendingPermission, respondToSpendingRefusal } from "../http/spending-permission.server";
-import type { LabelError } from "../labels/label-errors";
-import { OrderPageActionSchema } from "../labels/label-form";
 import {
   buyLabelForOrderPage,
   createDraftForOrderPage,
   discardDraftForOrderPage,
   dismissAttentionForOrderPage,
-  findShopOrder,
-  getRatesForOrderPage,
   loadOrderLabelPage,
+  quoteForOrderPage,
   retryWriteBackForOrderPage,
   validateOrderAddress,
-} from "../labels/order-label-page.server";
+} from "~/screens/order-label-page.server";
+import { OrderPageActionSchema } from "~/shipments/label-form";
+import { reportError } from "~/utils/error-report.server";
+
+import { OrderLabelWorkspace } from "../components/label-form/order-label-workspace";
+import { respondWithError } from "../http/error-response.server";
+import { requireShopContext } from "../http/shop-context.server";
+import { checkSpendingPermission, respondToSpendingRefusal } from "../http/spending-permission.server";
+import type { LabelError } from "../labels/label-errors";
 import { toOrderGid } from "../shopify/ids";
 
 // /app/orders/:orderId — the label page of one order (numeric Shopify id). Every fulfillment
@@ -49,7 +50,11 @@ function answerError(error: LabelError, redirect: (url: string) => Response): Re
   if (error.code === "NOT_FOUND") {
     return Response.json({ error: { code: error.code, message: error.message, fields: [] } }, { status: 404 });
   }
-  if (error.code === "PREFLIGHT_BLOCKED" || error.code === "PACKAGE_COUNT_MISMATCH") {
+  if (
+    error.code === "PREFLIGHT_BLOCKED" ||
+    error.code === "NOT_FULFILLABLE" ||
+    error.code === "PACKAGE_COUNT_MISMATCH"
+  ) {
     return Response.json(
       { error: { code: error.code, message: error.message, fields: error.fields }, problems: error.problems ?? [] },
       { status: 422 },
@@ -103,10 +108,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
       return result.ok ? { intent: input.intent, validation: result.value } : answerError(result.error, redirect);
     }
     case "get-rates": {
-      // Quotes are free, but only for an order of this shop's (another shop's id is not found).
-      const order = await findShopOrder(deps, orderGid, "getRatesForOrderPage");
-      if (!order.ok) return answerError(order.error, redirect);
-      const result = await getRatesForOrderPage(shipping, input.request);
+      const result = await quoteForOrderPage(deps, { orderGid, request: input.request });
       return result.ok ? { intent: input.intent, rates: result.value.rates } : answerError(result.error, redirect);
     }
     case "create-draft": {

@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
+import { type AutoDraftRuleDraft, createRuleDraft, encodeAutoDraftForm } from "~/auto-draft/auto-draft-form";
+import { getAutoDraftSettings } from "~/auto-draft/auto-draft-settings.server";
+import { createBoxPreset, getShopSettings, listBoxPresets, setShippingApiKey } from "~/settings/settings.server";
+
 import { createShippingEmulator } from "../../emulator/shipping/emulator";
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
 import { callRoute, createAdminFormRequest } from "../../test/helpers/admin-form-requests";
@@ -13,9 +17,6 @@ import {
 import { createAdminRequest } from "../../test/helpers/shopify-requests";
 import { TEST_ENV, TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
-import { type AutoDraftRuleDraft, createRuleDraft, encodeAutoDraftForm } from "../labels/auto-draft-form";
-import { getAutoDraftSettings } from "../labels/auto-draft-settings.server";
-import { createBoxPreset, getShopSettings, listBoxPresets, setShippingApiKey } from "../labels/settings.server";
 import { createShippingClient } from "../shipping/client.server";
 import { action, loader } from "./app.settings";
 

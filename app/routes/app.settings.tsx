@@ -3,6 +3,8 @@ import { useLoaderData } from "@remix-run/react";
 import { BlockStack, Layout, Page } from "@shopify/polaris";
 import { z } from "zod";
 
+import { AutoDraftFormSchema } from "~/auto-draft/auto-draft-form";
+import { saveAutoDraftSettings } from "~/auto-draft/auto-draft-settings.server";
 import type { SettingsActionData, SettingsIntent } from "~/components/settings-action-data";
 import { SettingsApiKeyCard } from "~/components/settings-api-key-card";
 import { SettingsAutoDraftCard } from "~/components/settings-auto-draft-card";
@@ -10,9 +12,8 @@ import { SettingsBoxPresetsCard } from "~/components/settings-box-presets-card";
 import { SettingsGeneralCard } from "~/components/settings-general-card";
 import { type ErrorBody, respondWithError } from "~/http/error-response.server";
 import { requireShopContext } from "~/http/shop-context.server";
-import { AutoDraftFormSchema } from "~/labels/auto-draft-form";
-import { saveAutoDraftSettings } from "~/labels/auto-draft-settings.server";
-import { BoxPresetFormSchema, SettingsFormSchema } from "~/labels/settings";
+import { loadSettingsScreen } from "~/screens/settings-screen.server";
+import { BoxPresetFormSchema, SettingsFormSchema } from "~/settings/settings";
 import {
   clearShippingApiKey,
   createBoxPreset,
@@ -21,9 +22,8 @@ import {
   saveGeneralSettings,
   setShippingApiKey,
   updateBoxPreset,
-} from "~/labels/settings.server";
-import { loadSettingsScreen } from "~/labels/settings-screen.server";
-import { checkShippingConnection } from "~/labels/test-connection.server";
+} from "~/settings/settings.server";
+import { checkShippingConnection } from "~/settings/test-connection.server";
 import { formatFieldPath } from "~/utils/field-path";
 
 // Settings must render without a shipping key (it is where the key is entered): this route never

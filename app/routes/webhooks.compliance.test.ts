@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { listCustomerDataRequests } from "~/labels/privacy.server";
-import { toAddressKey } from "~/labels/validate-address.server";
+import { listCustomerDataRequests } from "~/privacy/privacy.server";
+import { toAddressKey } from "~/shipments/validate-address.server";
 
 import { enqueueTestJob } from "../../test/helpers/jobs";
 import { insertLabelRow } from "../../test/helpers/label-rows";

@@ -132,6 +132,7 @@ describe("fulfillment order change webhooks", () => {
       },
     ],
     ["fulfillment_orders/merged", { fulfillment_order_merges: [{ fulfillment_order: { id: FO, status: "closed" } }] }],
+    ["fulfillment_orders/placed_on_hold", { fulfillment_order: { id: FO, status: "on_hold" } }],
     [
       "fulfillment_orders/split",
       {
@@ -146,6 +147,26 @@ describe("fulfillment order change webhooks", () => {
     const jobs = await jobsNamed("recheck-labels");
     expect(jobs).toHaveLength(1);
     expect(jobs[0]?.payload.fulfillmentOrderGids).toContain(FO);
+  });
+
+  it("a released hold re-checks the fulfillment order's draft (no longer On hold) and asks for an automatic draft", async () => {
+    await setAutoDraft(true);
+    await insertLabelRow({ fulfillmentOrderGid: FO, activeKey: `${TEST_SHOP}:${FO}`, status: "draft" });
+    const response = await deliver("fulfillment_orders/hold_released", {
+      fulfillment_order: { id: FO, status: "open" },
+    });
+    expect(response.status).toBe(200);
+    expect((await jobsNamed("recheck-labels"))[0]?.payload.fulfillmentOrderGids).toEqual([FO]);
+    expect(await jobsNamed("auto-draft")).toHaveLength(1);
+  });
+
+  it("a hold on a fulfillment order without a label is no work, even with automatic drafts on", async () => {
+    await setAutoDraft(true);
+    const response = await deliver("fulfillment_orders/placed_on_hold", {
+      fulfillment_order: { id: FO, status: "on_hold" },
+    });
+    expect(response.status).toBe(200);
+    expect(await countJobs(db)).toBe(0);
   });
 
   it("enqueues nothing for fulfillment orders without labels while automatic drafts are off", async () => {

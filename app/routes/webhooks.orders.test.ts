@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 
+import { recordAutoDraftOutcome } from "~/auto-draft/auto-draft-outcomes.server";
 import { createAutoDraftJob, createRecheckLabelsJob } from "~/jobs/order-change-jobs.server";
 import { jobQueueFor } from "~/jobs/queue.server";
-import { recordAutoDraftOutcome } from "~/labels/auto-draft-outcomes.server";
 import { findLabel } from "~/labels/label-repository.server";
 import { purchase } from "~/labels/purchase.server";
 import type { FulfillmentOrderGid, OrderGid } from "~/shopify/ids";

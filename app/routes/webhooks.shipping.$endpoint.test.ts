@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 
-import { sealSecret } from "~/labels/secret-box.server";
+import { sealSecret } from "~/settings/secret-box.server";
 import { signShippingEvent } from "~/shipping/event-signature";
 
 import { countJobs, listJobs } from "../../test/helpers/jobs";

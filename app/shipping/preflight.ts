@@ -99,6 +99,10 @@ export type LabelFlowCode =
   // prefill: which fulfillment order, and whether it ships at all
   | "NOTHING_TO_SHIP"
   | "CANNOT_FULFILL"
+  // the spend guard, right before a purchase
+  | "ON_HOLD"
+  | "ORDER_CANCELLED"
+  | "ADDRESS_CHANGED"
   | "DELIVERY_NOT_SHIPPING"
   | "DUTIES_PAID_AT_CHECKOUT"
   | "INCOTERM_UNKNOWN"

@@ -9,9 +9,13 @@ import {
   type RunAdminGraphqlOptions,
   type ShopifyError,
 } from "./admin-client";
-import { FULFILLMENT_ORDER_STATE_QUERY, ORDER_CANCELLATION_QUERY } from "./fulfillments.graphql";
+import {
+  FULFILLMENT_ORDER_GUARD_QUERY,
+  FULFILLMENT_ORDER_STATE_QUERY,
+  ORDER_CANCELLATION_QUERY,
+} from "./fulfillments.graphql";
 import type { FulfillmentOrderGid, OrderGid } from "./ids";
-import { FULFILLMENT_ORDER_STATUSES, type ShopifyFulfillmentOrderStatus } from "./orders";
+import { FULFILLMENT_ORDER_STATUSES, type ShopifyFulfillmentOrderStatus, type ShopifyStreetAddress } from "./orders";
 import { GidSchema } from "./response-schemas";
 
 export interface FulfillmentOrderState {
@@ -96,4 +100,95 @@ export async function getOrderCancellation(
     );
   }
   return ok({ orderGid: order.id, name: order.name, cancelled: order.cancelledAt !== null });
+}
+
+/** Where an address sends a parcel: what a label's ship-to key is made of (app/shipments/ship-to-key.ts). */
+export type ShipToAddress = Omit<ShopifyStreetAddress, "phone">;
+
+export interface FulfillmentOrderGuard {
+  readonly id: FulfillmentOrderGid;
+  readonly status: ShopifyFulfillmentOrderStatus | null;
+  readonly orderGid: OrderGid;
+  /** A fulfillment can be created now (Shopify offers CREATE_FULFILLMENT). */
+  readonly canCreateFulfillment: boolean;
+  /** Shopify's hold reasons (AWAITING_PAYMENT, HIGH_RISK_OF_FRAUD, …) with the merchant's notes. */
+  readonly holds: readonly { readonly reason: string; readonly notes: string | null }[];
+  readonly orderCancelled: boolean;
+  readonly destination: ShipToAddress | null;
+  readonly orderShippingAddress: ShipToAddress | null;
+}
+
+const ns = z
+  .string()
+  .nullable()
+  .optional()
+  .transform((v) => v ?? null);
+const StreetSchema = z.object({ address1: ns, address2: ns, city: ns, province: ns, zip: ns });
+
+const GuardSchema = z.object({
+  fulfillmentOrder: z
+    .object({
+      id: GidSchema<FulfillmentOrderGid>("FulfillmentOrder"),
+      status: z.string(),
+      supportedActions: z.array(z.object({ action: z.string() })),
+      fulfillmentHolds: z.array(z.object({ reason: z.string(), reasonNotes: ns })),
+      destination: StreetSchema.extend({ countryCode: ns }).nullable(),
+      order: z.object({
+        id: GidSchema<OrderGid>("Order"),
+        cancelledAt: ns,
+        shippingAddress: StreetSchema.extend({ countryCodeV2: ns }).nullable(),
+      }),
+    })
+    .nullable(),
+});
+
+/**
+ * What a purchase checks right before it spends (app/shipments/buy-label.server.ts): whether
+ * Shopify would let the shipment be fulfilled now, and where it goes now. NOT_FOUND when Shopify
+ * no longer has it.
+ */
+export async function getFulfillmentOrderGuard(
+  admin: AdminGraphqlClient,
+  id: FulfillmentOrderGid,
+  callOptions: RunAdminGraphqlOptions = {},
+): Promise<Result<FulfillmentOrderGuard, ShopifyError>> {
+  const result = await runAdminGraphql(
+    admin,
+    {
+      operation: "FulfillmentOrderGuard",
+      document: FULFILLMENT_ORDER_GUARD_QUERY,
+      variables: { id },
+      schema: GuardSchema,
+    },
+    callOptions,
+  );
+  if (!result.ok) return result;
+  const fo = result.value.data.fulfillmentOrder;
+  if (!fo) {
+    return err(
+      createShopifyError("NOT_FOUND", `FulfillmentOrderGuard: ${id} not found`, {
+        message: "This shipment no longer exists in Shopify.",
+      }),
+    );
+  }
+  const shipping = fo.order.shippingAddress;
+  return ok({
+    id: fo.id,
+    status: knownStatus(fo.status),
+    orderGid: fo.order.id,
+    canCreateFulfillment: fo.supportedActions.some((a) => a.action === "CREATE_FULFILLMENT"),
+    holds: fo.fulfillmentHolds.map((h) => ({ reason: h.reason, notes: h.reasonNotes })),
+    orderCancelled: fo.order.cancelledAt !== null,
+    destination: fo.destination,
+    orderShippingAddress: shipping
+      ? {
+          address1: shipping.address1,
+          address2: shipping.address2,
+          city: shipping.city,
+          province: shipping.province,
+          zip: shipping.zip,
+          countryCode: shipping.countryCodeV2,
+        }
+      : null,
+  });
 }

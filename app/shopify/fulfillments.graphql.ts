@@ -116,6 +116,45 @@ export const FULFILLMENT_ORDER_STATE_QUERY = `#graphql
   }
 `;
 
+// What a purchase must know right before it spends: can a fulfillment be created for this
+// shipment now (its status and actions, any hold and why), and where does it go now. A few query
+// points, read just before every purchase (app/shipments/buy-label.server.ts).
+export const FULFILLMENT_ORDER_GUARD_QUERY = `#graphql
+  query FulfillmentOrderGuard($id: ID!) {
+    fulfillmentOrder(id: $id) {
+      id
+      status
+      supportedActions {
+        action
+      }
+      fulfillmentHolds {
+        reason
+        reasonNotes
+      }
+      destination {
+        address1
+        address2
+        city
+        province
+        zip
+        countryCode
+      }
+      order {
+        id
+        cancelledAt
+        shippingAddress {
+          address1
+          address2
+          city
+          province
+          zip
+          countryCodeV2
+        }
+      }
+    }
+  }
+`;
+
 export const ORDER_CANCELLATION_QUERY = `#graphql
   query OrderCancellation($id: ID!) {
     order(id: $id) {

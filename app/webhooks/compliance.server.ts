@@ -1,7 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
-import { eraseShopData, recordCustomerDataRequest, redactCustomerData } from "~/labels/privacy.server";
+import { eraseShopData, recordCustomerDataRequest, redactCustomerData } from "~/privacy/privacy.server";
 
 import { err, ok, type Result } from "../utils/result";
 import { type DeliveryOutcome, processDeliveryOnce, type WebhookDelivery } from "./webhook-delivery.server";

@@ -1,8 +1,8 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
+import { clearAutoDraftOutcomesForOrder, listBlockedFulfillmentOrders } from "~/auto-draft/auto-draft-outcomes.server";
 import { enqueueAutoDraft, enqueueRecheckLabels } from "~/jobs/order-change-jobs.server";
-import { clearAutoDraftOutcomesForOrder, listBlockedFulfillmentOrders } from "~/labels/auto-draft-outcomes.server";
 import { hasActiveLabels, listActiveLabelsForFulfillmentOrders } from "~/labels/label-repository.server";
 import { type FulfillmentOrderGid, parseFulfillmentOrderGid, parseOrderGid, toOrderGid } from "~/shopify/ids";
 import { err, ok, type Result } from "~/utils/result";
@@ -20,8 +20,9 @@ export const FULFILLMENT_ORDER_READY_TOPICS = [
   "FULFILLMENT_ORDERS_HOLD_RELEASED",
   "FULFILLMENT_ORDERS_SCHEDULED_FULFILLMENT_ORDER_READY",
 ] as const;
-/** Fulfillment orders were closed or reshaped: their labels are re-checked, new ones may be drafted. */
+/** Fulfillment orders were closed, held or reshaped: their labels are re-checked, new ones may be drafted. */
 export const FULFILLMENT_ORDER_CHANGE_TOPICS = [
+  "FULFILLMENT_ORDERS_PLACED_ON_HOLD",
   "FULFILLMENT_ORDERS_CANCELLED",
   "FULFILLMENT_ORDERS_MOVED",
   "FULFILLMENT_ORDERS_MERGED",
@@ -97,16 +98,28 @@ export async function handleFulfillmentOrderWebhook(
       const parsed = ReadyPayloadSchema.safeParse(payload);
       const gid = parsed.success ? parseFulfillmentOrderGid(parsed.data.fulfillment_order.id) : undefined;
       if (!gid) return invalid(delivery, "no fulfillment_order.id GID");
-      if (!(await isAutoDraftOn(tx, shop))) return ok({ action: "ignored", reason: "automatic drafts are off" });
-      const job = await enqueueAutoDraft(tx, shop, gid, topic);
-      return ok({ action: "enqueued", jobs: [job.jobId] });
+      const jobs: string[] = [];
+      // A released hold: its draft marked "On hold" is re-checked, and buyable again.
+      if (topic === "FULFILLMENT_ORDERS_HOLD_RELEASED") {
+        const labelled = await listActiveLabelsForFulfillmentOrders(tx, shop, [gid]);
+        if (labelled.length > 0) {
+          jobs.push((await enqueueRecheckLabels(tx, shop, { fulfillmentOrderGids: [gid], trigger: topic })).jobId);
+        }
+      }
+      if (await isAutoDraftOn(tx, shop)) jobs.push((await enqueueAutoDraft(tx, shop, gid, topic)).jobId);
+      if (jobs.length === 0) return ok({ action: "ignored", reason: "automatic drafts are off" });
+      return ok({ action: "enqueued", jobs });
     }
     if (isOneOf(FULFILLMENT_ORDER_CHANGE_TOPICS, topic)) {
       const gids = collectFulfillmentOrderGids(payload);
       if (gids.length === 0) return invalid(delivery, "no fulfillment order GID");
       // Nothing of ours on them, and nothing to draft: no work.
       const labelled = await listActiveLabelsForFulfillmentOrders(tx, shop, gids);
-      if (labelled.length === 0 && !(await isAutoDraftOn(tx, shop))) {
+      // A hold concerns only the labels already there: nothing to draft for a held shipment.
+      if (
+        labelled.length === 0 &&
+        (topic === "FULFILLMENT_ORDERS_PLACED_ON_HOLD" || !(await isAutoDraftOn(tx, shop)))
+      ) {
         return ok({ action: "ignored", reason: "no labels on these fulfillment orders" });
       }
       const job = await enqueueRecheckLabels(tx, shop, { fulfillmentOrderGids: gids, trigger: topic });

@@ -2,7 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
 import { enqueueShippingEvent } from "~/jobs/shipping-event-jobs.server";
-import { findEventEndpoint } from "~/labels/shipping-event-endpoint.server";
+import { findEventEndpoint } from "~/settings/shipping-event-endpoint.server";
 import { verifyShippingSignature } from "~/shipping/event-signature";
 import { isUniqueViolation } from "~/utils/prisma-errors";
 

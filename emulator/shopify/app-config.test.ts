@@ -14,6 +14,7 @@ describe("reading webhook subscriptions from shopify.app.toml", () => {
         topics: [
           "fulfillment_orders/order_routing_complete",
           "fulfillment_orders/hold_released",
+          "fulfillment_orders/placed_on_hold",
           "fulfillment_orders/scheduled_fulfillment_order_ready",
           "fulfillment_orders/cancelled",
           "fulfillment_orders/moved",

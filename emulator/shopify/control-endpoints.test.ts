@@ -177,9 +177,13 @@ describe("the Shopify emulator's control endpoints", () => {
     expect(moved.body.movedFulfillmentOrder).toMatchObject({ status: "OPEN", locationId: reno });
 
     await running.emulator.flushWebhooks();
-    // placed_on_hold is emitted, but the app does not subscribe to it.
+    // Every one of them is one of the app's topics (shopify.app.toml), so each reaches it.
     expect(moved.body.events.map((e: { topic: string }) => e.topic)).toEqual(["fulfillment_orders/moved"]);
-    expect(receiver.topics().sort()).toEqual(["fulfillment_orders/hold_released", "fulfillment_orders/moved"]);
+    expect(receiver.topics().sort()).toEqual([
+      "fulfillment_orders/hold_released",
+      "fulfillment_orders/moved",
+      "fulfillment_orders/placed_on_hold",
+    ]);
   });
 
   it("answers 400, 404, 409 and 422 for bodies, ids and states it cannot act on", async () => {

@@ -325,7 +325,7 @@ const displayReasonOf = (reason: FulfillmentHoldReason) =>
 
 /**
  * The merchant holds a fulfillment order (fulfillmentOrderHold): ON_HOLD with one hold. Emits
- * fulfillment_orders/placed_on_hold, which the app does not subscribe to.
+ * fulfillment_orders/placed_on_hold.
  */
 export function holdFulfillmentOrder(
   state: ShopifyEmulatorState,

@@ -1,4 +1,4 @@
-import type { ExtensionPrintSummary } from "../../app/labels/extension-contract";
+import type { ExtensionPrintSummary } from "../../app/http/extension-contract";
 import { type ApiFailure, requestJson } from "./api";
 import { ErrorBanner } from "./ui";
 

@@ -1,4 +1,4 @@
-import type { AutoDraftRule } from "~/labels/auto-draft-rules";
+import type { AutoDraftRule } from "../../app/auto-draft/auto-draft-rules";
 
 /** An auto-draft rule that matches everything and picks the cheapest rate, with the fields given. */
 export function createTestRule(overrides: Partial<AutoDraftRule> = {}): AutoDraftRule {

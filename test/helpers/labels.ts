@@ -1,6 +1,7 @@
 // Shared set-up for the label tests: both emulators in-process, the seeded order fetched through
 // the real adapters. Not a test file itself.
 import { createShippingClient, type FetchLike, type RequestSlots, type ShippingClient } from "~/shipping/client.server";
+import { selectFulfillmentOrder } from "~/shopify/fulfillment-order-choice";
 import type { OrderGid } from "~/shopify/ids";
 import { getOrderForLabel, type ShopifyOrderForLabel } from "~/shopify/orders";
 import { getShopAndLocations, type ShopifyShopAndLocations } from "~/shopify/shop";
@@ -46,11 +47,19 @@ export async function loadSeededOrder(
 
 import type { PrismaClient } from "@prisma/client";
 
-import { createDraft, type CreateDraftInput, quoteLabel } from "~/labels/create-draft.server";
-import { prefillLabelRequest } from "~/labels/prefill";
 import type { PurchaseShippingPort } from "~/labels/purchase.server";
-import { DEFAULT_LABEL_SETTINGS, type LabelSettings } from "~/labels/settings";
 import type { Rate } from "~/shipping/schemas";
+
+import { DEFAULT_LABEL_SETTINGS, type LabelSettings } from "../../app/settings/settings";
+import {
+  checkForDraft,
+  checkForQuote,
+  checkShipment,
+  type DraftCheckInput,
+  type ReadyDraft,
+  type ShipmentFacts,
+} from "../../app/shipments/check-shipment";
+import { draftShipment, quoteShipment } from "../../app/shipments/draft-shipment.server";
 
 export const TEST_LABEL_SHOP = "demo-shop.myshopify.com";
 
@@ -67,30 +76,42 @@ export async function quoteSeededOrder(
   options: SeededOptions = {},
 ) {
   const { order, shop } = await loadSeededOrder(emulators.shopify, name);
-  const prefilled = prefillLabelRequest(order, options.settings ?? DEFAULT_LABEL_SETTINGS, {
-    shop: shop.shop,
-    locations: shop.locations,
-  });
-  const blocking = prefilled.problems.filter((p) => p.severity === "blocking");
-  const fulfillmentOrderGid = prefilled.fulfillmentOrderId;
-  if (blocking.length > 0 || !fulfillmentOrderGid) {
-    throw new Error(`${name} prefill blocked: ${blocking.map((p) => p.code).join(", ")}`);
+  const fulfillmentOrder = selectFulfillmentOrder(order);
+  if (!fulfillmentOrder) throw new Error(`${name} has no fulfillment order`);
+  const facts: ShipmentFacts = {
+    order,
+    fulfillmentOrder,
+    shopAndLocations: shop,
+    settings: options.settings ?? DEFAULT_LABEL_SETTINGS,
+  };
+  const check = checkShipment(facts);
+  const { prefilled } = check;
+  if (!check.ready) {
+    const blocking = check.problems.filter((p) => p.severity === "blocking");
+    throw new Error(`${name} check blocked: ${blocking.map((p) => p.code).join(", ")}`);
   }
   const client = options.client ?? createTestShippingClient(emulators.shipping);
-  const quoted = await quoteLabel(client, prefilled.request);
+  const forQuote = checkForQuote(prefilled.request);
+  if (!forQuote.ok) throw new Error(`${name} quote blocked: ${forQuote.error.logMessage}`);
+  const quoted = await quoteShipment(client, forQuote.value);
   if (!quoted.ok) throw new Error(`${name} quote: ${quoted.error.logMessage}`);
-  const rate = (options.pickRate ?? ((rates) => rates[0]))(quoted.value.rates);
+  const rate = (options.pickRate ?? ((rates: Rate[]) => rates[0]))(quoted.value.rates);
   if (!rate) throw new Error(`${name}: no rate among ${quoted.value.rates.map((r) => r.service_code).join(", ")}`);
-  const input: CreateDraftInput = {
-    orderGid: order.id,
-    orderName: order.name,
-    fulfillmentOrderGid,
-    lineItems: prefilled.lineItems,
-    request: prefilled.request,
-    quote: rate,
-    products: prefilled.products,
-  };
-  return { order, prefilled, rate, client, input };
+  const input = requireReady(checkForDraft(facts, { quote: rate, now: new Date() }), name);
+  return { order, prefilled, rate, client, facts, input };
+}
+
+/** The checked draft request for the seeded shipment with some of the merchant's edits; throws when blocked. */
+export function readyDraftFor(
+  quoted: { facts: ShipmentFacts; rate: Rate },
+  edits: Partial<Omit<DraftCheckInput, "now">> = {},
+): ReadyDraft {
+  return requireReady(checkForDraft(quoted.facts, { quote: quoted.rate, ...edits, now: new Date() }), "edited draft");
+}
+
+function requireReady(result: ReturnType<typeof checkForDraft>, name: string): ReadyDraft {
+  if (!result.ok) throw new Error(`${name} draft check: ${result.error.logMessage}`);
+  return result.value;
 }
 
 /** Seeded order → prefill → quote → draft, through the real adapters and both emulators. */
@@ -101,7 +122,7 @@ export async function draftSeededOrder(
   options: SeededOptions = {},
 ) {
   const quoted = await quoteSeededOrder(emulators, name, options);
-  const draft = await createDraft({ db, shop: TEST_LABEL_SHOP, shipping: quoted.client }, quoted.input);
+  const draft = await draftShipment({ db, shop: TEST_LABEL_SHOP, shipping: quoted.client }, quoted.input);
   if (!draft.ok) throw new Error(`${name} draft: ${draft.error.logMessage}`);
   return { ...quoted, draft: draft.value };
 }

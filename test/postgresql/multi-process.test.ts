@@ -2,9 +2,9 @@ import type { PrismaClient } from "@prisma/client";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { confirmBulkRun, getBulkRun, startBulkRun } from "../../app/bulk/bulk-runs.server";
 import { createPrismaClient } from "../../app/db-client.server";
 import { enqueueBulkBuy, enqueueBulkCheck } from "../../app/jobs/bulk-run-jobs.server";
-import { confirmBulkRun, getBulkRun, startBulkRun } from "../../app/labels/bulk-runs.server";
 import { demoShippingOrganization, installBenchApp } from "../../scripts/bench-demo";
 import { DEMO, type RunningDemo, startDemo } from "../../scripts/demo";
 import { createSessionToken } from "../helpers/shopify-requests";

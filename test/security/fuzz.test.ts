@@ -8,9 +8,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import db from "~/db.server";
-import { findEventEndpoint } from "~/labels/shipping-event-endpoint.server";
 import { signShippingEvent } from "~/shipping/event-signature";
 
+import { findEventEndpoint } from "../../app/settings/shipping-event-endpoint.server";
 import { setupMockServer } from "../helpers/msw";
 import { signWebhookBody } from "../helpers/shopify-requests";
 import { TEST_ENV } from "../setup/test-env";

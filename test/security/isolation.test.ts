@@ -446,7 +446,7 @@ const cases: Record<string, Case> = {
     drain: true,
     attempt: async ({ a, world }) => {
       const endpointB = await db.shippingEventEndpoint.findUniqueOrThrow({ where: { shop: SHOP_B } });
-      const { findEventEndpoint } = await import("~/labels/shipping-event-endpoint.server");
+      const { findEventEndpoint } = await import("../../app/settings/shipping-event-endpoint.server");
       const secretB = (await findEventEndpoint(db, endpointB.endpointKey))?.secret ?? "";
       const record = a.boughtLabelRecord;
       const now = new Date().toISOString();

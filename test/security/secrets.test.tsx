@@ -15,8 +15,8 @@ import { describe, expect, it, vi } from "vitest";
 
 import db from "~/db.server";
 import { EnvError, parseEnv } from "~/env.server";
-import { openSecret, sealSecret } from "~/labels/secret-box.server";
 
+import { openSecret, sealSecret } from "../../app/settings/secret-box.server";
 import { setupMockServer } from "../helpers/msw";
 import { renderScreen } from "../helpers/render-screen";
 import { createWebhookRequest } from "../helpers/shopify-requests";
@@ -415,7 +415,7 @@ describe("secrets", () => {
     });
     await checks.run("secret", "the client graph holds the app's screens (the graph walk works)", () => {
       expect(modules.map((m) => relative(ROOT, m.file))).toEqual(
-        expect.arrayContaining(["app/components/label-form/order-label-workspace.tsx", "app/labels/label-form.ts"]),
+        expect.arrayContaining(["app/components/label-form/order-label-workspace.tsx", "app/shipments/label-form.ts"]),
       );
     });
     const built = clientBuildFiles();

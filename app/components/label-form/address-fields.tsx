@@ -1,6 +1,6 @@
 import { FormLayout, TextField } from "@shopify/polaris";
 
-import { problemsAt } from "~/labels/label-form";
+import { problemsAt } from "~/shipments/label-form";
 import type { KnownPreflightProblem, LabelRequestInput } from "~/shipping/preflight";
 
 import { fieldError, FieldNotes } from "./problem-list";

@@ -17,17 +17,17 @@ import {
 } from "@shopify/polaris";
 import { useEffect, useMemo, useState } from "react";
 
-import { collectFormProblems, problemsAt, writePath } from "~/labels/label-form";
-import { formatAmount, formatMinorUnits } from "~/labels/money";
 import type {
   FulfillmentOrderSection,
   LabelSummary,
   OrderLabelPage,
   ValidatedAddressView,
-} from "~/labels/order-label-page.server";
+} from "~/screens/order-label-page.server";
+import { collectFormProblems, problemsAt, writePath } from "~/shipments/label-form";
 import type { KnownPreflightProblem, LabelRequestInput } from "~/shipping/preflight";
 import type { Rate } from "~/shipping/schemas";
 import { describeService } from "~/shipping/services";
+import { formatAmount, formatMinorUnits } from "~/utils/money";
 
 import { AddressFields } from "./address-fields";
 import { LabelResult } from "./label-result";

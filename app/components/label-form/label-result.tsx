@@ -2,9 +2,9 @@ import { useFetcher } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Button, Card, InlineStack, Link, List, Text } from "@shopify/polaris";
 import { useEffect, useRef, useState } from "react";
 
-import { formatMinorUnits } from "~/labels/money";
-import type { LabelSummary } from "~/labels/order-label-page.server";
+import type { LabelSummary } from "~/screens/order-label-page.server";
 import { describeService } from "~/shipping/services";
+import { formatMinorUnits } from "~/utils/money";
 
 import { ParcelStatuses } from "../parcel-statuses";
 

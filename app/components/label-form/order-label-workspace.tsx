@@ -2,7 +2,7 @@ import { useSearchParams } from "@remix-run/react";
 import { BlockStack, Card, Tabs, Text } from "@shopify/polaris";
 
 import { LABEL_PROGRESS_TEXT } from "~/labels/label-state";
-import type { OrderLabelPage } from "~/labels/order-label-page.server";
+import type { OrderLabelPage } from "~/screens/order-label-page.server";
 import { getNumericId } from "~/shopify/ids";
 
 import { FulfillmentOrderLabel } from "./fulfillment-order-label";

@@ -9,7 +9,7 @@ import type {
   ExtensionRate,
   ExtensionRatesResponse,
   ExtensionShipment,
-} from "../../../app/labels/extension-contract";
+} from "../../../app/http/extension-contract";
 import { type ApiFailure, legacyIdOf, plural, requestJson } from "../../shared/api";
 import { formatMoney } from "../../shared/money";
 import { ErrorBanner, ProblemList } from "../../shared/ui";

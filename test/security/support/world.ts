@@ -11,9 +11,9 @@ import { expect } from "vitest";
 import db from "~/db.server";
 import { jobQueueFor } from "~/jobs/queue.server";
 import { createWorkerJobs } from "~/jobs/worker-jobs.server";
-import { findEventEndpoint } from "~/labels/shipping-event-endpoint.server";
 import { signShippingEvent } from "~/shipping/event-signature";
 
+import { findEventEndpoint } from "../../../app/settings/shipping-event-endpoint.server";
 import { loadDefaultConfig } from "../../../emulator/shipping/config";
 import { createShippingEmulator, type ShippingEmulator } from "../../../emulator/shipping/emulator";
 import { createOAuthServer, type OAuthServer } from "../../../emulator/shopify/auth";

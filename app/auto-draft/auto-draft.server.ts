@@ -1,0 +1,196 @@
+import type { PrismaClient } from "@prisma/client";
+
+import type { LabelError } from "~/labels/label-errors";
+import type { LabelView } from "~/labels/label-repository.server";
+import type { BoxPreset } from "~/settings/settings";
+import { checkForDraft, checkForQuote, checkShipment } from "~/shipments/check-shipment";
+import {
+  draftShipment,
+  type DraftShippingPort,
+  quoteShipment,
+  type QuoteShippingPort,
+} from "~/shipments/draft-shipment.server";
+import { type LoadedShipment, loadShipment } from "~/shipments/load-shipment.server";
+import { toGrams } from "~/shipments/parcels";
+import type { PreflightProblem } from "~/shipping/preflight";
+import type { AdminGraphqlClient } from "~/shopify/admin-client";
+import type { FulfillmentOrderGid } from "~/shopify/ids";
+import type { ShopifyFulfillmentOrder, ShopifyOrderForLabel } from "~/shopify/orders";
+import { err, ok, type Result } from "~/utils/result";
+
+import { clearAutoDraftOutcome, type OutcomeProblem, recordAutoDraftOutcome } from "./auto-draft-outcomes.server";
+import { type AutoDraftFacts, type AutoDraftRule, chooseAutoDraftRate, matchAutoDraftRule } from "./auto-draft-rules";
+import { getAutoDraftSettings } from "./auto-draft-settings.server";
+
+// The auto-draft job's use case: a fulfillment order Shopify says is ready to ship gets a draft
+// label chosen by the shop's rules, or its problems are stored for the Orders list. It never
+// buys. It is wiring over the pipeline (app/shipments: load, check, quote, draft); running it
+// twice is harmless, as the fulfillment order's one active slot keeps one label.
+
+export type AutoDraftDeps = {
+  db: PrismaClient;
+  shop: string;
+  admin: AdminGraphqlClient;
+  /** null: the shop has no (readable) shipping API key. */
+  shipping: (QuoteShippingPort & DraftShippingPort) | null;
+  now?: Date;
+};
+
+export type AutoDraftResult =
+  | { status: "drafted"; labelId: string; label: LabelView; note: string | null }
+  | { status: "blocked"; problems: OutcomeProblem[] }
+  /** `label`: the shipment's label that made drafting moot, when it has one. */
+  | { status: "skipped"; reason: string; label?: LabelView };
+
+const DRAFTABLE_STATUSES = new Set(["OPEN", "IN_PROGRESS"]);
+
+/** Shopify or the shipping service failed in a way a later attempt may not: the job retries. */
+export function isTransientLabelError(error: LabelError): boolean {
+  if (error.shipping) return error.shipping.retryable || Boolean(error.shipping.outcomeUnknown);
+  if (error.shopify) return !error.shopify.fixable && error.shopify.code !== "NOT_FOUND";
+  // purchase() reports an answer lost and not yet read back (or its quiet period) as
+  // PURCHASE_OUTCOME_UNKNOWN: the next attempt reads the label back, so it is for a retry; it may
+  // well have been charged, and failing it would hide that.
+  return error.code === "PURCHASE_IN_PROGRESS" || error.code === "PURCHASE_OUTCOME_UNKNOWN";
+}
+
+const toOutcomeProblems = (problems: readonly PreflightProblem[]): OutcomeProblem[] =>
+  problems.filter((p) => p.severity === "blocking").map((p) => ({ path: p.path, message: p.message }));
+
+function describeChoice(rule: AutoDraftRule | null, index: number | null): string {
+  if (!rule || index === null) return "No rule matched: cheapest rate.";
+  const choice = rule.choice === "service" ? "the named service" : `${rule.choice} rate`;
+  return `Rule ${index + 1}: ${choice}.`;
+}
+
+/** What the rules are judged on: destination, the items' weight, the order's value. */
+export function readAutoDraftFacts(
+  order: ShopifyOrderForLabel,
+  fo: ShopifyFulfillmentOrder,
+  fromCountry: string | null,
+): AutoDraftFacts {
+  const lines = fo.lineItems.filter((l) => l.requiresShipping && l.remainingQuantity > 0);
+  const weighed = lines.every((l) => l.weight && l.weight.value > 0);
+  const value = Number(order.totalPrice.shop.amount);
+  return {
+    fromCountry: fromCountry ?? fo.assignedLocation.countryCode,
+    toCountry: fo.destination?.countryCode ?? order.shippingAddress?.countryCode ?? null,
+    weightGrams: weighed
+      ? lines.reduce((sum, l) => sum + (l.weight ? toGrams(l.weight) * l.remainingQuantity : 0), 0)
+      : null,
+    orderValue: Number.isFinite(value) ? value : null,
+  };
+}
+
+export async function draftFulfillmentOrderAutomatically(
+  deps: AutoDraftDeps,
+  fulfillmentOrderGid: FulfillmentOrderGid,
+): Promise<Result<AutoDraftResult, LabelError>> {
+  const autoDraft = await getAutoDraftSettings(deps.db, deps.shop);
+  if (!autoDraft.enabled) return ok({ status: "skipped", reason: "automatic drafts are off" });
+  const shipment = await loadShipment(deps, fulfillmentOrderGid);
+  if (!shipment.ok) {
+    if (shipment.error.code === "NOT_FOUND") return ok({ status: "skipped", reason: "not found in Shopify" });
+    return err(shipment.error);
+  }
+  return draftShipmentByRules(deps, shipment.value, { rules: autoDraft.rules, recordOutcome: true });
+}
+
+export type DraftByRulesOptions = {
+  /** First match wins; none matching: the cheapest rate in the default box. */
+  readonly rules: readonly AutoDraftRule[];
+  /** Keep blocked and drafted outcomes for the Orders list (automatic drafts do; a bulk run keeps its own). */
+  readonly recordOutcome: boolean;
+};
+
+/**
+ * Drafts a loaded shipment's label as the rules choose, or says what blocks it: shared by
+ * automatic drafts and bulk runs, which differ only in the rules and in where problems are kept.
+ * The pipeline's steps in order: check, quote, choose a rate by the rules, check with it, draft.
+ */
+export async function draftShipmentByRules(
+  deps: AutoDraftDeps,
+  shipment: LoadedShipment,
+  options: DraftByRulesOptions,
+): Promise<Result<AutoDraftResult, LabelError>> {
+  const { db, shop } = deps;
+  const { order, fulfillmentOrder: fo } = shipment;
+  if (shipment.activeLabel)
+    return ok({ status: "skipped", reason: "it already has a label", label: shipment.activeLabel });
+  // On hold or scheduled: Shopify sends hold_released / scheduled_fulfillment_order_ready later.
+  if (!fo.status || !DRAFTABLE_STATUSES.has(fo.status)) {
+    return ok({ status: "skipped", reason: `fulfillment order is ${describeStatus(fo.status)}` });
+  }
+  // Pickup and local delivery need no label: not a problem to report either.
+  if (fo.deliveryMethod?.methodType !== "SHIPPING") {
+    return ok({ status: "skipped", reason: "not shipped by a carrier" });
+  }
+  const record = async (result: {
+    status: "drafted" | "blocked";
+    problems?: OutcomeProblem[];
+    note?: string | null;
+    labelId?: string;
+  }) => {
+    if (!options.recordOutcome) return;
+    await recordAutoDraftOutcome(db, shop, {
+      orderGid: order.id,
+      orderName: order.name,
+      fulfillmentOrderGid: fo.id,
+      ...result,
+    });
+  };
+  const block = async (problems: OutcomeProblem[]): Promise<Result<AutoDraftResult, LabelError>> => {
+    await record({ status: "blocked", problems });
+    return ok({ status: "blocked", problems });
+  };
+
+  let check = checkShipment(shipment);
+  const facts = readAutoDraftFacts(order, fo, check.prefilled.request.from_address?.country ?? null);
+  const match = matchAutoDraftRule(options.rules, facts);
+  const notes = [describeChoice(match?.rule ?? null, match?.index ?? null)];
+  let box: BoxPreset | undefined;
+  if (match?.rule.boxPresetId) {
+    box = shipment.presets.find((p) => p.id === match.rule.boxPresetId);
+    if (box) check = checkShipment(shipment, { box });
+    else notes.push("Its box was deleted, so the default box was used.");
+  }
+  if (!check.ready) return block(toOutcomeProblems(check.problems));
+  if (!deps.shipping) {
+    return block([{ path: "settings.apiKey", message: "Add your shipping API key in Settings to get drafts made." }]);
+  }
+
+  const forQuote = checkForQuote(check.request);
+  if (!forQuote.ok) return settle(forQuote.error, block);
+  const quote = await quoteShipment(deps.shipping, forQuote.value);
+  if (!quote.ok) return settle(quote.error, block);
+  const chosen = chooseAutoDraftRate(quote.value.rates, match?.rule ?? null);
+  if (!chosen) return block([{ path: "rate", message: "No carrier offered a rate for this shipment." }]);
+  if (chosen.note) notes.push(chosen.note);
+
+  const now = deps.now ?? new Date();
+  const ready = checkForDraft(shipment, { ...(box ? { box } : {}), quote: chosen.rate, now });
+  if (!ready.ok) return settle(ready.error, block);
+  const draft = await draftShipment({ db, shop, shipping: deps.shipping, now }, ready.value);
+  if (!draft.ok) return settle(draft.error, block);
+  // The merchant (or another delivery) drafted it meanwhile: theirs stands, nothing to report.
+  if (draft.value.existing) {
+    if (options.recordOutcome) await clearAutoDraftOutcome(db, shop, fo.id);
+    return ok({ status: "skipped", reason: "it already has a label", label: draft.value.label });
+  }
+  const note = notes.join(" ");
+  await record({ status: "drafted", note, labelId: draft.value.label.id });
+  return ok({ status: "drafted", labelId: draft.value.label.id, label: draft.value.label, note });
+}
+
+const describeStatus = (status: string | null) => status ?? "in an unknown state";
+
+// A failure the merchant can fix (an address the service refused, a detail preflight blocks) is
+// stored for the Orders list; anything else is for the job to retry.
+async function settle(
+  error: LabelError,
+  block: (problems: OutcomeProblem[]) => Promise<Result<AutoDraftResult, LabelError>>,
+): Promise<Result<AutoDraftResult, LabelError>> {
+  if (isTransientLabelError(error)) return err(error);
+  const problems = error.problems ? toOutcomeProblems(error.problems) : [];
+  return block(problems.length > 0 ? problems : [{ path: "label", message: error.message }]);
+}

@@ -1,0 +1,108 @@
+import type { PrismaClient } from "@prisma/client";
+
+import { countLabelsByStatus, type LabelView, listLabels } from "~/labels/label-repository.server";
+import { type LabelStatus, type WriteBackStatus } from "~/labels/label-state";
+import { listParcelStatuses, type ParcelStatusView } from "~/labels/parcel-tracking.server";
+import { getNumericId } from "~/shopify/ids";
+
+import { type LabelListFilter } from "./label-list";
+
+// The Labels screen's read model: every label of the shop, newest first, one page at a time,
+// optionally only one state. Reads only; label rows are written by the label repository alone.
+
+export const LABEL_PAGE_SIZE = 25;
+
+/** One row as the screen shows it: plain JSON (dates as ISO strings), no request body. */
+export type LabelListItem = {
+  id: string;
+  orderName: string;
+  /** For the link to the order's label page, `/app/orders/<id>`. */
+  orderNumericId: string | null;
+  status: LabelStatus;
+  carrier: string | null;
+  serviceName: string | null;
+  trackingNumbers: string[];
+  trackingUrl: string | null;
+  quotedCents: number | null;
+  chargedCents: number | null;
+  currency: string;
+  chargeMismatch: boolean;
+  labelUrl: string | null;
+  labelFormat: string | null;
+  writeBack: { status: WriteBackStatus; lastError: string | null };
+  lastError: string | null;
+  createdAt: string;
+  /** Bought in the shipping service's dashboard or by another tool. */
+  boughtOutside: boolean;
+  /** Each parcel's latest status from the service's tracking events. */
+  parcels: ParcelStatusView[];
+};
+
+export type LabelListPage = {
+  filter: LabelListFilter;
+  page: number;
+  hasNextPage: boolean;
+  items: LabelListItem[];
+  /** Labels per state across the shop, for the filter tabs. */
+  counts: Record<LabelListFilter, number>;
+};
+
+export async function listShopLabels(
+  db: PrismaClient,
+  shop: string,
+  options: { filter?: LabelListFilter; page?: number; pageSize?: number } = {},
+): Promise<LabelListPage> {
+  const filter = options.filter ?? "all";
+  const page = Math.max(1, Math.floor(options.page ?? 1));
+  const pageSize = options.pageSize ?? LABEL_PAGE_SIZE;
+  const [labels, byStatus] = await Promise.all([
+    listLabels(db, shop, {
+      ...(filter === "all" ? {} : { statuses: [filter] }),
+      newestBy: "createdAt",
+      skip: (page - 1) * pageSize,
+      // One extra row tells whether there is a next page without counting.
+      take: pageSize + 1,
+    }),
+    countLabelsByStatus(db, shop),
+  ]);
+  const parcels = await listParcelStatuses(
+    db,
+    shop,
+    labels.map((l) => l.id),
+  );
+  const counts: Record<LabelListFilter, number> = {
+    all: Object.values(byStatus).reduce((sum, n) => sum + n, 0),
+    ...byStatus,
+  };
+  return {
+    filter,
+    page,
+    hasNextPage: labels.length > pageSize,
+    items: labels.slice(0, pageSize).map((label) => toLabelListItem(label, parcels.get(label.id) ?? [])),
+    counts,
+  };
+}
+
+function toLabelListItem(label: LabelView, parcels: ParcelStatusView[]): LabelListItem {
+  return {
+    id: label.id,
+    orderName: label.orderName,
+    orderNumericId: getNumericId(label.orderGid) ?? null,
+    status: label.status,
+    carrier: label.carrier,
+    serviceName: label.serviceName,
+    trackingNumbers: label.trackingNumbers,
+    trackingUrl: label.trackingUrl,
+    quotedCents: label.quotedCents,
+    chargedCents: label.chargedCents,
+    currency: label.currency,
+    chargeMismatch: label.chargeMismatch,
+    labelUrl: label.labelUrl,
+    labelFormat: label.labelFormat,
+    writeBack: { status: label.writeBack.status, lastError: label.writeBack.lastError },
+    lastError: label.lastError,
+    createdAt: label.createdAt.toISOString(),
+    boughtOutside: label.boughtOutside,
+    parcels,
+  };
+}

@@ -1,0 +1,491 @@
+import type { PrismaClient } from "@prisma/client";
+
+import { discardDraft } from "~/labels/discard-draft.server";
+import { fromShopifyError, type LabelError, labelError, labelNotFound } from "~/labels/label-errors";
+import { dismissLabelAttention, findLabel, type LabelView } from "~/labels/label-repository.server";
+import { describeLabelProgress, LABEL_ATTENTION_TEXT, type LabelProgress } from "~/labels/label-state";
+import { listParcelStatuses, type ParcelStatusView } from "~/labels/parcel-tracking.server";
+import { trackingUrlsFor, writeTracking } from "~/labels/write-tracking.server";
+import { type BoxPreset, getAddressValidationPriceCents, type LabelSettings } from "~/settings/settings";
+import { createShippingClientForShop } from "~/settings/settings.server";
+import { chooseShipFrom } from "~/settings/ship-from";
+import { buyLabel } from "~/shipments/buy-label.server";
+import { checkForDraft, checkForQuote, checkShipment } from "~/shipments/check-shipment";
+import { type DraftOutcome, draftShipment, quoteShipment } from "~/shipments/draft-shipment.server";
+import { isActiveLabel, loadOrder, shipmentOf } from "~/shipments/load-shipment.server";
+import { shipToKeyOf } from "~/shipments/ship-to-key";
+import {
+  findAddressValidation,
+  type ValidatedAddress,
+  validateShipToAddress,
+} from "~/shipments/validate-address.server";
+import type { ShippingClient } from "~/shipping/client.server";
+import type { ProductForCustoms } from "~/shipping/customs-description";
+import type { KnownPreflightProblem, LabelRequestInput } from "~/shipping/preflight";
+import { AddressValidationRequestSchema, CreateLabelRequestSchema, type Rate } from "~/shipping/schemas";
+import type { AdminGraphqlClient } from "~/shopify/admin-client";
+import type { FulfillmentOrderGid, OrderGid } from "~/shopify/ids";
+import { getOrderForLabel, type ShopifyFulfillmentOrder, type ShopifyOrderForLabel } from "~/shopify/orders";
+import type { ShopifyLocation, ShopifyShop } from "~/shopify/shop";
+import { err, ok, type Result } from "~/utils/result";
+
+// The order label page: one order, each of its fulfillment orders prefilled and checked as a label
+// request (a split order shows each), with its active label; and the page's actions, each one use
+// case over the pipeline (app/shipments: load, check, quote, draft, buy).
+
+export type LabelSummary = {
+  id: string;
+  status: LabelView["status"];
+  progress: LabelProgress;
+  carrier: string | null;
+  serviceName: string | null;
+  serviceCode: string | null;
+  quotedCents: number | null;
+  chargedCents: number | null;
+  currency: string;
+  chargeMismatch: boolean;
+  trackingNumbers: { number: string; url: string | null }[];
+  labelUrl: string | null;
+  labelFormat: string | null;
+  labelSize: string | null;
+  shipDate: string | null;
+  packageCount: number;
+  writeBack: LabelView["writeBack"];
+  lastError: string | null;
+  purchasedAt: string | null;
+  /** What changed on the order after the label was bought, in the merchant's words; null when nothing. */
+  attention: string | null;
+  boughtOutside: boolean;
+  /** Each parcel's latest status from the service's tracking events. */
+  parcels: ParcelStatusView[];
+};
+
+export function toLabelSummary(label: LabelView, parcels: ParcelStatusView[] = []): LabelSummary {
+  const urls = trackingUrlsFor(label.trackingNumbers, label.trackingUrl);
+  return {
+    id: label.id,
+    status: label.status,
+    progress: describeLabelProgress(label),
+    carrier: label.carrier,
+    serviceName: label.serviceName,
+    serviceCode: label.serviceCode,
+    quotedCents: label.quotedCents,
+    chargedCents: label.chargedCents,
+    currency: label.currency,
+    chargeMismatch: label.chargeMismatch,
+    trackingNumbers: label.trackingNumbers.map((number, i) => ({ number, url: urls[i] ?? null })),
+    labelUrl: label.labelUrl,
+    labelFormat: label.labelFormat,
+    labelSize: label.labelSize,
+    shipDate: label.shipDate,
+    packageCount: label.packageCount,
+    writeBack: label.writeBack,
+    lastError: label.lastError,
+    purchasedAt: label.purchasedAt ? label.purchasedAt.toISOString() : null,
+    attention: label.attention ? LABEL_ATTENTION_TEXT[label.attention.reason] : null,
+    boughtOutside: label.boughtOutside,
+    parcels,
+  };
+}
+
+export type ShipFromOption = {
+  locationId: string;
+  name: string;
+  address: NonNullable<LabelRequestInput["from_address"]>;
+};
+
+export type FulfillmentOrderSection = {
+  id: FulfillmentOrderGid;
+  status: string | null;
+  deliveryMethod: string | null;
+  locationName: string;
+  locationId: string | null;
+  canCreateFulfillment: boolean;
+  lines: {
+    id: string;
+    title: string;
+    variantTitle: string | null;
+    sku: string | null;
+    remaining: number;
+    total: number;
+  }[];
+  prefill: {
+    request: LabelRequestInput;
+    lineItems: { id: string; quantity: number }[];
+    products: ProductForCustoms[];
+    problems: KnownPreflightProblem[];
+  };
+  international: boolean;
+  label: LabelSummary | null;
+  /** Shopify's ship-to address as it is now (ship-to-key.ts): a draft made for another is stale. */
+  shipToKey: string | null;
+  /** A stored validation of the prefilled ship-to address: shown without paying again. */
+  storedValidation: ValidatedAddressView | null;
+};
+
+export type ValidatedAddressView = Omit<ValidatedAddress, "validatedAt"> & { validatedAt: string };
+
+export type OrderLabelPage = {
+  order: {
+    id: OrderGid;
+    legacyId: string;
+    name: string;
+    email: string | null;
+    displayFulfillmentStatus: string;
+  };
+  setup: { apiKeyConfigured: boolean; mode: LabelSettings["mode"] };
+  settings: Pick<LabelSettings, "labelFormat" | "labelSize" | "notifyCustomer" | "addressValidationPolicy" | "box">;
+  boxPresets: BoxPreset[];
+  shipFromOptions: ShipFromOption[];
+  /** What one address validation costs on this shop's key, in cents (0 in sandbox). */
+  validationPriceCents: number;
+  fulfillmentOrders: FulfillmentOrderSection[];
+  /** Labels of this order no longer active (voided, failed), newest first, for the record. */
+  pastLabels: LabelSummary[];
+  shopifyProblems: string[];
+};
+
+export type OrderPageDeps = { db: PrismaClient; shop: string; admin: AdminGraphqlClient };
+
+/** A location as the label's sender, the way prefill builds it. */
+export function toShipFromOption(location: ShopifyLocation, shop: ShopifyShop): ShipFromOption {
+  const a = location.address;
+  return {
+    locationId: location.id,
+    name: location.name,
+    address: {
+      name: shop.name,
+      street1: a.address1,
+      street2: a.address2,
+      city: a.city,
+      state: a.provinceCode ?? a.province,
+      zip: a.zip,
+      country: a.countryCode,
+      phone: a.phone ?? shop.address.phone,
+      email: shop.contactEmail,
+    },
+  };
+}
+
+function describeMethod(fo: ShopifyFulfillmentOrder): string | null {
+  return fo.deliveryMethod?.presentedName ?? fo.deliveryMethod?.rawMethodType ?? null;
+}
+
+/** The US address a validation would send, or null when the ship-to cannot be validated. */
+export function toValidationAddress(to: LabelRequestInput["to_address"]) {
+  const parsed = AddressValidationRequestSchema.safeParse({
+    street1: to?.street1 ?? "",
+    street2: to?.street2 ?? null,
+    city: to?.city ?? "",
+    state: to?.state ?? "",
+    zip: to?.zip ?? "",
+    country: (to?.country ?? "US") === "US" ? "US" : "XX",
+  });
+  return parsed.success ? parsed.data : null;
+}
+
+const toView = (v: ValidatedAddress | null): ValidatedAddressView | null =>
+  v ? { ...v, validatedAt: v.validatedAt.toISOString() } : null;
+
+/**
+ * The shop chose "automatically for new addresses": a US ship-to address not validated before is
+ * validated on first view (billed once, then reused for free). A failure, or a shop without a
+ * usable key, simply leaves the page without a result: the merchant can still validate by hand.
+ */
+async function validateAutomatically(
+  deps: OrderPageDeps,
+  orderGid: OrderGid,
+  address: NonNullable<ReturnType<typeof toValidationAddress>>,
+): Promise<ValidatedAddress | null> {
+  if (address.country !== "US") return null;
+  const shipping = await createShippingClientForShop(deps.db, deps.shop);
+  if (!shipping.ok) return null;
+  const validated = await validateShipToAddress(
+    { db: deps.db, shop: deps.shop, shipping: shipping.value },
+    { orderGid, address },
+  );
+  return validated.ok ? validated.value : null;
+}
+
+export async function loadOrderLabelPage(
+  deps: OrderPageDeps,
+  orderGid: OrderGid,
+): Promise<Result<OrderLabelPage, LabelError>> {
+  const { db, shop } = deps;
+  const loaded = await loadOrder(deps, orderGid);
+  if (!loaded.ok) {
+    if (loaded.error.code === "NOT_FOUND") {
+      return err(
+        labelError("NOT_FOUND", "This order was not found in Shopify.", `order page: ${loaded.error.logMessage}`),
+      );
+    }
+    return loaded;
+  }
+  const { order: data, settings, presets, labels, shopAndLocations } = loaded.value;
+  const { shop: shopInfo, locations } = shopAndLocations;
+  const shipFrom = chooseShipFrom(locations, settings.shipFromLocationGid);
+  const parcels = await listParcelStatuses(
+    db,
+    shop,
+    labels.map((l) => l.id),
+  );
+  const summarize = (label: LabelView) => toLabelSummary(label, parcels.get(label.id) ?? []);
+  const shipFromOptions = [...locations]
+    .sort((a, b) => (a.id === shipFrom?.id ? -1 : b.id === shipFrom?.id ? 1 : 0))
+    .map((l) => toShipFromOption(l, shopInfo));
+
+  const sections = await Promise.all(
+    data.fulfillmentOrders.map(async (fo): Promise<FulfillmentOrderSection> => {
+      const shipment = shipmentOf(loaded.value, fo.id);
+      if (!shipment) throw new Error(`${fo.id} is listed on ${data.id} but not found on it`);
+      // The pipeline's check: every problem a label for this shipment must settle, as every door sees it.
+      const checked = checkShipment(shipment);
+      const prefilled = checked.prefilled;
+      const label = shipment.activeLabel;
+      const draftedRequest = label ? CreateLabelRequestSchema.safeParse(label.request) : null;
+      const drafted: LabelRequestInput | null = draftedRequest?.success ? draftedRequest.data : null;
+      const validationAddress = toValidationAddress(prefilled.request.to_address);
+      const stored = validationAddress
+        ? ((await findAddressValidation(db, shop, validationAddress)) ??
+          (settings.addressValidationPolicy === "auto_new" && !label
+            ? await validateAutomatically(deps, data.id, validationAddress)
+            : null))
+        : null;
+      const from = prefilled.request.from_address;
+      const to = prefilled.request.to_address;
+      return {
+        id: fo.id,
+        status: fo.status,
+        deliveryMethod: describeMethod(fo),
+        locationName: fo.assignedLocation.name,
+        locationId: fo.assignedLocation.locationId,
+        canCreateFulfillment: fo.canCreateFulfillment,
+        lines: fo.lineItems
+          .filter((l) => l.requiresShipping)
+          .map((l) => ({
+            id: l.id,
+            title: l.productTitle,
+            variantTitle: l.variantTitle,
+            sku: l.sku,
+            remaining: l.remainingQuantity,
+            total: l.totalQuantity,
+          })),
+        // Once drafted, the page shows what was drafted (the merchant may have edited the prefill),
+        // and the items the label ships; the check's problems were settled by then.
+        prefill: drafted
+          ? { request: drafted, lineItems: label?.lineItems ?? [], products: prefilled.products, problems: [] }
+          : {
+              request: prefilled.request,
+              lineItems: prefilled.lineItems,
+              products: prefilled.products,
+              problems: checked.problems,
+            },
+        international: Boolean(from?.country && to?.country && from.country !== to.country),
+        label: label ? summarize(label) : null,
+        shipToKey: shipToKeyOf(data, fo),
+        storedValidation: toView(stored),
+      };
+    }),
+  );
+
+  return ok({
+    order: {
+      id: data.id,
+      legacyId: data.legacyId,
+      name: data.name,
+      email: data.email,
+      displayFulfillmentStatus: data.displayFulfillmentStatus,
+    },
+    setup: { apiKeyConfigured: settings.apiKey.configured, mode: settings.mode },
+    settings: {
+      labelFormat: settings.labelFormat,
+      labelSize: settings.labelSize,
+      notifyCustomer: settings.notifyCustomer,
+      addressValidationPolicy: settings.addressValidationPolicy,
+      box: settings.box,
+    },
+    boxPresets: [...presets],
+    shipFromOptions,
+    validationPriceCents: getAddressValidationPriceCents(settings.mode),
+    fulfillmentOrders: sections,
+    pastLabels: labels.filter((l) => !isActiveLabel(l)).map(summarize),
+    shopifyProblems: [...loaded.value.shopifyProblems],
+  });
+}
+
+// ---------- Actions ----------
+
+export type OrderActionDeps = OrderPageDeps & { shipping: ShippingClient; staffMemberId: string | null };
+
+/**
+ * The order as this shop's store has it. An order id of another shop's (or one deleted since) is
+ * not found: a 404 for the page, never a system error.
+ */
+export async function findShopOrder(
+  deps: Pick<OrderPageDeps, "admin">,
+  orderGid: OrderGid,
+  operation: string,
+): Promise<Result<ShopifyOrderForLabel, LabelError>> {
+  const order = await getOrderForLabel(deps.admin, orderGid);
+  if (order.ok) return ok(order.value.order);
+  if (order.error.code === "NOT_FOUND") {
+    return err(labelError("NOT_FOUND", "This order is no longer in Shopify.", `${operation}: no order ${orderGid}`));
+  }
+  return err(fromShopifyError(operation, order.error));
+}
+
+/** Rates for the request as the page holds it (free), for an order of this shop's only. */
+export async function quoteForOrderPage(
+  deps: OrderActionDeps,
+  input: { orderGid: OrderGid; request: LabelRequestInput },
+): Promise<Result<{ rates: Rate[]; requestId: string | null }, LabelError>> {
+  // Quotes are free, but only for an order of this shop's (another shop's id is not found).
+  const order = await findShopOrder(deps, input.orderGid, "quoteForOrderPage");
+  if (!order.ok) return order;
+  const ready = checkForQuote(input.request);
+  if (!ready.ok) return ready;
+  return quoteShipment(deps.shipping, ready.value);
+}
+
+/** Checks the address can be validated (US, complete), then validates it once per shop and address. */
+export async function validateOrderAddress(
+  deps: OrderActionDeps,
+  input: { orderGid: OrderGid; address: LabelRequestInput["to_address"] },
+): Promise<Result<ValidatedAddressView, LabelError>> {
+  if ((input.address?.country ?? "US") !== "US") {
+    return err(
+      labelError("PREFLIGHT_BLOCKED", "Address validation covers US addresses only.", "validate: non-US address", {
+        problems: [
+          {
+            path: "to_address.country",
+            code: "COUNTRY_INVALID",
+            severity: "blocking",
+            message: "Address validation covers US addresses only.",
+          },
+        ],
+      }),
+    );
+  }
+  const address = toValidationAddress(input.address);
+  if (!address) {
+    const message = "Enter a street, city, 2-letter state and 5-digit ZIP code before validating.";
+    return err(
+      labelError("PREFLIGHT_BLOCKED", message, "validate: incomplete address", {
+        problems: [{ path: "to_address", code: "FIELD_REQUIRED", severity: "blocking", message }],
+      }),
+    );
+  }
+  // Billed per call: only for an order of this shop's store (another shop's order id, or one
+  // that is gone, is not found and costs nothing).
+  const order = await findShopOrder(deps, input.orderGid, "validateOrderAddress");
+  if (!order.ok) return order;
+  const result = await validateShipToAddress(deps, { orderGid: input.orderGid, address });
+  return result.ok ? ok({ ...result.value, validatedAt: result.value.validatedAt.toISOString() }) : result;
+}
+
+/**
+ * Creates the (free) draft for the rate the merchant chose. The order is read again, so the
+ * request is checked against Shopify as it is now: every rule of the pipeline's check (the
+ * shipment's own, as prefill finds them, unless the merchant edited that field; the service's;
+ * the items against what remains to ship), never only what the page's form checked.
+ */
+export async function createDraftForOrderPage(
+  deps: OrderActionDeps,
+  input: {
+    orderGid: OrderGid;
+    fulfillmentOrderId: string;
+    request: LabelRequestInput;
+    lineItems: { id: string; quantity: number }[];
+    rate: Rate;
+  },
+): Promise<Result<DraftOutcome, LabelError>> {
+  const loaded = await loadOrder(deps, input.orderGid);
+  if (!loaded.ok) return loaded;
+  const shipment = shipmentOf(loaded.value, input.fulfillmentOrderId);
+  if (!shipment) {
+    return err(
+      labelError(
+        "NOT_FOUND",
+        "This shipment is no longer part of the order in Shopify. Reload the page.",
+        `createDraftForOrderPage: ${input.fulfillmentOrderId} not on ${input.orderGid}`,
+      ),
+    );
+  }
+  const now = new Date();
+  const ready = checkForDraft(shipment, { request: input.request, lineItems: input.lineItems, quote: input.rate, now });
+  if (!ready.ok) return ready;
+  return draftShipment({ db: deps.db, shop: deps.shop, shipping: deps.shipping, now }, ready.value);
+}
+
+async function requireOrderLabel(deps: OrderPageDeps, orderGid: OrderGid, labelId: string, operation: string) {
+  const label = await findLabel(deps.db, deps.shop, labelId);
+  // A label of another order is "not found" here: the page acts on its own order's labels only.
+  if (!label || label.orderGid !== orderGid) return err(labelNotFound(operation, deps.shop, labelId));
+  return ok(label);
+}
+
+export type BoughtLabelResult = {
+  label: LabelSummary;
+  /** Set when the label was bought but its tracking did not reach Shopify (a retry is offered). */
+  writeBackError: string | null;
+};
+
+/** Buys the draft through the pipeline's buyLabel (Shopify asked first, exactly once), then its tracking. */
+export async function buyLabelForOrderPage(
+  deps: OrderActionDeps,
+  input: { orderGid: OrderGid; labelId: string; notifyCustomer: boolean },
+): Promise<Result<BoughtLabelResult, LabelError>> {
+  const found = await requireOrderLabel(deps, input.orderGid, input.labelId, "buy");
+  if (!found.ok) return found;
+  const bought = await buyLabel(deps, input.labelId, { notifyCustomer: input.notifyCustomer });
+  if (!bought.ok) return bought;
+  return ok({ label: toLabelSummary(bought.value.label), writeBackError: bought.value.writeBackError });
+}
+
+export async function retryWriteBackForOrderPage(
+  deps: OrderPageDeps & { staffMemberId: string | null },
+  input: { orderGid: OrderGid; labelId: string; notifyCustomer: boolean },
+): Promise<Result<BoughtLabelResult, LabelError>> {
+  const found = await requireOrderLabel(deps, input.orderGid, input.labelId, "retryWriteBack");
+  if (!found.ok) return found;
+  return sendTracking(deps, input.labelId, input.notifyCustomer, found.value);
+}
+
+async function sendTracking(
+  deps: OrderPageDeps & { staffMemberId: string | null },
+  labelId: string,
+  notifyCustomer: boolean,
+  fallback: LabelView,
+): Promise<Result<BoughtLabelResult, LabelError>> {
+  const written = await writeTracking(
+    { db: deps.db, shop: deps.shop, admin: deps.admin, staffMemberId: deps.staffMemberId },
+    labelId,
+    { notifyCustomer },
+  );
+  if (written.ok) return ok({ label: toLabelSummary(written.value), writeBackError: null });
+  // The label is bought either way; what failed is only the tracking, which can be retried.
+  const now = (await findLabel(deps.db, deps.shop, labelId)) ?? fallback;
+  return ok({ label: toLabelSummary(now), writeBackError: written.error.message });
+}
+
+/** The merchant dealt with what changed on the order after the label was bought. */
+export async function dismissAttentionForOrderPage(
+  deps: OrderPageDeps,
+  input: { orderGid: OrderGid; labelId: string },
+) {
+  const found = await requireOrderLabel(deps, input.orderGid, input.labelId, "dismissAttention");
+  if (!found.ok) return found;
+  await dismissLabelAttention(deps.db, deps.shop, input.labelId);
+  const now = (await findLabel(deps.db, deps.shop, input.labelId)) ?? found.value;
+  return ok({ label: toLabelSummary(now) });
+}
+
+export async function discardDraftForOrderPage(deps: OrderActionDeps, input: { orderGid: OrderGid; labelId: string }) {
+  const found = await requireOrderLabel(deps, input.orderGid, input.labelId, "discard");
+  if (!found.ok) return found;
+  const result = await discardDraft(
+    { db: deps.db, shop: deps.shop, shipping: deps.shipping, staffMemberId: deps.staffMemberId },
+    input.labelId,
+  );
+  return result.ok ? ok({ label: toLabelSummary(result.value.label), discarded: result.value.discarded }) : result;
+}

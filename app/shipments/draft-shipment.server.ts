@@ -1,0 +1,147 @@
+import { randomUUID } from "node:crypto";
+
+import type { PrismaClient } from "@prisma/client";
+
+import { fromShippingError, type LabelError, labelError, labelNotFound } from "~/labels/label-errors";
+import {
+  claimCreationSlot,
+  completeCreation,
+  failCreation,
+  findActiveLabel,
+  findLabel,
+  type LabelView,
+  takeOverCreation,
+} from "~/labels/label-repository.server";
+import { LEASE_SAFETY_MS } from "~/labels/purchase.server";
+import type { ShippingClient } from "~/shipping/client.server";
+import { checkDraftPackageCount, type PreflightProblem } from "~/shipping/preflight";
+import { parseAmountCents, type Rate } from "~/shipping/schemas";
+import { err, ok, type Result } from "~/utils/result";
+
+import type { ReadyDraft, ReadyQuote } from "./check-shipment";
+
+// The pipeline's quote and draft steps (load → check → QUOTE, DRAFT → buy). Both take only what
+// check-shipment.ts made of a shipment (ReadyQuote, ReadyDraft), so nothing unchecked reaches the
+// service. Drafts cost nothing; the fulfillment order's one active slot (claimCreationSlot) is the
+// one guard against a second label: a second draft for it returns the label already there.
+
+export type QuoteShippingPort = Pick<ShippingClient, "getRates">;
+export type DraftShippingPort = Pick<ShippingClient, "createDraftLabel">;
+
+// A draft being created by another request is left alone this long before it is taken over;
+// the creating call itself must end before then (its deadline).
+export const CREATING_LEASE_MS = 60_000;
+
+/** Rates for a checked shipment (free). */
+export async function quoteShipment(
+  shipping: QuoteShippingPort,
+  ready: ReadyQuote,
+): Promise<Result<{ rates: Rate[]; requestId: string | null }, LabelError>> {
+  const rates = await shipping.getRates(ready.ratesRequest);
+  if (!rates.ok) return err(fromShippingError("quote", rates.error));
+  return ok({ rates: rates.value.rates, requestId: rates.value.request_id ?? null });
+}
+
+export type DraftDeps = { db: PrismaClient; shop: string; shipping: DraftShippingPort; now?: Date };
+
+export type DraftOutcome = { label: LabelView; existing: boolean; warnings: PreflightProblem[] };
+
+/** One draft per fulfillment order: ok with `existing: true` when it already had an active label. */
+export async function draftShipment(deps: DraftDeps, input: ReadyDraft): Promise<Result<DraftOutcome, LabelError>> {
+  const { db, shop } = deps;
+  const now = deps.now ?? new Date();
+  const parsed = { value: input.request };
+
+  const token = randomUUID();
+  const leaseUntil = new Date(now.getTime() + CREATING_LEASE_MS);
+  const claimed = await claimSlot(deps, input, { token, leaseUntil, now });
+  if (!claimed.ok) return ok({ label: claimed.error, existing: true, warnings: [] });
+  const ref = { db, shop, labelId: claimed.value };
+
+  const draft = await deps.shipping.createDraftLabel(parsed.value, {
+    quote: input.quote,
+    // The call ends before the lease does, so no second caller takes the slot over meanwhile.
+    deadline: leaseUntil.getTime() - LEASE_SAFETY_MS,
+  });
+  if (!draft.ok) {
+    await failCreation(ref, token, draft.error.logMessage);
+    return err(fromShippingError("draftShipment", draft.error));
+  }
+  const countProblems = checkDraftPackageCount(parsed.value, draft.value);
+  if (countProblems.length > 0) {
+    await failCreation(
+      ref,
+      token,
+      `package_count ${draft.value.package_count ?? "none"} for ${parsed.value.parcels?.length ?? 1} boxes`,
+    );
+    return err(
+      labelError(
+        "PACKAGE_COUNT_MISMATCH",
+        countProblems[0]?.message ?? "Wrong package count.",
+        `draftShipment: ${draft.value.id} package count mismatch`,
+        { problems: countProblems },
+      ),
+    );
+  }
+
+  const completed = await completeCreation(ref, token, {
+    serviceLabelId: draft.value.id,
+    rateId: input.quote.rate_id,
+    carrier: draft.value.carrier ?? input.quote.carrier,
+    serviceCode: draft.value.service_code ?? input.quote.service_code,
+    serviceName: input.quote.service,
+    quotedCents: parseAmountCents(input.quote.amount),
+    currency: input.quote.currency,
+    shipDate: draft.value.ship_date ?? input.quote.ship_date,
+    labelFormat: parsed.value.label_format ?? "pdf",
+    labelSize: parsed.value.label_size ?? "4x6",
+    packageCount: parsed.value.parcels?.length ?? 1,
+    requestId: draft.value.request_id ?? null,
+    request: parsed.value,
+    shipToKey: input.shipToKey,
+  });
+  const label = await findLabel(db, shop, ref.labelId);
+  if (!completed) {
+    // Slower than the lease: another caller took the slot over and its label stands (it may be
+    // bought by now). Ours is an unused draft at the service, which costs nothing.
+    if (label && label.status !== "failed" && label.status !== "voided") {
+      return ok({ label, existing: true, warnings: [] });
+    }
+    return err(
+      labelError(
+        "INVALID_STATE",
+        "Another request was creating this label and did not finish. Try again.",
+        `draftShipment: lost the creating slot of ${ref.labelId}; it is now ${label?.status ?? "gone"}`,
+      ),
+    );
+  }
+  if (!label) return err(labelNotFound("draftShipment", shop, ref.labelId));
+  const warnings = [
+    ...input.warnings.filter((p) => p.severity !== "blocking"),
+    ...Object.entries(draft.value.warnings).map(([path, message]) => ({
+      path,
+      code: "SERVICE_WARNING" as const,
+      severity: "warning" as const,
+      message: String(message),
+    })),
+  ];
+  return ok({ label, existing: false, warnings });
+}
+
+/**
+ * Takes the fulfillment order's one active slot, or returns the label holding it. A slot left
+ * "creating" by a request that died (or is slower than its lease) is taken over after the lease.
+ */
+async function claimSlot(
+  deps: DraftDeps,
+  input: ReadyDraft,
+  claim: { token: string; leaseUntil: Date; now: Date },
+): Promise<Result<string, LabelView>> {
+  const { db, shop } = deps;
+  const inserted = await claimCreationSlot(db, shop, input, claim);
+  if (inserted) return ok(inserted);
+  const holder = await findActiveLabel(db, shop, input.fulfillmentOrderGid);
+  if (!holder) throw new Error(`active label for ${input.fulfillmentOrderGid} vanished while claiming it`);
+  const tookOver = await takeOverCreation({ db, shop, labelId: holder.id }, { ...claim, lineItems: input.lineItems });
+  return tookOver ? ok(holder.id) : err(holder);
+}

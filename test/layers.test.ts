@@ -1,0 +1,64 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, normalize, relative } from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+// The app's folders in layers (README, "Architecture"): a module imports only from its own layer
+// or below, so no import runs back up a layer. Tests are left out: a test may reach anywhere.
+const LAYERS: readonly (readonly string[])[] = [
+  ["utils", "shipping", "shopify"],
+  ["settings"],
+  ["labels"],
+  ["shipments"],
+  ["auto-draft", "bulk"],
+  ["screens", "http"],
+  ["jobs", "webhooks", "privacy", "components", "routes"],
+];
+
+const APP = join(__dirname, "..", "app");
+
+function layerOf(folder: string): number {
+  const index = LAYERS.findIndex((layer) => layer.includes(folder));
+  return index;
+}
+
+function listSources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return listSources(path);
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+/** The app folder an import names ("labels" for ~/labels/x or ../labels/x), or null outside app folders. */
+function importedFolder(file: string, specifier: string): string | null {
+  const target = specifier.startsWith("~/")
+    ? join(APP, specifier.slice(2))
+    : specifier.startsWith(".")
+      ? normalize(join(dirname(file), specifier))
+      : null;
+  if (!target) return null;
+  const parts = relative(APP, target).split("/");
+  return parts.length > 1 && parts[0] !== ".." ? (parts[0] ?? null) : null;
+}
+
+describe("the app's layers", () => {
+  it("puts every app folder in a layer", () => {
+    const folders = readdirSync(APP).filter((name) => statSync(join(APP, name)).isDirectory() && name !== "types");
+    expect(folders.filter((folder) => layerOf(folder) === -1)).toEqual([]);
+  });
+
+  it("has no import that runs back up a layer", () => {
+    const upward: string[] = [];
+    for (const file of listSources(APP)) {
+      const own = relative(APP, file).split("/")[0] ?? "";
+      if (layerOf(own) === -1) continue; // app/*.ts at the root: the one-of-each modules
+      const source = readFileSync(file, "utf8");
+      for (const match of source.matchAll(/from\s+["']([^"']+)["']/g)) {
+        const folder = importedFolder(file, match[1] ?? "");
+        if (folder && layerOf(folder) > layerOf(own)) upward.push(`${relative(APP, file)} → ${match[1]}`);
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+});
