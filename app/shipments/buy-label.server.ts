@@ -103,7 +103,7 @@ function refuse(label: LabelView, refusal: Refusal): LabelError {
   };
   return labelError(
     "NOT_FULFILLABLE",
-    `${refusal.message} ${outcome}`,
+    `${refusal.message} ${outcome} ${refusal.suggestion}`,
     `buyLabel: ${label.id} refused, ${refusal.code}`,
     { problems: [problem] },
   );

@@ -46,6 +46,11 @@ const CancellationSchema = z.object({
 const knownStatus = (status: string): ShopifyFulfillmentOrderStatus | null =>
   (FULFILLMENT_ORDER_STATUSES as readonly string[]).includes(status) ? (status as ShopifyFulfillmentOrderStatus) : null;
 
+const shipmentNotFound = (operation: string, id: FulfillmentOrderGid) =>
+  createShopifyError("NOT_FOUND", `${operation}: ${id} not found`, {
+    message: "This shipment no longer exists in Shopify.",
+  });
+
 /** NOT_FOUND when Shopify no longer has it (or never had it for this shop). */
 export async function getFulfillmentOrderState(
   admin: AdminGraphqlClient,
@@ -64,13 +69,7 @@ export async function getFulfillmentOrderState(
   );
   if (!result.ok) return result;
   const fo = result.value.data.fulfillmentOrder;
-  if (!fo) {
-    return err(
-      createShopifyError("NOT_FOUND", `FulfillmentOrderState: ${id} not found`, {
-        message: "This shipment no longer exists in Shopify.",
-      }),
-    );
-  }
+  if (!fo) return err(shipmentNotFound("FulfillmentOrderState", id));
   return ok({ id: fo.id, status: knownStatus(fo.status), orderGid: fo.orderId, orderName: fo.orderName });
 }
 
@@ -164,13 +163,7 @@ export async function getFulfillmentOrderGuard(
   );
   if (!result.ok) return result;
   const fo = result.value.data.fulfillmentOrder;
-  if (!fo) {
-    return err(
-      createShopifyError("NOT_FOUND", `FulfillmentOrderGuard: ${id} not found`, {
-        message: "This shipment no longer exists in Shopify.",
-      }),
-    );
-  }
+  if (!fo) return err(shipmentNotFound("FulfillmentOrderGuard", id));
   const shipping = fo.order.shippingAddress;
   return ok({
     id: fo.id,
