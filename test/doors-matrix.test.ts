@@ -36,6 +36,22 @@ function taxId(value: string): Breaker {
   };
 }
 
+// Held in Shopify before any label was made (the merchant's hold, as fulfillmentOrderHold makes it).
+const onHold: Breaker = (_order, fo) => {
+  fo.status = "ON_HOLD";
+  fo.fulfillmentHolds = [
+    {
+      __typename: "FulfillmentHold",
+      id: "gid://shopify/FulfillmentHold/1",
+      reason: "AWAITING_PAYMENT",
+      reasonNotes: null,
+      displayReason: "Awaiting payment",
+      handle: null,
+      heldByRequestingApp: false,
+    },
+  ];
+};
+
 const withoutOrigin: Breaker = (_order, fo) => {
   for (const line of fo.lineItems) {
     const item = line.lineItem.variant?.inventoryItem;
@@ -57,6 +73,8 @@ type Rule = {
   /** The field every door that names fields must name. */
   readonly path: string;
   readonly breakIt?: Breaker;
+  /** Doors that leave the order out instead (nothing to label now), saying why: matched here. */
+  readonly leftOut?: { readonly doors: readonly string[]; readonly why: RegExp };
 };
 
 const RULES: readonly Rule[] = [
@@ -80,6 +98,13 @@ const RULES: readonly Rule[] = [
   },
   { rule: "a product without a weight", order: "#1014", path: "parcel.weight" },
   { rule: "duties paid at checkout (DDP)", order: "#1020", path: "fulfillment_order.international_duties" },
+  {
+    rule: "a shipment on hold in Shopify",
+    order: "#1002",
+    path: "fulfillment_order",
+    breakIt: onHold,
+    leftOut: { doors: ["selection check", "bulk review", "automatic draft"], why: /on hold|ON_HOLD/i },
+  },
 ];
 
 function breakOrder(shopify: ShopifyAdminEmulator, rule: Rule) {
@@ -112,12 +137,50 @@ describe("every door refuses what the check blocks, and sends nothing for it", (
       "automatic draft": await world.autoDraft(rule.order),
     };
     for (const [door, answer] of Object.entries(doors)) {
+      if (rule.leftOut?.doors.includes(door)) {
+        expect(answer.outcome, door).toBe("skipped");
+        expect(answer.messages.join(" "), door).toMatch(rule.leftOut.why);
+        continue;
+      }
       expect(answer.outcome, `${door}: ${answer.messages.join(" / ")}`).toBe("blocked");
       // The selection's check answers messages only (the extension lists them); the others name the field.
       if (door !== "selection check")
         expect(namesField(answer, rule.path), `${door} names ${rule.path}: ${answer.paths.join(", ")}`).toBe(true);
     }
     expect(world.recorded()).toEqual({ drafts: 0, charges: 0 });
+  });
+});
+
+describe("a forged order page request", () => {
+  it("cannot edit away the shipment's own rules by posting a field of their name", async () => {
+    const world = createDoorWorld();
+    const { createDraftForOrderPage, loadOrderLabelPage } = await import("~/screens/order-label-page.server");
+    const orderGid = world.orderGidOf("#1020");
+    const page = await loadOrderLabelPage(world.deps, orderGid);
+    const section = page.ok ? page.value.fulfillmentOrders[0] : null;
+    if (!section) throw new Error("#1020 did not load");
+    const donor = await world.orderPageDraft("#1002");
+    expect(donor.outcome).toBe("drafted");
+    const rate = (await db.label.findFirstOrThrow({ where: { shop: world.deps.shop } })).rateId;
+    const forged = await createDraftForOrderPage(world.deps, {
+      orderGid,
+      fulfillmentOrderId: section.id,
+      // Duties paid at checkout are not a field of the request: a key of that name settles nothing.
+      request: { ...section.prefill.request, fulfillment_order: { international_duties: "DAP" } } as never,
+      lineItems: section.prefill.lineItems,
+      rate: {
+        rate_id: rate ?? "rate_x",
+        carrier: "UPS",
+        service: "Worldwide",
+        service_code: "ups_worldwide",
+        amount: "40.00",
+        currency: "USD",
+      } as never,
+    });
+    expect(forged.ok ? null : forged.error.fields.map((f) => f.path)).toContain(
+      "fulfillment_order.international_duties",
+    );
+    expect(world.recorded()).toEqual({ drafts: 1, charges: 0 }); // #1002's draft only
   });
 });
 
@@ -203,6 +266,22 @@ describe("no purchase for a shipment Shopify would not let us fulfil", () => {
     expect(world.recorded()).toEqual({ drafts: 1, charges: 1 });
   });
 
+  it("items fulfilled elsewhere after drafting: nothing is bought, and the answer says the items changed", async () => {
+    const world = createDoorWorld();
+    expect((await world.autoDraft(ORDER)).outcome).toBe("drafted");
+    const label = await db.label.findFirstOrThrow({ where: { shop: world.deps.shop } });
+    // Shipped from Shopify's admin meanwhile: nothing of the first line is left to ship.
+    const fo = world.emulators.shopify.findFulfillmentOrder(world.firstFulfillmentOrder(ORDER));
+    const line = fo?.lineItems[0];
+    if (!line) throw new Error("no line");
+    line.remainingQuantity = 0;
+    world.emulators.shopify.findOrderByName(ORDER);
+    const page = await world.orderPageBuy(ORDER, label.id);
+    expect(page.outcome).toBe("blocked");
+    expect(page.messages.join(" ")).toMatch(/items of this draft were fulfilled or moved/);
+    expect(world.recorded()).toEqual({ drafts: 1, charges: 0 });
+  });
+
   it("an order cancelled after drafting: nothing is bought, and the answer says it was cancelled", async () => {
     const world = createDoorWorld();
     expect((await world.autoDraft(ORDER)).outcome).toBe("drafted");
@@ -214,7 +293,7 @@ describe("no purchase for a shipment Shopify would not let us fulfil", () => {
     expect(world.recorded()).toEqual({ drafts: 1, charges: 0 });
   });
 
-  it("a hold placed during a running bulk run: the item is skipped with the reason, and a retry after the release buys it once", async () => {
+  it("a hold placed during a running bulk run: the item is not bought and says why, and a retry after the release buys it once", async () => {
     const world = createDoorWorld();
     const { runId, final } = await world.bulkRun([ORDER, "#1002"], {
       buy: true,
@@ -223,7 +302,10 @@ describe("no purchase for a shipment Shopify would not let us fulfil", () => {
       },
     });
     const held = final.items.find((i) => i.orderName === ORDER);
-    expect(held).toMatchObject({ status: "skipped", message: expect.stringMatching(/on hold \(high risk of fraud\)/) });
+    expect(held).toMatchObject({
+      status: "not_fulfillable",
+      message: expect.stringMatching(/on hold \(high risk of fraud\)/),
+    });
     expect(final.items.find((i) => i.orderName === "#1002")?.status).toBe("bought");
     expect(world.recorded()).toEqual({ drafts: 2, charges: 1 });
 

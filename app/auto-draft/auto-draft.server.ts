@@ -10,7 +10,7 @@ import {
   quoteShipment,
   type QuoteShippingPort,
 } from "~/shipments/draft-shipment.server";
-import { type LoadedShipment, loadShipment } from "~/shipments/load-shipment.server";
+import { type LoadedShipment, loadShipment, locateShipment } from "~/shipments/load-shipment.server";
 import { toGrams } from "~/shipments/parcels";
 import type { PreflightProblem } from "~/shipping/preflight";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
@@ -43,6 +43,7 @@ export type AutoDraftResult =
   | { status: "skipped"; reason: string; label?: LabelView };
 
 const DRAFTABLE_STATUSES = new Set(["OPEN", "IN_PROGRESS"]);
+const isDraftable = (status: string | null) => status !== null && DRAFTABLE_STATUSES.has(status);
 
 /** Shopify or the shipping service failed in a way a later attempt may not: the job retries. */
 export function isTransientLabelError(error: LabelError): boolean {
@@ -88,7 +89,16 @@ export async function draftFulfillmentOrderAutomatically(
 ): Promise<Result<AutoDraftResult, LabelError>> {
   const autoDraft = await getAutoDraftSettings(deps.db, deps.shop);
   if (!autoDraft.enabled) return ok({ status: "skipped", reason: "automatic drafts are off" });
-  const shipment = await loadShipment(deps, fulfillmentOrderGid);
+  const located = await locateShipment(deps, fulfillmentOrderGid);
+  if (!located.ok) {
+    if (located.error.code === "NOT_FOUND") return ok({ status: "skipped", reason: "not found in Shopify" });
+    return err(located.error);
+  }
+  // Held, scheduled or closed: the order's larger read waits for the webhook that makes it ready.
+  if (!isDraftable(located.value.status)) {
+    return ok({ status: "skipped", reason: `fulfillment order is ${describeStatus(located.value.status)}` });
+  }
+  const shipment = await loadShipment(deps, located.value);
   if (!shipment.ok) {
     if (shipment.error.code === "NOT_FOUND") return ok({ status: "skipped", reason: "not found in Shopify" });
     return err(shipment.error);
@@ -118,7 +128,7 @@ export async function draftShipmentByRules(
   if (shipment.activeLabel)
     return ok({ status: "skipped", reason: "it already has a label", label: shipment.activeLabel });
   // On hold or scheduled: Shopify sends hold_released / scheduled_fulfillment_order_ready later.
-  if (!fo.status || !DRAFTABLE_STATUSES.has(fo.status)) {
+  if (!isDraftable(fo.status)) {
     return ok({ status: "skipped", reason: `fulfillment order is ${describeStatus(fo.status)}` });
   }
   // Pickup and local delivery need no label: not a problem to report either.

@@ -99,7 +99,7 @@ describe("bulk runs", () => {
 
     const done = await t.review(runId);
     expect(done.status).toBe("done");
-    expect(done.progress).toEqual({ bought: 6, failed: 0, remaining: 0, notStarted: 0 });
+    expect(done.progress).toEqual({ bought: 6, failed: 0, remaining: 0, notStarted: 0, notFulfillable: 0 });
     const charges = t.shippingEmulator.charges(DEMO_ORG);
     expect(charges).toHaveLength(6);
     expect(new Set(charges.map((c) => c.labelId)).size).toBe(6);

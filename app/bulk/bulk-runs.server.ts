@@ -24,10 +24,11 @@ import { type BulkChoice, BulkChoiceSchema, rulesForOverride } from "./bulk-choi
 //   checking ─(every item checked)─▶ review ─confirm(exact total)─▶ running ─▶ done
 //                                                                      ├─▶ stopped (plan limit, balance)
 //   checking | review | running ──cancel──▶ cancelled                  └─ retry failed ─▶ running
-// Checking spends nothing: each order is read, prefilled and preflighted, its shipments quoted
-// and drafted (drafts are free) by the run's rules; what blocks is listed, never bought. Buying
-// goes item by item through the job queue with the order page's `purchase` and `writeTracking`,
-// so every exactly-once rule of ADR 5 holds, and the service's charges are one per bought item.
+// Checking spends nothing: each order goes through the pipeline (app/shipments: load, check,
+// quote, draft; drafts are free) by the run's rules; what blocks is listed, never bought. Buying
+// goes item by item through the job queue with the pipeline's `buyLabel`, so every exactly-once
+// rule of ADR 5 holds, the service's charges are one per bought item, and an item whose shipment
+// Shopify holds or closed by then is not bought ("not_fulfillable"; Retry buys it once released).
 
 export { type BulkChoice, BulkChoiceSchema } from "./bulk-choice";
 
@@ -45,6 +46,8 @@ export const BULK_ITEM_STATUSES = [
   "bought",
   "failed",
   "not_started",
+  // Its turn came while Shopify held, cancelled or closed its shipment: nothing bought; retried once released.
+  "not_fulfillable",
 ] as const;
 export type BulkItemStatus = (typeof BULK_ITEM_STATUSES)[number];
 export type BulkRunStatus = "checking" | "review" | "running" | "done" | "stopped" | "cancelled";
@@ -150,6 +153,22 @@ export function shipmentsToLabel(order: ShopifyOrderForLabel): ShopifyFulfillmen
   );
 }
 
+/** Why an order has no shipment a run labels, in the merchant's words. */
+export function describeNothingToLabel(order: ShopifyOrderForLabel): string {
+  const waiting = order.fulfillmentOrders.filter(
+    (fo) =>
+      fo.deliveryMethod?.methodType === "SHIPPING" &&
+      fo.lineItems.some((line) => line.requiresShipping && line.remainingQuantity > 0),
+  );
+  if (waiting.some((fo) => fo.status === "ON_HOLD")) {
+    return "On hold in Shopify: release the hold, then label it.";
+  }
+  if (waiting.some((fo) => fo.status === "SCHEDULED")) {
+    return "Scheduled in Shopify: it can be labelled once Shopify releases it.";
+  }
+  return "Nothing left to ship by carrier on this order.";
+}
+
 export async function checkBulkRunItem(deps: BulkCheckDeps, itemId: string): Promise<Result<void, LabelError>> {
   const { db, shop, admin } = deps;
   const item = await db.bulkRunItem.findFirst({ where: { id: itemId, shop } });
@@ -176,7 +195,7 @@ export async function checkBulkRunItem(deps: BulkCheckDeps, itemId: string): Pro
     await settleItem(db, item.id, {
       status: "skipped",
       orderName: order.name,
-      message: "Nothing left to ship by carrier on this order.",
+      message: describeNothingToLabel(order),
     });
     return finishChecking(db, run.id);
   }
@@ -393,7 +412,7 @@ export async function buyBulkRunItem(
     if (bought.error.code === "NOT_FULFILLABLE") {
       await db.bulkRunItem.update({
         where: { id: item.id },
-        data: { status: "skipped", message: bought.error.message },
+        data: { status: "not_fulfillable", message: bought.error.message },
       });
       return finishRun(db, run.id);
     }
@@ -469,20 +488,20 @@ export async function cancelBulkRun(
 }
 
 /**
- * Items skipped when they were to be bought (Shopify held or closed their shipment then) whose
- * label is still a draft: a retry buys them once Shopify lets them be fulfilled again.
+ * Items whose turn came while Shopify would not let their shipment be fulfilled, whose label is
+ * still the run's draft: a retry buys them once Shopify does (the guard asks again).
  */
-async function skippedDrafts(tx: Prisma.TransactionClient, shop: string, runId: string) {
-  const skipped = await tx.bulkRunItem.findMany({ where: { runId, status: "skipped", labelId: { not: null } } });
+async function notFulfillableDrafts(tx: Prisma.TransactionClient, shop: string, runId: string) {
+  const held = await tx.bulkRunItem.findMany({ where: { runId, status: "not_fulfillable", labelId: { not: null } } });
   const statuses = await findLabelStatuses(
     tx,
     shop,
-    skipped.flatMap((item) => (item.labelId ? [item.labelId] : [])),
+    held.flatMap((item) => (item.labelId ? [item.labelId] : [])),
   );
-  return skipped.filter((item) => item.labelId && statuses.get(item.labelId) === "draft");
+  return held.filter((item) => item.labelId && statuses.get(item.labelId) === "draft");
 }
 
-/** Queues the failed items again (and those skipped at purchase whose draft is still there), and nothing else. */
+/** Queues the failed items again (and those Shopify would not let be fulfilled, whose draft is still there), and nothing else. */
 export async function retryFailedBulkItems(
   db: PrismaClient,
   shop: string,
@@ -498,9 +517,9 @@ export async function retryFailedBulkItems(
     }
     const failed = [
       ...(await tx.bulkRunItem.findMany({ where: { runId, status: "failed", labelId: { not: null } } })),
-      ...(await skippedDrafts(tx, shop, runId)),
+      ...(await notFulfillableDrafts(tx, shop, runId)),
     ];
-    if (failed.length === 0) return err(runError("INVALID_STATE", "No failed labels to retry."));
+    if (failed.length === 0) return err(runError("INVALID_STATE", "No labels to retry."));
     await tx.bulkRunItem.updateMany({
       where: { id: { in: failed.map((f) => f.id) } },
       data: { status: "queued", message: null },
@@ -580,8 +599,8 @@ export type BulkRunView = {
   counts: Record<BulkItemStatus, number>;
   /** What buying every ready (or queued, bought) item costs, as quoted. */
   totalCents: number;
-  /** Of the items to buy: how many are done (bought or failed) and how many remain. */
-  progress: { bought: number; failed: number; remaining: number; notStarted: number };
+  /** Of the items to buy: how many are done (bought, failed, or refused by Shopify) and how many remain. */
+  progress: { bought: number; failed: number; remaining: number; notStarted: number; notFulfillable: number };
   /** Seconds left at the pace so far; null before the first purchase. */
   estimateSeconds: number | null;
 };
@@ -623,7 +642,7 @@ export async function getBulkRun(
   const counts = Object.fromEntries(BULK_ITEM_STATUSES.map((s) => [s, 0])) as Record<BulkItemStatus, number>;
   for (const item of items) counts[item.status] += 1;
   const totalCents = items.filter((i) => BILLABLE.includes(i.status)).reduce((sum, i) => sum + (i.quotedCents ?? 0), 0);
-  const done = counts.bought + counts.failed;
+  const done = counts.bought + counts.failed + counts.not_fulfillable;
   const remaining = counts.queued + counts.buying;
   const elapsedS = run.confirmedAt ? (now.getTime() - run.confirmedAt.getTime()) / 1000 : 0;
   return {
@@ -636,7 +655,13 @@ export async function getBulkRun(
     items,
     counts,
     totalCents,
-    progress: { bought: counts.bought, failed: counts.failed, remaining, notStarted: counts.not_started },
+    progress: {
+      bought: counts.bought,
+      failed: counts.failed,
+      remaining,
+      notStarted: counts.not_started,
+      notFulfillable: counts.not_fulfillable,
+    },
     estimateSeconds: run.status === "running" && done > 0 ? Math.round((elapsedS / done) * remaining) : null,
   };
 }

@@ -131,7 +131,6 @@ describe("order screens render on the server", () => {
               blocking: 1,
               warnings: 0,
               messages: ["Brazil requires the recipient's CPF."],
-              partial: false,
               unchecked: null,
             },
             attention: [],

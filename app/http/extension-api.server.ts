@@ -1,6 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 
-import { shipmentsToLabel } from "~/bulk/bulk-runs.server";
+import { describeNothingToLabel, shipmentsToLabel } from "~/bulk/bulk-runs.server";
 import { type PrintableLabel, toPrintableLabel } from "~/bulk/label-print.server";
 import { type LabelError, labelError } from "~/labels/label-errors";
 import { type LabelView, listActiveLabelsForOrders } from "~/labels/label-repository.server";
@@ -122,13 +122,11 @@ type Section = { readonly shipment: LoadedShipment; readonly check: ShipmentChec
 
 const isCarrierShipment = (section: Section) => !section.check.problems.some((p) => p.code === "DELIVERY_NOT_SHIPPING");
 
-const isOpen = ({ shipment }: Section) => {
-  const fo = shipment.fulfillmentOrder;
-  return (
-    fo.status !== null &&
-    SHIPPABLE_STATUSES.has(fo.status) &&
-    fo.lineItems.some((line) => line.requiresShipping && line.remainingQuantity > 0)
-  );
+const hasItemsLeft = ({ shipment }: Section) =>
+  shipment.fulfillmentOrder.lineItems.some((line) => line.requiresShipping && line.remainingQuantity > 0);
+const isOpen = (section: Section) => {
+  const status = section.shipment.fulfillmentOrder.status;
+  return status !== null && SHIPPABLE_STATUSES.has(status) && hasItemsLeft(section);
 };
 const isBought = (label: LabelView | null) => label !== null && BOUGHT.has(label.status);
 
@@ -142,6 +140,8 @@ function chooseSection(sections: readonly Section[]): Section | null {
   return (
     carrier.find((s) => s.shipment.activeLabel !== null && !isBought(s.shipment.activeLabel)) ??
     carrier.find((s) => s.shipment.activeLabel === null && isOpen(s)) ??
+    // Held or scheduled with items left: shown with the check's reason, so the merchant sees why.
+    carrier.find((s) => s.shipment.activeLabel === null && hasItemsLeft(s)) ??
     carrier.find((s) => s.shipment.activeLabel !== null) ??
     null
   );
@@ -411,7 +411,7 @@ export async function preflightOrdersForExtension(
     // The shipments a bulk run would label, as its check picks them.
     const shipments = shipmentsToLabel(order);
     if (shipments.length === 0) {
-      summary.leftOut.push({ orderName: order.name, reason: "Nothing left to ship by carrier." });
+      summary.leftOut.push({ orderName: order.name, reason: describeNothingToLabel(order) });
       continue;
     }
     for (const fo of shipments) {

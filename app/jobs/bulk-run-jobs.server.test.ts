@@ -357,7 +357,7 @@ describe("a bulk run through the real job worker", () => {
       notBought.map((i) => `${i.orderName} ${i.status}: ${i.message ?? ""}`),
       context,
     ).toEqual([]);
-    expect(finished.progress).toEqual({ bought: ORDERS, failed: 0, remaining: 0, notStarted: 0 });
+    expect(finished.progress).toEqual({ bought: ORDERS, failed: 0, remaining: 0, notStarted: 0, notFulfillable: 0 });
 
     const bought = finished.items.filter((i) => i.status === "bought");
     const labels = await db.label.findMany({

@@ -47,6 +47,27 @@ describe("label recovery, one shop at a time", () => {
     expect(await findLabel(db, SHOP, draft.label.id)).toMatchObject({ status: "fulfilled" });
   });
 
+  it("buys nothing for a purchase that died before its charge once Shopify holds the shipment: the label is a draft again", async () => {
+    const emulators = createEmulators();
+    const { draft, client, input } = await draftSeededOrder(db, emulators, "#1001");
+    // The process died after claiming the label, before its request reached the service.
+    const dying = { ...client, purchaseLabel: () => Promise.reject(new Error("process crashed")) };
+    await expect(purchase({ db, shop: SHOP, shipping: dying }, draft.label.id)).rejects.toThrow("process crashed");
+    emulators.shopify.holdFulfillmentOrder(input.fulfillmentOrderGid, "HIGH_RISK_OF_FRAUD");
+
+    const report = await recoverShopLabels(
+      { db, adminFor: async () => emulators.shopify.graphql, shippingFor: async () => client, now: afterLeases },
+      SHOP,
+    );
+
+    expect(report.purchasesRecovered).toBe(0);
+    expect(emulators.shipping.charges(DEMO_ORG)).toHaveLength(0);
+    expect(await findLabel(db, SHOP, draft.label.id)).toMatchObject({
+      status: "draft",
+      lastError: expect.stringMatching(/ON_HOLD/),
+    });
+  });
+
   it("retries a write-back Shopify did not take until it succeeds, and never writes it twice", async () => {
     const emulators = createEmulators();
     const { draft, client, order } = await draftSeededOrder(db, emulators, "#1003");

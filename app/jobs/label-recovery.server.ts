@@ -9,6 +9,7 @@ import {
 } from "~/labels/label-repository.server";
 import { recoverStuckPurchases } from "~/labels/purchase.server";
 import { retryPendingWriteBacks } from "~/labels/write-tracking.server";
+import { createSpendGuard } from "~/shipments/buy-label.server";
 import type { ShippingClient } from "~/shipping/client.server";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 
@@ -43,7 +44,9 @@ export async function recoverShopLabels(deps: LabelRecoveryDeps, shop: string): 
   if ((await listStuckPurchaseIds(deps.db, shop, now())).length > 0) {
     const shipping = await deps.shippingFor(shop);
     if (shipping) {
-      const recovered = await recoverStuckPurchases({ db: deps.db, shop, shipping, now });
+      // A purchase found never charged is bought only if Shopify still lets its shipment be fulfilled.
+      const beforeSpend = createSpendGuard(await deps.adminFor(shop));
+      const recovered = await recoverStuckPurchases({ db: deps.db, shop, shipping, beforeSpend, now });
       report.purchasesRecovered += recovered.filter((label) => label.status === "purchased").length;
     } else {
       report.skipped.push({ shop, reason: "no shipping API key" });

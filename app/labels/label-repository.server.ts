@@ -605,6 +605,13 @@ export async function savePurchased(
         writeBackStatus: "pending",
       },
     );
+    // "On hold" is a draft's flag: a bought label no longer carries it (flags of a bought label stay).
+    if (saved) {
+      await tx.label.updateMany({
+        where: { id: ref.labelId, shop: ref.shop, attention: "on_hold" },
+        data: { attention: null, attentionAt: null },
+      });
+    }
     if (saved) await recordAudit(tx, { ...audit, shop: ref.shop, labelId: ref.labelId, action: "purchase" });
     return saved;
   });
@@ -694,7 +701,13 @@ export async function flagLabelAttention(
   now = new Date(),
 ): Promise<boolean> {
   const { count } = await db.label.updateMany({
-    where: { id: labelId, shop, attention: null, status: { in: ["purchasing", "purchased", "fulfilled"] } },
+    // A draft's "On hold" gives way to what happened to the bought label; another flag stays.
+    where: {
+      id: labelId,
+      shop,
+      OR: [{ attention: null }, { attention: "on_hold" }],
+      status: { in: ["purchasing", "purchased", "fulfilled"] },
+    },
     data: { attention: reason, attentionAt: now },
   });
   return count === 1;

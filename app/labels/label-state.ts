@@ -83,7 +83,9 @@ export const LABEL_PROGRESS_TEXT: Record<LabelProgress, string> = {
 /**
  * Something happened to the order after its label was bought that the merchant must act on:
  * the order was cancelled, its shipping address changed, or the shipment was closed in Shopify
- * (moved, merged) before the tracking was written back. Never cleared silently.
+ * (moved, merged) before the tracking was written back: never cleared silently. And a draft's
+ * "on_hold" while Shopify holds its shipment, which goes by itself once the hold is released or
+ * the label is bought.
  */
 export const LABEL_ATTENTIONS = ["order_cancelled", "address_changed", "shipment_closed", "on_hold"] as const;
 export type LabelAttention = (typeof LABEL_ATTENTIONS)[number];

@@ -41,6 +41,13 @@ export type PurchaseDeps = {
   shipping: PurchaseShippingPort;
   /** Who clicked Buy (the session token's `sub`), for the audit trail; null for jobs. */
   staffMemberId?: string | null;
+  /**
+   * Asked right before the purchase request is sent: after the claim, and after a takeover's
+   * read-back found the label still a draft, so nothing was charged yet. A refusal returns the
+   * label to draft and is the answer (the spend guard: Shopify must let the shipment be fulfilled,
+   * app/shipments/buy-label.server.ts). Every purchase made for a merchant passes one.
+   */
+  beforeSpend?: (label: LabelView) => Promise<LabelError | null>;
   /** Lease timestamps; the shipping client measures deadlines on the same clock. */
   now?: () => Date;
   sleep?: (ms: number) => Promise<void>;
@@ -129,6 +136,11 @@ export async function purchase(
     // Still a draft at the service: the earlier attempt was never charged.
   }
 
+  const refusal = deps.beforeSpend ? await deps.beforeSpend(label) : null;
+  if (refusal) {
+    await returnToDraft(ref, token, refusal.logMessage);
+    return err(refusal);
+  }
   const result = await deps.shipping.purchaseLabel(serviceLabelId, { deadline });
   if (result.ok) {
     return save(deps, label, token, { outcome: result.value, recovered: result.value.alreadyPurchased });

@@ -501,7 +501,7 @@ describe("Create label on a shipment that changed or is one of several", () => {
     expect(summary.body).toEqual({
       ready: 0,
       needsFixing: [],
-      leftOut: [{ orderName: "#1016", reason: "Nothing left to ship by carrier." }],
+      leftOut: [{ orderName: "#1016", reason: "Nothing left to ship by carrier on this order." }],
     });
   });
 });

@@ -105,11 +105,13 @@ const STATUS_TEXT: Record<BulkItemStatus, string> = {
   bought: "Bought",
   failed: "Failed",
   not_started: "Not started",
+  not_fulfillable: "Not bought",
 };
 const STATUS_TONE: Partial<Record<BulkItemStatus, "success" | "critical" | "warning" | "attention" | "info">> = {
   blocked: "warning",
   bought: "success",
   failed: "critical",
+  not_fulfillable: "warning",
   buying: "info",
   ready: "info",
 };
@@ -173,7 +175,8 @@ export default function BulkRunPage() {
   usePolling(working, POLL_MS);
 
   const ready = run.items.filter((i) => i.status === "ready");
-  const toBuy = run.progress.bought + run.progress.failed + run.progress.remaining;
+  const settled = run.progress.bought + run.progress.failed + run.progress.notFulfillable;
+  const toBuy = settled + run.progress.remaining;
   const checked = run.items.filter((i) => i.status !== "checking").length;
   const blocked = run.items.filter((i) => i.status === "blocked");
   const submit = (data: Record<string, string>) => fetcher.submit(data, { method: "post" });
@@ -246,12 +249,15 @@ export default function BulkRunPage() {
                 <>
                   <ProgressBar
                     animated={false}
-                    progress={toBuy ? ((run.progress.bought + run.progress.failed) / toBuy) * 100 : 100}
+                    progress={toBuy ? (settled / toBuy) * 100 : 100}
                     tone={run.progress.failed > 0 ? "critical" : "success"}
                   />
                   <Text as="p">
                     {`${run.progress.bought} bought · ${run.progress.failed} failed · ${run.progress.remaining} remaining`}
                     {run.progress.notStarted > 0 ? ` · ${run.progress.notStarted} not started` : ""}
+                    {run.progress.notFulfillable > 0
+                      ? ` · ${run.progress.notFulfillable} not bought (held or closed in Shopify)`
+                      : ""}
                     {run.estimateSeconds !== null ? ` · ${formatEstimate(run.estimateSeconds)}` : ""}
                   </Text>
                   <InlineStack gap="200">
@@ -260,9 +266,9 @@ export default function BulkRunPage() {
                         Cancel the rest
                       </Button>
                     ) : null}
-                    {run.progress.failed > 0 && run.status !== "running" ? (
+                    {run.progress.failed + run.progress.notFulfillable > 0 && run.status !== "running" ? (
                       <Button loading={busy} onClick={() => submit({ intent: "retry-failed" })}>
-                        Retry failed
+                        {run.progress.notFulfillable > 0 ? "Retry the labels not bought" : "Retry failed"}
                       </Button>
                     ) : null}
                     {run.progress.bought > 0

@@ -31,8 +31,6 @@ export type OrderRowProblems = {
   warnings: number;
   /** The first few messages, for the badge's tooltip. */
   messages: string[];
-  /** The list read only part of the order (more lines than it reads): the order page has the rest. */
-  partial: boolean;
   /**
    * What the list cannot judge from its short read, in the merchant's words, or null: then the
    * badge never says "Ready" (the order page, which reads everything, may still block it).
@@ -107,6 +105,10 @@ export function toOrderForListPrefill(
 ): ShopifyOrderForLabel {
   const address = item.shippingAddress;
   const fulfillmentOrderId = `gid://shopify/FulfillmentOrder/list-${item.legacyId}` as FulfillmentOrderGid;
+  const waiting =
+    item.displayFulfillmentStatus === "ON_HOLD" || item.displayFulfillmentStatus === "SCHEDULED"
+      ? item.displayFulfillmentStatus
+      : null;
   return {
     id: item.id,
     legacyId: item.legacyId,
@@ -148,10 +150,11 @@ export function toOrderForListPrefill(
     fulfillmentOrders: [
       {
         id: fulfillmentOrderId,
-        status: "OPEN",
+        // Held or scheduled, as far as the order's display status tells: not fulfillable now.
+        status: waiting ?? "OPEN",
         requestStatus: "UNSUBMITTED",
-        supportedActions: ["CREATE_FULFILLMENT"],
-        canCreateFulfillment: true,
+        supportedActions: waiting ? [] : ["CREATE_FULFILLMENT"],
+        canCreateFulfillment: !waiting,
         deliveryMethod: { methodType: "SHIPPING", rawMethodType: "SHIPPING", serviceCode: null, presentedName: null },
         internationalDuties: null,
         assignedLocation: {
@@ -227,7 +230,6 @@ export function computeListProblems(
     blocking: blocking.length,
     warnings: problems.length - blocking.length,
     messages: problems.slice(0, MAX_MESSAGES).map((p) => p.message),
-    partial: !item.linesComplete,
     unchecked: !item.linesComplete
       ? "The list reads an order's first items only: open the order to check the rest."
       : from && to && from !== to

@@ -1,21 +1,21 @@
 import type { PrismaClient } from "@prisma/client";
 
-import { fromShopifyError, type LabelError, labelError, labelNotFound } from "~/labels/label-errors";
+import { fromShopifyError, type LabelError, labelError } from "~/labels/label-errors";
 import { findLabel, type LabelView } from "~/labels/label-repository.server";
 import { purchase, type PurchaseOptions, type PurchaseShippingPort } from "~/labels/purchase.server";
 import { writeTracking } from "~/labels/write-tracking.server";
 import type { KnownPreflightProblem, PreflightCode } from "~/shipping/preflight";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { type FulfillmentOrderGuard, getFulfillmentOrderGuard } from "~/shopify/fulfillment-order-state";
-import { err, ok, type Result } from "~/utils/result";
+import { ok, type Result } from "~/utils/result";
 
 import { shipToKeyOf } from "./ship-to-key";
 
 // The pipeline's last step (load → check → draft → BUY), the one way every door spends: the order
-// page, the extension and bulk runs. Right before the purchase it asks Shopify whether this
-// shipment can still be fulfilled (not on hold, not cancelled or closed, still going where the
-// draft was made for), so no label is bought that Shopify would not let us fulfil. Then the
-// exactly-once purchase (ADR 5), then the tracking to Shopify.
+// page, the extension and bulk runs. The exactly-once purchase (ADR 5) asks the spend guard right
+// before its request: is this shipment still one Shopify would let us fulfil (not on hold, not
+// cancelled or closed, still going where the draft was made for)? Then the tracking to Shopify.
+// The recovery job's purchases pass the same guard.
 
 export type BuyDeps = {
   db: PrismaClient;
@@ -56,8 +56,21 @@ export function describeHolds(holds: FulfillmentOrderGuard["holds"]): string {
 
 type Refusal = { code: PreflightCode; message: string; suggestion: string };
 
+/** A line the label ships that Shopify no longer has that many of left to ship (fulfilled, moved). */
+function itemsGone(label: Pick<LabelView, "lineItems">, remaining: FulfillmentOrderGuard["remaining"]): boolean {
+  return label.lineItems.some((line) => {
+    const left = remaining.byLine.get(line.id);
+    // A line past the first page read is not judged: the write-back caps to what remains.
+    if (left === undefined) return remaining.complete;
+    return left < line.quantity;
+  });
+}
+
 /** Why Shopify would not let this label's shipment be fulfilled now; null when it would. */
-export function judgeSpend(label: Pick<LabelView, "shipToKey">, guard: FulfillmentOrderGuard): Refusal | null {
+export function judgeSpend(
+  label: Pick<LabelView, "shipToKey" | "lineItems">,
+  guard: FulfillmentOrderGuard,
+): Refusal | null {
   if (guard.orderCancelled) {
     return {
       code: "ORDER_CANCELLED",
@@ -80,6 +93,13 @@ export function judgeSpend(label: Pick<LabelView, "shipToKey">, guard: Fulfillme
       suggestion: "Open the order in Shopify to see what changed.",
     };
   }
+  if (itemsGone(label, guard.remaining)) {
+    return {
+      code: "ITEMS_CHANGED",
+      message: "Some items of this draft were fulfilled or moved in Shopify after it was made.",
+      suggestion: "Discard the draft and create the label again for what is left to ship.",
+    };
+  }
   const now = shipToKeyOf({ shippingAddress: guard.orderShippingAddress }, { destination: guard.destination });
   if (label.shipToKey && now && label.shipToKey !== now) {
     return {
@@ -92,8 +112,6 @@ export function judgeSpend(label: Pick<LabelView, "shipToKey">, guard: Fulfillme
 }
 
 function refuse(label: LabelView, refusal: Refusal): LabelError {
-  // A purchase already under way may have gone through: say only that nothing more was bought.
-  const outcome = label.status === "purchasing" ? "Nothing more was bought." : "Nothing was bought.";
   const problem: KnownPreflightProblem = {
     path: "fulfillment_order",
     code: refusal.code,
@@ -103,28 +121,41 @@ function refuse(label: LabelView, refusal: Refusal): LabelError {
   };
   return labelError(
     "NOT_FULFILLABLE",
-    `${refusal.message} ${outcome} ${refusal.suggestion}`,
-    `buyLabel: ${label.id} refused, ${refusal.code}`,
+    `${refusal.message} Nothing was bought. ${refusal.suggestion}`,
+    `spend guard: ${label.id} refused, ${refusal.code}`,
     { problems: [problem] },
   );
 }
 
-/** The spend guard: asks Shopify about the label's shipment right before anything is bought. */
-async function guardSpend(deps: BuyDeps, label: LabelView): Promise<LabelError | null> {
-  const guard = await getFulfillmentOrderGuard(deps.admin, label.fulfillmentOrderGid);
-  if (!guard.ok) {
-    if (guard.error.code === "NOT_FOUND") {
-      return refuse(label, {
-        code: "CANNOT_FULFILL",
-        message: "This shipment is no longer in Shopify.",
-        suggestion: "Open the order in Shopify to see what changed.",
-      });
+/**
+ * The spend guard, for purchase()'s beforeSpend: asks Shopify about the label's shipment right
+ * before the purchase request, after the claim (so a purchase a takeover finds already charged is
+ * saved, never refused). Without a way to ask Shopify, nothing is bought.
+ */
+export function createSpendGuard(admin: AdminGraphqlClient | null): (label: LabelView) => Promise<LabelError | null> {
+  return async (label) => {
+    if (!admin) {
+      return labelError(
+        "SHOPIFY_ERROR",
+        "Shopify could not be asked whether this shipment can still be fulfilled, so nothing was bought. Try again.",
+        `spend guard: no Admin API for ${label.id}`,
+      );
     }
-    // Shopify could not say: nothing is bought on a guess.
-    return fromShopifyError("buyLabel", guard.error);
-  }
-  const refusal = judgeSpend(label, guard.value);
-  return refusal ? refuse(label, refusal) : null;
+    const guard = await getFulfillmentOrderGuard(admin, label.fulfillmentOrderGid);
+    if (!guard.ok) {
+      if (guard.error.code === "NOT_FOUND") {
+        return refuse(label, {
+          code: "CANNOT_FULFILL",
+          message: "This shipment is no longer in Shopify.",
+          suggestion: "Open the order in Shopify to see what changed.",
+        });
+      }
+      // Shopify could not say: nothing is bought on a guess.
+      return fromShopifyError("spend guard", guard.error);
+    }
+    const refusal = judgeSpend(label, guard.value);
+    return refusal ? refuse(label, refusal) : null;
+  };
 }
 
 /**
@@ -138,18 +169,13 @@ export async function buyLabel(
   options: { notifyCustomer?: boolean; purchase?: PurchaseOptions } = {},
 ): Promise<Result<BoughtLabel, LabelError>> {
   const { db, shop } = deps;
-  const label = await findLabel(db, shop, labelId);
-  if (!label) return err(labelNotFound("buyLabel", shop, labelId));
-  if (label.status === "draft" || label.status === "purchasing") {
-    const refusal = await guardSpend(deps, label);
-    if (refusal) return err(refusal);
-  }
   const bought = await purchase(
     {
       db,
       shop,
       shipping: deps.shipping,
       staffMemberId: deps.staffMemberId ?? null,
+      beforeSpend: createSpendGuard(deps.admin),
       ...(deps.now ? { now: deps.now } : {}),
     },
     labelId,

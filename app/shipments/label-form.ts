@@ -91,9 +91,15 @@ export function keepPrefillProblems(input: {
 }): KnownPreflightProblem[] {
   const seen = new Set(input.besides.map((p) => `${p.path}|${p.code}`));
   return input.prefillProblems.filter(
-    (p) => !seen.has(`${p.path}|${p.code}`) && same(readPath(input.prefilled, p.path), readPath(input.current, p.path)),
+    (p) =>
+      !seen.has(`${p.path}|${p.code}`) &&
+      (isAboutTheShipment(p.path) || same(readPath(input.prefilled, p.path), readPath(input.current, p.path))),
   );
 }
+
+// The shipment as Shopify holds it (held, closed, duties paid at checkout, more items than read):
+// not a field of the request, so nothing the form sends can settle it, even a forged key of that name.
+const isAboutTheShipment = (path: string) => path === "fulfillment_order" || path.startsWith("fulfillment_order.");
 
 /** The problems to show next to one field or group: its path and everything under it. */
 export function problemsAt(problems: readonly KnownPreflightProblem[], path: string): KnownPreflightProblem[] {

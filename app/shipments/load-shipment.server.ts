@@ -6,7 +6,7 @@ import { ACTIVE_STATUSES } from "~/labels/label-state";
 import type { BoxPreset } from "~/settings/settings";
 import { getSettingsView, listBoxPresets, type SettingsView } from "~/settings/settings.server";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
-import { getFulfillmentOrderState } from "~/shopify/fulfillment-order-state";
+import { type FulfillmentOrderState, getFulfillmentOrderState } from "~/shopify/fulfillment-order-state";
 import type { FulfillmentOrderGid, OrderGid } from "~/shopify/ids";
 import { getOrderForLabel, type ShopifyFulfillmentOrder, type ShopifyOrderForLabel } from "~/shopify/orders";
 import { getShopAndLocations, type ShopifyShopAndLocations } from "~/shopify/shop";
@@ -95,27 +95,36 @@ export function shipmentOf(loaded: LoadedOrder, fulfillmentOrderGid: string): Lo
   return { ...loaded, fulfillmentOrder, activeLabel };
 }
 
-/** A shipment named by its fulfillment order alone (a webhook, a job): its order is found first. */
+/**
+ * Where a fulfillment order named alone (a webhook, a job) stands in Shopify, and its order: one
+ * cheap read, so a caller can stop before the order's larger read (held, scheduled, closed).
+ */
+export async function locateShipment(
+  deps: Pick<ShipmentDeps, "admin">,
+  fulfillmentOrderGid: FulfillmentOrderGid,
+): Promise<Result<FulfillmentOrderState, LabelError>> {
+  const state = await getFulfillmentOrderState(deps.admin, fulfillmentOrderGid);
+  if (state.ok) return state;
+  if (state.error.code === "NOT_FOUND") {
+    return err(labelError("NOT_FOUND", "This shipment is no longer in Shopify.", state.error.logMessage));
+  }
+  return err(fromShopifyError("locateShipment", state.error));
+}
+
+/** The located shipment with its order, the shop's context and the order's labels. */
 export async function loadShipment(
   deps: ShipmentDeps,
-  fulfillmentOrderGid: FulfillmentOrderGid,
+  located: Pick<FulfillmentOrderState, "id" | "orderGid">,
 ): Promise<Result<LoadedShipment, LabelError>> {
-  const state = await getFulfillmentOrderState(deps.admin, fulfillmentOrderGid);
-  if (!state.ok) {
-    if (state.error.code === "NOT_FOUND") {
-      return err(labelError("NOT_FOUND", "This shipment is no longer in Shopify.", state.error.logMessage));
-    }
-    return err(fromShopifyError("loadShipment", state.error));
-  }
-  const loaded = await loadOrder(deps, state.value.orderGid);
+  const loaded = await loadOrder(deps, located.orderGid);
   if (!loaded.ok) return loaded;
-  const shipment = shipmentOf(loaded.value, fulfillmentOrderGid);
+  const shipment = shipmentOf(loaded.value, located.id);
   if (!shipment) {
     return err(
       labelError(
         "NOT_FOUND",
         "This shipment is no longer part of the order in Shopify.",
-        `loadShipment: ${fulfillmentOrderGid} not shown on ${state.value.orderGid}`,
+        `loadShipment: ${located.id} not shown on ${located.orderGid}`,
       ),
     );
   }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import type { FulfillmentOrderGuardQuery } from "~/types/admin.generated";
 import { err, ok, type Result } from "~/utils/result";
 
 import {
@@ -9,6 +10,7 @@ import {
   type RunAdminGraphqlOptions,
   type ShopifyError,
 } from "./admin-client";
+import { schemaFor } from "./document-schema";
 import {
   FULFILLMENT_ORDER_GUARD_QUERY,
   FULFILLMENT_ORDER_STATE_QUERY,
@@ -115,6 +117,8 @@ export interface FulfillmentOrderGuard {
   readonly orderCancelled: boolean;
   readonly destination: ShipToAddress | null;
   readonly orderShippingAddress: ShipToAddress | null;
+  /** What is left to ship per fulfillment order line; `complete` false when more lines exist than were read. */
+  readonly remaining: { readonly byLine: ReadonlyMap<string, number>; readonly complete: boolean };
 }
 
 const ns = z
@@ -124,22 +128,28 @@ const ns = z
   .transform((v) => v ?? null);
 const StreetSchema = z.object({ address1: ns, address2: ns, city: ns, province: ns, zip: ns });
 
-const GuardSchema = z.object({
-  fulfillmentOrder: z
-    .object({
-      id: GidSchema<FulfillmentOrderGid>("FulfillmentOrder"),
-      status: z.string(),
-      supportedActions: z.array(z.object({ action: z.string() })),
-      fulfillmentHolds: z.array(z.object({ reason: z.string(), reasonNotes: ns })),
-      destination: StreetSchema.extend({ countryCode: ns }).nullable(),
-      order: z.object({
-        id: GidSchema<OrderGid>("Order"),
-        cancelledAt: ns,
-        shippingAddress: StreetSchema.extend({ countryCodeV2: ns }).nullable(),
-      }),
-    })
-    .nullable(),
-});
+const GuardSchema = schemaFor<FulfillmentOrderGuardQuery>()(
+  z.object({
+    fulfillmentOrder: z
+      .object({
+        id: GidSchema<FulfillmentOrderGid>("FulfillmentOrder"),
+        status: z.string(),
+        supportedActions: z.array(z.object({ action: z.string() })),
+        fulfillmentHolds: z.array(z.object({ reason: z.string(), reasonNotes: ns })),
+        destination: StreetSchema.extend({ countryCode: ns }).nullable(),
+        lineItems: z.object({
+          pageInfo: z.object({ hasNextPage: z.boolean() }),
+          nodes: z.array(z.object({ id: z.string(), remainingQuantity: z.number() })),
+        }),
+        order: z.object({
+          id: GidSchema<OrderGid>("Order"),
+          cancelledAt: ns,
+          shippingAddress: StreetSchema.extend({ countryCodeV2: ns }).nullable(),
+        }),
+      })
+      .nullable(),
+  }),
+);
 
 /**
  * What a purchase checks right before it spends (app/shipments/buy-label.server.ts): whether
@@ -172,6 +182,10 @@ export async function getFulfillmentOrderGuard(
     canCreateFulfillment: fo.supportedActions.some((a) => a.action === "CREATE_FULFILLMENT"),
     holds: fo.fulfillmentHolds.map((h) => ({ reason: h.reason, notes: h.reasonNotes })),
     orderCancelled: fo.order.cancelledAt !== null,
+    remaining: {
+      byLine: new Map(fo.lineItems.nodes.map((line) => [line.id, line.remainingQuantity])),
+      complete: !fo.lineItems.pageInfo.hasNextPage,
+    },
     destination: fo.destination,
     orderShippingAddress: shipping
       ? {

@@ -117,8 +117,9 @@ export const FULFILLMENT_ORDER_STATE_QUERY = `#graphql
 `;
 
 // What a purchase must know right before it spends: can a fulfillment be created for this
-// shipment now (its status and actions, any hold and why), and where does it go now. A few query
-// points, read just before every purchase (app/shipments/buy-label.server.ts).
+// shipment now (its status and actions, any hold and why), where does it go now, and what is left
+// to ship (the first 20 lines, a label's usual size). About 30 requested points (most refunded), read
+// just before every purchase (app/shipments/buy-label.server.ts).
 export const FULFILLMENT_ORDER_GUARD_QUERY = `#graphql
   query FulfillmentOrderGuard($id: ID!) {
     fulfillmentOrder(id: $id) {
@@ -138,6 +139,15 @@ export const FULFILLMENT_ORDER_GUARD_QUERY = `#graphql
         province
         zip
         countryCode
+      }
+      lineItems(first: 20) {
+        pageInfo {
+          hasNextPage
+        }
+        nodes {
+          id
+          remainingQuantity
+        }
       }
       order {
         id

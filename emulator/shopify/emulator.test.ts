@@ -305,7 +305,8 @@ describe("the Shopify Admin emulator", () => {
     if (!copy) throw new Error("seed: no orders");
     copy.id = "gid://shopify/Order/1";
     copy.name = "#9999";
-    copy.createdAt = new Date().toISOString();
+    // Newer than every seeded order, whatever today's date is.
+    copy.createdAt = new Date(Math.max(...state.orders.map((o) => Date.parse(o.createdAt))) + 60_000).toISOString();
     state.orders.push(copy);
     expect((await run(search)).data?.orders.nodes[0]).toEqual({ name: "#9999" });
     const byId = await run(`query { order(id: "gid://shopify/Order/1") { name } }`);

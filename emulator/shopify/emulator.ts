@@ -301,6 +301,16 @@ function computeDisplayFulfillmentStatus(order: OrderRecord): string {
   }
   if (total === 0) return "FULFILLMENT_NOT_REQUIRED";
   if (remaining === 0) return "FULFILLED";
+  // Like Shopify's admin: an order whose every shipment left to fulfil is held (or scheduled) says so.
+  const waiting = order.fulfillmentOrders.filter(
+    (fo) =>
+      fo.status !== "CANCELLED" &&
+      fo.status !== "CLOSED" &&
+      !fo.hiddenFromMerchant &&
+      fo.lineItems.some((line) => line.remainingQuantity > 0),
+  );
+  if (waiting.length > 0 && waiting.every((fo) => fo.status === "ON_HOLD")) return "ON_HOLD";
+  if (waiting.length > 0 && waiting.every((fo) => fo.status === "SCHEDULED")) return "SCHEDULED";
   if (remaining < total) return "PARTIALLY_FULFILLED";
   return "UNFULFILLED";
 }
@@ -424,8 +434,9 @@ function compileOrderTerm(key: string, value: string, factsOf: SearchFactsOf): O
         (...statuses: string[]): OrderTest =>
         (order) =>
           statuses.includes(factsOf(order).displayFulfillmentStatus);
-      if (value === "unfulfilled") return isOneOf("UNFULFILLED", "PARTIALLY_FULFILLED");
-      if (value === "unshipped") return isOneOf("UNFULFILLED");
+      // A held or scheduled order is still unfulfilled to the search, whatever the admin displays.
+      if (value === "unfulfilled") return isOneOf("UNFULFILLED", "PARTIALLY_FULFILLED", "ON_HOLD", "SCHEDULED");
+      if (value === "unshipped") return isOneOf("UNFULFILLED", "ON_HOLD", "SCHEDULED");
       if (value === "partial") return isOneOf("PARTIALLY_FULFILLED");
       if (value === "shipped" || value === "fulfilled") return isOneOf("FULFILLED");
       return value === "any" ? undefined : () => false;

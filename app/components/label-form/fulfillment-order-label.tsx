@@ -176,8 +176,20 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
                 Draft label:{" "}
                 {describeService({ carrier: chosen.carrier, service: chosen.serviceName ?? chosen.serviceCode })}
               </Text>
-              <Badge tone="info">{chosen.status === "purchasing" ? "Buying…" : "Draft (free)"}</Badge>
+              <Badge tone={chosen.progress === "on_hold" ? "attention" : "info"}>
+                {chosen.status === "purchasing"
+                  ? "Buying…"
+                  : chosen.progress === "on_hold"
+                    ? "On hold"
+                    : "Draft (free)"}
+              </Badge>
             </InlineStack>
+            {/* Shopify holds the shipment: buying is refused (and says why) until the hold is released. */}
+            {chosen.progress === "on_hold" && chosen.attention ? (
+              <Banner tone="warning" title="On hold in Shopify">
+                <p>{chosen.attention}</p>
+              </Banner>
+            ) : null}
             <Text as="p">
               Quoted {formatMinorUnits(chosen.quotedCents, chosen.currency)}. Drafts cost nothing; you are charged only
               when you buy. To change the details below, discard the draft.
