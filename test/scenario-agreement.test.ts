@@ -7,7 +7,7 @@ import { createDoorWorld } from "./helpers/doors";
 
 // The Orders list's badge, the order page and a bulk run's review judge each demo scenario order
 // alike (issue 21): they all ask the pipeline's one check. The list reads less (no prices, no
-// fulfillment orders, three lines), so where that could hide a problem it says "Open to check",
+// fulfillment orders, three lines), so where that could hide a problem it says "Check customs" or "Check items",
 // never "Ready"; where it reads the whole order, its counts are the order page's.
 
 const SCENARIOS = Object.keys(ORDER_SCENARIOS);

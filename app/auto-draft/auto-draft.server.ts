@@ -3,7 +3,7 @@ import type { PrismaClient } from "@prisma/client";
 import type { LabelError } from "~/labels/label-errors";
 import type { LabelView } from "~/labels/label-repository.server";
 import type { BoxPreset } from "~/settings/settings";
-import { checkForDraft, checkForQuote, checkShipment } from "~/shipments/check-shipment";
+import { checkForDraft, checkShipment, quoteRequestOf } from "~/shipments/check-shipment";
 import {
   draftShipment,
   type DraftShippingPort,
@@ -169,7 +169,7 @@ export async function draftShipmentByRules(
     return block([{ path: "settings.apiKey", message: "Add your shipping API key in Settings to get drafts made." }]);
   }
 
-  const forQuote = checkForQuote(check.request);
+  const forQuote = quoteRequestOf(check);
   if (!forQuote.ok) return settle(forQuote.error, block);
   const quote = await quoteShipment(deps.shipping, forQuote.value);
   if (!quote.ok) return settle(quote.error, block);
@@ -178,7 +178,7 @@ export async function draftShipmentByRules(
   if (chosen.note) notes.push(chosen.note);
 
   const now = deps.now ?? new Date();
-  const ready = checkForDraft(shipment, { ...(box ? { box } : {}), quote: chosen.rate, now });
+  const ready = checkForDraft(shipment, { ...(box ? { box } : {}), checked: check, quote: chosen.rate, now });
   if (!ready.ok) return settle(ready.error, block);
   const draft = await draftShipment({ db, shop, shipping: deps.shipping, now }, ready.value);
   if (!draft.ok) return settle(draft.error, block);

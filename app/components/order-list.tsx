@@ -88,12 +88,12 @@ function ProblemsBadge({ problems }: { problems: OrderRow["problems"] }) {
         —
       </Text>
     );
-  const unchecked = problems.unchecked ? ` ${problems.unchecked}` : "";
+  const unchecked = problems.unchecked ? ` ${problems.unchecked.why}` : "";
   // Never "Ready" (nor only "to check") for what the list could not judge: the order page may block it.
   if (problems.blocking === 0 && problems.unchecked) {
     return (
       <Tooltip content={`${problems.messages.join(" ")}${unchecked}`}>
-        <Badge tone="info">Open to check</Badge>
+        <Badge tone="info">{problems.unchecked.badge}</Badge>
       </Tooltip>
     );
   }

@@ -6,7 +6,7 @@ import { type LabelError, labelError } from "~/labels/label-errors";
 import { type LabelView, listActiveLabelsForOrders } from "~/labels/label-repository.server";
 import { trackingUrlsFor } from "~/labels/write-tracking.server";
 import { buyLabel } from "~/shipments/buy-label.server";
-import { checkForDraft, checkForQuote, checkShipment, type ShipmentCheck } from "~/shipments/check-shipment";
+import { checkForDraft, checkShipment, quoteRequestOf, type ShipmentCheck } from "~/shipments/check-shipment";
 import { draftShipment, quoteShipment } from "~/shipments/draft-shipment.server";
 import { type LoadedShipment, loadOrder, loadShopContext, shipmentOf } from "~/shipments/load-shipment.server";
 import type { ShippingClient } from "~/shipping/client.server";
@@ -223,7 +223,7 @@ function refuseBlocked(section: Section) {
 /** The shipment's rates (free), when the check lets it be labelled. */
 async function quoteSection(shipping: ShippingClient, section: Section) {
   if (!section.check.ready) return err(refuseBlocked(section));
-  const ready = checkForQuote(section.check.request);
+  const ready = quoteRequestOf(section.check);
   if (!ready.ok) return ready;
   return quoteShipment(shipping, ready.value);
 }
@@ -314,7 +314,7 @@ async function draftAtShownPrice(
     };
   }
   const now = new Date();
-  const ready = checkForDraft(section.shipment, { quote: rate, now });
+  const ready = checkForDraft(section.shipment, { checked: section.check, quote: rate, now });
   if (!ready.ok) return { ok: false, error: ready.error };
   const drafted = await draftShipment({ db: deps.db, shop: deps.shop, shipping: deps.shipping, now }, ready.value);
   if (!drafted.ok) return { ok: false, error: drafted.error };

@@ -86,8 +86,11 @@ describe("Orders page loader", () => {
     const problemsOf = async (name: string) => (await loadOrders(`/app?q=${name}`)).list?.rows[0]?.problems;
     // Germany, ready to ship: nothing blocks it. Brazil without CPF: only the tax id does.
     expect((await problemsOf("1004"))?.blocking).toBe(0);
-    // ...but the list reads no prices or duties terms: it says "Open to check", never "Ready".
-    expect((await problemsOf("1004"))?.unchecked).toMatch(/customs/);
+    // ...but the list reads no prices or duties terms: it says "Check customs", never "Ready".
+    expect((await problemsOf("1004"))?.unchecked).toMatchObject({
+      badge: "Check customs",
+      why: expect.stringMatching(/customs/),
+    });
     expect((await problemsOf("1007"))?.blocking).toBe(1);
     expect((await problemsOf("1007"))?.messages.join(" ")).not.toMatch(/declared value/i);
   });

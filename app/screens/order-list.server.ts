@@ -32,10 +32,11 @@ export type OrderRowProblems = {
   /** The first few messages, for the badge's tooltip. */
   messages: string[];
   /**
-   * What the list cannot judge from its short read, in the merchant's words, or null: then the
-   * badge never says "Ready" (the order page, which reads everything, may still block it).
+   * What the list cannot judge from its short read, or null: then the badge never says "Ready"
+   * (the order page, which reads everything, may still block it). `badge` names it in two words,
+   * `why` says it in the merchant's words.
    */
-  unchecked: string | null;
+  unchecked: { badge: string; why: string } | null;
 };
 
 export type OrderRow = {
@@ -231,9 +232,12 @@ export function computeListProblems(
     warnings: problems.length - blocking.length,
     messages: problems.slice(0, MAX_MESSAGES).map((p) => p.message),
     unchecked: !item.linesComplete
-      ? "The list reads an order's first items only: open the order to check the rest."
+      ? { badge: "Check items", why: "The list reads an order's first items only: open the order to check the rest." }
       : from && to && from !== to
-        ? "The list does not read prices or duties terms: open the order to check its customs declaration."
+        ? {
+            badge: "Check customs",
+            why: "The list does not read prices or duties terms: open the order to check its customs declaration.",
+          }
         : null,
   };
 }

@@ -138,6 +138,15 @@ function parseRequest(request: LabelRequestInput, operation: string): Result<Cre
   return err(blocked("Some label details are missing or invalid.", `${operation} (schema)`, problems));
 }
 
+/**
+ * The rates request of a shipment the check found ready: nothing blocks it, so preflight need not
+ * run again (a bulk run quotes a thousand of them).
+ */
+export function quoteRequestOf(check: ShipmentCheck): Result<ReadyQuote, LabelError> {
+  if (!check.ready) return err(blocked("Fix the label details before getting rates.", "quote", check.problems));
+  return toReadyQuote(check.request);
+}
+
 /** The rates request for the shipment as the merchant has it: addresses and boxes must be right; customs may wait. */
 export function checkForQuote(request: LabelRequestInput): Result<ReadyQuote, LabelError> {
   const serviceChosen = Boolean(request.carrier || request.service || request.service_code || request.rate_id);
@@ -149,6 +158,10 @@ export function checkForQuote(request: LabelRequestInput): Result<ReadyQuote, La
       p.code !== "SERVICE_REQUIRED",
   );
   if (problems.length > 0) return err(blocked("Fix the label details before getting rates.", "quote", problems));
+  return toReadyQuote(request);
+}
+
+function toReadyQuote(request: LabelRequestInput): Result<ReadyQuote, LabelError> {
   const parsed = parseRequest({ ...request, customs: null }, "quote");
   if (!parsed.ok) return parsed;
   const r = parsed.value;
@@ -219,6 +232,8 @@ function checkLineItems(
 export type DraftCheckInput = CheckInput & {
   /** The rate the merchant (or a rule) chose. */
   readonly quote: Rate;
+  /** This shipment's checkShipment answer with the same box, when the caller has it: not prefilled again. */
+  readonly checked?: ShipmentCheck;
   /** The items this label ships; default: everything left on the fulfillment order. */
   readonly lineItems?: readonly FormLineItem[];
   readonly now: Date;
@@ -229,7 +244,7 @@ export type DraftCheckInput = CheckInput & {
  * name), the service's with the quote, and the items. Ok only when nothing blocks.
  */
 export function checkForDraft(facts: ShipmentFacts, input: DraftCheckInput): Result<ReadyDraft, LabelError> {
-  const prefilled = prefill(facts, input.box);
+  const prefilled = input.checked?.prefilled ?? prefill(facts, input.box);
   const current = input.request ?? prefilled.request;
   // Only the chosen rate: carrier/service fields would override it.
   const request: LabelRequestInput = { ...current, rate_id: input.quote.rate_id };
