@@ -42,10 +42,11 @@ export type PurchaseDeps = {
   /** Who clicked Buy (the session token's `sub`), for the audit trail; null for jobs. */
   staffMemberId?: string | null;
   /**
-   * Asked right before the purchase request is sent: after the claim, and after a takeover's
-   * read-back found the label still a draft, so nothing was charged yet. A refusal returns the
-   * label to draft and is the answer (the spend guard: Shopify must let the shipment be fulfilled,
-   * app/shipments/buy-label.server.ts). Every purchase made for a merchant passes one.
+   * Asked as the claim is taken, its answer awaited right before the purchase request is sent:
+   * after a takeover's read-back found the label still a draft, so nothing was charged yet. A
+   * refusal returns the label to draft and is the answer (the spend guard: Shopify must let the
+   * shipment be fulfilled, app/shipments/buy-label.server.ts). Every purchase made for a merchant
+   * passes one. A label a takeover finds already charged is saved, whatever it answers.
    */
   beforeSpend?: (label: LabelView) => Promise<LabelError | null>;
   /** Lease timestamps; the shipping client measures deadlines on the same clock. */
@@ -106,6 +107,11 @@ export async function purchase(
   if (refused || !label.serviceLabelId) return err(refused ?? labelNotFound("purchase", shop, labelId));
   const serviceLabelId = label.serviceLabelId;
 
+  // Shopify is asked while the claim is taken (its answer is awaited right before the request):
+  // the guard's round trip is not added to every purchase's time.
+  const asked = deps.beforeSpend ? deps.beforeSpend(label) : null;
+  // An attempt that loses the claim returns without the answer; its failure is nobody's then.
+  asked?.catch(() => null);
   const token = randomUUID();
   const claimedAt = now();
   const ref = { db, shop, labelId };
@@ -136,7 +142,7 @@ export async function purchase(
     // Still a draft at the service: the earlier attempt was never charged.
   }
 
-  const refusal = deps.beforeSpend ? await deps.beforeSpend(label) : null;
+  const refusal = asked ? await asked : null;
   if (refusal) {
     await returnToDraft(ref, token, refusal.logMessage);
     return err(refusal);
