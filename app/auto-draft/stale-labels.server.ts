@@ -3,14 +3,12 @@ import type { PrismaClient } from "@prisma/client";
 import { discardDraft, type DiscardShippingPort } from "~/labels/discard-draft.server";
 import { fromShopifyError, type LabelError } from "~/labels/label-errors";
 import {
-  clearOnHold,
-  flagLabelAttention,
   type LabelAttention,
   type LabelView,
   listActiveLabelsForFulfillmentOrders,
   listActiveLabelsForOrders,
-  markDraftOnHold,
 } from "~/labels/label-repository.server";
+import { clearOnHold, flagLabelAttention, markDraftOnHold } from "~/labels/label-transitions.server";
 import { shipToKeyOf } from "~/shipments/ship-to-key";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { getOrderCancellation } from "~/shopify/fulfillment-order-state";

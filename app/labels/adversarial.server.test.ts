@@ -26,7 +26,8 @@ import {
 } from "../../test/helpers/labels";
 import { listAuditEntries } from "./audit.server";
 import { discardDraft } from "./discard-draft.server";
-import { claimCreationSlot, findLabel } from "./label-repository.server";
+import { findLabel } from "./label-repository.server";
+import { claimCreationSlot } from "./label-transitions.server";
 import { purchase, PURCHASE_LEASE_MS, type PurchaseShippingPort, recoverStuckPurchases } from "./purchase.server";
 import { MAX_WRITE_BACK_ATTEMPTS, writeTracking } from "./write-tracking.server";
 

@@ -5,7 +5,8 @@ import { PurchasedLabelSchema } from "~/shipping/schemas";
 import { err, ok, type Result } from "~/utils/result";
 
 import { type LabelError, labelError, labelNotFound } from "./label-errors";
-import { findLabel, type LabelView, voidDraft } from "./label-repository.server";
+import { findLabel, type LabelView } from "./label-repository.server";
+import { voidDraft } from "./label-transitions.server";
 import { recordConfirmedPurchase } from "./purchase.server";
 
 // Discarding a draft: the label record's draft → voided, which frees its fulfillment order for a

@@ -9,15 +9,8 @@ import { err, ok, type Result } from "~/utils/result";
 
 import { recordAudit } from "./audit.server";
 import { fromShippingError, type LabelError, labelError, labelNotFound } from "./label-errors";
-import {
-  claimPurchase,
-  endPurchaseLease,
-  findLabel,
-  type LabelView,
-  listStuckPurchaseIds,
-  returnToDraft,
-  savePurchased,
-} from "./label-repository.server";
+import { findLabel, type LabelView, listStuckPurchaseIds } from "./label-repository.server";
+import { claimPurchase, endPurchaseLease, returnToDraft, savePurchased } from "./label-transitions.server";
 
 // Buying a label exactly once, whatever happens: retries, double clicks, two processes, a lost
 // response, a crash between the charge and our database write, a caller slower than its lease.

@@ -17,14 +17,8 @@ import { err, ok, type Result } from "~/utils/result";
 
 import { discardDraft, type DiscardShippingPort } from "./discard-draft.server";
 import { fromShopifyError, type LabelError, labelError } from "./label-errors";
-import {
-  findActiveLabel,
-  findLabel,
-  findLabelByServiceId,
-  type LabelView,
-  recordOutsidePurchase,
-  saveTrackingStatus,
-} from "./label-repository.server";
+import { findActiveLabel, findLabel, findLabelByServiceId, type LabelView } from "./label-repository.server";
+import { recordOutsidePurchase, saveTrackingStatus } from "./label-transitions.server";
 import { listParcels, type Parcel } from "./parcel-tracking.server";
 import { recordConfirmedPurchase } from "./purchase.server";
 import { writeTracking } from "./write-tracking.server";

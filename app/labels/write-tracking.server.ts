@@ -15,15 +15,8 @@ import { err, ok, type Result } from "~/utils/result";
 
 import { recordAudit } from "./audit.server";
 import { fromShopifyError, type LabelError, labelError, labelNotFound } from "./label-errors";
-import {
-  claimWriteBack,
-  completeWriteBack,
-  findLabel,
-  type LabelLineItem,
-  type LabelView,
-  listRetryableWriteBackIds,
-  releaseWriteBack,
-} from "./label-repository.server";
+import { findLabel, type LabelLineItem, type LabelView, listRetryableWriteBackIds } from "./label-repository.server";
+import { claimWriteBack, completeWriteBack, releaseWriteBack } from "./write-back-claims.server";
 
 // After purchase, the tracking goes to Shopify as a fulfillment of exactly the label's items,
 // exactly once per label:

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 
 import { listAuditEntries } from "~/labels/audit.server";
-import { findLabel, flagLabelAttention } from "~/labels/label-repository.server";
+import { findLabel } from "~/labels/label-repository.server";
+import { flagLabelAttention } from "~/labels/label-transitions.server";
 import { setShippingApiKey } from "~/settings/settings.server";
 import type { Rate } from "~/shipping/schemas";
 

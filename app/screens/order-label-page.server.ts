@@ -2,8 +2,9 @@ import type { PrismaClient } from "@prisma/client";
 
 import { discardDraft } from "~/labels/discard-draft.server";
 import { fromShopifyError, type LabelError, labelError, labelNotFound } from "~/labels/label-errors";
-import { dismissLabelAttention, findLabel, type LabelView } from "~/labels/label-repository.server";
+import { findLabel, type LabelView } from "~/labels/label-repository.server";
 import { describeLabelProgress, LABEL_ATTENTION_TEXT, type LabelProgress } from "~/labels/label-state";
+import { dismissLabelAttention } from "~/labels/label-transitions.server";
 import { listParcelStatuses, type ParcelStatusView } from "~/labels/parcel-tracking.server";
 import { trackingUrlsFor, writeTracking } from "~/labels/write-tracking.server";
 import { type BoxPreset, getAddressValidationPriceCents, type LabelSettings } from "~/settings/settings";

@@ -3,15 +3,8 @@ import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 
 import { fromShippingError, type LabelError, labelError, labelNotFound } from "~/labels/label-errors";
-import {
-  claimCreationSlot,
-  completeCreation,
-  failCreation,
-  findActiveLabel,
-  findLabel,
-  type LabelView,
-  takeOverCreation,
-} from "~/labels/label-repository.server";
+import { findActiveLabel, findLabel, type LabelView } from "~/labels/label-repository.server";
+import { claimCreationSlot, completeCreation, failCreation, takeOverCreation } from "~/labels/label-transitions.server";
 import { LEASE_SAFETY_MS } from "~/labels/purchase.server";
 import type { ShippingClient } from "~/shipping/client.server";
 import { checkDraftPackageCount, type PreflightProblem } from "~/shipping/preflight";
