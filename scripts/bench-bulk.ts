@@ -67,7 +67,9 @@ async function main(): Promise<{ result: string; code: number }> {
     SHIPPING_API_BASE_URL: demo.shippingUrl,
   });
   const { createPrismaClient } = await import("../app/db.server");
-  const { startBulkRun, confirmBulkRun, getBulkRun } = await import("../app/bulk/bulk-runs.server");
+  const { startBulkRun } = await import("../app/bulk/bulk-runs.server");
+  const { confirmBulkRun } = await import("../app/bulk/bulk-buying.server");
+  const { getBulkRun } = await import("../app/bulk/bulk-run-view.server");
   const { enqueueBulkBuy, enqueueBulkCheck, BULK_SHIPPING_CONCURRENCY } =
     await import("../app/jobs/bulk-run-jobs.server");
   const db = createPrismaClient(demo.databaseUrl);

@@ -310,7 +310,8 @@ describe("no purchase for a shipment Shopify would not let us fulfil", () => {
     expect(world.recorded()).toEqual({ drafts: 2, charges: 1 });
 
     world.emulators.shopify.releaseFulfillmentOrderHold(world.firstFulfillmentOrder(ORDER));
-    const { retryFailedBulkItems, buyBulkRunItem, getBulkRun } = await import("~/bulk/bulk-runs.server");
+    const { retryFailedBulkItems, buyBulkRunItem } = await import("~/bulk/bulk-buying.server");
+    const { getBulkRun } = await import("~/bulk/bulk-run-view.server");
     const queued: string[] = [];
     const retried = await retryFailedBulkItems(db, world.deps.shop, runId, async (_tx, id) => void queued.push(id));
     expect(retried).toEqual({ ok: true, value: { queued: 1 } });

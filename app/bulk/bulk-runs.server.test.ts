@@ -10,18 +10,15 @@ import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
 import { insertLabelRow } from "../../test/helpers/label-rows";
 import { createTestShippingClient, DEMO_ORG, TEST_LABEL_SHOP } from "../../test/helpers/labels";
 import {
-  type BulkChoice,
   buyBulkRunItem,
   cancelBulkRun,
-  checkBulkRunItem,
   confirmBulkRun,
-  getBulkRun,
-  listBulkRunLabels,
   resumeStrandedBulkItems,
   retryFailedBulkItems,
-  startBulkRun,
   STRANDED_AFTER_MS,
-} from "./bulk-runs.server";
+} from "./bulk-buying.server";
+import { getBulkRun, listBulkRunLabels } from "./bulk-run-view.server";
+import { type BulkChoice, checkBulkRunItem, startBulkRun } from "./bulk-runs.server";
 
 const SHOP = TEST_LABEL_SHOP;
 

@@ -1,7 +1,9 @@
 import type { PrismaClient } from "@prisma/client";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { type BulkRunView, confirmBulkRun, getBulkRun, startBulkRun } from "~/bulk/bulk-runs.server";
+import { confirmBulkRun } from "~/bulk/bulk-buying.server";
+import { type BulkRunView, getBulkRun } from "~/bulk/bulk-run-view.server";
+import { startBulkRun } from "~/bulk/bulk-runs.server";
 import db, { createPrismaClient } from "~/db.server";
 import { PURCHASE_LEASE_MS } from "~/labels/purchase.server";
 import type { FetchLike } from "~/shipping/client.server";

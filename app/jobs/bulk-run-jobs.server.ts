@@ -1,7 +1,8 @@
 import type { Prisma } from "@prisma/client";
 import { z } from "zod";
 
-import { buyBulkRunItem, checkBulkRunItem, giveUpBulkCheck } from "~/bulk/bulk-runs.server";
+import { buyBulkRunItem } from "~/bulk/bulk-buying.server";
+import { checkBulkRunItem, giveUpBulkCheck } from "~/bulk/bulk-runs.server";
 import { createCallLimiter } from "~/shipping/call-limiter";
 import type { RequestSlots, ShippingClient } from "~/shipping/client.server";
 

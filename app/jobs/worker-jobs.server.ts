@@ -1,6 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 
-import { resumeStrandedBulkItems } from "~/bulk/bulk-runs.server";
+import { resumeStrandedBulkItems } from "~/bulk/bulk-buying.server";
 import { createShippingClientForShop } from "~/settings/settings.server";
 import type { RequestSlots } from "~/shipping/client.server";
 import { unauthenticated } from "~/shopify.server";

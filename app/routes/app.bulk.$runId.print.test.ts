@@ -2,7 +2,9 @@ import type { Prisma } from "@prisma/client";
 import { PDFDocument } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 
-import { buyBulkRunItem, checkBulkRunItem, confirmBulkRun, getBulkRun, startBulkRun } from "~/bulk/bulk-runs.server";
+import { buyBulkRunItem, confirmBulkRun } from "~/bulk/bulk-buying.server";
+import { getBulkRun } from "~/bulk/bulk-run-view.server";
+import { checkBulkRunItem, startBulkRun } from "~/bulk/bulk-runs.server";
 
 import { createShippingEmulator } from "../../emulator/shipping/emulator";
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 
-import { listBulkRunLabels } from "~/bulk/bulk-runs.server";
+import { listBulkRunLabels } from "~/bulk/bulk-run-view.server";
 import { buildMergedPdf, buildPngArchive, buildZplFile, toPrintableLabel } from "~/bulk/label-print.server";
 import { PRINT_FILES, PRINT_FORMATS, printFileName, type PrintFormat } from "~/bulk/print-files";
 import { requireShopContext } from "~/http/shop-context.server";

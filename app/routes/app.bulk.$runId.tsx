@@ -17,16 +17,10 @@ import {
 import { useState } from "react";
 import { z } from "zod";
 
+import { cancelBulkRun, confirmBulkRun, retryFailedBulkItems } from "~/bulk/bulk-buying.server";
 import { describeBulkChoice } from "~/bulk/bulk-choice";
-import {
-  type BulkItemStatus,
-  type BulkRunItemView,
-  type BulkRunView,
-  cancelBulkRun,
-  confirmBulkRun,
-  getBulkRun,
-  retryFailedBulkItems,
-} from "~/bulk/bulk-runs.server";
+import { type BulkRunItemView, type BulkRunView, getBulkRun } from "~/bulk/bulk-run-view.server";
+import { type BulkItemStatus } from "~/bulk/bulk-runs.server";
 import { PRINT_FILES, PRINT_FORMATS, printFileName } from "~/bulk/print-files";
 import { DownloadButton } from "~/components/download-button";
 import { usePolling } from "~/components/use-polling";

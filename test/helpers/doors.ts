@@ -5,7 +5,9 @@
 import type { Prisma } from "@prisma/client";
 
 import { draftFulfillmentOrderAutomatically } from "~/auto-draft/auto-draft.server";
-import { buyBulkRunItem, checkBulkRunItem, confirmBulkRun, getBulkRun, startBulkRun } from "~/bulk/bulk-runs.server";
+import { buyBulkRunItem, confirmBulkRun } from "~/bulk/bulk-buying.server";
+import { getBulkRun } from "~/bulk/bulk-run-view.server";
+import { checkBulkRunItem, startBulkRun } from "~/bulk/bulk-runs.server";
 import db from "~/db.server";
 import {
   buyForExtension,

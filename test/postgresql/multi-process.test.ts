@@ -2,7 +2,9 @@ import type { PrismaClient } from "@prisma/client";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { confirmBulkRun, getBulkRun, startBulkRun } from "../../app/bulk/bulk-runs.server";
+import { confirmBulkRun } from "../../app/bulk/bulk-buying.server";
+import { getBulkRun } from "../../app/bulk/bulk-run-view.server";
+import { startBulkRun } from "../../app/bulk/bulk-runs.server";
 import { createPrismaClient } from "../../app/db-client.server";
 import { enqueueBulkBuy, enqueueBulkCheck } from "../../app/jobs/bulk-run-jobs.server";
 import { demoShippingOrganization, installBenchApp } from "../../scripts/bench-demo";

@@ -1,0 +1,301 @@
+import type { Prisma, PrismaClient } from "@prisma/client";
+
+import { isTransientLabelError } from "~/auto-draft/auto-draft.server";
+import { type AuditInput, findPurchaseAuthorizer, recordAudits } from "~/labels/audit.server";
+import type { LabelError } from "~/labels/label-errors";
+import { findLabelStatuses } from "~/labels/label-repository.server";
+import { buyLabel } from "~/shipments/buy-label.server";
+import type { ShippingClient } from "~/shipping/client.server";
+import type { AdminGraphqlClient } from "~/shopify/admin-client";
+import { err, ok, type Result } from "~/utils/result";
+
+import { type BulkRunError, NOT_STARTED_CANCELLED, runError } from "./bulk-runs.server";
+
+// A bulk run once it is checked (bulk-runs.server.ts): the review's confirmation at its exact
+// total, buying item by item through the pipeline's buyLabel, cancelling, retrying what was not
+// bought, and resuming items whose job died.
+
+// ---------- Review and confirm ----------
+
+/**
+ * Who let the worker buy these items: one "authorize" audit entry per label, naming the staff
+ * member (ADR 13). The worker's purchase entry then names the same person.
+ */
+function authorizations(
+  shop: string,
+  runId: string,
+  items: readonly { labelId: string | null; orderGid: string; quotedCents: number | null }[],
+  authorizedBy: string | null,
+  what: string,
+): AuditInput[] {
+  return items.map((item) => ({
+    shop,
+    action: "authorize",
+    outcome: "ok",
+    orderGid: item.orderGid,
+    labelId: item.labelId,
+    amountCents: item.quotedCents,
+    detail: `bulk run ${runId}: ${what}`,
+    staffMemberId: authorizedBy,
+  }));
+}
+
+export async function confirmBulkRun(
+  db: PrismaClient,
+  shop: string,
+  runId: string,
+  expected: { count: number; totalCents: number },
+  enqueueBuy: (tx: Prisma.TransactionClient, itemId: string) => Promise<unknown>,
+  options: { confirmedBy?: string | null } = {},
+): Promise<Result<{ queued: number }, BulkRunError>> {
+  return db.$transaction(async (tx) => {
+    const run = await tx.bulkRun.findFirst({ where: { id: runId, shop } });
+    if (!run) return err(runError("NOT_FOUND", "This run does not exist."));
+    if (run.status !== "review")
+      return err(runError("INVALID_STATE", `This run is ${run.status}, not waiting for review.`));
+    const ready = await tx.bulkRunItem.findMany({
+      where: { runId, status: "ready" },
+      select: { id: true, quotedCents: true, labelId: true, orderGid: true },
+    });
+    const total = ready.reduce((sum, item) => sum + (item.quotedCents ?? 0), 0);
+    if (ready.length !== expected.count || total !== expected.totalCents) {
+      return err(
+        runError("TOTAL_CHANGED", "The labels or their total changed since you reviewed them. Review them again."),
+      );
+    }
+    if (ready.length === 0) return err(runError("INVALID_STATE", "Nothing in this run can be bought."));
+    await tx.bulkRunItem.updateMany({ where: { runId, status: "ready" }, data: { status: "queued" } });
+    await tx.bulkRun.update({
+      where: { id: runId },
+      data: {
+        status: "running",
+        confirmedCents: total,
+        confirmedAt: new Date(),
+        confirmedBy: options.confirmedBy ?? null,
+      },
+    });
+    for (const item of ready) await enqueueBuy(tx, item.id);
+    await recordAudits(tx, authorizations(shop, runId, ready, options.confirmedBy ?? null, "total confirmed"));
+    return ok({ queued: ready.length });
+  });
+}
+
+// ---------- Buying ----------
+
+export type BulkBuyDeps = {
+  db: PrismaClient;
+  shop: string;
+  admin: AdminGraphqlClient;
+  shipping: Pick<ShippingClient, "purchaseLabel" | "getLabel">;
+};
+
+// The service says no more labels can be bought with this account now: every other item would
+// get the same answer, so the run stops and says why.
+const STOPS_THE_RUN = new Set(["INSUFFICIENT_BALANCE", "PLAN_LIMIT_REACHED"]);
+
+/**
+ * Buys one queued item and writes its tracking back. Safe to run again: `purchase` is exactly
+ * once, and an item left "buying" by a crash is bought (or read back) on the retry. An error is
+ * for the job to retry; on its last attempt the item is failed with the reason instead.
+ */
+export async function buyBulkRunItem(
+  deps: BulkBuyDeps,
+  itemId: string,
+  options: { lastAttempt: boolean },
+): Promise<Result<void, LabelError>> {
+  const { db, shop } = deps;
+  const item = await db.bulkRunItem.findFirst({ where: { id: itemId, shop } });
+  if (!item || (item.status !== "queued" && item.status !== "buying")) return ok(undefined);
+  const run = await db.bulkRun.findFirst({ where: { id: item.runId, shop } });
+  if (!run) return ok(undefined);
+  if (run.status !== "running") {
+    const message = run.status === "stopped" ? (run.stopReason ?? "The run stopped.") : NOT_STARTED_CANCELLED;
+    await db.bulkRunItem.updateMany({
+      where: { id: item.id, status: "queued" },
+      data: { status: "not_started", message },
+    });
+    return finishRun(db, run.id);
+  }
+  if (!item.labelId) {
+    await db.bulkRunItem.update({ where: { id: item.id }, data: { status: "failed", message: "No draft to buy." } });
+    return finishRun(db, run.id);
+  }
+  await db.bulkRunItem.updateMany({
+    where: { id: item.id, status: { in: ["queued", "buying"] } },
+    data: { status: "buying", attempts: { increment: 1 } },
+  });
+
+  // The charge is the person's who confirmed the run (or retried the item), not the worker's.
+  const staffMemberId = await findPurchaseAuthorizer(db, shop, item.labelId);
+  const bought = await buyLabel({ db, shop, admin: deps.admin, shipping: deps.shipping, staffMemberId }, item.labelId);
+  if (!bought.ok) {
+    const code = bought.error.shipping?.code;
+    if (code && STOPS_THE_RUN.has(code)) {
+      await stopRun(db, run.id, bought.error.message);
+      await failItem(db, item.id, bought.error.message);
+      return finishRun(db, run.id);
+    }
+    // Shopify would not let this shipment be fulfilled now (on hold, cancelled, closed, sent
+    // elsewhere): skipped with the reason, nothing bought; the rest of the run goes on.
+    if (bought.error.code === "NOT_FULFILLABLE") {
+      await db.bulkRunItem.update({
+        where: { id: item.id },
+        data: { status: "not_fulfillable", message: bought.error.message },
+      });
+      return finishRun(db, run.id);
+    }
+    if (isTransientLabelError(bought.error) && !options.lastAttempt) return err(bought.error);
+    await failItem(db, item.id, bought.error.message);
+    return finishRun(db, run.id);
+  }
+  await db.bulkRunItem.update({
+    where: { id: item.id },
+    data: {
+      status: "bought",
+      message: bought.value.writeBackError
+        ? "Bought. Tracking is not in Shopify yet: it is sent again automatically, or from the order page."
+        : null,
+    },
+  });
+  return finishRun(db, run.id);
+}
+
+function failItem(db: PrismaClient, itemId: string, message: string) {
+  return db.bulkRunItem.update({ where: { id: itemId }, data: { status: "failed", message } });
+}
+
+async function stopRun(db: PrismaClient, runId: string, reason: string) {
+  const stopped = await db.bulkRun.updateMany({
+    where: { id: runId, status: "running" },
+    data: { status: "stopped", stopReason: reason, finishedAt: new Date() },
+  });
+  if (stopped.count > 0) {
+    await db.bulkRunItem.updateMany({
+      where: { runId, status: "queued" },
+      data: { status: "not_started", message: reason },
+    });
+  }
+}
+
+async function finishRun(db: PrismaClient, runId: string): Promise<Result<void, LabelError>> {
+  const left = await db.bulkRunItem.count({ where: { runId, status: { in: ["queued", "buying"] } } });
+  if (left === 0) {
+    await db.bulkRun.updateMany({
+      where: { id: runId, status: "running" },
+      data: { status: "done", finishedAt: new Date() },
+    });
+  }
+  return ok(undefined);
+}
+
+// ---------- Cancel and retry ----------
+
+/** Stops before the next purchase: queued and unchecked items are not started; one being bought finishes. */
+export async function cancelBulkRun(
+  db: PrismaClient,
+  shop: string,
+  runId: string,
+): Promise<Result<void, BulkRunError>> {
+  const cancelled = await db.bulkRun.updateMany({
+    where: { id: runId, shop, status: { in: ["checking", "review", "running"] } },
+    data: { status: "cancelled", finishedAt: new Date() },
+  });
+  if (cancelled.count === 0) {
+    const run = await db.bulkRun.findFirst({ where: { id: runId, shop } });
+    return err(
+      run
+        ? runError("INVALID_STATE", `This run is already ${run.status}.`)
+        : runError("NOT_FOUND", "This run does not exist."),
+    );
+  }
+  await db.bulkRunItem.updateMany({
+    where: { runId, status: { in: ["checking", "ready", "queued"] } },
+    data: { status: "not_started", message: NOT_STARTED_CANCELLED },
+  });
+  return ok(undefined);
+}
+
+/**
+ * Items whose turn came while Shopify would not let their shipment be fulfilled, whose label is
+ * still the run's draft: a retry buys them once Shopify does (the guard asks again).
+ */
+async function notFulfillableDrafts(tx: Prisma.TransactionClient, shop: string, runId: string) {
+  const held = await tx.bulkRunItem.findMany({ where: { runId, status: "not_fulfillable", labelId: { not: null } } });
+  const statuses = await findLabelStatuses(
+    tx,
+    shop,
+    held.flatMap((item) => (item.labelId ? [item.labelId] : [])),
+  );
+  return held.filter((item) => item.labelId && statuses.get(item.labelId) === "draft");
+}
+
+/** Queues the failed items again (and those Shopify would not let be fulfilled, whose draft is still there), and nothing else. */
+export async function retryFailedBulkItems(
+  db: PrismaClient,
+  shop: string,
+  runId: string,
+  enqueueBuy: (tx: Prisma.TransactionClient, itemId: string) => Promise<unknown>,
+  options: { retriedBy?: string | null } = {},
+): Promise<Result<{ queued: number }, BulkRunError>> {
+  return db.$transaction(async (tx) => {
+    const run = await tx.bulkRun.findFirst({ where: { id: runId, shop } });
+    if (!run) return err(runError("NOT_FOUND", "This run does not exist."));
+    if (run.status === "checking" || run.status === "review") {
+      return err(runError("INVALID_STATE", "Nothing has been bought in this run yet."));
+    }
+    const failed = [
+      ...(await tx.bulkRunItem.findMany({ where: { runId, status: "failed", labelId: { not: null } } })),
+      ...(await notFulfillableDrafts(tx, shop, runId)),
+    ];
+    if (failed.length === 0) return err(runError("INVALID_STATE", "No labels to retry."));
+    await tx.bulkRunItem.updateMany({
+      where: { id: { in: failed.map((f) => f.id) } },
+      data: { status: "queued", message: null },
+    });
+    await tx.bulkRun.update({ where: { id: runId }, data: { status: "running", stopReason: null, finishedAt: null } });
+    for (const item of failed) await enqueueBuy(tx, item.id);
+    await recordAudits(tx, authorizations(shop, runId, failed, options.retriedBy ?? null, "failed label retried"));
+    return ok({ queued: failed.length });
+  });
+}
+
+// ---------- Sweeping ----------
+
+/** An item untouched this long while its run goes on has lost its job (a worker died on its last attempt). */
+export const STRANDED_AFTER_MS = 10 * 60_000;
+
+/**
+ * Queues again the items of going runs that nothing has touched for a while: a job whose last
+ * attempt died with its worker leaves its item "checking" or "buying" with no job behind it.
+ * Enqueueing is de-duplicated per item, so an item whose job is only waiting keeps that job.
+ */
+export async function resumeStrandedBulkItems(
+  db: PrismaClient,
+  enqueue: {
+    check: (tx: Prisma.TransactionClient, shop: string, itemId: string) => Promise<unknown>;
+    buy: (tx: Prisma.TransactionClient, shop: string, itemId: string) => Promise<unknown>;
+  },
+  now = new Date(),
+): Promise<{ checks: number; buys: number }> {
+  const before = new Date(now.getTime() - STRANDED_AFTER_MS);
+  const runs = await db.bulkRun.findMany({ where: { status: { in: ["checking", "running"] } } });
+  let checks = 0;
+  let buys = 0;
+  for (const run of runs) {
+    const statuses = run.status === "checking" ? ["checking"] : ["queued", "buying"];
+    const stranded = await db.bulkRunItem.findMany({
+      where: { runId: run.id, status: { in: statuses }, updatedAt: { lt: before } },
+      select: { id: true },
+    });
+    for (const item of stranded) {
+      if (run.status === "checking") {
+        await enqueue.check(db, run.shop, item.id);
+        checks += 1;
+      } else {
+        await enqueue.buy(db, run.shop, item.id);
+        buys += 1;
+      }
+    }
+  }
+  return { checks, buys };
+}
