@@ -6,6 +6,7 @@ import { createBoxPreset } from "~/settings/settings.server";
 import type { FulfillmentOrderGid } from "~/shopify/ids";
 
 import { createTestRule } from "../../test/helpers/auto-draft-rules";
+import { insertLabelRow } from "../../test/helpers/label-rows";
 import {
   countingFetch,
   createEmulators,
@@ -70,6 +71,29 @@ describe("automatic drafts", () => {
     expect(label?.shipToKey).toEqual(expect.any(String));
     const [outcome] = await listAutoDraftOutcomesForOrders(db, SHOP, [label?.orderGid ?? ""]);
     expect(outcome).toMatchObject({ status: "drafted", labelId: label?.id, problems: [] });
+  });
+
+  it("takes over a draft slot a dead request left 'creating' once its lease is over, and drafts once", async () => {
+    const { emulators, foOf, run } = setUp();
+    await turnOn();
+    const order = emulators.shopify.findOrderByName("#1001");
+    if (!order) throw new Error("no #1001");
+    // The service drafted, then the database write failed: the slot stays "creating" without a service id.
+    await insertLabelRow({
+      shop: SHOP,
+      orderGid: order.id,
+      orderName: order.name,
+      fulfillmentOrderGid: foOf("#1001"),
+      activeKey: `${SHOP}:${foOf("#1001")}`,
+      status: "creating",
+      claimToken: "dead-request",
+      leaseUntil: new Date(Date.now() - 1_000),
+    });
+    expect(await run("#1001")).toMatchObject({ ok: true, value: { status: "drafted" } });
+    expect(await findActiveLabel(db, SHOP, foOf("#1001"))).toMatchObject({ status: "draft" });
+    expect(emulators.shipping.labelsCreated(DEMO_ORG)).toBe(1);
+    expect(await run("#1001")).toMatchObject({ ok: true, value: { status: "skipped" } });
+    expect(emulators.shipping.charges(DEMO_ORG)).toEqual([]);
   });
 
   it("takes the first matching rule: the fastest rate for Canada, in the rule's box", async () => {

@@ -125,8 +125,13 @@ export async function draftShipmentByRules(
 ): Promise<Result<AutoDraftResult, LabelError>> {
   const { db, shop } = deps;
   const { order, fulfillmentOrder: fo } = shipment;
-  if (shipment.activeLabel)
-    return ok({ status: "skipped", reason: "it already has a label", label: shipment.activeLabel });
+  const now = deps.now ?? new Date();
+  // A label being created by a request that died (its slot's lease over) is no label: the draft
+  // below takes its slot over. Any other active label stands.
+  const active = shipment.activeLabel;
+  if (active && !(active.status === "creating" && active.leaseUntil !== null && active.leaseUntil < now)) {
+    return ok({ status: "skipped", reason: "it already has a label", label: active });
+  }
   // On hold or scheduled: Shopify sends hold_released / scheduled_fulfillment_order_ready later.
   if (!isDraftable(fo.status)) {
     return ok({ status: "skipped", reason: `fulfillment order is ${describeStatus(fo.status)}` });
@@ -177,7 +182,6 @@ export async function draftShipmentByRules(
   if (!chosen) return block([{ path: "rate", message: "No carrier offered a rate for this shipment." }]);
   if (chosen.note) notes.push(chosen.note);
 
-  const now = deps.now ?? new Date();
   const ready = checkForDraft(shipment, { ...(box ? { box } : {}), checked: check, quote: chosen.rate, now });
   if (!ready.ok) return settle(ready.error, block);
   const draft = await draftShipment({ db, shop, shipping: deps.shipping, now }, ready.value);

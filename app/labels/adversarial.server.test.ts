@@ -4,8 +4,10 @@ import db from "~/db.server";
 import { checkForDraft } from "~/shipments/check-shipment";
 import { CREATING_LEASE_MS, draftShipment } from "~/shipments/draft-shipment.server";
 import { createShippingClient, type ShippingClient } from "~/shipping/client.server";
+import { createShippingError } from "~/shipping/errors";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { createFulfillmentWithTracking } from "~/shopify/fulfillments";
+import { err } from "~/utils/result";
 
 import {
   buyAtTheService,
@@ -415,6 +417,42 @@ describe("a caller never gets ok for a label that is not bought", () => {
     bMayRead.open();
     const answerB = await b;
     expect(answerB.ok && answerB.value.status).toBe("purchased");
+    expect(emulators.shipping.charges(DEMO_ORG)).toHaveLength(1);
+    expect(await purchaseCharges(draft.label.id)).toHaveLength(1);
+  });
+});
+
+describe("a takeover refused by the service reads the label back before saying anything", () => {
+  it("saves a charge that landed late as bought, instead of showing the label as a draft", async () => {
+    const emulators = createEmulators();
+    const { draft, client } = await draftSeededOrder(db, emulators, "#1001");
+    // A's request reaches the service late: after B, taking over, has read the label back as a draft.
+    const aMaySend = createGate();
+    let aSending = false;
+    const portA: PurchaseShippingPort = {
+      getLabel: (id, options) => client.getLabel(id, options),
+      purchaseLabel: async (id, options) => {
+        aSending = true;
+        await aMaySend.opened;
+        return client.purchaseLabel(id, options);
+      },
+    };
+    // B's own purchase is rate-limited, as A's late request lands and is charged.
+    const portB: PurchaseShippingPort = {
+      getLabel: (id, options) => client.getLabel(id, options),
+      purchaseLabel: async () => {
+        aMaySend.open();
+        await waitUntil(() => emulators.shipping.charges(DEMO_ORG).length === 1, "A's late request was charged");
+        return err(createShippingError({ code: "RATE_LIMITED", status: 429, logMessage: "429 from the service" }));
+      },
+    };
+
+    const a = purchase({ db, shop: SHOP, shipping: portA }, draft.label.id);
+    await waitUntil(() => aSending, "A's request is on its way");
+    const b = await purchase({ db, shop: SHOP, shipping: portB, now: tenMinutesLater }, draft.label.id);
+    expect(b.ok && b.value.status).toBe("purchased");
+    expect((await findLabel(db, SHOP, draft.label.id))?.status).toBe("purchased");
+    await a;
     expect(emulators.shipping.charges(DEMO_ORG)).toHaveLength(1);
     expect(await purchaseCharges(draft.label.id)).toHaveLength(1);
   });

@@ -145,7 +145,33 @@ export async function purchase(
     return save(deps, label, token, { outcome: result.value, recovered: result.value.alreadyPurchased });
   }
   if (result.error.outcomeUnknown) return outcomeUnknown(deps, label, token, result.error);
+  // A takeover's refusal (a 429, say) does not mean the label is uncharged: the attempt taken over
+  // may have reached the service after our read-back. Asked again before anything is said.
+  if (claimed === "purchasing")
+    return settleTakeoverRefusal(deps, label, token, serviceLabelId, deadline, result.error);
   return refusedByService(deps, label, token, result.error);
+}
+
+async function settleTakeoverRefusal(
+  deps: PurchaseDeps,
+  label: LabelView,
+  token: string,
+  serviceLabelId: string,
+  deadline: number,
+  refusal: ShippingError,
+): Promise<Result<LabelView, LabelError>> {
+  const readBack = await deps.shipping.getLabel(serviceLabelId, { deadline });
+  if (!readBack.ok) return outcomeUnknown(deps, label, token, readBack.error);
+  if (readBack.value.status === "draft") return refusedByService(deps, label, token, refusal);
+  const purchased = PurchasedLabelSchema.safeParse(readBack.value);
+  if (!purchased.success) {
+    return outcomeUnknown(deps, label, token, {
+      code: "INVALID_RESPONSE",
+      requestId: null,
+      logMessage: `read back ${serviceLabelId} as ${readBack.value.status} without label data after ${refusal.code}`,
+    });
+  }
+  return save(deps, label, token, { outcome: { ...purchased.data, alreadyPurchased: true }, recovered: true });
 }
 
 function describeCharge(note: string | null, chargedCents: number | null, quotedCents: number | null) {
