@@ -319,15 +319,42 @@ export async function recordOutsidePurchase(
 }
 
 /** What Shopify's fulfillment now shows for the shipment (not a state change of the label). */
-export async function saveTrackingStatus(
+/**
+ * Takes the right to send `next` as the shipment's status to Shopify: only while the recorded
+ * status is still `previous` (what the caller judged against) and nothing as new or newer is
+ * recorded. Compare-and-set, so of two jobs judging at once only one sends, and an older status
+ * never replaces a newer one. False: someone moved it meanwhile; judge again.
+ */
+export async function claimTrackingStatus(
   db: PrismaClient,
   shop: string,
   labelId: string,
-  tracking: { status: string; at: Date },
+  previous: { status: string; at: Date } | null,
+  next: { status: string; at: Date },
+): Promise<boolean> {
+  const { count } = await db.label.updateMany({
+    where: {
+      id: labelId,
+      shop,
+      trackingStatus: previous?.status ?? null,
+      OR: [{ trackingStatusAt: null }, { trackingStatusAt: { lt: next.at } }],
+    },
+    data: { trackingStatus: next.status, trackingStatusAt: next.at },
+  });
+  return count === 1;
+}
+
+/** Shopify did not take the status claimed: back to `previous`, unless someone moved it on since. */
+export async function releaseTrackingStatus(
+  db: PrismaClient,
+  shop: string,
+  labelId: string,
+  claimed: { status: string; at: Date },
+  previous: { status: string; at: Date } | null,
 ): Promise<void> {
   await db.label.updateMany({
-    where: { id: labelId, shop },
-    data: { trackingStatus: tracking.status, trackingStatusAt: tracking.at },
+    where: { id: labelId, shop, trackingStatus: claimed.status, trackingStatusAt: claimed.at },
+    data: { trackingStatus: previous?.status ?? null, trackingStatusAt: previous?.at ?? null },
   });
 }
 

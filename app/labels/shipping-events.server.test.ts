@@ -21,7 +21,7 @@ import { action as shippingWebhook } from "../routes/webhooks.shipping.$endpoint
 import { findLabelByServiceId, listLabelsForOrder } from "./label-repository.server";
 import { listParcelStatuses } from "./parcel-tracking.server";
 import { purchase } from "./purchase.server";
-import { summarizeShipment } from "./shipping-events.server";
+import { applyTrackingUpdate, summarizeShipment } from "./shipping-events.server";
 
 const SHOP = TEST_LABEL_SHOP;
 
@@ -169,6 +169,48 @@ describe("the shipping service's events", () => {
       await env.stop();
     }
   });
+
+  it.each(["at once", "newest first"] as const)(
+    "keeps the parcel delivered and sends DELIVERED once when an older in-transit arrives %s",
+    async (arrival) => {
+      const env = await setUp();
+      try {
+        const { draftId, order } = await draftOutsideTheApp(env, "#1001");
+        const bought = await env.shipping.purchaseAsDashboard(draftId);
+        await env.settle();
+        const number = (bought.tracking_numbers as string[])[0] ?? "";
+        const at = (minutes: number) => new Date(Date.UTC(2026, 10, 23, 8, minutes)).toISOString();
+        const event = (id: string, status: "in_transit" | "delivered", minutes: number) => ({
+          id,
+          created_at: at(minutes),
+          type: "label.tracking_updated" as const,
+          data: { label_id: draftId, tracking_number: number, status, occurred_at: at(minutes) },
+        });
+        const deps = { db, shop: SHOP, admin: env.shopify.graphql, shipping: null };
+        const delivered = event("evt_delivered", "delivered", 30);
+        const older = event("evt_in_transit", "in_transit", 10);
+        // Two tracking jobs side by side, or the newest news first.
+        if (arrival === "at once") {
+          await Promise.all([applyTrackingUpdate(deps, older), applyTrackingUpdate(deps, delivered)]);
+        } else {
+          await applyTrackingUpdate(deps, delivered);
+          await applyTrackingUpdate(deps, older);
+        }
+
+        const fulfillment = env.shopify.fulfillments().find((f) => f.orderId === order.id);
+        const sent = env.shopify.fulfillmentEvents(fulfillment?.id ?? "").map((e) => e.status);
+        expect(sent.filter((s) => s === "DELIVERED")).toHaveLength(1);
+        expect(sent.at(-1)).toBe("DELIVERED");
+        expect(sent.filter((s) => s === "IN_TRANSIT").length).toBeLessThanOrEqual(1);
+        const label = await findLabelByServiceId(db, SHOP, draftId);
+        const parcels = await listParcelStatuses(db, SHOP, [label?.id ?? ""]);
+        expect(parcels.get(label?.id ?? "")).toMatchObject([{ trackingNumber: number, status: "delivered" }]);
+        expect(label?.tracking).toMatchObject({ status: "delivered" });
+      } finally {
+        await env.stop();
+      }
+    },
+  );
 
   it("keeps one status per box of a multi-piece label, and calls the shipment delivered only with every box", async () => {
     const env = await setUp();

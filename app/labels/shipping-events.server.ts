@@ -11,14 +11,15 @@ import {
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { createFulfillmentEvent, toShopifyFulfillmentEventStatus } from "~/shopify/fulfillment-events";
 import { selectFulfillmentOrder } from "~/shopify/fulfillment-order-choice";
-import { toOrderGid } from "~/shopify/ids";
+import { type FulfillmentGid, toOrderGid } from "~/shopify/ids";
 import { getOrderForLabel } from "~/shopify/orders";
+import { isUniqueViolation } from "~/utils/prisma-errors";
 import { err, ok, type Result } from "~/utils/result";
 
 import { discardDraft, type DiscardShippingPort } from "./discard-draft.server";
 import { fromShopifyError, type LabelError, labelError } from "./label-errors";
 import { findActiveLabel, findLabel, findLabelByServiceId, type LabelView } from "./label-repository.server";
-import { recordOutsidePurchase, saveTrackingStatus } from "./label-transitions.server";
+import { claimTrackingStatus, recordOutsidePurchase, releaseTrackingStatus } from "./label-transitions.server";
 import { listParcels, type Parcel } from "./parcel-tracking.server";
 import { recordConfirmedPurchase } from "./purchase.server";
 import { writeTracking } from "./write-tracking.server";
@@ -205,25 +206,7 @@ export async function applyTrackingUpdate(
     if (foreign) return ok({ outcome: "not_ours", detail: `label ${update.label_id} is not one of this shop's` });
     return err(notYet(`tracking for ${update.label_id} before its purchase`));
   }
-  const occurredAt = new Date(update.occurred_at);
-  const stored = await db.parcelTracking.findUnique({
-    where: { labelId_trackingNumber: { labelId: label.id, trackingNumber: update.tracking_number } },
-  });
-  const late = stored !== null && stored.occurredAt.getTime() >= occurredAt.getTime();
-  if (!late) {
-    const data = {
-      status: update.status,
-      statusDetail: update.status_detail ?? null,
-      occurredAt,
-      estimatedDeliveryAt: update.estimated_delivery_at ? new Date(update.estimated_delivery_at) : null,
-      location: update.location ? JSON.stringify(update.location) : null,
-    };
-    await db.parcelTracking.upsert({
-      where: { labelId_trackingNumber: { labelId: label.id, trackingNumber: update.tracking_number } },
-      create: { shop, labelId: label.id, trackingNumber: update.tracking_number, ...data },
-      update: data,
-    });
-  }
+  const late = !(await recordParcelStatus(db, shop, label.id, update));
   const sent = await sendShipmentStatus(deps, label);
   if (!sent.ok) return sent;
   if (late) {
@@ -238,16 +221,72 @@ export async function applyTrackingUpdate(
   });
 }
 
-/** Adds the shipment's status to its Shopify fulfillment when it moved forward; true when sent. */
+/**
+ * Stores the parcel's status only if it is newer than the one stored, in one conditional write
+ * (tracking jobs run side by side, and events come in any order): true when it was stored.
+ */
+async function recordParcelStatus(
+  db: PrismaClient,
+  shop: string,
+  labelId: string,
+  update: TrackingUpdatedEvent["data"],
+): Promise<boolean> {
+  const occurredAt = new Date(update.occurred_at);
+  const key = { labelId, trackingNumber: update.tracking_number };
+  const data = {
+    status: update.status,
+    statusDetail: update.status_detail ?? null,
+    occurredAt,
+    estimatedDeliveryAt: update.estimated_delivery_at ? new Date(update.estimated_delivery_at) : null,
+    location: update.location ? JSON.stringify(update.location) : null,
+  };
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const { count } = await db.parcelTracking.updateMany({
+      where: { ...key, shop, occurredAt: { lt: occurredAt } },
+      data,
+    });
+    if (count === 1) return true;
+    if (await db.parcelTracking.findUnique({ where: { labelId_trackingNumber: key } })) return false;
+    try {
+      await db.parcelTracking.create({ data: { shop, ...key, ...data } });
+      return true;
+    } catch (error) {
+      // Another job stored this parcel's first status meanwhile: compare with it instead.
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+  return false;
+}
+
+/**
+ * Adds the shipment's status to its Shopify fulfillment when it moved forward; true when sent.
+ * The status is claimed before it is sent (compare-and-set on the label), so each is sent once
+ * and never after a newer one, however the jobs interleave.
+ */
 async function sendShipmentStatus(deps: ShippingEventDeps, label: LabelView): Promise<Result<boolean, LabelError>> {
-  const parcels = await listParcels(deps.db, deps.shop, [label.id]);
-  const summary = summarizeShipment(label.trackingNumbers, parcels);
-  if (!summary || !isForward(label.tracking, summary)) return ok(false);
-  // The fulfillment is made by the write-back; until then there is nothing to add the event to.
-  const current = await findLabel(deps.db, deps.shop, label.id);
-  if (!current?.fulfillmentGid) return err(notYet(`${label.id}: no Shopify fulfillment yet for its tracking`));
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const parcels = await listParcels(deps.db, deps.shop, [label.id]);
+    const summary = summarizeShipment(label.trackingNumbers, parcels);
+    const current = await findLabel(deps.db, deps.shop, label.id);
+    if (!summary || !current || !isForward(current.tracking, summary)) return ok(false);
+    // The fulfillment is made by the write-back; until then there is nothing to add the event to.
+    if (!current.fulfillmentGid) return err(notYet(`${label.id}: no Shopify fulfillment yet for its tracking`));
+    const next = { status: summary.status, at: summary.occurredAt };
+    if (!(await claimTrackingStatus(deps.db, deps.shop, label.id, current.tracking, next))) continue;
+    const sent = await sendFulfillmentEvent(deps, current.fulfillmentGid, summary);
+    if (!sent.ok) await releaseTrackingStatus(deps.db, deps.shop, label.id, next, current.tracking);
+    return sent;
+  }
+  return ok(false);
+}
+
+async function sendFulfillmentEvent(
+  deps: ShippingEventDeps,
+  fulfillmentId: FulfillmentGid,
+  summary: Parcel,
+): Promise<Result<boolean, LabelError>> {
   const created = await createFulfillmentEvent(deps.admin, {
-    fulfillmentId: current.fulfillmentGid,
+    fulfillmentId,
     status: toShopifyFulfillmentEventStatus(summary.status),
     happenedAt: summary.occurredAt.toISOString(),
     estimatedDeliveryAt: summary.estimatedDeliveryAt?.toISOString() ?? null,
@@ -258,6 +297,5 @@ async function sendShipmentStatus(deps: ShippingEventDeps, label: LabelView): Pr
     country: summary.location?.country ?? null,
   });
   if (!created.ok) return err(fromShopifyError("sendShipmentStatus", created.error));
-  await saveTrackingStatus(deps.db, deps.shop, label.id, { status: summary.status, at: summary.occurredAt });
   return ok(true);
 }
