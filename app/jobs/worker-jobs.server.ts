@@ -1,9 +1,11 @@
 import type { PrismaClient } from "@prisma/client";
+import { SessionNotFoundError } from "@shopify/shopify-app-remix/server";
 
 import { resumeStrandedBulkItems } from "~/bulk/bulk-buying.server";
 import { createShippingClientForShop } from "~/settings/settings.server";
 import type { RequestSlots } from "~/shipping/client.server";
 import { unauthenticated } from "~/shopify.server";
+import type { AdminGraphqlClient } from "~/shopify/admin-client";
 
 import {
   type BulkJobDeps,
@@ -26,18 +28,29 @@ import { createShippingEventJob } from "./shipping-event-jobs.server";
 // Every job the worker runs and every schedule it keeps, wired to Shopify (offline sessions) and
 // the shipping service (each shop's stored key). Only scripts/worker.ts loads this.
 
+/**
+ * A shop's Admin API from its offline session, or null when the shop has none (the app was
+ * uninstalled). Anything else (Shopify down or a network blip while the library refreshes an
+ * expiring token) is thrown, so the job fails this attempt and is retried, not ended for good.
+ */
+export function createAdminFor(
+  unauthenticatedAdmin: (shop: string) => Promise<{ admin: { graphql: AdminGraphqlClient } }>,
+): (shop: string) => Promise<AdminGraphqlClient | null> {
+  return async (shop) => {
+    try {
+      return (await unauthenticatedAdmin(shop)).admin.graphql;
+    } catch (error) {
+      if (error instanceof SessionNotFoundError) return null;
+      throw error;
+    }
+  };
+}
+
 // Each job is given a shop's Admin API (its offline session) and shipping client (its stored key).
 export function createShopClientsDeps(db: PrismaClient): LabelRecoveryDeps & OrderChangeJobDeps & BulkJobDeps {
   return {
     db,
-    adminFor: async (shop) => {
-      try {
-        const { admin } = await unauthenticated.admin(shop);
-        return admin.graphql;
-      } catch {
-        return null; // no offline session: the app was uninstalled from this shop
-      }
-    },
+    adminFor: createAdminFor(unauthenticated.admin),
     shippingFor: async (shop: string, options?: { slots?: RequestSlots }) => {
       const client = await createShippingClientForShop(db, shop, options?.slots ? { slots: options.slots } : {});
       return client.ok ? client.value : null;
