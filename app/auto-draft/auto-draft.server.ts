@@ -14,6 +14,7 @@ import { type LoadedShipment, loadShipment, locateShipment } from "~/shipments/l
 import { toGrams } from "~/shipments/parcels";
 import type { PreflightProblem } from "~/shipping/preflight";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
+import { isOpenToShip } from "~/shopify/fulfillment-order-choice";
 import type { FulfillmentOrderGid } from "~/shopify/ids";
 import type { ShopifyFulfillmentOrder, ShopifyOrderForLabel } from "~/shopify/orders";
 import { err, ok, type Result } from "~/utils/result";
@@ -41,9 +42,6 @@ export type AutoDraftResult =
   | { status: "blocked"; problems: OutcomeProblem[] }
   /** `label`: the shipment's label that made drafting moot, when it has one. */
   | { status: "skipped"; reason: string; label?: LabelView };
-
-const DRAFTABLE_STATUSES = new Set(["OPEN", "IN_PROGRESS"]);
-const isDraftable = (status: string | null) => status !== null && DRAFTABLE_STATUSES.has(status);
 
 /** Shopify or the shipping service failed in a way a later attempt may not: the job retries. */
 export function isTransientLabelError(error: LabelError): boolean {
@@ -95,7 +93,7 @@ export async function draftFulfillmentOrderAutomatically(
     return err(located.error);
   }
   // Held, scheduled or closed: the order's larger read waits for the webhook that makes it ready.
-  if (!isDraftable(located.value.status)) {
+  if (!isOpenToShip(located.value.status)) {
     return ok({ status: "skipped", reason: `fulfillment order is ${describeStatus(located.value.status)}` });
   }
   const shipment = await loadShipment(deps, located.value);
@@ -133,7 +131,7 @@ export async function draftShipmentByRules(
     return ok({ status: "skipped", reason: "it already has a label", label: active });
   }
   // On hold or scheduled: Shopify sends hold_released / scheduled_fulfillment_order_ready later.
-  if (!isDraftable(fo.status)) {
+  if (!isOpenToShip(fo.status)) {
     return ok({ status: "skipped", reason: `fulfillment order is ${describeStatus(fo.status)}` });
   }
   // Pickup and local delivery need no label: not a problem to report either.

@@ -10,6 +10,7 @@ import { loadOrder, shipmentOf } from "~/shipments/load-shipment.server";
 import type { ShippingClient } from "~/shipping/client.server";
 import { describeService } from "~/shipping/services";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
+import { hasItemsToShip, isOpenToShip, isShipped } from "~/shopify/fulfillment-order-choice";
 import { type FulfillmentOrderGid, parseFulfillmentOrderGid, parseOrderGid } from "~/shopify/ids";
 import type { ShopifyFulfillmentOrder, ShopifyOrderForLabel } from "~/shopify/orders";
 import { err, ok, type Result } from "~/utils/result";
@@ -135,29 +136,14 @@ function fieldsForExisting(label: LabelView | null, fallback: string) {
   return { status: "skipped", message: fallback } as const;
 }
 
-/**
- * Checks one selected order: lists its shipments and drafts each by the run's rules (the order
- * and the shop's locations read once for all of them), or records
- * what blocks it. Safe to run again (a retried job): items already checked are left alone.
- * An error is for the job to retry (Shopify or the service unavailable).
- */
 /** The order's shipments a run labels: open, shipped by a carrier, with something left to ship. */
 export function shipmentsToLabel(order: ShopifyOrderForLabel): ShopifyFulfillmentOrder[] {
-  return order.fulfillmentOrders.filter(
-    (fo) =>
-      (fo.status === "OPEN" || fo.status === "IN_PROGRESS") &&
-      fo.deliveryMethod?.methodType === "SHIPPING" &&
-      fo.lineItems.some((line) => line.requiresShipping && line.remainingQuantity > 0),
-  );
+  return order.fulfillmentOrders.filter((fo) => isOpenToShip(fo.status) && isShipped(fo) && hasItemsToShip(fo));
 }
 
 /** Why an order has no shipment a run labels, in the merchant's words. */
 export function describeNothingToLabel(order: ShopifyOrderForLabel): string {
-  const waiting = order.fulfillmentOrders.filter(
-    (fo) =>
-      fo.deliveryMethod?.methodType === "SHIPPING" &&
-      fo.lineItems.some((line) => line.requiresShipping && line.remainingQuantity > 0),
-  );
+  const waiting = order.fulfillmentOrders.filter((fo) => isShipped(fo) && hasItemsToShip(fo));
   if (waiting.some((fo) => fo.status === "ON_HOLD")) {
     return "On hold in Shopify: release the hold, then label it.";
   }
@@ -167,6 +153,12 @@ export function describeNothingToLabel(order: ShopifyOrderForLabel): string {
   return "Nothing left to ship by carrier on this order.";
 }
 
+/**
+ * Checks one selected order: lists its shipments and drafts each by the run's rules (the order
+ * and the shop's locations read once for all of them), or records what blocks it. Safe to run
+ * again (a retried job): items already checked are left alone. An error is for the job to retry
+ * (Shopify or the service unavailable).
+ */
 export async function checkBulkRunItem(deps: BulkCheckDeps, itemId: string): Promise<Result<void, LabelError>> {
   const { db, shop, admin } = deps;
   const item = await db.bulkRunItem.findFirst({ where: { id: itemId, shop } });

@@ -13,6 +13,7 @@ import type { ShippingClient } from "~/shipping/client.server";
 import type { LabelRequestInput, PreflightProblem } from "~/shipping/preflight";
 import { parseAmountCents, type Rate } from "~/shipping/schemas";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
+import { hasItemsToShip, isOpenToShip } from "~/shopify/fulfillment-order-choice";
 import { getNumericId, type OrderGid, parseOrderGid, toOrderGid } from "~/shopify/ids";
 import { formatMinorUnits } from "~/utils/money";
 import { err, ok, type Result } from "~/utils/result";
@@ -115,19 +116,13 @@ function describeCustoms(request: LabelRequestInput): ExtensionShipment["customs
   };
 }
 
-const SHIPPABLE_STATUSES = new Set(["OPEN", "IN_PROGRESS"]);
-
 /** One of the order's shipments as the pipeline loaded and checked it. */
 type Section = { readonly shipment: LoadedShipment; readonly check: ShipmentCheck };
 
 const isCarrierShipment = (section: Section) => !section.check.problems.some((p) => p.code === "DELIVERY_NOT_SHIPPING");
 
-const hasItemsLeft = ({ shipment }: Section) =>
-  shipment.fulfillmentOrder.lineItems.some((line) => line.requiresShipping && line.remainingQuantity > 0);
-const isOpen = (section: Section) => {
-  const status = section.shipment.fulfillmentOrder.status;
-  return status !== null && SHIPPABLE_STATUSES.has(status) && hasItemsLeft(section);
-};
+const hasItemsLeft = ({ shipment }: Section) => hasItemsToShip(shipment.fulfillmentOrder);
+const isOpen = (section: Section) => isOpenToShip(section.shipment.fulfillmentOrder.status) && hasItemsLeft(section);
 const isBought = (label: LabelView | null) => label !== null && BOUGHT.has(label.status);
 
 /**

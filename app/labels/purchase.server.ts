@@ -119,19 +119,8 @@ export async function purchase(
   // Taking over an attempt that never finished: it may have been charged. Only the service
   // can say, so nothing is bought until it has.
   if (claimed === "purchasing") {
-    const readBack = await deps.shipping.getLabel(serviceLabelId, { deadline });
-    if (!readBack.ok) return outcomeUnknown(deps, label, token, readBack.error);
-    if (readBack.value.status !== "draft") {
-      const purchased = PurchasedLabelSchema.safeParse(readBack.value);
-      if (!purchased.success) {
-        return outcomeUnknown(deps, label, token, {
-          code: "INVALID_RESPONSE",
-          requestId: null,
-          logMessage: `read back ${serviceLabelId} as ${readBack.value.status} without label data`,
-        });
-      }
-      return save(deps, label, token, { outcome: { ...purchased.data, alreadyPurchased: true }, recovered: true });
-    }
+    const settled = await settleFromService(deps, label, token, serviceLabelId, deadline);
+    if (settled !== "draft") return settled;
     // Still a draft at the service: the earlier attempt was never charged.
   }
 
@@ -147,28 +136,42 @@ export async function purchase(
   if (result.error.outcomeUnknown) return outcomeUnknown(deps, label, token, result.error);
   // A takeover's refusal (a 429, say) does not mean the label is uncharged: the attempt taken over
   // may have reached the service after our read-back. Asked again before anything is said.
-  if (claimed === "purchasing")
-    return settleTakeoverRefusal(deps, label, token, serviceLabelId, deadline, result.error);
+  if (claimed === "purchasing") {
+    const settled = await settleFromService(
+      deps,
+      label,
+      token,
+      serviceLabelId,
+      deadline,
+      ` after ${result.error.code}`,
+    );
+    if (settled !== "draft") return settled;
+  }
   return refusedByService(deps, label, token, result.error);
 }
 
-async function settleTakeoverRefusal(
+/**
+ * What the service says of a label whose purchase we own but another attempt may have made:
+ * bought is saved as bought, unreadable stays purchasing (outcome unknown), and "draft" is left to
+ * the caller: nothing was charged.
+ */
+async function settleFromService(
   deps: PurchaseDeps,
   label: LabelView,
   token: string,
   serviceLabelId: string,
   deadline: number,
-  refusal: ShippingError,
-): Promise<Result<LabelView, LabelError>> {
+  when = "",
+): Promise<Result<LabelView, LabelError> | "draft"> {
   const readBack = await deps.shipping.getLabel(serviceLabelId, { deadline });
   if (!readBack.ok) return outcomeUnknown(deps, label, token, readBack.error);
-  if (readBack.value.status === "draft") return refusedByService(deps, label, token, refusal);
+  if (readBack.value.status === "draft") return "draft";
   const purchased = PurchasedLabelSchema.safeParse(readBack.value);
   if (!purchased.success) {
     return outcomeUnknown(deps, label, token, {
       code: "INVALID_RESPONSE",
       requestId: null,
-      logMessage: `read back ${serviceLabelId} as ${readBack.value.status} without label data after ${refusal.code}`,
+      logMessage: `read back ${serviceLabelId} as ${readBack.value.status} without label data${when}`,
     });
   }
   return save(deps, label, token, { outcome: { ...purchased.data, alreadyPurchased: true }, recovered: true });

@@ -1,7 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 
 import { discardDraft } from "~/labels/discard-draft.server";
-import { fromShopifyError, type LabelError, labelError, labelNotFound } from "~/labels/label-errors";
+import { type LabelError, labelError, labelNotFound } from "~/labels/label-errors";
 import { findLabel, type LabelView } from "~/labels/label-repository.server";
 import { describeLabelProgress, LABEL_ATTENTION_TEXT, type LabelProgress } from "~/labels/label-state";
 import { dismissLabelAttention } from "~/labels/label-transitions.server";
@@ -13,7 +13,7 @@ import { chooseShipFrom } from "~/settings/ship-from";
 import { buyLabel } from "~/shipments/buy-label.server";
 import { checkForDraft, checkForQuote, checkShipment } from "~/shipments/check-shipment";
 import { type DraftOutcome, draftShipment, quoteShipment } from "~/shipments/draft-shipment.server";
-import { isActiveLabel, loadOrder, shipmentOf } from "~/shipments/load-shipment.server";
+import { isActiveLabel, loadOrder, readShopOrder, shipmentOf } from "~/shipments/load-shipment.server";
 import { shipToKeyOf } from "~/shipments/ship-to-key";
 import {
   findAddressValidation,
@@ -26,7 +26,7 @@ import type { KnownPreflightProblem, LabelRequestInput } from "~/shipping/prefli
 import { AddressValidationRequestSchema, CreateLabelRequestSchema, type Rate } from "~/shipping/schemas";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import type { FulfillmentOrderGid, OrderGid } from "~/shopify/ids";
-import { getOrderForLabel, type ShopifyFulfillmentOrder, type ShopifyOrderForLabel } from "~/shopify/orders";
+import type { ShopifyFulfillmentOrder } from "~/shopify/orders";
 import type { ShopifyLocation, ShopifyShop } from "~/shopify/shop";
 import { err, ok, type Result } from "~/utils/result";
 
@@ -318,30 +318,13 @@ export async function loadOrderLabelPage(
 
 export type OrderActionDeps = OrderPageDeps & { shipping: ShippingClient; staffMemberId: string | null };
 
-/**
- * The order as this shop's store has it. An order id of another shop's (or one deleted since) is
- * not found: a 404 for the page, never a system error.
- */
-export async function findShopOrder(
-  deps: Pick<OrderPageDeps, "admin">,
-  orderGid: OrderGid,
-  operation: string,
-): Promise<Result<ShopifyOrderForLabel, LabelError>> {
-  const order = await getOrderForLabel(deps.admin, orderGid);
-  if (order.ok) return ok(order.value.order);
-  if (order.error.code === "NOT_FOUND") {
-    return err(labelError("NOT_FOUND", "This order is no longer in Shopify.", `${operation}: no order ${orderGid}`));
-  }
-  return err(fromShopifyError(operation, order.error));
-}
-
 /** Rates for the request as the page holds it (free), for an order of this shop's only. */
 export async function quoteForOrderPage(
   deps: OrderActionDeps,
   input: { orderGid: OrderGid; request: LabelRequestInput },
 ): Promise<Result<{ rates: Rate[]; requestId: string | null }, LabelError>> {
   // Quotes are free, but only for an order of this shop's (another shop's id is not found).
-  const order = await findShopOrder(deps, input.orderGid, "quoteForOrderPage");
+  const order = await readShopOrder(deps, input.orderGid, "quoteForOrderPage");
   if (!order.ok) return order;
   const ready = checkForQuote(input.request);
   if (!ready.ok) return ready;
@@ -378,7 +361,7 @@ export async function validateOrderAddress(
   }
   // Billed per call: only for an order of this shop's store (another shop's order id, or one
   // that is gone, is not found and costs nothing).
-  const order = await findShopOrder(deps, input.orderGid, "validateOrderAddress");
+  const order = await readShopOrder(deps, input.orderGid, "validateOrderAddress");
   if (!order.ok) return order;
   const result = await validateShipToAddress(deps, { orderGid: input.orderGid, address });
   return result.ok ? ok({ ...result.value, validatedAt: result.value.validatedAt.toISOString() }) : result;

@@ -8,7 +8,12 @@ import { getSettingsView, listBoxPresets, type SettingsView } from "~/settings/s
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { type FulfillmentOrderState, getFulfillmentOrderState } from "~/shopify/fulfillment-order-state";
 import type { FulfillmentOrderGid, OrderGid } from "~/shopify/ids";
-import { getOrderForLabel, type ShopifyFulfillmentOrder, type ShopifyOrderForLabel } from "~/shopify/orders";
+import {
+  getOrderForLabel,
+  type ShopifyFulfillmentOrder,
+  type ShopifyOrderForLabel,
+  type ShopifyOrderForLabelResult,
+} from "~/shopify/orders";
 import { getShopAndLocations, type ShopifyShopAndLocations } from "~/shopify/shop";
 import { err, ok, type Result } from "~/utils/result";
 
@@ -65,18 +70,11 @@ export async function loadOrder(
   context?: ShopContext,
 ): Promise<Result<LoadedOrder, LabelError>> {
   const [order, shopContext, labels] = await Promise.all([
-    getOrderForLabel(deps.admin, orderGid),
+    readShopOrder(deps, orderGid, "loadOrder"),
     context ? Promise.resolve(ok(context)) : loadShopContext(deps),
     listLabelsForOrder(deps.db, deps.shop, orderGid),
   ]);
-  if (!order.ok) {
-    if (order.error.code === "NOT_FOUND") {
-      return err(
-        labelError("NOT_FOUND", "This order is no longer in Shopify.", `loadOrder: ${order.error.logMessage}`),
-      );
-    }
-    return err(fromShopifyError("loadOrder", order.error));
-  }
+  if (!order.ok) return order;
   if (!shopContext.ok) return shopContext;
   return ok({
     ...shopContext.value,
@@ -84,6 +82,23 @@ export async function loadOrder(
     labels,
     shopifyProblems: [...order.value.problems, ...shopContext.value.shopAndLocations.problems].map((p) => p.message),
   });
+}
+
+/**
+ * The order alone, as this shop's store has it. An order id of another shop's (or one deleted
+ * since) is NOT_FOUND: a 404 for a page, a skip for a job, never a system error.
+ */
+export async function readShopOrder(
+  deps: Pick<ShipmentDeps, "admin">,
+  orderGid: OrderGid,
+  operation: string,
+): Promise<Result<ShopifyOrderForLabelResult, LabelError>> {
+  const order = await getOrderForLabel(deps.admin, orderGid);
+  if (order.ok) return order;
+  if (order.error.code === "NOT_FOUND") {
+    return err(labelError("NOT_FOUND", "This order is no longer in Shopify.", `${operation}: no order ${orderGid}`));
+  }
+  return err(fromShopifyError(operation, order.error));
 }
 
 /** One of the loaded order's shipments; null when Shopify no longer shows it on the order. */

@@ -7,6 +7,8 @@ import type { ShopifyFulfillmentOrder, ShopifyOrderForLabel } from "./orders";
 export const hasItemsToShip = (fo: ShopifyFulfillmentOrder) =>
   fo.lineItems.some((l) => l.requiresShipping && l.remainingQuantity > 0);
 export const isShipped = (fo: ShopifyFulfillmentOrder) => fo.deliveryMethod?.methodType === "SHIPPING";
+/** Open to a label now: not held, scheduled, closed or cancelled (the status Shopify reports). */
+export const isOpenToShip = (status: string | null) => status === "OPEN" || status === "IN_PROGRESS";
 
 /**
  * The fulfillment order to label: the one asked for, else the first that is shipped by a carrier
