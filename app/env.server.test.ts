@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { TEST_ENV } from "../test/setup/test-env";
-import { EnvError, parseEnv } from "./env.server";
+import { type Env, EnvError, parseEnv } from "./env.server";
 
 const valid = { ...TEST_ENV } as Record<string, string | undefined>;
 
@@ -47,5 +47,17 @@ describe("environment parsing", () => {
     );
     expect(parseEnv({ ...valid, NODE_ENV: "development", DEMO_MODE: "1" }).DEMO_MODE).toBe(true);
     expect(parseEnv({ ...valid, NODE_ENV: "production" }).DEMO_MODE).toBe(false);
+  });
+
+  it.each([
+    ["APP_BRIDGE_URL", "http://127.0.0.1:4545/app-bridge.js"],
+    ["SHOPIFY_ADMIN_ORIGIN", "http://127.0.0.1:4545"],
+  ])("refuses the demo's %s in production, and takes it in development", (name, value) => {
+    expect(() => parseEnv({ ...valid, NODE_ENV: "production", [name]: value })).toThrow(
+      new RegExp(`${name} is refused when NODE_ENV=production`),
+    );
+    expect(parseEnv({ ...valid, NODE_ENV: "development", [name]: value })[name as keyof Env]).toBe(value);
+    // An empty value in a .env file means "not set", so production boots.
+    expect(parseEnv({ ...valid, NODE_ENV: "production", [name]: "" })[name as keyof Env]).toBeUndefined();
   });
 });

@@ -55,7 +55,7 @@ export const EnvSchema = z
     ),
     // Hosts that differ outside Shopify's own admin (the offline demo): where App Bridge is
     // loaded from (the library reads this variable too), and an extra admin origin allowed to
-    // frame the app. Unset in production: Shopify's CDN and admin.
+    // frame the app. Refused in production (below): there they are Shopify's CDN and admin.
     APP_BRIDGE_URL: optionalUrl("where the App Bridge script is served, e.g. http://127.0.0.1:4545/app-bridge.js"),
     SHOPIFY_ADMIN_ORIGIN: optionalUrl("an admin origin allowed to embed the app, e.g. http://127.0.0.1:4545"),
     // `npm run demo` sets it: every page says the store and services are emulated.
@@ -65,11 +65,21 @@ export const EnvSchema = z
       .transform((value) => value === "1" || value === "true"),
   })
   .superRefine((env, ctx) => {
-    if (env.DEMO_MODE && env.NODE_ENV === "production") {
+    if (env.NODE_ENV !== "production") return;
+    // The demo's switch and its two hosts: in production App Bridge comes from Shopify's CDN and
+    // only Shopify's admin may frame the app, so either set there is a leftover from the demo
+    // that would load a script from, or let the app be framed by, an origin Shopify does not own.
+    const demoOnly = {
+      DEMO_MODE: env.DEMO_MODE,
+      APP_BRIDGE_URL: env.APP_BRIDGE_URL !== undefined,
+      SHOPIFY_ADMIN_ORIGIN: env.SHOPIFY_ADMIN_ORIGIN !== undefined,
+    };
+    for (const [variable, isSet] of Object.entries(demoOnly)) {
+      if (!isSet) continue;
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
-        path: ["DEMO_MODE"],
-        message: "is refused when NODE_ENV=production: the demo runs against emulated services only",
+        path: [variable],
+        message: "is refused when NODE_ENV=production: it is for the demo, which runs against emulated services only",
       });
     }
   });
