@@ -86,6 +86,24 @@ describe("address rules", () => {
   it("COUNTRY_INVALID passes for a two-letter code", () => {
     expect(find(run(domestic), "COUNTRY_INVALID")).toBeUndefined();
   });
+  it.each(["9404", "940431", "94043-13", "ABCDE", "94043 1351"])(
+    "ZIP_INVALID flags the US ZIP code %s, which is neither 5 nor 9 digits",
+    (zip) => {
+      const problem = find(run({ ...domestic, to_address: { ...usRecipient, zip } }), "ZIP_INVALID");
+      expect(problem).toMatchObject({ path: "to_address.zip", severity: "blocking" });
+    },
+  );
+  it.each(["94043", "94043-1351", "940431351", " 94043 "])("ZIP_INVALID passes the US ZIP code %s", (zip) => {
+    expect(find(run({ ...domestic, to_address: { ...usRecipient, zip } }), "ZIP_INVALID")).toBeUndefined();
+  });
+  it("ZIP_INVALID leaves postal codes of other countries alone", () => {
+    expect(find(run(intl({}, { zip: "10115" })), "ZIP_INVALID")).toBeUndefined();
+    expect(find(run(intl({}, { country: "CA", state: "ON", zip: "M5V 2T6" })), "ZIP_INVALID")).toBeUndefined();
+  });
+  it("ZIP_INVALID names the sender's ZIP code on its own field", () => {
+    const problem = find(run({ ...domestic, from_address: { ...sender, zip: "1124" } }), "ZIP_INVALID");
+    expect(problem?.path).toBe("from_address.zip");
+  });
   it.each(["US", "CA", "AU"])("STATE_REQUIRED trips for a %s address without state", (country) => {
     const problems = run(intl({}, { country, state: null }));
     expect(find(problems, "STATE_REQUIRED")).toMatchObject({ path: "to_address.state", severity: "blocking" });

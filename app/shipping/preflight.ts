@@ -83,7 +83,8 @@ export type RequestPreflightCode =
   | "TOO_MANY_PARCELS"
   | "UNIT_INVALID"
   | "UPS_LINE_TRUNCATED"
-  | "VALUE_NOT_POSITIVE";
+  | "VALUE_NOT_POSITIVE"
+  | "ZIP_INVALID";
 
 /**
  * Codes the label use cases put on the same problem lists: prefill and customs

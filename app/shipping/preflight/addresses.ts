@@ -11,6 +11,9 @@ export const STATE_REQUIRED_COUNTRIES: readonly string[] = ["US", "CA", "AU"];
 // Comprehensively embargoed destinations; the service's block list may hold more.
 export const BLOCKED_COUNTRIES: readonly string[] = ["CU", "IR", "KP", "SY"];
 
+// 12345, 12345-6789 or 123456789.
+const US_ZIP = /^\d{5}(?:-?\d{4})?$/;
+
 const ADDRESS_LABELS = { from_address: "sender", to_address: "recipient" } as const;
 export type AddressKey = keyof typeof ADDRESS_LABELS;
 
@@ -87,6 +90,14 @@ export function checkAddress(
       `${key}.state`,
       "STATE_DROPPED",
       `The ${who}'s state "${String(address.state)}" is not used for ${country} addresses and will not be sent.`,
+    );
+  }
+  // A US ZIP code is 5 digits, or 9 with ZIP+4: anything else the carrier cannot route.
+  if (country === "US" && !isBlank(address.zip) && !US_ZIP.test(String(address.zip).trim())) {
+    problems.block(
+      `${key}.zip`,
+      "ZIP_INVALID",
+      `The ${who}'s ZIP code "${String(address.zip).trim()}" is not a US ZIP code: enter 5 digits, or 9 with ZIP+4 (for example 94043 or 94043-1351).`,
     );
   }
   if (international) problems.push(checkInternationalAddressPhone(key, address.phone));
