@@ -3,6 +3,8 @@ import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
+import { ORDER_TOPICS, OrderPayloadSchema } from "../app/webhooks/order-webhooks.server";
+import { readAppWebhookConfig } from "../emulator/shopify/app-config";
 import { ROOT } from "./setup/database";
 
 // The Shopify CLI reads these files; a mistake shows up only when someone runs `shopify app dev`
@@ -25,5 +27,18 @@ describe("Shopify CLI configuration", () => {
     const uris = [...app.matchAll(/^\s*uri = "([^"]+)"$/gm)].map((m) => m[1] ?? "");
     expect(uris.length).toBeGreaterThan(0);
     expect(uris.filter((uri) => !existsSync(routeFileFor(uri)))).toEqual([]);
+  });
+
+  it("asks Shopify for exactly the order fields the orders webhook handler reads", () => {
+    const { subscriptions } = readAppWebhookConfig(read("shopify.app.toml"));
+    const orders = subscriptions.filter((s) => s.uri === "/webhooks/orders");
+    // The handler's topics, as Shopify names them in the file ("ORDERS_UPDATED" → "orders/updated").
+    const handled = ORDER_TOPICS.map((topic) => topic.toLowerCase().replace("_", "/"));
+    expect(orders.flatMap((s) => s.topics).sort()).toEqual([...handled].sort());
+    for (const subscription of orders) {
+      expect([...(subscription.includeFields ?? ["(every field)"])].sort()).toEqual(
+        Object.keys(OrderPayloadSchema.shape).sort(),
+      );
+    }
   });
 });

@@ -35,10 +35,15 @@ export type OrderWebhookError =
 export type OrderWebhookAction = { action: "enqueued"; jobs: string[] } | { action: "ignored"; reason: string };
 
 const ReadyPayloadSchema = z.object({ fulfillment_order: z.object({ id: z.string() }).passthrough() }).passthrough();
-const OrderPayloadSchema = z
+// What orders/cancelled and orders/updated carry for us: its keys are the subscription's
+// include_fields in shopify.app.toml (test/shopify-config.test.ts keeps the two the same), so a
+// field read here must be listed there. `updated_at` is not read: it makes each change's body
+// differ, so Shopify does not drop one as a duplicate of the last (debouncing of trimmed payloads).
+export const OrderPayloadSchema = z
   .object({
     admin_graphql_api_id: z.string().optional(),
     id: z.union([z.number(), z.string()]).optional(),
+    updated_at: z.string().optional(),
   })
   .passthrough();
 

@@ -23,12 +23,16 @@ describe("reading webhook subscriptions from shopify.app.toml", () => {
         ],
         uri: "/webhooks/fulfillment_orders",
       },
-      { topics: ["orders/cancelled", "orders/updated"], uri: "/webhooks/orders" },
+      {
+        topics: ["orders/cancelled", "orders/updated"],
+        uri: "/webhooks/orders",
+        includeFields: ["admin_graphql_api_id", "id", "updated_at"],
+      },
       { topics: ["customers/data_request", "customers/redact", "shop/redact"], uri: "/webhooks/compliance" },
     ]);
   });
 
-  it("reads comments, escapes, single quotes and trailing commas, and ignores other tables", () => {
+  it("reads comments, escapes, single quotes, trailing commas and include_fields, and ignores other tables", () => {
     const toml = `
 name = "App # not a comment"
 scopes = "read_orders" # a comment
@@ -57,7 +61,11 @@ uri = "/not/a/subscription"
     expect(readAppWebhookConfig(toml)).toEqual({
       apiVersion: "2025-07",
       subscriptions: [
-        { topics: ["orders/create", "orders/paid"], uri: 'https://hooks.example.test/a?x="]"' },
+        {
+          topics: ["orders/create", "orders/paid"],
+          uri: 'https://hooks.example.test/a?x="]"',
+          includeFields: ["id", "name"],
+        },
         { topics: ["app/uninstalled", "shop/redact"], uri: "/webhooks" },
       ],
     });
@@ -71,5 +79,8 @@ uri = "/not/a/subscription"
       /not a list of strings/,
     );
     expect(() => readAppWebhookConfig('name = "unterminated\n')).toThrow(/unterminated string/);
+    expect(() =>
+      readAppWebhookConfig('[[webhooks.subscriptions]]\ntopics = ["a/b"]\nuri = "/x"\ninclude_fields = "id"\n'),
+    ).toThrow(/include_fields of subscription 1 is not a list of field names/);
   });
 });

@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 import type { WebhookSubscription } from "./webhooks";
 
 // The webhook subscriptions of shopify.app.toml, read the way the Shopify CLI registers them:
-// each [[webhooks.subscriptions]] block's `topics` and `compliance_topics` go to its `uri`.
+// each [[webhooks.subscriptions]] block's `topics` and `compliance_topics` go to its `uri`, with
+// only its `include_fields` when it lists them.
 // A small reader of the TOML this file uses (tables, arrays of tables, strings, arrays over
 // several lines, comments), not a TOML parser: other values are skipped, and anything it cannot
 // read throws with the line, so a change to the file never silently drops a subscription.
@@ -184,7 +185,11 @@ export function readAppWebhookConfig(toml: string): AppWebhookConfig {
       topics.push(...value);
     }
     if (topics.length === 0) throw new Error(`shopify.app.toml: webhook subscription ${i + 1} has no topics`);
-    return { topics, uri };
+    const includeFields = b.get("include_fields");
+    if (includeFields === undefined) return { topics, uri };
+    if (!isStringArray(includeFields) || includeFields.length === 0)
+      throw new Error(`shopify.app.toml: include_fields of subscription ${i + 1} is not a list of field names`);
+    return { topics, uri, includeFields };
   });
   return { apiVersion, subscriptions };
 }

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { loadWebhookSubscriptions } from "./app-config";
 import { createShopifyAdminEmulator } from "./emulator";
-import { createWebhookSender, signWebhookBody, type WebhookFetch, type WebhookSender } from "./webhooks";
+import { createWebhookSender, pickFields, signWebhookBody, type WebhookFetch, type WebhookSender } from "./webhooks";
 
 // Delivery through an in-process fetch: each test sees the requests exactly as an app would.
 const SECRET = "app-secret";
@@ -229,6 +229,53 @@ describe("webhook delivery", () => {
     expect(new Set(receiver.received.map((r) => r.headers.get("X-Shopify-Event-Id"))).size).toBe(1);
   });
 
+  it("sends a subscription with include_fields only those fields, each list element cut the same, signed as sent", async () => {
+    const receiver = createReceiver([500]);
+    const webhooks = createWebhookSender({
+      shop: "demo-shop.myshopify.com",
+      appUrl: APP_URL,
+      apiSecret: SECRET,
+      subscriptions: [
+        { topics: ["orders/updated"], uri: "/webhooks/orders", includeFields: ["id", "line_items.sku", "missing"] },
+        { topics: ["orders/updated"], uri: "https://audit.example.test/hooks" },
+      ],
+      fetch: receiver.fetch,
+      retry: { attempts: 2, initialDelayMs: 5 },
+    });
+    senders.push(webhooks);
+    const payload = {
+      id: 7,
+      note: "gift",
+      shipping_address: { address1: "1 Rue de la Paix" },
+      line_items: [
+        { sku: "A", quantity: 1 },
+        { sku: "B", quantity: 2 },
+      ],
+    };
+    webhooks.send({ topic: "orders/updated", payload });
+    await webhooks.whenIdle();
+    const trimmed = receiver.received.filter((r) => r.url === `${APP_URL}/webhooks/orders`);
+    const whole = receiver.received.filter((r) => r.url === "https://audit.example.test/hooks");
+    // The trimmed body is retried as first sent, and each body carries its own signature.
+    expect(trimmed.map((r) => JSON.parse(r.body))).toEqual([
+      { id: 7, line_items: [{ sku: "A" }, { sku: "B" }] },
+      { id: 7, line_items: [{ sku: "A" }, { sku: "B" }] },
+    ]);
+    expect(trimmed.every((r) => verifiesWith(SECRET, r))).toBe(true);
+    expect(whole.map((r) => JSON.parse(r.body))).toEqual([payload]);
+    expect(whole.every((r) => verifiesWith(SECRET, r))).toBe(true);
+  });
+
+  it("keeps a whole value when include_fields names it, and what is not an object as it is", () => {
+    const payload = { id: 1, shipping_address: { city: "Lyon", zip: "69001" }, tags: ["a"], note: null };
+    expect(pickFields(payload, ["shipping_address", "shipping_address.city", "tags.x", "note.y"])).toEqual({
+      shipping_address: { city: "Lyon", zip: "69001" },
+      tags: ["a"],
+      note: null,
+    });
+    expect(pickFields(payload, [])).toEqual({});
+  });
+
   it("stops pending retries on reset and close, so whenIdle resolves without waiting them out", async () => {
     const receiver = createReceiver([500, 500, 500]);
     const webhooks = sender(receiver.fetch, { attempts: 3, initialDelayMs: 60_000 });
@@ -282,6 +329,37 @@ describe("the emulator's webhooks", () => {
 
       emulator.reset();
       expect(emulator.webhooks?.log()).toEqual([]);
+    } finally {
+      emulator.close();
+    }
+  });
+
+  it("delivers an order change with only the include_fields shopify.app.toml lists for it", async () => {
+    const receiver = createReceiver();
+    const emulator = createShopifyAdminEmulator({
+      webhooks: {
+        appUrl: APP_URL,
+        apiSecret: SECRET,
+        subscriptions: loadWebhookSubscriptions(),
+        fetch: receiver.fetch,
+      },
+    });
+    try {
+      const { order } = emulator.createOrder();
+      await emulator.flushWebhooks();
+      receiver.received.length = 0;
+      emulator.updateShippingAddress(order.id, { address1: "2 Quai Saint-Antoine" });
+      await emulator.flushWebhooks();
+      const emitted = emulator.webhookEvents().find((e) => e.topic === "orders/updated");
+      // The store emits the whole order; the app is sent only what it asked for.
+      expect(emitted?.payload).toMatchObject({ shipping_address: expect.any(Object), line_items: expect.any(Array) });
+      const [request] = receiver.received;
+      if (!request) throw new Error("nothing delivered");
+      expect(request.headers.get("X-Shopify-Topic")).toBe("orders/updated");
+      expect(verifiesWith(SECRET, request)).toBe(true);
+      const body = JSON.parse(request.body) as Record<string, unknown>;
+      expect(Object.keys(body).sort()).toEqual(["admin_graphql_api_id", "id", "updated_at"]);
+      expect(body.admin_graphql_api_id).toBe(order.id);
     } finally {
       emulator.close();
     }

@@ -16,11 +16,16 @@ import { ADMIN_API_VERSION } from "./schema";
 //   X-Shopify-Webhook-Id is new on every request, so an app that deduplicates on it is caught.
 // - Retries and redeliveries send the original body (Shopify: "with the original payload from
 //   the time they were triggered"), so they carry the same HMAC.
+// - include_fields: a subscription that lists fields gets a body with only those (a period names a
+//   nested field, applied to each element of a list: "line_items.id"), signed as sent. Shopify's
+//   debouncing of identical trimmed bodies sent close together is not emulated.
 
 export interface WebhookSubscription {
   topics: readonly string[];
   // A path on the app ("/webhooks/orders") or an absolute https URL.
   uri: string;
+  // shopify.app.toml's include_fields: only these fields are sent; absent means the whole payload.
+  includeFields?: readonly string[];
 }
 
 export type WebhookFetch = (input: string, init: RequestInit) => Promise<Response>;
@@ -44,8 +49,6 @@ export interface WebhookEvent {
   eventId: string;
   topic: string;
   payload: unknown;
-  // The exact bytes sent (and signed) on every delivery of this event.
-  body: string;
   triggeredAt: string;
 }
 
@@ -92,6 +95,44 @@ export function signWebhookBody(body: string, apiSecret: string): string {
   return createHmac("sha256", apiSecret).update(body, "utf8").digest("base64");
 }
 
+/**
+ * The payload cut down to `fields` (include_fields): each names a top-level key or, with periods,
+ * a nested one; a list on the way applies the rest of the path to each of its elements. Fields the
+ * payload does not have are left out.
+ */
+export function pickFields(payload: unknown, fields: readonly string[]): unknown {
+  const pick = (value: unknown, paths: string[][]): unknown => {
+    if (Array.isArray(value)) return value.map((item) => pick(item, paths));
+    if (!value || typeof value !== "object") return value;
+    const record = value as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    // In the payload's own key order, as Shopify serialises the resource.
+    for (const key of Object.keys(record)) {
+      const wanted = paths.filter((path) => path[0] === key);
+      if (wanted.length === 0) continue;
+      // A bare key takes the whole value, whatever else names parts of it.
+      out[key] = wanted.some((path) => path.length === 1)
+        ? record[key]
+        : pick(
+            record[key],
+            wanted.map((path) => path.slice(1)),
+          );
+    }
+    return out;
+  };
+  return pick(
+    payload,
+    fields.map((field) => field.split(".")),
+  );
+}
+
+/** The exact bytes one subscription is sent (and signed) on every delivery of an event. */
+function bodyFor(event: WebhookEvent, subscription: WebhookSubscription): string {
+  return JSON.stringify(
+    subscription.includeFields ? pickFields(event.payload, subscription.includeFields) : event.payload,
+  );
+}
+
 function resolveUrl(appUrl: string, uri: string): string {
   if (/^https?:\/\//.test(uri)) return uri;
   return `${appUrl.replace(/\/+$/, "")}/${uri.replace(/^\/+/, "")}`;
@@ -128,7 +169,7 @@ export function createWebhookSender(options: WebhookSenderOptions & { shop: stri
       stoppers.add(stop);
     });
 
-  const attempt = async (event: WebhookEvent, delivery: WebhookDelivery) => {
+  const attempt = async (event: WebhookEvent, body: string, delivery: WebhookDelivery) => {
     const webhookId = randomUUID();
     delivery.webhookIds.push(webhookId);
     delivery.attempts += 1;
@@ -143,14 +184,14 @@ export function createWebhookSender(options: WebhookSenderOptions & { shop: stri
           "Content-Type": "application/json",
           "User-Agent": "Shopify-Captain-Hook",
           "X-Shopify-Topic": event.topic,
-          "X-Shopify-Hmac-Sha256": signWebhookBody(event.body, options.apiSecret),
+          "X-Shopify-Hmac-Sha256": signWebhookBody(body, options.apiSecret),
           "X-Shopify-Shop-Domain": options.shop,
           "X-Shopify-API-Version": apiVersion,
           "X-Shopify-Webhook-Id": webhookId,
           "X-Shopify-Event-Id": event.eventId,
           "X-Shopify-Triggered-At": event.triggeredAt,
         },
-        body: event.body,
+        body,
         signal: controller.signal,
       });
       // Shopify reads nothing but the status; draining frees the connection.
@@ -167,13 +208,13 @@ export function createWebhookSender(options: WebhookSenderOptions & { shop: stri
     }
   };
 
-  const run = async (event: WebhookEvent, delivery: WebhookDelivery, startedIn: number) => {
+  const run = async (event: WebhookEvent, body: string, delivery: WebhookDelivery, startedIn: number) => {
     const live = () => generation === startedIn && !closed;
     // Start on a later tick: the caller's mutation (and its HTTP answer) comes first.
     if (!(await wait(0)) || !live()) return;
     for (let n = 0; n < attemptsAllowed; n++) {
       if (n > 0 && (!(await wait(initialDelayMs * 2 ** (n - 1))) || !live())) return;
-      await attempt(event, delivery);
+      await attempt(event, body, delivery);
       if (delivery.delivered || !live()) return;
     }
   };
@@ -201,7 +242,7 @@ export function createWebhookSender(options: WebhookSenderOptions & { shop: stri
         delivery.lastError = "the sender is closed";
         continue;
       }
-      const task = run(event, delivery, generation).finally(() => {
+      const task = run(event, bodyFor(event, subscription), delivery, generation).finally(() => {
         delivery.pending = false;
         running.delete(task);
       });
@@ -223,7 +264,6 @@ export function createWebhookSender(options: WebhookSenderOptions & { shop: stri
         eventId: input.eventId ?? randomUUID(),
         topic: input.topic,
         payload: input.payload,
-        body: JSON.stringify(input.payload),
         triggeredAt: input.triggeredAt ?? new Date().toISOString(),
       };
       events.set(event.eventId, event);
