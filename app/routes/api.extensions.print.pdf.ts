@@ -4,13 +4,15 @@ import { buildMergedPdf } from "~/bulk/label-print.server";
 import { listPrintableLabelsForOrders } from "~/http/extension-api.server";
 import { readOrderIdsParam } from "~/http/extension-input.server";
 import { extensionError, handleExtensionRequest } from "~/http/extension-request.server";
+import { withQuerySessionToken } from "~/http/query-session-token.server";
 
 // GET /api/extensions/print/pdf?orders=<id>,<id> — the PDF Shopify's print menu shows and prints
 // (the print action's `src`): every bought PDF or PNG label of the orders, a page per box, in the
-// order of the selection. Shopify fetches it with the admin's session token, like any extension call.
+// order of the selection. The admin's session token comes as a bearer header, like any extension
+// call, or as `?id_token=` when Shopify loads `src` as a plain URL (ADR 12).
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
-  handleExtensionRequest(request, async ({ db, shop }) => {
+  handleExtensionRequest(withQuerySessionToken(request), async ({ db, shop }) => {
     const ids = readOrderIdsParam(new URL(request.url), "orders");
     if (!ids.ok) return ids.response;
     const labels = await listPrintableLabelsForOrders({ db, shop }, ids.value);
@@ -23,6 +25,8 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
         "Content-Disposition": 'inline; filename="shipping-labels.pdf"',
         "X-Labels-Skipped": String(built.value.skipped.length),
         "Cache-Control": "no-store",
+        // The URL may carry the session token: no other site is told it.
+        "Referrer-Policy": "no-referrer",
       },
     });
   });
