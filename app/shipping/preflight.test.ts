@@ -364,10 +364,21 @@ describe("customs rules", () => {
     ).toBeUndefined();
     expect(
       find(
-        run(intl({ customs: { description: "Wool scarf", value: 40, tax_id: "12345678903" } }, { country: "IT" })),
+        run(intl({ customs: { description: "Wool scarf", value: 40, tax_id: "12345670017" } }, { country: "IT" })),
         "TAX_ID_INVALID",
       ),
     ).toBeUndefined();
+  });
+  it("TAX_ID_INVALID passes for an alphanumeric CNPJ, and names the field and the CNPJ's letters when it trips", () => {
+    const brazil = (taxId: string) =>
+      find(
+        run(intl({ customs: { description: "Wool scarf", value: 40, tax_id: taxId } }, { country: "BR" })),
+        "TAX_ID_INVALID",
+      );
+    expect(brazil("12.ABC.345/01DE-35")).toBeUndefined();
+    expect(brazil("12.ABC.345/01DE-36")?.message).toMatch(
+      /^The recipient tax id is not valid for Brazil: .*CNPJ \(14 characters: 12 letters or digits, then 2 check digits\)/,
+    );
   });
   const highValue = { description: "Mechanical wristwatch", value: 3000 };
   it("EXPORT_DECLARATION_REQUIRED blocks above 2,500 USD for USPS", () => {

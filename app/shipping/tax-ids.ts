@@ -23,30 +23,40 @@ export function isValidCpf(input: string): boolean {
   return checkDigit(9) === d[9] && checkDigit(10) === d[10];
 }
 
-/** Brazilian company id: 14 digits, two mod-11 check digits with weights 2..9 cycling. */
+/**
+ * Brazilian company id: 14 characters, two mod-11 check digits with weights 2..9 cycling. Since
+ * July 2026 the first twelve may be letters (IN RFB 2.229/2024): each character weighs its code
+ * minus 48, so digits keep their value and "A" counts 17. Masks and lower case are accepted.
+ */
 export function isValidCnpj(input: string): boolean {
-  const value = input.replace(/[.\-/\s]/g, "");
-  if (!/^\d{14}$/.test(value)) return false;
+  const value = input.replace(/[.\-/\s]/g, "").toUpperCase();
+  if (!/^[0-9A-Z]{12}\d{2}$/.test(value)) return false;
   if (/^(\d)\1{13}$/.test(value)) return false;
-  const d = digitsOf(value);
+  const values = [...value].map((char) => char.charCodeAt(0) - 48);
   const checkDigit = (length: number): number => {
     let sum = 0;
     let weight = 2;
     for (let i = length - 1; i >= 0; i--) {
-      sum += (d[i] ?? 0) * weight;
+      sum += (values[i] ?? 0) * weight;
       weight = weight === 9 ? 2 : weight + 1;
     }
     const rest = sum % 11;
     return rest < 2 ? 0 : 11 - rest;
   };
-  return checkDigit(12) === d[12] && checkDigit(13) === d[13];
+  return checkDigit(12) === values[12] && checkDigit(13) === values[13];
 }
 
-/** Italian VAT number: 11 digits, last one a Luhn-style check digit. */
+/**
+ * Italian VAT number: 11 digits: the taxpayer's seven, the issuing office's three, a Luhn-style
+ * check digit. Offices are the provinces' 001-100 and 120, 121, 888, 999 (the EU VIES rule); a
+ * taxpayer number of seven zeros is never issued.
+ */
 export function isValidPartitaIva(input: string): boolean {
   const value = input.replace(/\s/g, "").replace(/^IT/i, "");
   if (!/^\d{11}$/.test(value)) return false;
-  if (/^0{11}$/.test(value)) return false;
+  if (value.startsWith("0000000")) return false;
+  const office = Number(value.slice(7, 10));
+  if (!((office >= 1 && office <= 100) || [120, 121, 888, 999].includes(office))) return false;
   const d = digitsOf(value);
   let sum = 0;
   for (let i = 0; i < 10; i++) {
@@ -76,10 +86,36 @@ function evenValue(char: string): number {
 // Omocodia: digits in the date and place parts may be replaced by these letters.
 const CODICE_FISCALE_PATTERN = /^[A-Z]{6}[\dLMNPQRSTUV]{2}[ABCDEHLMPRST][\dLMNPQRSTUV]{2}[A-Z][\dLMNPQRSTUV]{3}[A-Z]$/;
 
-/** Italian personal tax code: 16 characters, the last a check letter over the first 15. */
+const OMOCODIA_LETTERS = "LMNPQRSTUV";
+const MONTH_LETTERS = "ABCDEHLMPRST";
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function omocodiaDigits(part: string): number {
+  return Number([...part].map((char) => (/\d/.test(char) ? char : String(OMOCODIA_LETTERS.indexOf(char)))).join(""));
+}
+
+/**
+ * Whether the birth date in positions 7-11 exists: day 1-31 for men, day plus 40 for women. The
+ * century is not written, so 29 February passes in any year divisible by four (2000 was a leap
+ * year, so a "00" may be either century).
+ */
+function hasPossibleBirthDate(value: string): boolean {
+  const year = omocodiaDigits(value.slice(6, 8));
+  const month = MONTH_LETTERS.indexOf(value.charAt(8));
+  const codedDay = omocodiaDigits(value.slice(9, 11));
+  const day = codedDay > 40 ? codedDay - 40 : codedDay;
+  if (day < 1 || day > (DAYS_IN_MONTH[month] ?? 0)) return false;
+  return !(month === 1 && day === 29 && year % 4 !== 0);
+}
+
+/**
+ * Italian personal tax code: 16 characters, the last a check letter over the first 15, with a
+ * birth date that exists.
+ */
 export function isValidCodiceFiscale(input: string): boolean {
   const value = input.replace(/\s/g, "").toUpperCase();
   if (!CODICE_FISCALE_PATTERN.test(value)) return false;
+  if (!hasPossibleBirthDate(value)) return false;
   let sum = 0;
   for (let i = 0; i < 15; i++) {
     const char = value.charAt(i);
@@ -95,14 +131,19 @@ export function checkTaxIdForDestination(country: string, taxId: string): TaxIdC
   if (country === "BR") {
     if (isValidCpf(taxId)) return { valid: true, kind: "cpf" };
     if (isValidCnpj(taxId)) return { valid: true, kind: "cnpj" };
-    return { valid: false, expected: "a CPF (11 digits) or CNPJ (14 digits) with valid check digits" };
+    return {
+      valid: false,
+      expected:
+        "a CPF (11 digits) or a CNPJ (14 characters: 12 letters or digits, then 2 check digits) with valid check digits",
+    };
   }
   if (country === "IT") {
     if (isValidCodiceFiscale(taxId)) return { valid: true, kind: "codice_fiscale" };
     if (isValidPartitaIva(taxId)) return { valid: true, kind: "partita_iva" };
     return {
       valid: false,
-      expected: "a codice fiscale (16 characters) or partita IVA (11 digits) with a valid check character",
+      expected:
+        "a codice fiscale (16 characters, with a birth date that exists) or a partita IVA (11 digits, with a valid office code) with a valid check character",
     };
   }
   return null;

@@ -90,7 +90,7 @@ export function checkCustoms(
         problems.block(
           "customs.tax_id",
           "TAX_ID_INVALID",
-          `The tax id is not valid for ${taxIdRule.countryName}: enter ${check.expected}.`,
+          `The recipient tax id is not valid for ${taxIdRule.countryName}: enter ${check.expected}.`,
         );
       }
     }
