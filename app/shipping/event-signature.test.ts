@@ -38,4 +38,23 @@ describe("verifyShippingSignature", () => {
     const h = `t=${t},v1=${signShippingEvent("whsec_old", BODY, t)},v1=${signShippingEvent(SECRET, BODY, t)}`;
     expect(verifyShippingSignature({ header: h, rawBody: BODY, secret: SECRET, nowMs: NOW })).toEqual({ ok: true });
   });
+
+  it("refuses a v1 that is not exactly 64 hex digits, even when its first 64 are the right signature", () => {
+    const right = signShippingEvent(SECRET, BODY, t);
+    const verify = (v1: string) =>
+      verifyShippingSignature({ header: `t=${t},v1=${v1}`, rawBody: BODY, secret: SECRET, nowMs: NOW });
+    // An odd trailing digit would be dropped when read as bytes, leaving the right signature.
+    expect(verify(`${right}0`)).toEqual({ ok: false, reason: "MALFORMED" });
+    expect(verify(`${right}00`)).toEqual({ ok: false, reason: "MALFORMED" });
+    expect(verify(right.slice(0, 63))).toEqual({ ok: false, reason: "MALFORMED" });
+  });
+
+  it("checks the signature over t exactly as sent, leading zeros included", () => {
+    const padded = `0${t}`;
+    const verify = (v1: string) =>
+      verifyShippingSignature({ header: `t=${padded},v1=${v1}`, rawBody: BODY, secret: SECRET, nowMs: NOW });
+    expect(verify(signShippingEvent(SECRET, BODY, padded))).toEqual({ ok: true });
+    // Signing the number instead of the text sent is another message.
+    expect(verify(signShippingEvent(SECRET, BODY, t))).toEqual({ ok: false, reason: "MISMATCH" });
+  });
 });

@@ -9,21 +9,27 @@ export const SIGNATURE_TOLERANCE_MS = 5 * 60_000;
 
 export type SignatureFailure = "MISSING" | "MALFORMED" | "STALE" | "MISMATCH";
 
-/** Reads `t=…,v1=…` (several v1 values allowed, as during a secret rotation). */
-export function parseSignatureHeader(header: string | null): { t: number; v1: string[] } | null {
+/**
+ * Reads `t=…,v1=…` (several v1 values allowed, as during a secret rotation). `signedT` is `t` as
+ * sent, which is what the signature covers: "0123" and "123" are different messages. A v1 that is
+ * not exactly 64 hex digits (a SHA-256) is ignored: read as bytes, an odd trailing digit would be
+ * dropped and a longer value could still pass.
+ */
+export function parseSignatureHeader(header: string | null): { t: number; signedT: string; v1: string[] } | null {
   if (!header) return null;
-  let t: number | null = null;
+  let signedT: string | null = null;
   const v1: string[] = [];
   for (const part of header.split(",")) {
     const [key, value] = part.trim().split("=", 2);
     if (!key || value === undefined) continue;
-    if (key === "t" && /^\d+$/.test(value)) t = Number(value);
-    if (key === "v1" && /^[0-9a-f]+$/i.test(value)) v1.push(value.toLowerCase());
+    if (key === "t" && /^\d+$/.test(value)) signedT = value;
+    if (key === "v1" && /^[0-9a-f]{64}$/i.test(value)) v1.push(value.toLowerCase());
   }
-  return t === null || v1.length === 0 ? null : { t, v1 };
+  return signedT === null || v1.length === 0 ? null : { t: Number(signedT), signedT, v1 };
 }
 
-export function signShippingEvent(secret: string, rawBody: string, t: number): string {
+/** The hex signature of `"<t>.<raw body>"`; pass `t` as the text that goes in the header. */
+export function signShippingEvent(secret: string, rawBody: string, t: number | string): string {
   return createHmac("sha256", secret).update(`${t}.${rawBody}`, "utf8").digest("hex");
 }
 
@@ -40,7 +46,7 @@ export function verifyShippingSignature(input: {
   if (Math.abs(input.nowMs - parsed.t * 1000) > (input.toleranceMs ?? SIGNATURE_TOLERANCE_MS)) {
     return { ok: false, reason: "STALE" };
   }
-  const expected = Buffer.from(signShippingEvent(input.secret, input.rawBody, parsed.t), "hex");
+  const expected = Buffer.from(signShippingEvent(input.secret, input.rawBody, parsed.signedT), "hex");
   const matches = parsed.v1.some((candidate) => {
     const given = Buffer.from(candidate, "hex");
     return given.length === expected.length && timingSafeEqual(given, expected);
