@@ -223,7 +223,8 @@ function classifyTaxId(countryCode: string, value: string): CustomsTaxIdKind {
   const compact = value.replace(/[\s.\-/]/g, "").toUpperCase();
   if (countryCode === "BR") {
     if (/^\d{11}$/.test(compact)) return "CPF";
-    if (/^\d{14}$/.test(compact)) return "CNPJ";
+    // Since July 2026 a CNPJ may carry letters in its first twelve places (the check digits stay digits).
+    if (/^[0-9A-Z]{12}\d{2}$/.test(compact)) return "CNPJ";
   }
   if (countryCode === "IT") {
     if (/^[A-Z0-9]{16}$/.test(compact)) return "CODICE_FISCALE";

@@ -275,6 +275,7 @@ describe("selectCustomsTaxId", () => {
 
   it("classifies CNPJ and partita IVA and ignores other countries' fields", () => {
     expect(selectCustomsTaxId([field("TAX_CREDENTIAL_BR", "11.222.333/0001-81")], "BR")?.kind).toBe("CNPJ");
+    expect(selectCustomsTaxId([field("TAX_CREDENTIAL_BR", "12.ABC.345/01DE-35")], "BR")?.kind).toBe("CNPJ");
     expect(selectCustomsTaxId([field("TAX_CREDENTIAL_IT", "12345670017", "IT")], "IT")?.kind).toBe("PARTITA_IVA");
     expect(selectCustomsTaxId([field("TAX_CREDENTIAL_BR", "11.222.333/0001-81")], "IT")).toBeNull();
     expect(selectCustomsTaxId([field("TAX_EMAIL_IT", "pec@example.it", "IT")], "IT")).toBeNull();
