@@ -6,15 +6,17 @@ import { checkScreen, openOrderFromList, see } from "./support/label-flow";
 
 const browser = withDemoBrowser();
 
-// The worker polls its queue about once a second, then asks Shopify and the shipping service.
+// The worker polls its queue about once a second, then asks Shopify and the shipping service; the
+// open list checks for new labels every 3 seconds.
 const DRAFT_TIMEOUT_MS = 45_000;
 
 describe("an order placed in the store", () => {
-  it("reaches the app by webhook and shows on the Orders list with a draft label, nothing bought", async () => {
+  it("reaches the app by webhook and shows on the open Orders list with a draft label, without a reload, nothing bought", async () => {
     const guarded = await openGuardedPage(browser(), "new-order");
     const { page } = guarded;
-    let frame = await openApp(page);
+    const frame = await openApp(page);
     await see(frame.getByRole("link", { name: "#1001", exact: true }));
+    await frame.evaluate(() => ((window as { keptOpen?: boolean }).keptOpen = true));
 
     // Shopify's side, in the admin's top bar: a customer checks out.
     const store = page.getByRole("group", { name: "Simulate a customer" });
@@ -38,18 +40,14 @@ describe("an order placed in the store", () => {
     ]);
     expect(deliveries.filter((d) => !d.delivered)).toEqual([]);
 
-    // The worker drafts the label a moment later: the list, reloaded as a merchant would, shows it.
-    const deadline = Date.now() + DRAFT_TIMEOUT_MS;
-    let labelCell = "";
-    for (;;) {
-      frame = await openApp(page);
-      const row = frame.getByRole("row").filter({ has: frame.getByRole("link", { name: orderName, exact: true }) });
-      await see(row);
-      labelCell = await row.innerText();
-      if (/\bDraft\b/.test(labelCell) || Date.now() > deadline) break;
-      await page.waitForTimeout(1000);
-    }
-    expect(labelCell, `${orderName}'s row on the Orders list`).toMatch(/\bDraft\b/);
+    // The worker drafts the label a moment later, and the open list shows it without a reload:
+    // the marker set on the app's window before would be gone after one.
+    const row = frame.getByRole("row").filter({ has: frame.getByRole("link", { name: orderName, exact: true }) });
+    await see(row, DRAFT_TIMEOUT_MS);
+    // innerText, as the merchant reads it (the badge's hidden tone word runs into "Draft" in textContent).
+    await expect.poll(() => row.innerText(), { timeout: DRAFT_TIMEOUT_MS, interval: 250 }).toMatch(/\bDraft\b/);
+    expect(await frame.evaluate(() => (window as { keptOpen?: boolean }).keptOpen)).toBe(true);
+    expect(page.frames()).toContain(frame);
     await checkScreen(guarded, frame, "orders-with-draft");
 
     // Its label page shows the free draft, ready to buy.

@@ -1,5 +1,5 @@
-import { useRevalidator } from "@remix-run/react";
-import { useEffect } from "react";
+import { useFetcher, useRevalidator } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 
 /**
  * Reloads the route's data every `everyMs` while `active` and the tab is visible: the page of a
@@ -15,4 +15,41 @@ export function usePolling(active: boolean, everyMs: number): void {
     }, everyMs);
     return () => clearInterval(timer);
   }, [active, everyMs, revalidator]);
+}
+
+/**
+ * Reloads the route's data when a cheap check says it changed: every `everyMs` while the tab is
+ * visible, loads `url` (a loader answering `{ version }`) and revalidates when the version differs
+ * from `current`, the one the route's data was read with. The expensive loader runs only on a
+ * change, not on every tick. An answer to a check sent before the route's data last arrived is
+ * ignored: it may predate that data and would reload it for nothing.
+ */
+export function useRevalidateWhenChanged(url: string, current: string, everyMs: number): void {
+  const revalidator = useRevalidator();
+  const check = useFetcher<{ version: string }>();
+  const loadedAt = useRef(Date.now());
+  const sentAt = useRef(0);
+  useEffect(() => {
+    loadedAt.current = Date.now();
+  }, [current]);
+
+  // The timer reads the latest fetcher and revalidator through a ref, so re-renders (typing in
+  // the search box) do not restart it and push the next check further out.
+  const latest = useRef({ check, revalidator });
+  latest.current = { check, revalidator };
+  useEffect(() => {
+    const timer = setInterval(() => {
+      const { check: fetcher, revalidator: reloader } = latest.current;
+      if (fetcher.state !== "idle" || reloader.state !== "idle" || document.visibilityState !== "visible") return;
+      sentAt.current = Date.now();
+      fetcher.load(url);
+    }, everyMs);
+    return () => clearInterval(timer);
+  }, [url, everyMs]);
+
+  const seen = check.data?.version;
+  useEffect(() => {
+    if (seen === undefined || seen === current || sentAt.current < loadedAt.current) return;
+    if (revalidator.state === "idle") revalidator.revalidate();
+  }, [seen, current, revalidator]);
 }

@@ -1,14 +1,17 @@
 import { describe, expect, it, vi } from "vitest";
 
+import { recordAutoDraftOutcome } from "~/auto-draft/auto-draft-outcomes.server";
 import { setShippingApiKey } from "~/settings/settings.server";
 
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
 import { withGeneratedOrders } from "../../test/fixtures/generated-orders";
+import { insertLabelRow } from "../../test/helpers/label-rows";
 import { mockTokenExchange, routeAdminToEmulator, setupMockServer } from "../../test/helpers/msw";
 import { createAdminRequest } from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
 import { loader } from "./app._index";
+import { loader as versionLoader } from "./app.orders-version";
 
 setupMockServer();
 
@@ -128,5 +131,57 @@ describe("Orders page loader", () => {
     expect(reference).toBeDefined();
     expect(data.list).toBeNull();
     expect(data.problem).toContain(`(Reference: ${reference})`);
+  });
+});
+
+describe("the Orders list's change check", () => {
+  async function checkVersion(): Promise<string> {
+    const data = await versionLoader({ request: createAdminRequest("/app/orders-version"), params: {}, context: {} });
+    return data.version;
+  }
+
+  it("answers the version the list was read with while nothing changed, without asking Shopify", async () => {
+    mockTokenExchange();
+    const emulator = createShopifyAdminEmulator({ shop: TEST_SHOP });
+    let shopifyCalls = 0;
+    routeAdminToEmulator({
+      ...emulator,
+      fetch: (input, init) => {
+        shopifyCalls += 1;
+        return emulator.fetch(input, init);
+      },
+    });
+    const data = await loadOrders();
+    const callsForTheList = shopifyCalls;
+    expect(callsForTheList).toBeGreaterThan(0);
+    expect(await checkVersion()).toBe(data.version);
+    expect(await checkVersion()).toBe(data.version);
+    expect(shopifyCalls).toBe(callsForTheList);
+  });
+
+  it("answers a new version once the worker drafts a label, so the open list reloads", async () => {
+    useEmulator();
+    const { version } = await loadOrders();
+    await insertLabelRow({ status: "creating" });
+    const afterDraft = await checkVersion();
+    expect(afterDraft).not.toBe(version);
+    expect((await loadOrders()).version).toBe(afterDraft);
+  });
+
+  it("answers a new version when a label changes state or automatic drafting records an outcome", async () => {
+    useEmulator();
+    const row = await insertLabelRow({ status: "creating" });
+    const created = await checkVersion();
+    await db.label.update({ where: { id: row.id }, data: { status: "draft" } });
+    const drafted = await checkVersion();
+    expect(drafted).not.toBe(created);
+    await recordAutoDraftOutcome(db, TEST_SHOP, {
+      orderGid: "gid://shopify/Order/77" as never,
+      orderName: "#77",
+      fulfillmentOrderGid: "gid://shopify/FulfillmentOrder/77" as never,
+      status: "blocked",
+      problems: [{ path: "parcel.weight", message: "Enter the weight." }],
+    });
+    expect(await checkVersion()).not.toBe(drafted);
   });
 });

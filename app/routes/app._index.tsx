@@ -3,11 +3,12 @@ import { useLoaderData } from "@remix-run/react";
 import { Banner, BlockStack, Button, CalloutCard, Layout, Page, Text } from "@shopify/polaris";
 import { z } from "zod";
 
-import { listOrdersAwaitingShipment, ORDER_LIST_TABS } from "~/screens/order-list.server";
+import { listOrdersAwaitingShipment, ORDER_LIST_TABS, readOrderListVersion } from "~/screens/order-list.server";
 import { getSettingsView } from "~/settings/settings.server";
 import { reportError } from "~/utils/error-report.server";
 
 import { OrderList } from "../components/order-list";
+import { useRevalidateWhenChanged } from "../components/use-polling";
 import { requireShopContext } from "../http/shop-context.server";
 
 // Values only an edited URL can hold fall back (no search, the first page) rather than a 500.
@@ -18,10 +19,17 @@ const SearchSchema = z.object({
   before: z.string().max(500).optional().catch(undefined),
 });
 
+/** The resource route answering the list's version (app.orders-version.ts). */
+const ORDER_LIST_VERSION_URL = "/app/orders-version";
+const ORDER_LIST_CHECK_MS = 3000;
+
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   // No shipping client here: the Orders page renders before the merchant has entered a key.
   const { shop, db, admin } = await requireShopContext(request);
   const params = SearchSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  // Read before the page: a label changing while the page is read shows as a newer version at
+  // the next check, so the list reloads once more rather than missing it.
+  const version = await readOrderListVersion(db, shop);
   const [settings, page] = await Promise.all([
     getSettingsView(db, shop),
     listOrdersAwaitingShipment(
@@ -33,13 +41,16 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   // The page still renders when Shopify fails: the banner quotes a reference from the log.
   if (!page.ok) {
     const { message } = reportError(page.error, { level: "warn" });
-    return { setup, problem: message, list: null };
+    return { setup, problem: message, list: null, version };
   }
-  return { setup, problem: null, list: page.value };
+  return { setup, problem: null, list: page.value, version };
 };
 
 export default function OrdersPage() {
-  const { setup, problem, list } = useLoaderData<typeof loader>();
+  const { setup, problem, list, version } = useLoaderData<typeof loader>();
+  // A draft the worker makes (an order just placed, automatic drafts on) shows without a reload:
+  // a cheap check of the app's own labels every few seconds, and the page re-read only on a change.
+  useRevalidateWhenChanged(ORDER_LIST_VERSION_URL, version, ORDER_LIST_CHECK_MS);
   return (
     <Page title="Orders" subtitle="Orders awaiting shipment: create, buy and print their labels">
       <Layout>

@@ -291,6 +291,29 @@ async function listActiveLabelsByOrder(db: PrismaClient, shop: string, orderGids
   return byOrder;
 }
 
+/**
+ * A token that changes whenever a label of the shop or an automatic draft's outcome changes: the
+ * Orders list asks for it every few seconds, and re-reads its page (and Shopify) only when it
+ * moved. Two indexed reads of the app's own database; no Shopify call, so polling costs nothing
+ * of the shop's API budget. Compared for equality only: the newest row's id and time, never
+ * ordered across processes' clocks.
+ */
+export async function readOrderListVersion(db: PrismaClient, shop: string): Promise<string> {
+  const [label, outcome] = await Promise.all([
+    listLabels(db, shop, { newestBy: "updatedAt", take: 1 }),
+    db.autoDraftOutcome.findFirst({
+      where: { shop },
+      orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+      select: { id: true, updatedAt: true },
+    }),
+  ]);
+  const newest = label[0];
+  return [
+    newest ? `${newest.id}@${newest.updatedAt.getTime()}` : "-",
+    outcome ? `${outcome.id}@${outcome.updatedAt.getTime()}` : "-",
+  ].join("|");
+}
+
 export type OrderListInput = {
   tab: OrderListTab;
   search?: string | null;
