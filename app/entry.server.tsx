@@ -7,6 +7,7 @@ import { renderToPipeableStream } from "react-dom/server";
 
 import { getEnv } from "./env.server";
 import { applyConfiguredHosts } from "./http/document-headers.server";
+import { logger } from "./logger.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
 
 // The web process starts no background work: purchases interrupted after the charge and
@@ -41,7 +42,8 @@ export default async function handleRequest(
       },
       onError(error: unknown) {
         responseStatusCode = 500;
-        console.error(error);
+        // The path only: the query carries the session token (`id_token`) on embedded loads.
+        logger.error({ err: error, path: new URL(request.url).pathname }, "rendering the document failed");
       },
     });
     // Abort a little after the stream timeout so rejected promises still reach the client.

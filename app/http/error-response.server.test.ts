@@ -80,7 +80,9 @@ describe("respondWithError", () => {
     );
     expect(JSON.stringify(body)).not.toContain("shpat_secret");
     expect(error).toHaveBeenCalledTimes(1);
-    expect(error).toHaveBeenCalledWith(`${body.error.reference} shopify/NETWORK_ERROR: ${shopifyDown.logMessage}`);
+    expect(error).toHaveBeenCalledWith(
+      `shopify/NETWORK_ERROR: ${shopifyDown.logMessage} {"reference":"${body.error.reference}"}`,
+    );
   });
 });
 

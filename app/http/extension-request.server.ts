@@ -1,4 +1,5 @@
 import type { LabelError } from "~/labels/label-errors";
+import { logFor } from "~/logger.server";
 import { authenticate } from "~/shopify.server";
 import type { AppError } from "~/utils/app-error";
 import { createErrorReference, reportError } from "~/utils/error-report.server";
@@ -105,7 +106,10 @@ export async function handleExtensionRequest(
     // Anything else is ours: logged with a reference, and still answered with CORS headers, or the
     // extension would see a bare network error and could not tell the merchant what happened.
     const reference = createErrorReference();
-    console.error(`${reference} extension API ${request.method} ${new URL(request.url).pathname}:`, thrown);
+    logFor({ reference }).error(
+      { err: thrown },
+      `extension API ${request.method} ${new URL(request.url).pathname} failed`,
+    );
     return withExtensionCors(
       extensionError(
         500,

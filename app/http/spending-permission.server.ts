@@ -1,6 +1,7 @@
 import { z } from "zod";
 
 import { getEnv } from "~/env.server";
+import { logFor } from "~/logger.server";
 import type { AppError } from "~/utils/app-error";
 import { reportError } from "~/utils/error-report.server";
 
@@ -112,7 +113,7 @@ export async function checkSpendingPermission(
   if (!parsed.success) return unavailable(`online token exchange for ${context.shop}: not an online access token`);
   const { associated_user: user, associated_user_scope: scope } = parsed.data;
   if (user.id !== context.staffMemberId) {
-    console.warn(
+    logFor({ shop: context.shop }).warn(
       `online token exchange for ${context.shop}: Shopify names user ${user.id}, the session token ${context.staffMemberId}`,
     );
     return refuse("NOT_ALLOWED", 403, UNKNOWN_STAFF_MESSAGE);

@@ -4,6 +4,7 @@ import type { Prisma } from "@prisma/client";
 import { type CommandResponse, type Db as IDatabase, fromPrisma, PgBoss } from "pg-boss";
 import { z } from "zod";
 
+import { logger } from "~/logger.server";
 import { err, ok, type Result } from "~/utils/result";
 
 import type {
@@ -80,7 +81,7 @@ export async function startPgBoss(url: string, options: PgBossOptions = {}): Pro
     registerInstance: false,
   });
   // Errors of pg-boss's own timers (maintenance, supervision): logged, never thrown at a caller.
-  boss.on("error", (error) => console.error("pg-boss:", error));
+  boss.on("error", (error) => logger.error({ err: error }, "pg-boss: background work failed"));
   try {
     await boss.start();
   } catch (error) {
@@ -392,7 +393,9 @@ export function createPgBossWorker(
   let starting: Promise<void> | null = null;
   let stopped = false;
   let wakeStarter: (() => void) | null = null;
-  const log = options.log ?? { error: (message: string, error?: unknown) => console.error(message, error) };
+  const log = options.log ?? {
+    error: (message: string, error?: unknown) => logger.error(error === undefined ? {} : { err: error }, message),
+  };
   return {
     start() {
       // A database that is not there yet (a deploy, a failover) is waited for, never given up on:

@@ -2,6 +2,7 @@ import type { Prisma, PrismaClient } from "@prisma/client";
 import type { PgBoss } from "pg-boss";
 
 import { getEnv } from "~/env.server";
+import { logFor } from "~/logger.server";
 
 import type { EnqueueOptions, EnqueueResult, JobKind, JobQueue, Schedule } from "./job-queue";
 import {
@@ -144,7 +145,10 @@ export async function moveJobTableJobsToPgBoss(
     } catch (error) {
       // A payload this release cannot read: left in the table, said once per pass.
       failed++;
-      console.error(`job ${row.name} ${row.id} could not move to pg-boss`, error);
+      logFor({ shop: row.shop, job: row.name, jobId: row.id }).error(
+        { err: error },
+        "job could not move from the Job table to pg-boss",
+      );
     }
   }
   return { moved, failed };

@@ -1,3 +1,5 @@
+import { logger } from "~/logger.server";
+
 import type { JobWorker, WorkerStopReport } from "./job-queue";
 
 // What `npm run worker` does with a worker: start it, and on SIGTERM or SIGINT (a deploy, Ctrl-C)
@@ -17,7 +19,7 @@ export type WorkerProcessOptions = {
 };
 
 export function runWorkerProcess(options: WorkerProcessOptions): { stopped: Promise<WorkerStopReport> } {
-  const log = options.log ?? ((line: string) => console.info(line));
+  const log = options.log ?? ((line: string) => logger.info(line));
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const signals = options.signals ?? ["SIGTERM", "SIGINT"];
   let resolveStopped: (report: WorkerStopReport) => void = () => {};
@@ -43,7 +45,7 @@ export function runWorkerProcess(options: WorkerProcessOptions): { stopped: Prom
         exit(0);
       })
       .catch((error: unknown) => {
-        console.error("worker: stopping failed", error);
+        logger.error({ err: error }, "worker: stopping failed");
         exit(1);
       });
   };

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 
 import db from "../db.server";
+import { logFor } from "../logger.server";
 import { verifyWebhook } from "../shopify.server";
 import { handleOrderWebhook } from "../webhooks/order-webhooks.server";
 
@@ -12,6 +13,8 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const { shop, topic, eventId, webhookId, payload } = await verifyWebhook(request);
   const outcome = await handleOrderWebhook(db, { shop, topic, eventId, webhookId }, payload);
   // A malformed payload will not get better on redelivery: logged, and acknowledged.
-  if (outcome.status === "processed" && !outcome.value.ok) console.warn(outcome.value.error.logMessage);
+  if (outcome.status === "processed" && !outcome.value.ok) {
+    logFor({ shop, topic, webhookId }).warn(outcome.value.error.logMessage);
+  }
   return new Response();
 };

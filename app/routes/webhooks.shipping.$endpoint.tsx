@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 
 import db from "../db.server";
+import { logger } from "../logger.server";
 import { receiveShippingEvent } from "../webhooks/shipping-events.server";
 
 // Events from the shipping service (contract.md, "Events"): label.purchased and
@@ -14,6 +15,6 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
     signature: request.headers.get("Shipping-Signature"),
     rawBody,
   });
-  if (outcome.status === 200 && outcome.result === "ignored") console.warn(`shipping event ignored: ${outcome.detail}`);
+  if (outcome.status === 200 && outcome.result === "ignored") logger.warn(`shipping event ignored: ${outcome.detail}`);
   return new Response(null, { status: outcome.status });
 };

@@ -1,5 +1,7 @@
 import { randomInt } from "node:crypto";
 
+import { type LogContext, logFor } from "~/logger.server";
+
 import type { AppError } from "./app-error";
 
 // A logged problem under a reference the merchant can quote: routes answer with it, and use cases
@@ -19,12 +21,18 @@ export type ReportedError = { readonly reference: string; readonly message: stri
 
 /**
  * Logs a problem with a fresh reference and returns the merchant message that quotes it. The log
- * gets `logMessage`; the merchant gets only the error's own merchant message.
+ * line gets `logMessage` and carries the reference (and the caller's context: the shop, the job)
+ * as fields; the merchant gets only the error's own merchant message.
  */
-export function reportError(error: AppError, options: { level?: "error" | "warn" } = {}): ReportedError {
+export function reportError(
+  error: AppError,
+  options: { level?: "error" | "warn"; context?: LogContext } = {},
+): ReportedError {
   const reference = createErrorReference();
-  const log = options.level === "warn" ? console.warn : console.error;
-  log(`${reference} ${error.source}/${error.code}: ${error.logMessage}`);
+  const log = logFor({ ...options.context, reference });
+  const line = `${error.source}/${error.code}: ${error.logMessage}`;
+  if (options.level === "warn") log.warn(line);
+  else log.error(line);
   return {
     reference,
     // Merchant messages already say what to do next (try again, contact support); the reference

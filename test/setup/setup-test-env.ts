@@ -27,21 +27,25 @@ beforeEach(async () => {
 // A test file that enqueued on PostgreSQL started the process's pg-boss: its pool and timers go.
 afterAll(() => stopPgBosses());
 
-// An unexpected console.error fails the test that caused it: errors the code logs are bugs
-// unless the test says it expects them (by spying on console.error itself).
-let consoleErrorCalls: unknown[][] = [];
+// An unexpected console.error or console.warn fails the test that caused it: what the code logs
+// at those levels is a bug unless the test says it expects it (by spying on the console method
+// itself). The app's logger hands its warnings and errors to these two in tests, already
+// redacted, and drops the rest (app/logger.server.ts, docs/decisions/0017-one-logger.md).
+const UNEXPECTED = ["error", "warn"] as const;
+let unexpectedCalls: Array<{ method: (typeof UNEXPECTED)[number]; args: unknown[] }> = [];
 beforeEach(() => {
-  consoleErrorCalls = [];
-  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
-    consoleErrorCalls.push(args);
-  });
+  unexpectedCalls = [];
+  for (const method of UNEXPECTED) {
+    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+      unexpectedCalls.push({ method, args });
+    });
+  }
 });
 afterEach(() => {
-  const calls = consoleErrorCalls;
-  consoleErrorCalls = [];
+  const calls = unexpectedCalls;
+  unexpectedCalls = [];
   if (calls.length > 0) {
-    throw new Error(
-      `console.error was called unexpectedly:\n${calls.map((call) => call.map(String).join(" ")).join("\n")}`,
-    );
+    const lines = calls.map(({ method, args }) => `console.${method}: ${args.map(String).join(" ")}`);
+    throw new Error(`console.${calls[0]?.method} was called unexpectedly:\n${lines.join("\n")}`);
   }
 });
