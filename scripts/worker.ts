@@ -10,15 +10,17 @@ import { getEnv } from "../app/env.server";
 import { jobQueueFor, stopPgBosses } from "../app/jobs/queue.server";
 import { createWorkerJobs } from "../app/jobs/worker-jobs.server";
 import { runWorkerProcess } from "../app/jobs/worker-process.server";
+import { logger } from "../app/logger.server";
 
 getEnv(); // a bad environment stops the worker at boot, with the variable's name
-const log = (line: string) => console.info(line);
+// Its lines are the app's logger's (JSON on stdout, with each job's shop and name).
+const log = (line: string) => logger.info(line);
 const queue = jobQueueFor(db);
-const { definitions, schedules } = createWorkerJobs(db, queue, log);
+const { definitions, schedules } = createWorkerJobs(db, queue);
 const graceMs = Number(process.env.WORKER_GRACE_MS ?? 20_000);
 
 runWorkerProcess({
-  worker: queue.createWorker(definitions, { schedules, log: { info: log, error: (m, e) => console.error(m, e) } }),
+  worker: queue.createWorker(definitions, { schedules }),
   graceMs: Number.isFinite(graceMs) && graceMs >= 0 ? graceMs : 20_000,
   close: async () => {
     await stopPgBosses();

@@ -44,7 +44,12 @@ export type JobDefinition<P> = JobKind<P> & {
   readonly leaseMs?: number;
   /** Wait before retry n (1-based): baseMs · 2^(n-1), at most maxMs (default 10 s … 1 h); pg-boss's has jitter (between it and twice it). */
   readonly backoff?: { readonly baseMs: number; readonly maxMs: number };
-  /** Throw to fail the attempt (retried with backoff); throw `PermanentJobError` to make it dead at once. */
+  /**
+   * Throw to end the attempt; what becomes of the job is decided by one mapping for every job
+   * (`jobOutcomeOf`, job-outcome.ts): transient failures are retried with backoff, permanent
+   * ones (`PermanentJobError`, a use case's non-transient `JobFailedError`) make it dead at once,
+   * and a shop with no offline session (`ShopUninstalledError`) drops it.
+   */
   readonly run: (payload: P, context: JobContext) => Promise<void>;
 };
 
@@ -109,9 +114,15 @@ export type WorkerOptions = {
 
 export type Schedule = { readonly name: string; readonly everyMs: number; readonly run: () => Promise<void> };
 
+/**
+ * Where a worker's lines go (default: the app's logger, app/logger.server.ts). `context` names the
+ * job (`shop`, `job`, `jobId`, `attempt`); a failed attempt to be retried is a warning, a job
+ * that is dead an error. Without `warn`, warnings go to `error`.
+ */
 export type WorkerLog = {
-  info(message: string): void;
-  error(message: string, error?: unknown): void;
+  info(message: string, context?: Readonly<Record<string, unknown>>): void;
+  warn?(message: string, error?: unknown, context?: Readonly<Record<string, unknown>>): void;
+  error(message: string, error?: unknown, context?: Readonly<Record<string, unknown>>): void;
 };
 
 export type WorkerStopReport = {

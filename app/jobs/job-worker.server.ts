@@ -1,3 +1,6 @@
+import { logFor, logger } from "~/logger.server";
+
+import { jobOutcomeOf } from "./job-outcome";
 import {
   type AnyJobDefinition,
   type JobWorker,
@@ -56,9 +59,13 @@ function describeError(error: unknown): string {
   return String(error).slice(0, 2000);
 }
 
-const consoleLog: WorkerLog = {
-  info: (message) => console.info(message),
-  error: (message, error) => console.error(message, error),
+// The app's logger, each line with the job's context (shop, job, jobId, attempt).
+const appLog: WorkerLog = {
+  info: (message, context) => (context ? logFor(context) : logger).info(message),
+  warn: (message, error, context) =>
+    (context ? logFor(context) : logger).warn(error === undefined ? {} : { err: error }, message),
+  error: (message, error, context) =>
+    (context ? logFor(context) : logger).error(error === undefined ? {} : { err: error }, message),
 };
 
 type Running = { job: ClaimedJob; controller: AbortController; done: Promise<void> };
@@ -69,7 +76,8 @@ export function createJobWorker(
   options: WorkerOptions = {},
 ): JobWorker {
   const now = options.now ?? (() => new Date());
-  const log = options.log ?? consoleLog;
+  const log = options.log ?? appLog;
+  const warn = (log.warn ?? log.error).bind(log);
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const names = new Set<string>();
   for (const definition of definitions) {
@@ -97,6 +105,7 @@ export function createJobWorker(
   const released = new Set<string>();
 
   async function runJob(definition: AnyJobDefinition, job: ClaimedJob, controller: AbortController): Promise<void> {
+    const context = { shop: job.shop, job: job.name, jobId: job.id, attempt: job.attempts };
     const untilLease = job.leaseUntil.getTime() - now().getTime() - LEASE_MARGIN_MS;
     const leaseTimer = setTimeout(() => controller.abort(new Error("job lease ended")), Math.max(0, untilLease));
     try {
@@ -111,15 +120,25 @@ export function createJobWorker(
         signal: controller.signal,
       });
       if (released.has(job.id)) return;
-      if (!(await store.complete(job, now()))) log.info(`job ${job.name} ${job.id} finished after losing its claim`);
+      if (!(await store.complete(job, now()))) log.info(`job ${job.name} finished after losing its claim`, context);
     } catch (error) {
       if (released.has(job.id)) return;
-      const permanent = error instanceof PermanentJobError;
+      // One mapping for every job (job-outcome.ts): retried with backoff, dead, or dropped.
+      const outcome = jobOutcomeOf(error);
+      if (outcome.kind === "dropped") {
+        log.info(`job ${job.name} dropped: ${outcome.reason}`, context);
+        await store.complete(job, now());
+        return;
+      }
       const retryAt =
-        permanent || job.attempts >= job.maxAttempts
+        outcome.kind === "dead" || job.attempts >= job.maxAttempts
           ? null
           : new Date(now().getTime() + retryDelayMs(definition, job.attempts));
-      log.error(`job ${job.name} ${job.id} (${job.shop}) attempt ${job.attempts} failed`, error);
+      if (retryAt) {
+        warn(`job ${job.name} attempt ${job.attempts} failed, retrying at ${retryAt.toISOString()}`, error, context);
+      } else {
+        log.error(`job ${job.name} is dead after attempt ${job.attempts}: ${outcome.reason}`, error, context);
+      }
       await store.fail(job, describeError(error), retryAt, now());
     } finally {
       clearTimeout(leaseTimer);
@@ -142,7 +161,13 @@ export function createJobWorker(
         const controller = new AbortController();
         const entry: Running = { job, controller, done: Promise.resolve() };
         entry.done = runJob(definition, job, controller)
-          .catch((error: unknown) => log.error(`job ${job.name} ${job.id}: recording its outcome failed`, error))
+          .catch((error: unknown) =>
+            log.error(`job ${job.name}: recording its outcome failed`, error, {
+              shop: job.shop,
+              job: job.name,
+              jobId: job.id,
+            }),
+          )
           .finally(() => {
             running.delete(job.id);
             requestWake();

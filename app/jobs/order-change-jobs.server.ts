@@ -1,13 +1,14 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
-import { draftFulfillmentOrderAutomatically, isTransientLabelError } from "~/auto-draft/auto-draft.server";
+import { draftFulfillmentOrderAutomatically } from "~/auto-draft/auto-draft.server";
 import { recheckLabels } from "~/auto-draft/stale-labels.server";
 import type { ShippingClient } from "~/shipping/client.server";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { type FulfillmentOrderGid, type OrderGid, parseFulfillmentOrderGid, parseOrderGid } from "~/shopify/ids";
 
-import { type JobDefinition, type JobKind, PermanentJobError } from "./job-queue";
+import { JobFailedError, ShopUninstalledError } from "./job-outcome";
+import type { JobDefinition, JobKind } from "./job-queue";
 import { enqueueJob } from "./queue.server";
 
 // The jobs behind the order webhooks: `auto-draft` (a fulfillment order ready to ship gets a draft
@@ -80,16 +81,21 @@ export type OrderChangeJobDeps = {
   adminFor: (shop: string) => Promise<AdminGraphqlClient | null>;
   /** The shop's shipping client, or null when it has no usable API key. */
   shippingFor: (shop: string) => Promise<Pick<ShippingClient, "getRates" | "createDraftLabel" | "getLabel"> | null>;
-  onResult?: (line: string) => void;
+  /** A job's result, for the logs (the worker's: the app's logger, at info). */
+  onResult?: JobResultLog;
 };
+
+/** A line saying what a job did, with its context (shop, job, the ids it worked on). */
+export type JobResultLog = (message: string, context: Readonly<Record<string, unknown>>) => void;
 
 export async function requireAdmin(
   deps: Pick<OrderChangeJobDeps, "adminFor">,
   shop: string,
 ): Promise<AdminGraphqlClient> {
   const admin = await deps.adminFor(shop);
-  // Retrying cannot bring a session back; a reinstall sends its own webhooks.
-  if (!admin) throw new PermanentJobError(`no offline session for ${shop}: the app is not installed`);
+  // Retrying cannot bring a session back, and there is no merchant to show a dead job to: the
+  // job is dropped (job-outcome.ts). A reinstall sends its own webhooks.
+  if (!admin) throw new ShopUninstalledError(shop);
   return admin;
 }
 
@@ -106,11 +112,16 @@ export function createAutoDraftJob(deps: OrderChangeJobDeps): JobDefinition<Auto
         { db: deps.db, shop: context.shop, admin, shipping },
         payload.fulfillmentOrderGid,
       );
-      if (!result.ok) {
-        if (isTransientLabelError(result.error)) throw new Error(result.error.logMessage);
-        throw new PermanentJobError(result.error.logMessage);
-      }
-      deps.onResult?.(`auto-draft ${context.shop} ${payload.fulfillmentOrderGid}: ${JSON.stringify(result.value)}`);
+      // Retried or dead by the one mapping (job-outcome.ts).
+      if (!result.ok) throw new JobFailedError(result.error);
+      deps.onResult?.(`auto-draft ${result.value.status}`, {
+        shop: context.shop,
+        job: AUTO_DRAFT_JOB.name,
+        jobId: context.jobId,
+        fulfillmentOrderGid: payload.fulfillmentOrderGid,
+        trigger: payload.trigger,
+        result: result.value,
+      });
     },
   };
 }
@@ -136,11 +147,14 @@ export function createRecheckLabelsJob(deps: OrderChangeJobDeps): JobDefinition<
         },
         payload,
       );
-      if (!result.ok) {
-        if (isTransientLabelError(result.error)) throw new Error(result.error.logMessage);
-        throw new PermanentJobError(result.error.logMessage);
-      }
-      deps.onResult?.(`recheck-labels ${context.shop}: ${JSON.stringify(result.value)}`);
+      if (!result.ok) throw new JobFailedError(result.error);
+      deps.onResult?.("recheck-labels done", {
+        shop: context.shop,
+        job: RECHECK_LABELS_JOB.name,
+        jobId: context.jobId,
+        trigger: payload.trigger,
+        result: result.value,
+      });
     },
   };
 }

@@ -9,13 +9,16 @@ import {
 } from "~/labels/shipping-events.server";
 import { ShippingEventSchema } from "~/shipping/schemas";
 
-import { type JobDefinition, type JobKind, PermanentJobError } from "./job-queue";
-import type { OrderChangeJobDeps } from "./order-change-jobs.server";
+import { JobFailedError, NotYetJobError } from "./job-outcome";
+import type { JobDefinition, JobKind } from "./job-queue";
+import { type OrderChangeJobDeps, requireAdmin } from "./order-change-jobs.server";
 import { enqueueJob } from "./queue.server";
 
 // The `shipping-event` job: one event of the shipping service, applied by the worker. Events come
 // in any order: a tracking update before its purchase, or before the Shopify fulfillment exists,
-// fails the attempt and is retried with backoff until it can be applied.
+// fails the attempt and is retried with backoff until it can be applied. Any other failure is
+// retried or dead by the one mapping (job-outcome.ts): Shopify down is retried, Shopify saying
+// the fulfillment is gone is not.
 
 export const ShippingEventPayloadSchema = z.object({ eventId: z.string().min(1), event: z.unknown() });
 export type ShippingEventPayload = z.infer<typeof ShippingEventPayloadSchema>;
@@ -60,8 +63,7 @@ export function createShippingEventJob(
         });
         return;
       }
-      const admin = await deps.adminFor(context.shop);
-      if (!admin) throw new PermanentJobError(`no offline session for ${context.shop}: the app is not installed`);
+      const admin = await requireAdmin(deps, context.shop);
       const shipping = await deps.shippingFor(context.shop);
       const eventDeps: ShippingEventDeps = {
         db: deps.db,
@@ -75,9 +77,21 @@ export function createShippingEventJob(
         event.type === "label.purchased"
           ? await applyLabelPurchased(eventDeps, event)
           : await applyTrackingUpdate(eventDeps, event);
-      if (!result.ok) throw new Error(result.error.logMessage);
+      if (!result.ok) {
+        // INVALID_STATE is "not yet" here (shipping-events.server.ts, notYet: the purchase event
+        // or the fulfillment comes later), or a draft that moved on while it was discarded: the
+        // next attempt reads the label again.
+        if (result.error.code === "INVALID_STATE") throw new NotYetJobError(result.error.logMessage);
+        throw new JobFailedError(result.error);
+      }
       await markEvent(deps.db, context.shop, payload.eventId, result.value);
-      deps.onResult?.(`shipping-event ${context.shop} ${payload.eventId} ${event.type}: ${result.value.outcome}`);
+      deps.onResult?.(`shipping-event ${event.type}: ${result.value.outcome}`, {
+        shop: context.shop,
+        job: SHIPPING_EVENT_JOB.name,
+        jobId: context.jobId,
+        eventId: payload.eventId,
+        detail: result.value.detail,
+      });
     },
   };
 }

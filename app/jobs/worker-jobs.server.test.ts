@@ -5,7 +5,7 @@ import db from "~/db.server";
 import type { FulfillmentOrderGid } from "~/shopify/ids";
 
 import { TEST_SHOP } from "../../test/setup/test-env";
-import { PermanentJobError } from "./job-queue";
+import { jobOutcomeOf, ShopUninstalledError } from "./job-outcome";
 import { createAutoDraftJob } from "./order-change-jobs.server";
 import { createAdminFor } from "./worker-jobs.server";
 
@@ -20,13 +20,15 @@ const context = {
 const payload = { fulfillmentOrderGid: "gid://shopify/FulfillmentOrder/1" as FulfillmentOrderGid, trigger: "test" };
 
 describe("a shop's Admin API for a job", () => {
-  it("is none only when the shop has no offline session: the app was uninstalled, and the job ends", async () => {
+  it("is none only when the shop has no offline session: the app was uninstalled, and the job is dropped", async () => {
     const adminFor = createAdminFor(async (shop) => {
       throw new SessionNotFoundError(`Could not find a session for shop ${shop}`);
     });
     expect(await adminFor(TEST_SHOP)).toBeNull();
     const job = createAutoDraftJob({ db, adminFor, shippingFor: async () => null });
-    await expect(job.run(payload, context)).rejects.toBeInstanceOf(PermanentJobError);
+    const failure = await job.run(payload, context).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ShopUninstalledError);
+    expect(jobOutcomeOf(failure).kind).toBe("dropped");
   });
 
   it("fails the attempt, to be retried, when Shopify fails while the token is refreshed", async () => {
@@ -38,6 +40,6 @@ describe("a shop's Admin API for a job", () => {
     const job = createAutoDraftJob({ db, adminFor, shippingFor: async () => null });
     const failure = await job.run(payload, context).catch((error: unknown) => error);
     expect(failure).toBe(blip);
-    expect(failure).not.toBeInstanceOf(PermanentJobError);
+    expect(jobOutcomeOf(failure).kind).toBe("retry");
   });
 });

@@ -2,6 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 import { SessionNotFoundError } from "@shopify/shopify-app-remix/server";
 
 import { resumeStrandedBulkItems } from "~/bulk/bulk-buying.server";
+import { logFor } from "~/logger.server";
 import { createShippingClientForShop } from "~/settings/settings.server";
 import type { RequestSlots } from "~/shipping/client.server";
 import { unauthenticated } from "~/shopify.server";
@@ -21,7 +22,12 @@ import {
   LABEL_RECOVERY_EVERY_MS,
   type LabelRecoveryDeps,
 } from "./label-recovery.server";
-import { createAutoDraftJob, createRecheckLabelsJob, type OrderChangeJobDeps } from "./order-change-jobs.server";
+import {
+  createAutoDraftJob,
+  createRecheckLabelsJob,
+  type JobResultLog,
+  type OrderChangeJobDeps,
+} from "./order-change-jobs.server";
 import { providerOf, pruneFinishedJobs } from "./prisma-job-queue.server";
 import { createShippingEventJob } from "./shipping-event-jobs.server";
 
@@ -30,8 +36,8 @@ import { createShippingEventJob } from "./shipping-event-jobs.server";
 
 /**
  * A shop's Admin API from its offline session, or null when the shop has none (the app was
- * uninstalled). Anything else (Shopify down or a network blip while the library refreshes an
- * expiring token) is thrown, so the job fails this attempt and is retried, not ended for good.
+ * uninstalled: the job is dropped). Anything else (Shopify down or a network blip while the
+ * library refreshes an expiring token) is thrown, and the one mapping (job-outcome.ts) retries it.
  */
 export function createAdminFor(
   unauthenticatedAdmin: (shop: string) => Promise<{ admin: { graphql: AdminGraphqlClient } }>,
@@ -58,15 +64,18 @@ export function createShopClientsDeps(db: PrismaClient): LabelRecoveryDeps & Ord
   };
 }
 
+/** What the jobs did, at info on the app's logger with each line's context. */
+const logResult: JobResultLog = (message, context) => logFor(context).info(message);
+
 export function createWorkerJobs(
   db: PrismaClient,
   queue: JobQueue,
-  log: (line: string) => void,
+  log: JobResultLog = logResult,
 ): { definitions: AnyJobDefinition[]; schedules: Schedule[] } {
   const clients = createShopClientsDeps(db);
   const labelRecovery = createLabelRecoveryJob(clients, (shop, report) => {
     if (report.purchasesRecovered || report.writeBacksDone || report.writeBacksPending || report.skipped.length) {
-      log(`label recovery ${shop} ${JSON.stringify(report)}`);
+      log("label recovery", { shop, job: "label-recovery", ...report });
     }
   });
   const orderChangeDeps = { ...clients, onResult: log };
@@ -97,7 +106,7 @@ export function createWorkerJobs(
         everyMs: 5 * 60_000,
         run: async () => {
           const resumed = await resumeStrandedBulkItems(db, { check: enqueueBulkCheck, buy: enqueueBulkBuy });
-          if (resumed.checks || resumed.buys) log(`bulk-run sweep ${JSON.stringify(resumed)}`);
+          if (resumed.checks || resumed.buys) log("bulk-run sweep resumed stranded items", { ...resumed });
         },
       },
     ],
