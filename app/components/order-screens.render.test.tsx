@@ -7,7 +7,9 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 
 import type { OrderLabelPage } from "~/screens/order-label-page.server";
 
+import { mergeProblems } from "./label-form/field-links";
 import { OrderLabelWorkspace } from "./label-form/order-label-workspace";
+import { ProblemSummary } from "./label-form/problem-list";
 import { OrderList } from "./order-list";
 
 // Server-renders the screens' components with realistic data, as a document request would, to
@@ -232,5 +234,122 @@ describe("order screens render on the server", () => {
     expect(html).toContain("Out for delivery");
     expect(html).toContain("Brooklyn, NY, US");
     expect(html).toContain("The order was cancelled after its label was bought.");
+  });
+});
+
+const draftLabel: NonNullable<OrderLabelPage["fulfillmentOrders"][number]["label"]> = {
+  id: "lbl_draft",
+  status: "draft",
+  progress: "draft",
+  carrier: "USPS",
+  serviceName: "Priority Mail International",
+  serviceCode: "svc_usps_priority_intl",
+  quotedCents: 4210,
+  chargedCents: null,
+  currency: "USD",
+  chargeMismatch: false,
+  trackingNumbers: [],
+  labelUrl: null,
+  labelFormat: "pdf",
+  labelSize: "4x6",
+  shipDate: null,
+  packageCount: 1,
+  writeBack: { status: "none", attempts: 0, lastError: null },
+  lastError: null,
+  purchasedAt: null,
+  attention: null,
+  boughtOutside: false,
+  parcels: [],
+};
+
+/** The page of one shipment whose request and products are patched. */
+function pageWithRequest(patch: Record<string, unknown>, products = [{ title: "Mug", productType: "Gift" }]) {
+  const page = pageWith(null);
+  const section = page.fulfillmentOrders[0];
+  if (!section) throw new Error("pageWith has one shipment");
+  section.prefill = { ...section.prefill, request: { ...request, ...patch } as never, products, problems: [] };
+  return page;
+}
+
+describe("the order page's label form", () => {
+  it("shows a drafted label's details read-only yet legible, with Edit, and none of the editing buttons", () => {
+    const html = render(<OrderLabelWorkspace page={pageWith(draftLabel)} />, "/app/orders/1");
+    // Legible: read-only fields, not a disabled (greyed-out) fieldset.
+    expect(html).not.toMatch(/<fieldset[^>]*disabled/);
+    expect(html).not.toMatch(/<input[^>]*disabled/);
+    expect(html).toMatch(
+      /<input[^>]*id="label-field-to_address-city"[^>]*readOnly|<input[^>]*readOnly[^>]*id="label-field-to_address-city"/i,
+    );
+    expect(html).toContain('value="São Paulo"');
+    expect(html).toContain(">Edit<");
+    expect(html).not.toContain("Add box");
+    expect(html).not.toContain("Validate address");
+    expect(html).not.toContain("Get rates");
+  });
+
+  it("links each problem in the summary to its field", () => {
+    const html = render(<OrderLabelWorkspace page={pageWith(null)} />, "/app/orders/1");
+    expect(html).toContain('id="label-field-customs-tax_id"');
+    const banner = /<ul[^>]*>[\s\S]*?<\/ul>/.exec(html)?.[0] ?? "";
+    // Each line is a link-styled button named for what it does; the tax id line among them.
+    expect(banner).toMatch(/<button[^>]*Polaris-Link[^>]*aria-label="[^"]*CPF[^"]*Go to the field\."/);
+  });
+
+  it("counts a field once in the summary, however many problems it has or answers repeat them", () => {
+    const zip = { path: "to_address.zip", severity: "blocking" as const };
+    const html = renderToString(
+      <AppProvider i18n={en}>
+        <ProblemSummary
+          problems={[
+            { ...zip, code: "ZIP_INVALID", message: "The recipient's ZIP code is not a US ZIP code." },
+            { ...zip, code: "FIELD_REQUIRED", message: "Enter the recipient's postal code." },
+            {
+              path: "to_address.phone",
+              severity: "warning",
+              code: "PHONE_TOO_SHORT",
+              message: "The phone is short.",
+            },
+          ]}
+        />
+      </AppProvider>,
+    );
+    expect(html).toContain("1 detail needs fixing before this label can be bought; 1 more to check");
+    expect(html.match(/<li/g)).toHaveLength(2);
+  });
+
+  it("says a problem the form and the server both found once", () => {
+    const tax = {
+      path: "customs.tax_id",
+      code: "TAX_ID_REQUIRED" as const,
+      severity: "blocking" as const,
+      message: "Brazil requires the recipient's CPF.",
+    };
+    const merged = mergeProblems([tax], [tax, { ...tax, code: "TAX_ID_INVALID" }], request as never);
+    expect(merged).toEqual([tax]);
+  });
+
+  it("offers no suggestion the field already holds", () => {
+    // "Gift" is vague for customs, and the products suggest nothing better than "Gift" itself.
+    const page = pageWithRequest(
+      { customs: { ...request.customs, description: "Gift", value: 30, tax_id: "111.444.777-35" } },
+      [{ title: "Gift", productType: null }] as never,
+    );
+    const html = render(<OrderLabelWorkspace page={page} />, "/app/orders/1");
+    expect(html).toContain("too vague for customs");
+    expect(html).not.toContain("Use suggestion");
+  });
+
+  it("flags a US ZIP code that is not 5 or 9 digits next to the ZIP field", () => {
+    const page = pageWithRequest({
+      to_address: { name: "Lee Chan", street1: "1 Main St", city: "Austin", state: "TX", zip: "7870", country: "US" },
+      customs: null,
+    });
+    const section = page.fulfillmentOrders[0];
+    if (section) section.international = false;
+    const html = render(<OrderLabelWorkspace page={page} />, "/app/orders/1");
+    expect(html).toContain("is not a US ZIP code");
+    expect(html).toMatch(
+      /id="label-field-to_address-zip"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*id="label-field-to_address-zip"/,
+    );
   });
 });

@@ -278,6 +278,64 @@ describe("order label page actions", () => {
     expect((await load(orderId)).page?.fulfillmentOrders[0]?.label).toBeNull();
   });
 
+  it("replaces a draft edited on the page with one for the new details: the old discarded, one active, nothing charged", async () => {
+    const { shopify, shipping, ready } = setUp();
+    await ready;
+    const orderId = orderIdOf(shopify, "#1001");
+    const { section, labelId } = await draftFirstShipment(orderId);
+    const drafted = (await load(orderId)).page?.fulfillmentOrders[0];
+    const edited = { ...drafted?.prefill.request, parcel: { ...drafted?.prefill.request.parcel, weight: 60 } };
+    const rates = await post(orderId, {
+      intent: "get-rates",
+      fulfillmentOrderId: section.id,
+      request: JSON.stringify(edited),
+    });
+    const rate = (rates.body.rates as Rate[])[0];
+    if (!rate) throw new Error("no rate");
+
+    const answer = await post(orderId, {
+      intent: "redraft",
+      labelId,
+      fulfillmentOrderId: section.id,
+      request: JSON.stringify(edited),
+      lineItems: JSON.stringify(section.prefill.lineItems),
+      rate: JSON.stringify(rate),
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ intent: "redraft", replaced: labelId });
+    expect(answer.body.labelId).not.toBe(labelId);
+
+    expect((await findLabel(db, TEST_SHOP, labelId))?.status).toBe("voided");
+    const active = await db.label.findMany({ where: { shop: TEST_SHOP, activeKey: { not: null } } });
+    expect(active.map((l) => [l.id, l.status])).toEqual([[answer.body.labelId, "draft"]]);
+    const page = (await load(orderId)).page?.fulfillmentOrders[0];
+    expect(page?.prefill.request.parcel?.weight).toBe(60);
+    expect(shipping.labelsCreated(DEMO_ORG)).toBe(2);
+    expect(shipping.charges(DEMO_ORG)).toEqual([]);
+  });
+
+  it("keeps the draft as it was when the edited details are refused", async () => {
+    const { shopify, shipping, ready } = setUp();
+    await ready;
+    const orderId = orderIdOf(shopify, "#1001");
+    const { section, rate, labelId } = await draftFirstShipment(orderId);
+    const drafted = (await load(orderId)).page?.fulfillmentOrders[0]?.prefill.request;
+    const answer = await post(orderId, {
+      intent: "redraft",
+      labelId,
+      fulfillmentOrderId: section.id,
+      request: JSON.stringify({ ...drafted, to_address: { ...drafted?.to_address, zip: "9404" } }),
+      lineItems: JSON.stringify(section.prefill.lineItems),
+      rate: JSON.stringify(rate),
+    });
+    expect(answer.status).toBe(422);
+    expect(answer.body.problems).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: "to_address.zip", code: "ZIP_INVALID" })]),
+    );
+    expect((await findLabel(db, TEST_SHOP, labelId))?.status).toBe("draft");
+    expect(shipping.labelsCreated(DEMO_ORG)).toBe(1);
+  });
+
   it("shows a bought label's flag and lets the merchant dismiss it, on this order only", async () => {
     const { shopify, ready } = setUp();
     await ready;

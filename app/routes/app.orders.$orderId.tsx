@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Banner, BlockStack, Layout, Page } from "@shopify/polaris";
+import { z } from "zod";
 
 import {
   buyLabelForOrderPage,
@@ -12,7 +13,10 @@ import {
   retryWriteBackForOrderPage,
   validateOrderAddress,
 } from "~/screens/order-label-page.server";
-import { OrderPageActionSchema } from "~/shipments/label-form";
+import { JsonOf, OrderPageActionSchema } from "~/shipments/label-form";
+import { redraftShipment } from "~/shipments/reopen-draft.server";
+import type { LabelRequestInput } from "~/shipping/preflight";
+import { RateSchema } from "~/shipping/schemas";
 import { reportError } from "~/utils/error-report.server";
 
 import { OrderLabelWorkspace } from "../components/label-form/order-label-workspace";
@@ -44,6 +48,18 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   return { page: page.value, problem: null };
 };
 
+// "Edit" on a draft, then a rate chosen again: the draft `labelId` is replaced by one for this
+// request (shipments/reopen-draft.server.ts). The form's other intents are in OrderPageActionSchema.
+const RedraftActionSchema = z.object({
+  intent: z.literal("redraft"),
+  labelId: z.string().min(1),
+  fulfillmentOrderId: z.string().regex(/^gid:\/\/shopify\/FulfillmentOrder\/\d+$/),
+  request: JsonOf(z.record(z.string(), z.unknown())).transform((value) => value as LabelRequestInput),
+  lineItems: JsonOf(z.array(z.object({ id: z.string().min(1), quantity: z.number().int() }))),
+  rate: JsonOf(RateSchema),
+});
+const PageActionSchema = z.union([OrderPageActionSchema, RedraftActionSchema]);
+
 /** A refusal the merchant can fix lists its problems next to the fields; the rest answer one way. */
 function answerError(error: LabelError, redirect: (url: string) => Response): Response {
   // A label or shipment that is not this shop's (or no longer exists) is a 404, not our failure.
@@ -66,7 +82,7 @@ function answerError(error: LabelError, redirect: (url: string) => Response): Re
 export const action = async ({ request, params }: ActionFunctionArgs) => {
   const context = await requireShopContext(request);
   const orderGid = requireOrderGid(params);
-  const parsed = OrderPageActionSchema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = PageActionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) {
     return Response.json(
       {
@@ -115,6 +131,11 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
       const result = await createDraftForOrderPage(deps, { orderGid, ...input });
       if (!result.ok) return answerError(result.error, redirect);
       return { intent: input.intent, labelId: result.value.label.id, existing: result.value.existing };
+    }
+    case "redraft": {
+      const result = await redraftShipment(deps, { orderGid, ...input });
+      if (!result.ok) return answerError(result.error, redirect);
+      return { intent: input.intent, labelId: result.value.label.id, replaced: result.value.replacedLabelId };
     }
     case "buy": {
       const result = await buyLabelForOrderPage(deps, { orderGid, ...input });

@@ -3,6 +3,7 @@ import { FormLayout, TextField } from "@shopify/polaris";
 import { problemsAt } from "~/shipments/label-form";
 import type { KnownPreflightProblem, LabelRequestInput } from "~/shipping/preflight";
 
+import { fieldId } from "./field-links";
 import { fieldError, FieldNotes } from "./problem-list";
 
 type Address = NonNullable<LabelRequestInput["to_address"]>;
@@ -28,18 +29,22 @@ export function AddressFields({
   problems,
   onChange,
   disabled,
+  readOnly,
 }: {
   prefix: "to_address" | "from_address";
   address: Address | null | undefined;
   problems: readonly KnownPreflightProblem[];
   onChange: (field: Field, value: string) => void;
   disabled?: boolean;
+  /** A drafted label's address: shown as it was drafted, legible, not editable. */
+  readOnly?: boolean;
 }) {
   const field = (name: Field, options: { type?: "text" | "tel" | "email" } = {}) => {
     const at = problemsAt(problems, `${prefix}.${name}`);
     const value = address?.[name];
     return (
       <TextField
+        id={fieldId(`${prefix}.${name}`)}
         label={LABELS[name]}
         value={typeof value === "string" ? value : ""}
         onChange={(v) => onChange(name, v)}
@@ -48,6 +53,7 @@ export function AddressFields({
         error={fieldError(at)}
         helpText={<FieldNotes problems={at} />}
         disabled={disabled}
+        readOnly={readOnly}
       />
     );
   };

@@ -15,7 +15,7 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
-import { useEffect, useMemo, useState } from "react";
+import { type ComponentProps, useEffect, useMemo, useState } from "react";
 
 import type {
   FulfillmentOrderSection,
@@ -30,6 +30,7 @@ import { describeService } from "~/shipping/services";
 import { formatAmount, formatMinorUnits } from "~/utils/money";
 
 import { AddressFields } from "./address-fields";
+import { fieldId, fieldPathFor, formFieldPaths, mergeProblems } from "./field-links";
 import { LabelResult } from "./label-result";
 import { fieldError, FieldNotes, ProblemSummary } from "./problem-list";
 
@@ -79,6 +80,7 @@ function useAnswerToast(answer: ActionAnswer | undefined) {
     if (!answer) return;
     if (answer.error) shopify.toast.show(answer.error.message, { isError: true });
     else if (answer.intent === "create-draft") shopify.toast.show("Draft label created (free)");
+    else if (answer.intent === "redraft") shopify.toast.show("Draft label updated (free)");
     else if (answer.intent === "buy" && !answer.writeBackError)
       shopify.toast.show("Label bought; tracking sent to Shopify");
     else if (answer.intent === "discard") shopify.toast.show("Draft discarded");
@@ -93,15 +95,28 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
   const [shipFromId, setShipFromId] = useState(section.locationId ?? page.shipFromOptions[0]?.locationId ?? "");
   const [notifyCustomer, setNotifyCustomer] = useState(page.settings.notifyCustomer);
   const [confirmBuy, setConfirmBuy] = useState(false);
+  // "Edit" on a draft: the drafted details open for changes; choosing a rate again replaces the
+  // draft (free). Each round gets fresh rates: the last round's were for other details.
+  const [editRound, setEditRound] = useState(0);
+  const [editing, setEditing] = useState(false);
 
-  const rates = useFetcher<ActionAnswer>({ key: `rates-${section.id}` });
+  const rates = useFetcher<ActionAnswer>({
+    key: editing ? `rates-${section.id}-edit-${editRound}` : `rates-${section.id}`,
+  });
   const draft = useFetcher<ActionAnswer>({ key: `draft-${section.id}` });
+  const redraft = useFetcher<ActionAnswer>({ key: `redraft-${section.id}-${editRound}` });
   const validation = useFetcher<ActionAnswer>({ key: `validate-${section.id}` });
   const buy = useFetcher<ActionAnswer>({ key: `buy-${section.id}` });
   const discard = useFetcher<ActionAnswer>({ key: `discard-${section.id}` });
   useAnswerToast(draft.data);
   useAnswerToast(buy.data);
   useAnswerToast(discard.data);
+  useAnswerToast(redraft.data);
+  // The draft was replaced: the page now shows the new one, its details read-only again.
+  const replaced = redraft.state === "idle" && redraft.data?.intent === "redraft" && !redraft.data.error;
+  useEffect(() => {
+    if (replaced) setEditing(false);
+  }, [replaced]);
 
   const problems = useMemo(
     () =>
@@ -113,11 +128,10 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
       }),
     [request, section.prefill],
   );
-  const serverProblems = [rates.data, draft.data, validation.data].flatMap((a) => a?.problems ?? []);
-  const allProblems = [
-    ...problems,
-    ...serverProblems.filter((p) => !problems.some((q) => q.path === p.path && q.code === p.code)),
-  ];
+  const serverProblems = [rates.data, editing ? redraft.data : draft.data, validation.data].flatMap(
+    (a) => a?.problems ?? [],
+  );
+  const allProblems = mergeProblems(problems, serverProblems, request);
   const blocked = allProblems.some((p) => p.severity === "blocking");
   const notShipped = section.prefill.problems.some(
     (p) => p.code === "DELIVERY_NOT_SHIPPING" || p.code === "NOTHING_TO_SHIP",
@@ -129,6 +143,23 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
     .filter((l) => l.quantity > 0);
   const label = section.label;
   const chosen = label && label.status !== "voided" ? label : null;
+  // A drafted label's details stay legible but cannot change until the merchant chooses Edit.
+  const locked = Boolean(chosen) && !editing;
+  const fields = formFieldPaths(request, section.international);
+  const goToField = (path: string) => {
+    const element = document.getElementById(fieldId(path));
+    element?.scrollIntoView({ block: "center", behavior: "smooth" });
+    element?.focus({ preventScroll: true });
+  };
+  const startEditing = () => {
+    setEditRound((n) => n + 1);
+    setEditing(true);
+  };
+  const cancelEditing = () => {
+    setRequest(section.prefill.request);
+    setQuantities(Object.fromEntries(section.prefill.lineItems.map((l) => [l.id, l.quantity])));
+    setEditing(false);
+  };
 
   if (chosen && (chosen.status === "purchased" || chosen.status === "fulfilled")) {
     return <LabelResult label={chosen} notifyCustomer={notifyCustomer} />;
@@ -145,9 +176,9 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
       { method: "post" },
     );
   const chooseRate = (rate: Rate) =>
-    draft.submit(
+    (editing && chosen ? redraft : draft).submit(
       {
-        intent: "create-draft",
+        ...(editing && chosen ? { intent: "redraft", labelId: chosen.id } : { intent: "create-draft" }),
         fulfillmentOrderId: section.id,
         request: JSON.stringify(request),
         lineItems: JSON.stringify(lineItems),
@@ -166,7 +197,7 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
 
   return (
     <BlockStack gap="400">
-      <ProblemSummary problems={allProblems} />
+      <ProblemSummary problems={allProblems} fieldFor={(path) => fieldPathFor(path, fields)} onGoTo={goToField} />
 
       {chosen && (chosen.status === "draft" || chosen.status === "creating" || chosen.status === "purchasing") ? (
         <Card>
@@ -190,10 +221,19 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
                 <p>{chosen.attention}</p>
               </Banner>
             ) : null}
-            <Text as="p">
-              Quoted {formatMinorUnits(chosen.quotedCents, chosen.currency)}. Drafts cost nothing; you are charged only
-              when you buy. To change the details below, discard the draft.
-            </Text>
+            {editing ? (
+              <Banner tone="info" title="Editing this draft">
+                <p>
+                  Change the details below, then get rates and choose one: the new draft replaces this one, free. Until
+                  then this draft stays as it is.
+                </p>
+              </Banner>
+            ) : (
+              <Text as="p">
+                Quoted {formatMinorUnits(chosen.quotedCents, chosen.currency)}. Drafts cost nothing; you are charged
+                only when you buy. To change the details below, choose Edit.
+              </Text>
+            )}
             <Checkbox
               label="Notify the customer with the tracking link"
               checked={notifyCustomer}
@@ -215,17 +255,28 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
                 variant="primary"
                 onClick={() => setConfirmBuy(true)}
                 loading={buy.state !== "idle"}
-                disabled={buy.state !== "idle" || chosen.status === "creating"}
+                disabled={buy.state !== "idle" || chosen.status === "creating" || editing}
               >
                 {`Buy label for ${formatMinorUnits(chosen.quotedCents, chosen.currency)}`}
               </Button>
+              {chosen.status === "draft" ? (
+                editing ? (
+                  <Button onClick={cancelEditing} disabled={redraft.state !== "idle"}>
+                    Cancel editing
+                  </Button>
+                ) : (
+                  <Button onClick={startEditing} disabled={buy.state !== "idle" || discard.state !== "idle"}>
+                    Edit
+                  </Button>
+                )
+              ) : null}
               <discard.Form method="post">
                 <input type="hidden" name="intent" value="discard" />
                 <input type="hidden" name="labelId" value={chosen.id} />
                 <Button
                   submit
                   loading={discard.state !== "idle"}
-                  disabled={discard.state !== "idle" || buy.state !== "idle"}
+                  disabled={discard.state !== "idle" || buy.state !== "idle" || redraft.state !== "idle"}
                 >
                   Discard draft
                 </Button>
@@ -262,14 +313,16 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
         </Card>
       ) : null}
 
-      <fieldset disabled={Boolean(chosen)} style={{ border: 0, padding: 0, margin: 0 }}>
+      <BlockStack gap="400">
         <BlockStack gap="400">
           <Card>
             <BlockStack gap="300">
               <Text as="h2" variant="headingMd">
                 Ship from
               </Text>
-              <Select
+              <LockableSelect
+                locked={locked}
+                id={fieldId("from_address")}
                 label="Location"
                 options={page.shipFromOptions.map((o) => ({ label: o.name, value: o.locationId }))}
                 value={shipFromId}
@@ -290,16 +343,12 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
                 <Text as="h2" variant="headingMd">
                   Ship to
                 </Text>
-                {request.to_address?.country === "US" || !request.to_address?.country ? (
+                {!locked && (request.to_address?.country === "US" || !request.to_address?.country) ? (
                   <validation.Form method="post">
                     <input type="hidden" name="intent" value="validate-address" />
                     <input type="hidden" name="fulfillmentOrderId" value={section.id} />
                     <input type="hidden" name="address" value={JSON.stringify(request.to_address ?? {})} />
-                    <Button
-                      submit
-                      loading={validation.state !== "idle"}
-                      disabled={validation.state !== "idle" || Boolean(chosen)}
-                    >
+                    <Button submit loading={validation.state !== "idle"} disabled={validation.state !== "idle"}>
                       {`Validate address (${validatePrice}; never billed twice)`}
                     </Button>
                   </validation.Form>
@@ -310,6 +359,7 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
                 address={request.to_address}
                 problems={allProblems}
                 onChange={(field, value) => set(`to_address.${field}`, value)}
+                readOnly={locked}
               />
               {validation.data?.error ? (
                 <Banner tone="critical">
@@ -335,29 +385,30 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
                         ? "from an earlier validation (not billed again)"
                         : `billed ${formatMinorUnits(validated.billedCents)}`}
                     </Text>
-                    <div>
-                      <Button
-                        disabled={Boolean(chosen)}
-                        onClick={() =>
-                          setRequest((r) => ({
-                            ...r,
-                            to_address: {
-                              ...r.to_address,
-                              street1: validated.result.address.street1,
-                              street2: validated.result.address.street2 ?? null,
-                              city: validated.result.address.city,
-                              state: validated.result.address.state,
-                              zip: validated.result.zip4
-                                ? `${validated.result.address.zip.slice(0, 5)}-${validated.result.zip4}`
-                                : validated.result.address.zip,
-                              residential: validated.result.residential,
-                            },
-                          }))
-                        }
-                      >
-                        Use standardized address
-                      </Button>
-                    </div>
+                    {locked ? null : (
+                      <div>
+                        <Button
+                          onClick={() =>
+                            setRequest((r) => ({
+                              ...r,
+                              to_address: {
+                                ...r.to_address,
+                                street1: validated.result.address.street1,
+                                street2: validated.result.address.street2 ?? null,
+                                city: validated.result.address.city,
+                                state: validated.result.address.state,
+                                zip: validated.result.zip4
+                                  ? `${validated.result.address.zip.slice(0, 5)}-${validated.result.zip4}`
+                                  : validated.result.address.zip,
+                                residential: validated.result.residential,
+                              },
+                            }))
+                          }
+                        >
+                          Use standardized address
+                        </Button>
+                      </div>
+                    )}
                   </BlockStack>
                 </Banner>
               ) : null}
@@ -397,6 +448,7 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
                       }
                       autoComplete="off"
                       suffix={`/ ${line.remaining}`}
+                      readOnly={locked}
                     />
                   </div>
                 </InlineStack>
@@ -415,14 +467,15 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
                 <Text as="h2" variant="headingMd">
                   Boxes
                 </Text>
-                <Button
-                  disabled={Boolean(chosen)}
-                  onClick={() =>
-                    setRequest((r) => withBoxes(r, [...boxesOf(r), { ...(boxesOf(r)[0] ?? {}), weight: null }]))
-                  }
-                >
-                  Add box
-                </Button>
+                {locked ? null : (
+                  <Button
+                    onClick={() =>
+                      setRequest((r) => withBoxes(r, [...boxesOf(r), { ...(boxesOf(r)[0] ?? {}), weight: null }]))
+                    }
+                  >
+                    Add box
+                  </Button>
+                )}
               </InlineStack>
               <FieldNotes problems={problemsAt(allProblems, "parcels").filter((p) => p.path === "parcels")} />
               {boxes.map((box, index) => {
@@ -434,7 +487,7 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
                       <Text as="h3" variant="headingSm">
                         Box {index + 1}
                       </Text>
-                      {boxes.length > 1 ? (
+                      {boxes.length > 1 && !locked ? (
                         <Button
                           variant="plain"
                           tone="critical"
@@ -452,7 +505,8 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
                       ) : null}
                     </InlineStack>
                     {page.boxPresets.length > 0 ? (
-                      <Select
+                      <LockableSelect
+                        locked={locked}
                         label="Box preset"
                         placeholder="Choose a box"
                         options={page.boxPresets.map((p) => ({ label: p.name, value: p.id }))}
@@ -481,6 +535,8 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
                         {(["weight", "length", "width", "height"] as const).map((field) => (
                           <TextField
                             key={field}
+                            id={fieldId(`${path}.${field}`)}
+                            readOnly={locked}
                             label={field[0]?.toUpperCase() + field.slice(1)}
                             type="number"
                             value={box[field] == null ? "" : String(box[field])}
@@ -499,7 +555,9 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
             </BlockStack>
           </Card>
 
-          {section.international ? <CustomsCard request={request} problems={allProblems} set={set} /> : null}
+          {section.international ? (
+            <CustomsCard request={request} problems={allProblems} set={set} locked={locked} />
+          ) : null}
 
           <Card>
             <BlockStack gap="300">
@@ -508,7 +566,9 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
               </Text>
               <FormLayout>
                 <FormLayout.Group condensed>
-                  <Select
+                  <LockableSelect
+                    locked={locked}
+                    id={fieldId("label_format")}
                     label="Format"
                     options={[
                       { label: "PDF", value: "pdf" },
@@ -518,7 +578,9 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
                     value={request.label_format ?? page.settings.labelFormat}
                     onChange={(v) => set("label_format", v)}
                   />
-                  <Select
+                  <LockableSelect
+                    locked={locked}
+                    id={fieldId("label_size")}
                     label="Size"
                     options={[
                       { label: "4 × 6 in", value: "4x6" },
@@ -528,6 +590,8 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
                     onChange={(v) => set("label_size", v)}
                   />
                   <TextField
+                    id={fieldId("ship_date")}
+                    readOnly={locked}
                     label="Ship date"
                     type="date"
                     value={request.ship_date ?? ""}
@@ -541,9 +605,9 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
             </BlockStack>
           </Card>
         </BlockStack>
-      </fieldset>
+      </BlockStack>
 
-      {!chosen ? (
+      {!chosen || editing ? (
         <Card>
           <BlockStack gap="300">
             <InlineStack align="space-between" blockAlign="center">
@@ -574,9 +638,9 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
                 <p>{rates.data.error.message}</p>
               </Banner>
             ) : null}
-            {draft.data?.error ? (
-              <Banner tone="critical" title="The draft was not created">
-                <p>{draft.data.error.message}</p>
+            {(editing ? redraft : draft).data?.error ? (
+              <Banner tone="critical" title={editing ? "The draft was not changed" : "The draft was not created"}>
+                <p>{(editing ? redraft : draft).data?.error?.message}</p>
               </Banner>
             ) : null}
             {rates.data?.rates ? (
@@ -585,7 +649,9 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
               ) : (
                 <BlockStack gap="200">
                   <Text as="p" tone="subdued">
-                    Choosing a rate creates a draft label. Drafts are free; you confirm before anything is charged.
+                    {editing
+                      ? "Choosing a rate replaces the draft with one for these details. Drafts are free; you confirm before anything is charged."
+                      : "Choosing a rate creates a draft label. Drafts are free; you confirm before anything is charged."}
                   </Text>
                   {rates.data.rates.map((rate) => (
                     <InlineStack key={rate.rate_id} align="space-between" blockAlign="center">
@@ -599,8 +665,10 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
                         </Text>
                         <Button
                           onClick={() => chooseRate(rate)}
-                          disabled={draft.state !== "idle" || lineItems.length === 0}
-                          loading={draft.state !== "idle" && draft.formData?.get("rate") === JSON.stringify(rate)}
+                          disabled={draft.state !== "idle" || redraft.state !== "idle" || lineItems.length === 0}
+                          loading={[draft, redraft].some(
+                            (f) => f.state !== "idle" && f.formData?.get("rate") === JSON.stringify(rate),
+                          )}
                           accessibilityLabel={`Choose ${rate.carrier} ${rate.service} for ${formatAmount(rate.amount, rate.currency)}`}
                         >
                           Choose
@@ -622,10 +690,12 @@ function CustomsCard({
   request,
   problems,
   set,
+  locked,
 }: {
   request: LabelRequestInput;
   problems: KnownPreflightProblem[];
   set: (path: string, value: unknown) => void;
+  locked: boolean;
 }) {
   const customs = request.customs ?? {};
   const text = (
@@ -637,6 +707,8 @@ function CustomsCard({
     const value = customs[field];
     return (
       <TextField
+        id={fieldId(`customs.${field}`)}
+        readOnly={locked}
         label={label}
         value={typeof value === "string" ? value : ""}
         onChange={(v) => set(`customs.${field}`, v || null)}
@@ -645,7 +717,7 @@ function CustomsCard({
         helpText={
           <BlockStack gap="100">
             {help ? <span>{help}</span> : null}
-            <FieldNotes problems={at} onUseSuggestion={(s) => set(`customs.${field}`, s)} />
+            <FieldNotes problems={at} {...(locked ? {} : { onUseSuggestion: (s) => set(`customs.${field}`, s) })} />
           </BlockStack>
         }
       />
@@ -661,6 +733,8 @@ function CustomsCard({
           {text("description", "Contents description", 'Say what the items are, e.g. "Ceramic coffee mugs"')}
           <FormLayout.Group condensed>
             <TextField
+              id={fieldId("customs.value")}
+              readOnly={locked}
               label="Declared value (USD)"
               type="number"
               value={customs.value == null ? "" : String(customs.value)}
@@ -673,7 +747,9 @@ function CustomsCard({
             {text("country_of_origin", "Country of origin")}
           </FormLayout.Group>
           <FormLayout.Group condensed>
-            <Select
+            <LockableSelect
+              locked={locked}
+              id={fieldId("customs.contents_type")}
               label="Contents type"
               options={["merchandise", "documents", "gift", "returned_goods", "sample"].map((v) => ({
                 label: v.replace("_", " "),
@@ -688,5 +764,30 @@ function CustomsCard({
         </FormLayout>
       </BlockStack>
     </Card>
+  );
+}
+
+/**
+ * A Select while the details can change; once drafted, the chosen option as a read-only text
+ * field, legible like the others (a disabled select is greyed out and skipped by screen readers).
+ */
+function LockableSelect({
+  locked,
+  ...props
+}: { locked: boolean } & Omit<ComponentProps<typeof Select>, "options"> & {
+    options: { label: string; value: string }[];
+  }) {
+  if (!locked) return <Select {...props} />;
+  const chosen = props.options.find((o) => o.value === props.value);
+  return (
+    <TextField
+      {...(props.id ? { id: props.id } : {})}
+      label={props.label}
+      value={chosen?.label ?? ""}
+      readOnly
+      autoComplete="off"
+      {...(props.helpText ? { helpText: props.helpText } : {})}
+      {...(props.error ? { error: props.error } : {})}
+    />
   );
 }

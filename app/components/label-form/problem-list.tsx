@@ -1,30 +1,58 @@
-import { Banner, BlockStack, Button, InlineStack, List, Text } from "@shopify/polaris";
+import { Banner, BlockStack, Button, InlineStack, Link, List, Text } from "@shopify/polaris";
 
 import type { KnownPreflightProblem } from "~/shipping/preflight";
+
+import { groupByField } from "./field-links";
 
 // Preflight problems in the merchant's terms: a summary banner for the whole label, and the
 // text shown under one field (blocking as its error, warnings and suggestions as help).
 
-export function ProblemSummary({ problems }: { problems: readonly KnownPreflightProblem[] }) {
-  const blocking = problems.filter((p) => p.severity === "blocking");
-  const warnings = problems.filter((p) => p.severity === "warning");
-  if (blocking.length === 0 && warnings.length === 0) return null;
+/**
+ * The label's problems in one banner, one line per field: a field with two problems, or one
+ * problem said by both the form's check and the server, counts once. A line whose field the form
+ * shows is a link that takes the merchant to it (`fieldFor` names it, `onGoTo` goes).
+ */
+export function ProblemSummary({
+  problems,
+  fieldFor,
+  onGoTo,
+}: {
+  problems: readonly KnownPreflightProblem[];
+  fieldFor?: (path: string) => string | null;
+  onGoTo?: (fieldPath: string) => void;
+}) {
+  const fields = groupByField(problems);
+  const blocking = fields.filter((f) => f.severity === "blocking").length;
+  const warnings = fields.length - blocking;
+  if (fields.length === 0) return null;
   return (
     <Banner
-      tone={blocking.length > 0 ? "critical" : "warning"}
+      tone={blocking > 0 ? "critical" : "warning"}
       title={
-        blocking.length > 0
-          ? `${blocking.length} ${blocking.length === 1 ? "detail needs" : "details need"} fixing before this label can be bought${warnings.length > 0 ? `; ${warnings.length} more to check` : ""}`
-          : `${warnings.length} ${warnings.length === 1 ? "detail" : "details"} to check`
+        blocking > 0
+          ? `${blocking} ${blocking === 1 ? "detail needs" : "details need"} fixing before this label can be bought${warnings > 0 ? `; ${warnings} more to check` : ""}`
+          : `${warnings} ${warnings === 1 ? "detail" : "details"} to check`
       }
     >
       <List>
-        {[...blocking, ...warnings].map((p) => (
-          <List.Item key={`${p.path}|${p.code}`}>
-            {p.message}
-            {p.suggestion ? ` Suggestion: "${p.suggestion}".` : ""}
-          </List.Item>
-        ))}
+        {fields.map((field) => {
+          const text = field.problems
+            .filter((p) => p.severity !== "info")
+            .map((p) => `${p.message}${p.suggestion ? ` Suggestion: "${p.suggestion}".` : ""}`)
+            .join(" ");
+          const target = fieldFor?.(field.path) ?? null;
+          return (
+            <List.Item key={field.path}>
+              {target && onGoTo ? (
+                <Link onClick={() => onGoTo(target)} accessibilityLabel={`${text} Go to the field.`}>
+                  {text}
+                </Link>
+              ) : (
+                text
+              )}
+            </List.Item>
+          );
+        })}
       </List>
     </Banner>
   );

@@ -1,0 +1,94 @@
+import type { PrismaClient } from "@prisma/client";
+
+import { discardDraft, type DiscardShippingPort } from "~/labels/discard-draft.server";
+import { type LabelError, labelError } from "~/labels/label-errors";
+import type { LabelRequestInput } from "~/shipping/preflight";
+import type { Rate } from "~/shipping/schemas";
+import type { AdminGraphqlClient } from "~/shopify/admin-client";
+import type { OrderGid } from "~/shopify/ids";
+import { err, ok, type Result } from "~/utils/result";
+
+import { checkForDraft } from "./check-shipment";
+import { type DraftOutcome, draftShipment, type DraftShippingPort } from "./draft-shipment.server";
+import { loadOrder, shipmentOf } from "./load-shipment.server";
+
+// "Edit" on a drafted label: the merchant changes the drafted request and chooses a rate again,
+// and the draft is replaced. A fulfillment order holds one active label, so the old draft is
+// discarded (labels/discard-draft.server.ts: the service asked first, never a label it reports
+// bought) and the new one drafted through the pipeline (check → draft). Drafts cost nothing; the
+// new request is checked before anything is discarded, so a refusal keeps the old draft as it was.
+
+export type RedraftDeps = {
+  db: PrismaClient;
+  shop: string;
+  admin: AdminGraphqlClient;
+  shipping: DiscardShippingPort & DraftShippingPort;
+  staffMemberId: string | null;
+  now?: () => Date;
+};
+
+export type RedraftInput = {
+  orderGid: OrderGid;
+  /** The draft being replaced: it must still be this fulfillment order's active label, a draft. */
+  labelId: string;
+  fulfillmentOrderId: string;
+  request: LabelRequestInput;
+  lineItems: { id: string; quantity: number }[];
+  rate: Rate;
+};
+
+export type RedraftOutcome = DraftOutcome & { replacedLabelId: string };
+
+export async function redraftShipment(
+  deps: RedraftDeps,
+  input: RedraftInput,
+): Promise<Result<RedraftOutcome, LabelError>> {
+  const loaded = await loadOrder(deps, input.orderGid);
+  if (!loaded.ok) return loaded;
+  const shipment = shipmentOf(loaded.value, input.fulfillmentOrderId);
+  if (!shipment) {
+    return err(
+      labelError(
+        "NOT_FOUND",
+        "This shipment is no longer part of the order in Shopify. Reload the page.",
+        `redraftShipment: ${input.fulfillmentOrderId} not on ${input.orderGid}`,
+      ),
+    );
+  }
+  const current = shipment.activeLabel;
+  // Only the draft the page showed is replaced: a label bought, being bought, or drafted anew
+  // meanwhile (another tab, the worker) is never discarded on the strength of an older page.
+  if (current?.id !== input.labelId || current.status !== "draft") {
+    return err(
+      labelError(
+        "INVALID_STATE",
+        current && current.status !== "draft"
+          ? "This label is no longer a draft, so it was not changed. Reload the page to see it."
+          : "This shipment's draft changed since the page was opened. Reload the page and edit it again.",
+        `redraftShipment: ${input.labelId} is not the active draft of ${input.fulfillmentOrderId} (active: ${current?.id ?? "none"} ${current?.status ?? ""})`,
+      ),
+    );
+  }
+
+  const now = deps.now?.() ?? new Date();
+  const ready = checkForDraft(shipment, { request: input.request, lineItems: input.lineItems, quote: input.rate, now });
+  if (!ready.ok) return ready;
+
+  const discarded = await discardDraft(
+    { db: deps.db, shop: deps.shop, shipping: deps.shipping, staffMemberId: deps.staffMemberId },
+    input.labelId,
+  );
+  if (!discarded.ok) return discarded;
+  if (!discarded.value.discarded) {
+    return err(
+      labelError(
+        "INVALID_STATE",
+        "The shipping service reports this label as bought, so it was kept and not changed. Reload the page to see it.",
+        `redraftShipment: ${input.labelId} found ${discarded.value.label.status} at the service`,
+      ),
+    );
+  }
+  const drafted = await draftShipment({ db: deps.db, shop: deps.shop, shipping: deps.shipping, now }, ready.value);
+  if (!drafted.ok) return drafted;
+  return ok({ ...drafted.value, replacedLabelId: input.labelId });
+}
