@@ -64,6 +64,47 @@ describe("settings", () => {
     await guarded.close();
   });
 
+  it("refuse a key the shipping service refuses: the working key stays, the failure takes focus, rates still come", async () => {
+    const guarded = await openGuardedPage(browser(), "settings-refused-key");
+    // The refused key is answered 422, which the browser logs as a failed request.
+    guarded.expectConsoleError(/status of 422/);
+    let frame = await openApp(guarded.page, "/app/settings");
+    const card = shippingAccountOf(frame);
+    await see(card.getByText("Sandbox key"));
+
+    await card.getByRole("button", { name: "Replace key" }).click();
+    await card.getByLabel("New API key").fill("sk_live_not_a_real_key");
+    await card.getByRole("button", { name: "Save and test key" }).click();
+    const banner = card.getByText("The new key was not saved");
+    await see(banner);
+    await see(card.getByText("Your saved key ending in demo is still in use."));
+    // The failure has the focus: a merchant scrolled elsewhere is brought to it, a screen reader reads it.
+    expect(await frame.evaluate(() => document.activeElement?.textContent ?? "")).toContain(
+      "The new key was not saved",
+    );
+    // One story: nothing says the new key was saved, live or connected.
+    const text = await card.innerText();
+    expect(text).not.toMatch(/API key saved|Live key|Connected to the shipping service/);
+    expect(text).toContain("Sandbox key");
+    expect(
+      await guarded.page
+        .getByRole("status")
+        .getByText(/API key saved/)
+        .count(),
+    ).toBe(0);
+    await checkScreen(guarded, frame, "settings-key-refused");
+
+    // Stored is what works: after a reload the saved key still gets rates.
+    frame = await openApp(guarded.page, "/app/settings");
+    await see(frame.getByText("••••demo"));
+    frame = await openApp(guarded.page);
+    await openOrderFromList(frame, "#1003");
+    await getRates(frame);
+
+    guarded.assertClean();
+    await guarded.close();
+  });
+
   it("make automatic drafts follow a saved rule, and refuse a service that cannot reach the rule's destination", async () => {
     const guarded = await openGuardedPage(browser(), "settings-auto-draft");
     // The refused save is a 422, which the browser logs as a failed request.
@@ -113,6 +154,10 @@ describe("settings", () => {
     await guarded.close();
   });
 });
+
+/** The Shipping account section: the API key card, its banners and buttons. */
+const shippingAccountOf = (frame: Frame) =>
+  frame.locator(".Polaris-Layout__AnnotatedSection").filter({ has: frame.getByRole("heading", { name: "API key" }) });
 
 const switchOf = (frame: Frame) => frame.getByLabel("Create a draft label when an order is ready to ship");
 

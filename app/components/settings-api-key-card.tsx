@@ -10,11 +10,11 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
-import { useEffect, useState } from "react";
+import { forwardRef, useEffect, useRef, useState } from "react";
 
 import type { ConnectionReport } from "~/settings/test-connection.server";
 
-import { fieldError, formError } from "./settings-action-data";
+import { fieldError, formError, readActionError } from "./settings-action-data";
 import { useGuardedFetcher } from "./settings-guarded-fetcher";
 
 type Props = {
@@ -46,6 +46,18 @@ export function SettingsApiKeyCard({ apiKey, mode, events }: Props) {
   // The newest report from whichever of the two buttons ran last.
   const report = latestReport(check.data && "ok" in check.data ? check.data.connection : undefined, saved?.connection);
   const anyBusy = save.busy || check.busy || remove.busy;
+  // A new key the service refused or could not check was not stored: the card says so, and what
+  // it says of the saved key (badge, tracking) stays about the saved key.
+  const saveError = readActionError(save.data);
+  const notSaved = saveError && saveError.code !== "INVALID_SETTINGS" ? saveError : null;
+  const checkFailed = report?.status === "failed";
+  const keyRefused = report?.status === "failed" && KEY_PROBLEMS.has(report.code);
+  // The card may sit below the fold on a small screen: a failure takes focus, so it is seen and read.
+  const failureBanner = useRef<{ focus: () => void } | null>(null);
+  const failure = notSaved ?? (checkFailed ? report : null);
+  useEffect(() => {
+    if (failure) failureBanner.current?.focus();
+  }, [failure]);
 
   return (
     <Card>
@@ -54,13 +66,16 @@ export function SettingsApiKeyCard({ apiKey, mode, events }: Props) {
           <Text as="h2" variant="headingMd">
             API key
           </Text>
-          {apiKey.configured ? (
-            <Badge tone={mode === "live" ? "success" : "info"}>{mode === "live" ? "Live key" : "Sandbox key"}</Badge>
-          ) : (
+          {!apiKey.configured ? (
             <Badge tone="attention">Not set</Badge>
+          ) : keyRefused ? (
+            <Badge tone="critical">Not working</Badge>
+          ) : (
+            <Badge tone={mode === "live" ? "success" : "info"}>{mode === "live" ? "Live key" : "Sandbox key"}</Badge>
           )}
         </InlineStack>
-        {apiKey.configured ? (
+        {/* After a failed check the failure banner is the whole story: no "connected" beside it. */}
+        {apiKey.configured && !checkFailed ? (
           <Text as="p" tone={report?.status === "connected" && !report.events.connected ? "critical" : "subdued"}>
             {(report?.status === "connected" ? report.events.connected : events.connected)
               ? "Tracking updates are connected: labels bought in your shipping account, and each parcel's progress, reach your Shopify orders."
@@ -84,8 +99,14 @@ export function SettingsApiKeyCard({ apiKey, mode, events }: Props) {
           </Banner>
         )}
         {/* A report about a key that was removed since would mislead. */}
-        {report && apiKey.configured ? <ConnectionReportBanner report={report} /> : null}
-        {formError(save.data, ["apiKey"]) ? (
+        {report && apiKey.configured ? (
+          <ConnectionReportBanner report={report} ref={notSaved ? undefined : failureBanner} />
+        ) : null}
+        {notSaved ? (
+          <Banner tone="critical" title="The new key was not saved" ref={failureBanner}>
+            <p>{notSaved.message}</p>
+          </Banner>
+        ) : formError(save.data, ["apiKey"]) ? (
           <Banner tone="critical">
             <p>{formError(save.data, ["apiKey"])}</p>
           </Banner>
@@ -138,35 +159,57 @@ export function SettingsApiKeyCard({ apiKey, mode, events }: Props) {
   );
 }
 
+// Failed checks that are about the saved key itself, not about reaching the service.
+const KEY_PROBLEMS: ReadonlySet<string> = new Set([
+  "UNAUTHENTICATED",
+  "NO_ORGANIZATION",
+  "API_KEY_MISSING",
+  "API_KEY_UNREADABLE",
+]);
+
 function latestReport(a: ConnectionReport | undefined, b: ConnectionReport | undefined): ConnectionReport | null {
   if (!a) return b ?? null;
   if (!b) return a;
   return a.checkedAt >= b.checkedAt ? a : b;
 }
 
-export function ConnectionReportBanner({ report }: { report: ConnectionReport }) {
-  if (report.status === "connected") {
+export const ConnectionReportBanner = forwardRef<{ focus: () => void }, { report: ConnectionReport }>(
+  function ConnectionReportBanner({ report }, ref) {
+    if (report.status === "connected") {
+      return (
+        <Banner tone="success" title="Connected to the shipping service">
+          <BlockStack gap="100">
+            <p>
+              Verified: the service accepted the key
+              {report.keyHint ? ` ending in ${report.keyHint.replace(/^•+/, "")}` : ""} and it is attached to an
+              organization, so it can create labels.
+            </p>
+            <p>
+              Mode: {report.mode === "live" ? "live (charges are real)" : "sandbox (test labels, nothing charged)"},
+              from the kind of key.
+            </p>
+            <p>
+              {report.events.connected
+                ? "Tracking updates: connected."
+                : `Tracking updates: not connected. ${report.events.message ?? ""}`}
+            </p>
+            <p>
+              Not verifiable from here: the organization&apos;s name, its balance and its carrier accounts; the service
+              does not share them. Check them in your shipping account.
+            </p>
+            {report.requestId ? (
+              <Text as="p" tone="subdued">
+                Request id {report.requestId}
+              </Text>
+            ) : null}
+          </BlockStack>
+        </Banner>
+      );
+    }
     return (
-      <Banner tone="success" title="Connected to the shipping service">
+      <Banner tone="critical" title="The connection check failed" ref={ref}>
         <BlockStack gap="100">
-          <p>
-            Verified: the service accepted the key
-            {report.keyHint ? ` ending in ${report.keyHint.replace(/^•+/, "")}` : ""} and it is attached to an
-            organization, so it can create labels.
-          </p>
-          <p>
-            Mode: {report.mode === "live" ? "live (charges are real)" : "sandbox (test labels, nothing charged)"}, from
-            the kind of key.
-          </p>
-          <p>
-            {report.events.connected
-              ? "Tracking updates: connected."
-              : `Tracking updates: not connected. ${report.events.message ?? ""}`}
-          </p>
-          <p>
-            Not verifiable from here: the organization&apos;s name, its balance and its carrier accounts; the service
-            does not share them. Check them in your shipping account.
-          </p>
+          <p>{report.message}</p>
           {report.requestId ? (
             <Text as="p" tone="subdued">
               Request id {report.requestId}
@@ -175,17 +218,5 @@ export function ConnectionReportBanner({ report }: { report: ConnectionReport })
         </BlockStack>
       </Banner>
     );
-  }
-  return (
-    <Banner tone="critical" title="The connection check failed">
-      <BlockStack gap="100">
-        <p>{report.message}</p>
-        {report.requestId ? (
-          <Text as="p" tone="subdued">
-            Request id {report.requestId}
-          </Text>
-        ) : null}
-      </BlockStack>
-    </Banner>
-  );
-}
+  },
+);

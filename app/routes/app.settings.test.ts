@@ -2,9 +2,16 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { type AutoDraftRuleDraft, createRuleDraft, encodeAutoDraftForm } from "~/auto-draft/auto-draft-form";
 import { getAutoDraftSettings } from "~/auto-draft/auto-draft-settings.server";
-import { createBoxPreset, getShopSettings, listBoxPresets, setShippingApiKey } from "~/settings/settings.server";
+import {
+  createBoxPreset,
+  createShippingClientForShop,
+  getShopSettings,
+  listBoxPresets,
+  setShippingApiKey,
+} from "~/settings/settings.server";
 
 import { createShippingEmulator } from "../../emulator/shipping/emulator";
+import { PARCEL, US_FROM, US_TO } from "../../emulator/shipping/test-support";
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
 import { callRoute, createAdminFormRequest } from "../../test/helpers/admin-form-requests";
 import {
@@ -121,6 +128,72 @@ describe("settings action: API key and test connection", () => {
     ]);
     expect(shipping.charges("org_demo")).toEqual([]);
     expect(shipping.validationsBilled("org_demo")).toBe(0);
+  });
+
+  it("keeps the working key when the service refuses a new one, says so, and the next rates call still works", async () => {
+    const { calls } = connect();
+    await post({ intent: "saveApiKey", apiKey: "sk_live_demo" });
+    const endpointBefore = await db.shippingEventEndpoint.findUniqueOrThrow({ where: { shop: TEST_SHOP } });
+    const stored = await db.shopSettings.findUniqueOrThrow({ where: { shop: TEST_SHOP } });
+    calls.length = 0;
+
+    const { status, body } = await json(await post({ intent: "saveApiKey", apiKey: "sk_live_not_a_real_key" }));
+    // One story: a refusal, nothing "saved" or "connected", and which key is still in use.
+    expect(status).toBe(422);
+    expect(body).toEqual({
+      error: {
+        code: "API_KEY_REFUSED",
+        message:
+          "The shipping service refused this key, so it was not saved. Your saved key ending in demo is still in use. Copy the key again from your shipping account (API keys), then save it.",
+        fields: [{ path: "apiKey", message: "The shipping service refused this key." }],
+      },
+    });
+    // Only the free check went out with the new key: no endpoint registered with it.
+    expect(calls).toEqual(["GET /v1/labels/lbl_ship_orders_connection_check"]);
+
+    const after = await db.shopSettings.findUniqueOrThrow({ where: { shop: TEST_SHOP } });
+    expect(after).toMatchObject({
+      apiKeyCiphertext: stored.apiKeyCiphertext,
+      apiKeyHint: "demo",
+      mode: "live",
+    });
+    expect(await db.shippingEventEndpoint.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).toEqual(endpointBefore);
+    const client = await createShippingClientForShop(db, TEST_SHOP);
+    if (!client.ok) throw new Error(client.error.logMessage);
+    const rates = await client.value.getRates({ from_address: US_FROM, to_address: US_TO, parcel: PARCEL });
+    expect(rates.ok && rates.value.rates.length).toBeGreaterThan(0);
+  });
+
+  it("does not store a key without an organization, and a shop with no key stays without one", async () => {
+    connect();
+    const { status, body } = await json(await post({ intent: "saveApiKey", apiKey: "sk_live_noorg" }));
+    expect([status, body.error.code]).toEqual([422, "API_KEY_REFUSED"]);
+    expect((body.error as unknown as { message: string }).message).toBe(
+      "This key is not attached to an organization in your shipping account, so it was not saved. Attach it to an organization in your shipping account, or enter another key.",
+    );
+    expect(await db.shopSettings.count()).toBe(0);
+    expect(await callRoute(loader, createAdminRequest("/app/settings"))).toMatchObject({
+      settings: { apiKey: { configured: false } },
+    });
+  });
+
+  it("keeps the saved key when the service cannot be reached to check a new one, saying so with a reference", async () => {
+    const { shipping } = connect();
+    await setShippingApiKey(db, TEST_SHOP, "sk_test_demo");
+    const stored = await db.shopSettings.findUniqueOrThrow({ where: { shop: TEST_SHOP } });
+    shipping.setFaults({ failures: [{ endpoint: "GET /v1/labels/{id}", kind: "unavailable", times: 5 }] });
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+
+    const { status, body } = await json(await post({ intent: "saveApiKey", apiKey: "sk_live_demo" }));
+    expect([status, body.error.code]).toEqual([422, "API_KEY_UNVERIFIED"]);
+    expect((body.error as unknown as { message: string }).message).toMatch(
+      /^The shipping service could not be reached to check this key, so it was not saved\. Your saved key ending in demo is still in use\. Try again in a few minutes\. \(Reference: ERR-[0-9A-Z]{6}\)$/,
+    );
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(await db.shopSettings.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).toMatchObject({
+      apiKeyCiphertext: stored.apiKeyCiphertext,
+      mode: "sandbox",
+    });
   });
 
   it("keeps one event endpoint per shop when the key is tested again, replacing the old registration", async () => {

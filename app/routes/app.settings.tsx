@@ -13,6 +13,7 @@ import { SettingsGeneralCard } from "~/components/settings-general-card";
 import { type ErrorBody, respondWithError } from "~/http/error-response.server";
 import { requireShopContext } from "~/http/shop-context.server";
 import { loadSettingsScreen } from "~/screens/settings-screen.server";
+import { saveVerifiedShippingApiKey } from "~/settings/save-api-key.server";
 import { BoxPresetFormSchema, SettingsFormSchema } from "~/settings/settings";
 import {
   clearShippingApiKey,
@@ -20,7 +21,6 @@ import {
   deleteBoxPreset,
   makeDefaultBoxPreset,
   saveGeneralSettings,
-  setShippingApiKey,
   updateBoxPreset,
 } from "~/settings/settings.server";
 import { checkShippingConnection } from "~/settings/test-connection.server";
@@ -84,10 +84,10 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     }
     case "saveApiKey": {
       const apiKey = typeof form.apiKey === "string" ? form.apiKey : "";
-      const saved = await setShippingApiKey(db, shop, apiKey);
+      // The key is checked before it is stored: a refused or unchecked key never replaces the saved one.
+      const saved = await saveVerifiedShippingApiKey(db, shop, apiKey);
       if (!saved.ok) return respondWithError(saved.error, { redirect });
-      // Saving checks the key at once, so a typo shows now rather than at the first label.
-      return done("saveApiKey", "API key saved", { connection: await checkShippingConnection(db, shop) });
+      return done("saveApiKey", "API key saved and verified", { connection: saved.value });
     }
     case "removeApiKey":
       await clearShippingApiKey(db, shop);

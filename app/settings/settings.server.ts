@@ -32,7 +32,11 @@ export type SettingsErrorCode =
   | "SECRET_STORAGE_FAILED"
   | "INVALID_SETTINGS"
   // The box preset was deleted meanwhile (another tab) or belongs to another shop.
-  | "BOX_PRESET_NOT_FOUND";
+  | "BOX_PRESET_NOT_FOUND"
+  // A new key the shipping service refused (401, 403, no organization): not stored.
+  | "API_KEY_REFUSED"
+  // A new key the service could not be asked about (network, timeout, 5xx): not stored either.
+  | "API_KEY_UNVERIFIED";
 
 export interface SettingsError extends AppError<SettingsErrorCode> {
   readonly source: "settings";
@@ -181,12 +185,8 @@ export async function saveShopSettings(
 
 const MAX_API_KEY_LENGTH = 512;
 
-export async function setShippingApiKey(
-  db: PrismaClient,
-  shop: string,
-  apiKey: string,
-  options: Options = {},
-): Promise<Result<{ hint: string }, SettingsError>> {
+/** The key as typed, trimmed and checked to be a token; what is refused is never quoted back. */
+export function parseShippingApiKey(apiKey: string): Result<string, SettingsError> {
   const trimmed = apiKey.trim();
   if (trimmed.length < 8) {
     const message = "Enter the full API key from your shipping account.";
@@ -205,6 +205,22 @@ export async function setShippingApiKey(
       ]),
     );
   }
+  return ok(trimmed);
+}
+
+/**
+ * Stores the key as given, sealed. It does not ask the shipping service: the Settings screen saves
+ * a key only through saveVerifiedShippingApiKey (save-api-key.server.ts), which does.
+ */
+export async function setShippingApiKey(
+  db: PrismaClient,
+  shop: string,
+  apiKey: string,
+  options: Options = {},
+): Promise<Result<{ hint: string }, SettingsError>> {
+  const parsed = parseShippingApiKey(apiKey);
+  if (!parsed.ok) return parsed;
+  const trimmed = parsed.value;
   const sealed = sealSecret(trimmed, encryptionKeyOf(options));
   if (!sealed.ok) {
     return err(

@@ -1,6 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 
-import type { FetchLike } from "~/shipping/client.server";
+import type { FetchLike, ShippingClient } from "~/shipping/client.server";
 import type { ShippingError } from "~/shipping/errors";
 import { reportError } from "~/utils/error-report.server";
 import { err, ok, type Result } from "~/utils/result";
@@ -40,16 +40,36 @@ export async function testShippingConnection(
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   if (!client.ok) return client;
+  const probe = await probeShippingKey(client.value, options);
+  if (!probe.ok) return probe;
+  const view = await getSettingsView(db, shop);
+  return ok({ mode: view.mode, keyHint: view.apiKey.hint, requestId: probe.value.requestId });
+}
+
+/**
+ * Asks the service whether the client's key works, with one free read. Ok: the key is accepted
+ * and attached to an organization; otherwise the service's answer (refusal, outage) as it came.
+ */
+export async function probeShippingKey(
+  client: Pick<ShippingClient, "getLabel">,
+  options: Pick<TestConnectionOptions, "timeoutMs"> = {},
+): Promise<Result<{ requestId: string | null }, ShippingError>> {
   // A merchant waits on this button: give up well before the client's own budget.
-  const probe = await client.value.getLabel(CONNECTION_PROBE_LABEL_ID, {
+  const probe = await client.getLabel(CONNECTION_PROBE_LABEL_ID, {
     deadline: Date.now() + (options.timeoutMs ?? 10_000),
   });
-  const view = await getSettingsView(db, shop);
-  const verified = (requestId: string | null) => ok({ mode: view.mode, keyHint: view.apiKey.hint, requestId });
   // 200 would mean the id exists in this organization: the key is just as proven.
-  if (probe.ok) return verified(null);
-  if (probe.error.code === "NOT_FOUND") return verified(probe.error.requestId);
+  if (probe.ok) return ok({ requestId: null });
+  if (probe.error.code === "NOT_FOUND") return ok({ requestId: probe.error.requestId });
   return err(probe.error);
+}
+
+/**
+ * Whether the service's answer is about the key itself: unknown or revoked (401), forbidden (403),
+ * or without an organization. Anything else (outage, timeout, throttling) says nothing of the key.
+ */
+export function isKeyRefusal(error: ShippingError): boolean {
+  return error.code === "UNAUTHENTICATED" || error.code === "NO_ORGANIZATION" || error.status === 403;
 }
 
 /** What the merchant reads when the check fails: what was found and what to do about it. */
@@ -71,7 +91,7 @@ export function describeConnectionProblem(error: TestConnectionError): string {
 // A proven key also (re)registers the shop's event endpoint: saving or testing the key is when the
 // merchant expects the app and the service to be wired together. Its failure does not fail the
 // check: labels work without events; the screen says tracking updates are not connected.
-async function connectEvents(
+export async function connectEvents(
   db: PrismaClient,
   shop: string,
   options: TestConnectionOptions,
