@@ -7,10 +7,27 @@ export type PrintSummaryState =
   | { status: "failed"; failure: ApiFailure }
   | { status: "loaded"; summary: ExtensionPrintSummary };
 
-export async function loadPrintSummary(orderIds: string[]): Promise<PrintSummaryState> {
+/**
+ * The print summary, its PDF path carrying the session token as `id_token`: Shopify loads the
+ * print action's `src` itself, and whether it adds a bearer token there is not documented (ADR
+ * 12), so the app's print route also reads the token from the query. `idToken` is the
+ * extension's `shopify.auth.idToken`.
+ */
+export async function loadPrintSummary(
+  orderIds: string[],
+  idToken: () => Promise<string | null>,
+): Promise<PrintSummaryState> {
   const query = orderIds.map((id) => encodeURIComponent(id)).join(",");
   const result = await requestJson<ExtensionPrintSummary>(`/api/extensions/print/summary?orderIds=${query}`);
-  return result.ok ? { status: "loaded", summary: result.data } : { status: "failed", failure: result.failure };
+  if (!result.ok) return { status: "failed", failure: result.failure };
+  const summary = result.data;
+  const token = summary.pdfPath ? await idToken().catch(() => null) : null;
+  if (!summary.pdfPath || !token) return { status: "loaded", summary };
+  const separator = summary.pdfPath.includes("?") ? "&" : "?";
+  return {
+    status: "loaded",
+    summary: { ...summary, pdfPath: `${summary.pdfPath}${separator}id_token=${encodeURIComponent(token)}` },
+  };
 }
 
 /** Why the Print button is off, in one sentence. */

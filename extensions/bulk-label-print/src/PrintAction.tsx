@@ -16,7 +16,7 @@ function Extension() {
   useEffect(() => {
     if (key === "") return;
     let current = true;
-    void loadPrintSummary(key.split(",")).then((next) => {
+    void loadPrintSummary(key.split(","), () => shopify.auth.idToken()).then((next) => {
       if (current) setState(next);
     });
     return () => {

@@ -15,7 +15,7 @@ function Extension() {
   useEffect(() => {
     if (!orderId) return;
     let current = true;
-    void loadPrintSummary([orderId]).then((next) => {
+    void loadPrintSummary([orderId], () => shopify.auth.idToken()).then((next) => {
       if (current) setState(next);
     });
     return () => {
