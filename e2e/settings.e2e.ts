@@ -105,6 +105,30 @@ describe("settings", () => {
     await guarded.close();
   });
 
+  it("keep ship-to details for the days the merchant chooses, refusing a number of days that is not one", async () => {
+    const guarded = await openGuardedPage(browser(), "settings-retention");
+    guarded.expectConsoleError(/status of 422/);
+    let frame = await openApp(guarded.page, "/app/settings");
+    const days = frame.getByLabel("Keep ship-to details for");
+    expect(await days.inputValue()).toBe("90");
+
+    await days.fill("0");
+    const save = frame.getByRole("button", { name: "Save retention period" });
+    await save.click();
+    await see(frame.getByText("Keep ship-to details for a whole number of days from 1 to 3650"));
+    expect(await days.getAttribute("aria-invalid")).toBe("true");
+    await checkScreen(guarded, frame, "retention-refused");
+
+    await days.fill("30");
+    await save.click();
+    await see(guarded.page.getByRole("status").getByText("Ship-to details are kept for 30 days"));
+    frame = await openApp(guarded.page, "/app/settings");
+    expect(await frame.getByLabel("Keep ship-to details for").inputValue()).toBe("30");
+
+    guarded.assertClean();
+    await guarded.close();
+  });
+
   it("make automatic drafts follow a saved rule, and refuse a service that cannot reach the rule's destination", async () => {
     const guarded = await openGuardedPage(browser(), "settings-auto-draft");
     // The refused save is a 422, which the browser logs as a failed request.

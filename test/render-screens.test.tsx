@@ -124,9 +124,11 @@ describe("screens render on the server", () => {
       shipFromCountry: "US",
       currencyCode: "USD",
       events: { connected: false, url: null, since: null },
+      shipToRetentionDays: 90,
     };
     const shown = text(await renderScreen("/app/settings", SettingsPage, data));
     expect(shown).toContain("Enter your shipping API key to create labels");
+    expect(shown).toContain("Keep ship-to details for");
     expect(shown).toContain("Free with a sandbox key");
     expect(shown).toContain("No boxes yet");
     expect(shown).toContain("Create a draft label when an order is ready to ship");
@@ -166,6 +168,7 @@ describe("screens render on the server", () => {
       shipFromCountry: null,
       currencyCode: null,
       events: { connected: true, url: "https://ship-orders.test/webhooks/shipping/key", since: "2026-11-22T10:00:00Z" },
+      shipToRetentionDays: 30,
     };
     const shown = text(await renderScreen("/app/settings", SettingsPage, data));
     expect(shown).toContain("••••demo");

@@ -13,7 +13,8 @@ export type SettingsIntent =
   | "updateBox"
   | "deleteBox"
   | "makeDefaultBox"
-  | "saveAutoDraft";
+  | "saveAutoDraft"
+  | "saveRetention";
 
 export type SettingsActionSuccess = {
   ok: true;

@@ -49,9 +49,9 @@ const StoredAddressSchema = z
     email: z.string().nullish(),
   })
   .passthrough();
-type StoredAddress = z.infer<typeof StoredAddressSchema>;
+export type StoredAddress = z.infer<typeof StoredAddressSchema>;
 
-function parseStoredRequest(raw: string | null): Record<string, unknown> | null {
+export function parseStoredRequest(raw: string | null): Record<string, unknown> | null {
   if (raw === null) return null;
   try {
     const value: unknown = JSON.parse(raw);
@@ -66,7 +66,7 @@ function shipToOf(request: Record<string, unknown> | null): StoredAddress | null
   return parsed.success ? parsed.data : null;
 }
 
-function shipTosOf(labels: ReadonlyArray<{ request: string | null }>): StoredAddress[] {
+export function shipTosOf(labels: ReadonlyArray<{ request: string | null }>): StoredAddress[] {
   const addresses: StoredAddress[] = [];
   for (const label of labels) {
     const address = shipToOf(parseStoredRequest(label.request));
@@ -76,7 +76,7 @@ function shipTosOf(labels: ReadonlyArray<{ request: string | null }>): StoredAdd
 }
 
 /** Every string that identifies the customer: ship-to fields of their labels, and what Shopify sent. */
-function personalStrings(addresses: readonly StoredAddress[], customer: PrivacyCustomer): string[] {
+export function personalStrings(addresses: readonly StoredAddress[], customer: PrivacyCustomer): string[] {
   const values = new Set<string>();
   for (const address of addresses) {
     for (const field of ["name", "company", "street1", "street2", "phone", "email"] as const) {
@@ -98,7 +98,7 @@ export function scrubText(text: string | null, strings: readonly string[]): stri
   return strings.reduce((out, value) => out.replace(new RegExp(escapeRegExp(value), "gi"), REDACTED), text);
 }
 
-function redactRequest(request: Record<string, unknown>, strings: readonly string[]): string {
+export function redactRequest(request: Record<string, unknown>, strings: readonly string[]): string {
   const shipTo = request.to_address;
   const redactedShipTo =
     typeof shipTo === "object" && shipTo !== null
@@ -143,7 +143,7 @@ export type CustomerDataReport = {
   addressValidations: Array<{ addressKey: string; result: unknown; createdAt: string }>;
 };
 
-async function validationsFor(
+export async function validationsFor(
   tx: Prisma.TransactionClient,
   shop: string,
   addresses: StoredAddress[],

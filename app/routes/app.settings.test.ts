@@ -334,6 +334,29 @@ describe("settings action: label settings", () => {
   });
 });
 
+describe("settings action: how long ship-to details are kept", () => {
+  it("shows 90 days for a shop that chose nothing, and saves the number of days the merchant enters", async () => {
+    connect();
+    expect(await callRoute(loader, createAdminRequest("/app/settings"))).toMatchObject({ shipToRetentionDays: 90 });
+    expect(await post({ intent: "saveRetention", shipToRetentionDays: " 30 " })).toMatchObject({
+      ok: true,
+      intent: "saveRetention",
+      message: "Ship-to details are kept for 30 days",
+    });
+    expect(await callRoute(loader, createAdminRequest("/app/settings"))).toMatchObject({ shipToRetentionDays: 30 });
+  });
+
+  it("refuses a number of days that is not a whole number from 1 to 3650, next to its field, and saves nothing", async () => {
+    connect();
+    const message = "Keep ship-to details for a whole number of days from 1 to 3650";
+    for (const days of ["0", "-5", "2.5", "3651", "ninety", ""]) {
+      const { status, body } = await json(await post({ intent: "saveRetention", shipToRetentionDays: days }));
+      expect([status, body.error.fields], days).toEqual([422, [{ path: "shipToRetentionDays", message }]]);
+    }
+    expect(await db.shopSettings.count()).toBe(0);
+  });
+});
+
 describe("settings action: box presets", () => {
   it("adds a first box as the default, edits it, adds a second and makes it the default", async () => {
     connect();

@@ -10,9 +10,12 @@ import { SettingsApiKeyCard } from "~/components/settings-api-key-card";
 import { SettingsAutoDraftCard } from "~/components/settings-auto-draft-card";
 import { SettingsBoxPresetsCard } from "~/components/settings-box-presets-card";
 import { SettingsGeneralCard } from "~/components/settings-general-card";
+import { SettingsRetentionCard } from "~/components/settings-retention-card";
 import { type ErrorBody, respondWithError } from "~/http/error-response.server";
 import { requireShopContext } from "~/http/shop-context.server";
 import { loadSettingsScreen } from "~/screens/settings-screen.server";
+import { RetentionFormSchema } from "~/settings/retention";
+import { saveShipToRetentionDays } from "~/settings/retention-settings.server";
 import { saveVerifiedShippingApiKey } from "~/settings/save-api-key.server";
 import { BoxPresetFormSchema, SettingsFormSchema } from "~/settings/settings";
 import {
@@ -67,6 +70,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
       "deleteBox",
       "makeDefaultBox",
       "saveAutoDraft",
+      "saveRetention",
     ])
     .safeParse(form.intent);
   if (!intent.success) {
@@ -131,6 +135,13 @@ export const action = async ({ request }: ActionFunctionArgs) => {
       if (!saved.ok) return respondWithError(saved.error, { redirect });
       return done("saveAutoDraft", saved.value.enabled ? "Automatic drafts are on" : "Automatic drafts are off");
     }
+    case "saveRetention": {
+      const parsed = RetentionFormSchema.safeParse(form);
+      if (!parsed.success) return refuseForm(parsed.error.issues);
+      const saved = await saveShipToRetentionDays(db, shop, parsed.data);
+      if (!saved.ok) return respondWithError(saved.error, { redirect });
+      return done("saveRetention", `Ship-to details are kept for ${saved.value.shipToRetentionDays} days`);
+    }
   }
 };
 
@@ -146,6 +157,7 @@ export default function SettingsPage() {
     shipFromCountry,
     currencyCode,
     events,
+    shipToRetentionDays,
   } = useLoaderData<typeof loader>();
   return (
     <Page title="Settings">
@@ -187,6 +199,12 @@ export default function SettingsPage() {
             currencyCode={currencyCode}
             defaultWeightUnit={settings.box.weightUnit}
           />
+        </Layout.AnnotatedSection>
+        <Layout.AnnotatedSection
+          title="Customer data"
+          description="Each label keeps a copy of its recipient's name, address, phone and e-mail while it may be needed. Choose how long that copy is kept once the parcel is delivered or the label is voided."
+        >
+          <SettingsRetentionCard shipToRetentionDays={shipToRetentionDays} />
         </Layout.AnnotatedSection>
       </Layout>
     </Page>

@@ -6,6 +6,7 @@ import {
   getAutoDraftSettings,
   shipFromCountryOf,
 } from "~/auto-draft/auto-draft-settings.server";
+import { getShipToRetentionDays } from "~/settings/retention-settings.server";
 import { type BoxPreset, getAddressValidationPriceCents } from "~/settings/settings";
 import { getSettingsView, listBoxPresets, type SettingsView } from "~/settings/settings.server";
 import { type EventsConnection, getEventsConnection } from "~/settings/shipping-event-endpoint.server";
@@ -33,6 +34,8 @@ export type SettingsScreen = {
   currencyCode: string | null;
   /** Whether the shipping service sends this shop its events (purchases elsewhere, tracking). */
   events: EventsConnection;
+  /** Days a delivered or voided label keeps its ship-to details (docs/protected-customer-data.md). */
+  shipToRetentionDays: number;
 };
 
 export async function loadSettingsScreen(deps: {
@@ -40,12 +43,13 @@ export async function loadSettingsScreen(deps: {
   shop: string;
   admin: AdminGraphqlClient;
 }): Promise<SettingsScreen> {
-  const [settings, presets, autoDraft, events, found] = await Promise.all([
+  const [settings, presets, autoDraft, events, found, shipToRetentionDays] = await Promise.all([
     getSettingsView(deps.db, deps.shop),
     listBoxPresets(deps.db, deps.shop),
     getAutoDraftSettings(deps.db, deps.shop),
     getEventsConnection(deps.db, deps.shop),
     getShopAndLocations(deps.admin),
+    getShipToRetentionDays(deps.db, deps.shop),
   ]);
   let locations: ShipFromOption[] = [];
   let locationsProblem: string | null = null;
@@ -78,5 +82,6 @@ export async function loadSettingsScreen(deps: {
     shipFromCountry,
     currencyCode: found.ok ? found.value.shop.currencyCode : null,
     events,
+    shipToRetentionDays,
   };
 }

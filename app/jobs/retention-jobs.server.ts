@@ -1,0 +1,30 @@
+import type { PrismaClient } from "@prisma/client";
+
+import { redactExpiredShipTosForAllShops } from "~/privacy/ship-to-retention.server";
+
+import type { Schedule } from "./job-queue";
+
+// The retention sweep on the worker's schedule: ship-to details of labels delivered or voided
+// longer ago than their shop's retention period are redacted (docs/protected-customer-data.md).
+// It is database work only (no Shopify, no shipping service), idempotent and cheap when there is
+// nothing to do, so it runs inline like the bulk-run sweep rather than as a queued job per shop;
+// every worker may run it, and a label is redacted once whichever gets there first.
+
+export const SHIP_TO_RETENTION_SCHEDULE = "ship-to-retention";
+/** Periods are counted in days: a few runs a day keep a label within hours of its due date. */
+export const SHIP_TO_RETENTION_EVERY_MS = 6 * 60 * 60_000;
+
+export function createShipToRetentionSchedule(
+  db: PrismaClient,
+  log: (line: string) => void,
+  now: () => Date = () => new Date(),
+): Schedule {
+  return {
+    name: SHIP_TO_RETENTION_SCHEDULE,
+    everyMs: SHIP_TO_RETENTION_EVERY_MS,
+    run: async () => {
+      const reports = await redactExpiredShipTosForAllShops({ db, now, log });
+      for (const report of reports) log(`ship-to retention ${JSON.stringify(report)}`);
+    },
+  };
+}

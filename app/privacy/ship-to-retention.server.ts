@@ -1,0 +1,146 @@
+import type { Label, Prisma, PrismaClient } from "@prisma/client";
+
+import {
+  listLabelsDueForShipToRedaction,
+  listShopsWithShipTosEndedBefore,
+  redactLabelShipTos,
+} from "~/labels/label-redaction.server";
+import { MIN_SHIP_TO_RETENTION_DAYS } from "~/settings/retention";
+import { getShipToRetentionDays } from "~/settings/retention-settings.server";
+
+import {
+  parseStoredRequest,
+  personalStrings,
+  REDACTED,
+  redactRequest,
+  scrubText,
+  shipTosOf,
+  validationsFor,
+} from "./privacy.server";
+
+// Retention of ship-to details (docs/protected-customer-data.md). A label needs its recipient's
+// name, address, phone and e-mail while it may still be bought, printed, tracked or disputed;
+// once its journey ended (delivered, or the label voided) and the shop's retention period has
+// passed, they are replaced, the same way customers/redact replaces them (privacy.server.ts).
+// Amounts, carrier, service, tracking numbers, statuses and the destination country stay: they
+// are the merchant's books, and name no one.
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+// Labels redacted per transaction: a shop's first sweep after years of labels is many small ones.
+const BATCH = 100;
+
+export type ShipToRetentionDeps = { db: PrismaClient; now: () => Date };
+
+export type ShipToRetentionReport = { shop: string; retentionDays: number; cutoff: string; labels: number };
+
+/**
+ * One shop's sweep: every label delivered or voided more than the shop's retention period ago
+ * loses its ship-to details. Idempotent: a label is redacted once (it is marked), so running it
+ * again, or on two workers at once, changes nothing more.
+ */
+export async function redactExpiredShipTos(deps: ShipToRetentionDeps, shop: string): Promise<ShipToRetentionReport> {
+  const { db } = deps;
+  const at = deps.now();
+  const retentionDays = await getShipToRetentionDays(db, shop);
+  const cutoff = new Date(at.getTime() - retentionDays * DAY_MS);
+  let labels = 0;
+  for (;;) {
+    const written = await db.$transaction(async (tx) => {
+      const due = await listLabelsDueForShipToRedaction(tx, shop, cutoff, BATCH);
+      if (due.length === 0) return null;
+      return { seen: due.length, written: await redactBatch(tx, shop, due, cutoff, at) };
+    });
+    if (!written) break;
+    labels += written.written;
+    // Another worker redacted this batch meanwhile: what is left is its to do, or nothing.
+    if (written.written === 0 || written.seen < BATCH) break;
+  }
+  return { shop, retentionDays, cutoff: cutoff.toISOString(), labels };
+}
+
+// The recipient's tax id (CPF, codice fiscale) in a customs declaration names them as surely as
+// their name does.
+function withoutTaxId(request: Record<string, unknown>): Record<string, unknown> {
+  const customs = request.customs;
+  if (typeof customs !== "object" || customs === null || !("tax_id" in customs)) return request;
+  return { ...request, customs: { ...customs, tax_id: REDACTED } };
+}
+
+async function redactBatch(
+  tx: Prisma.TransactionClient,
+  shop: string,
+  labels: readonly Label[],
+  cutoff: Date,
+  at: Date,
+): Promise<number> {
+  const shipTos = shipTosOf(labels);
+  const ids = labels.map((label) => label.id);
+  const written = await redactLabelShipTos(
+    tx,
+    shop,
+    labels.map((label) => {
+      // Each label's own recipient: a text of one label never gets another person's details.
+      const strings = personalStrings(shipTosOf([label]), {});
+      const request = parseStoredRequest(label.request);
+      return {
+        id: label.id,
+        request: request ? redactRequest(withoutTaxId(request), strings) : label.request === null ? null : REDACTED,
+        lastError: scrubText(label.lastError, strings),
+        writeBackLastError: scrubText(label.writeBackLastError, strings),
+      };
+    }),
+    at,
+  );
+  const strings = personalStrings(shipTos, {});
+  // Where a parcel was last scanned: for a delivered parcel, the recipient's town and postcode.
+  await tx.parcelTracking.updateMany({ where: { shop, labelId: { in: ids } }, data: { location: null } });
+  // Texts kept beside the labels that may quote the address.
+  for (const entry of await tx.auditEntry.findMany({ where: { shop, labelId: { in: ids } } })) {
+    const detail = scrubText(entry.detail, strings);
+    if (detail !== entry.detail) await tx.auditEntry.update({ where: { id: entry.id }, data: { detail } });
+  }
+  for (const outcome of await tx.autoDraftOutcome.findMany({ where: { shop, labelId: { in: ids } } })) {
+    const problems = scrubText(outcome.problems, strings) ?? "[]";
+    const note = scrubText(outcome.note, strings);
+    if (problems !== outcome.problems || note !== outcome.note) {
+      await tx.autoDraftOutcome.update({ where: { id: outcome.id }, data: { problems, note } });
+    }
+  }
+  for (const item of await tx.bulkRunItem.findMany({ where: { shop, labelId: { in: ids } } })) {
+    const problems = scrubText(item.problems, strings) ?? "[]";
+    const message = scrubText(item.message, strings);
+    if (problems !== item.problems || message !== item.message) {
+      await tx.bulkRunItem.update({ where: { id: item.id }, data: { problems, message } });
+    }
+  }
+  // A validation result is the address itself, cached to avoid paying twice. One made before the
+  // cutoff for these addresses goes (its charge stays in the audit); one made since stays with the
+  // newer order it was made for. A repeat customer's old result goes too: validating their address
+  // again for a later label costs one more validation, the price of not keeping it.
+  const validations = await validationsFor(tx, shop, shipTos, []);
+  await tx.addressValidation.deleteMany({
+    where: { shop, id: { in: validations.map((row) => row.id) }, createdAt: { lt: cutoff } },
+  });
+  return written;
+}
+
+/**
+ * Every shop's sweep, for the worker's schedule. A shop's failure is logged and the others still
+ * run; the next run picks the shop up again. Only shops with a label that ended at least a day
+ * ago (the shortest period a shop may choose) are opened.
+ */
+export async function redactExpiredShipTosForAllShops(
+  deps: ShipToRetentionDeps & { log: (line: string) => void },
+): Promise<ShipToRetentionReport[]> {
+  const earliest = new Date(deps.now().getTime() - MIN_SHIP_TO_RETENTION_DAYS * DAY_MS);
+  const reports: ShipToRetentionReport[] = [];
+  for (const shop of await listShopsWithShipTosEndedBefore(deps.db, earliest)) {
+    try {
+      const report = await redactExpiredShipTos(deps, shop);
+      if (report.labels > 0) reports.push(report);
+    } catch (error) {
+      deps.log(`ship-to retention ${shop} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return reports;
+}
