@@ -5,7 +5,7 @@
 // service's webhooks get signed garbage: acknowledged or refused, never a 5xx, nothing stored but
 // the delivery record Shopify's retries are matched against.
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import db from "~/db.server";
 import { signShippingEvent } from "~/shipping/event-signature";
@@ -620,6 +620,9 @@ describe("bad input", () => {
   const groups = [keys.filter((k) => k.startsWith("app")), keys.filter((k) => !k.startsWith("app"))];
   for (const [index, group] of groups.entries()) {
     it(`answers fuzzed bodies with a 4xx and a message, never a 5xx, and stores nothing (${index === 0 ? "the app's screens" : "extensions, login and webhooks"})`, async () => {
+      // Bad input is logged as a warning where it is refused (a malformed webhook payload, a page
+      // cursor Shopify rejects): expected here, by the hundred. An error still fails the test.
+      vi.spyOn(console, "warn").mockImplementation(() => {});
       const world = createWorld();
       const a = await seedShopA(world);
       // Shopify's retries and our own worker leave nothing queued that a case could race with.
