@@ -98,7 +98,21 @@ export function scrubText(text: string | null, strings: readonly string[]): stri
   return strings.reduce((out, value) => out.replace(new RegExp(escapeRegExp(value), "gi"), REDACTED), text);
 }
 
-export function redactRequest(request: Record<string, unknown>, strings: readonly string[]): string {
+// The recipient's tax id (CPF, codice fiscale) in a customs declaration names them as surely as
+// their name does.
+function withoutTaxId(request: Record<string, unknown>): Record<string, unknown> {
+  const customs = request.customs;
+  if (typeof customs !== "object" || customs === null || !("tax_id" in customs)) return request;
+  return { ...request, customs: { ...customs, tax_id: REDACTED } };
+}
+
+/**
+ * A stored label request without its recipient: the ship-to's personal fields, the customs tax id,
+ * and any other text repeating the customer's strings. customers/redact and the ship-to retention
+ * sweep (ship-to-retention.server.ts) both redact through this one function.
+ */
+export function redactRequest(stored: Record<string, unknown>, strings: readonly string[]): string {
+  const request = withoutTaxId(stored);
   const shipTo = request.to_address;
   const redactedShipTo =
     typeof shipTo === "object" && shipTo !== null

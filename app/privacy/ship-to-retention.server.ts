@@ -58,14 +58,6 @@ export async function redactExpiredShipTos(deps: ShipToRetentionDeps, shop: stri
   return { shop, retentionDays, cutoff: cutoff.toISOString(), labels };
 }
 
-// The recipient's tax id (CPF, codice fiscale) in a customs declaration names them as surely as
-// their name does.
-function withoutTaxId(request: Record<string, unknown>): Record<string, unknown> {
-  const customs = request.customs;
-  if (typeof customs !== "object" || customs === null || !("tax_id" in customs)) return request;
-  return { ...request, customs: { ...customs, tax_id: REDACTED } };
-}
-
 async function redactBatch(
   tx: Prisma.TransactionClient,
   shop: string,
@@ -84,7 +76,7 @@ async function redactBatch(
       const request = parseStoredRequest(label.request);
       return {
         id: label.id,
-        request: request ? redactRequest(withoutTaxId(request), strings) : label.request === null ? null : REDACTED,
+        request: request ? redactRequest(request, strings) : label.request === null ? null : REDACTED,
         lastError: scrubText(label.lastError, strings),
         writeBackLastError: scrubText(label.writeBackLastError, strings),
       };

@@ -216,6 +216,30 @@ describe("customers/redact webhook", () => {
     expect((await leaks(["Ada Lovelace"])).every(({ row }) => row.shop === OTHER_SHOP)).toBe(true);
   });
 
+  it("removes the recipient's customs tax id from the customer's labels, as the retention sweep does", async () => {
+    // A CPF no other field repeats: only its place in the customs declaration says whose it is.
+    const taxId = "123.456.789-09";
+    const label = await insertLabelRow({
+      shop: TEST_SHOP,
+      orderGid: "gid://shopify/Order/1001",
+      orderName: "#1001",
+      request: JSON.stringify({
+        from_address: SHIP_FROM,
+        to_address: { ...ADA, country: "BR" },
+        customs: { description: "Gift", contents_type: "merchandise", quantity: 1, tax_id: taxId },
+      }),
+    });
+
+    expect((await callAction(redactAda())).status).toBe(200);
+
+    expect((await leaks([taxId])).filter(({ row }) => row.shop === TEST_SHOP)).toEqual([]);
+    const stored = await db.label.findUniqueOrThrow({ where: { id: label.id } });
+    expect(JSON.parse(stored.request ?? "null")).toMatchObject({
+      customs: { description: "Gift", quantity: 1, tax_id: "[redacted]" },
+      to_address: { country: "BR" },
+    });
+  });
+
   it("answers 401 for a badly signed request and changes nothing", async () => {
     const before = await allRows();
     const response = await callAction(redactAda({ hmac: BAD_HMAC }));
