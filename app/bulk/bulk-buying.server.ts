@@ -9,7 +9,13 @@ import type { ShippingClient } from "~/shipping/client.server";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { err, ok, type Result } from "~/utils/result";
 
-import { type BulkRunError, NOT_STARTED_CANCELLED, runError } from "./bulk-runs.server";
+import {
+  type BulkRunError,
+  describeRetryCause,
+  NOT_STARTED_CANCELLED,
+  RETRYING_PREFIX,
+  runError,
+} from "./bulk-runs.server";
 
 // A bulk run once it is checked (bulk-runs.server.ts): the review's confirmation at its exact
 // total, buying item by item through the pipeline's buyLabel, cancelling, retrying what was not
@@ -108,14 +114,7 @@ export async function buyBulkRunItem(
   if (!item || (item.status !== "queued" && item.status !== "buying")) return ok(undefined);
   const run = await db.bulkRun.findFirst({ where: { id: item.runId, shop } });
   if (!run) return ok(undefined);
-  if (run.status !== "running") {
-    const message = run.status === "stopped" ? (run.stopReason ?? "The run stopped.") : NOT_STARTED_CANCELLED;
-    await db.bulkRunItem.updateMany({
-      where: { id: item.id, status: "queued" },
-      data: { status: "not_started", message },
-    });
-    return finishRun(db, run.id);
-  }
+  if (run.status !== "running") return leaveUnbought(db, item.id, run);
   if (!item.labelId) {
     await db.bulkRunItem.update({ where: { id: item.id }, data: { status: "failed", message: "No draft to buy." } });
     return finishRun(db, run.id);
@@ -127,8 +126,17 @@ export async function buyBulkRunItem(
 
   // The charge is the person's who confirmed the run (or retried the item), not the worker's.
   const staffMemberId = await findPurchaseAuthorizer(db, shop, item.labelId);
-  const bought = await buyLabel({ db, shop, admin: deps.admin, shipping: deps.shipping, staffMemberId }, item.labelId);
+  const bought = await buyLabel(
+    { db, shop, admin: deps.admin, shipping: deps.shipping, staffMemberId, beforeRequest: () => whyNotBuy(db, run.id) },
+    item.labelId,
+  );
   if (!bought.ok) {
+    // The run was cancelled or stopped while this item waited for a shipping slot: its request
+    // never left, the label is still a draft.
+    if (bought.error.shipping?.code === "WITHHELD") {
+      const now = await db.bulkRun.findFirst({ where: { id: run.id, shop } });
+      return leaveUnbought(db, item.id, now ?? run);
+    }
     const code = bought.error.shipping?.code;
     if (code && STOPS_THE_RUN.has(code)) {
       await stopRun(db, run.id, bought.error.message);
@@ -144,7 +152,15 @@ export async function buyBulkRunItem(
       });
       return finishRun(db, run.id);
     }
-    if (isTransientLabelError(bought.error) && !options.lastAttempt) return err(bought.error);
+    if (isTransientLabelError(bought.error) && !options.lastAttempt) {
+      // Back in the queue with the cause, so the page can say what it waits for (an outage)
+      // instead of showing it as being bought; a cancel now leaves it unbought.
+      await db.bulkRunItem.updateMany({
+        where: { id: item.id, status: "buying" },
+        data: { status: "queued", message: `${RETRYING_PREFIX}${describeRetryCause(bought.error)}` },
+      });
+      return err(bought.error);
+    }
     await failItem(db, item.id, bought.error.message);
     return finishRun(db, run.id);
   }
@@ -156,6 +172,27 @@ export async function buyBulkRunItem(
         ? "Bought. Tracking is not in Shopify yet: it is sent again automatically, or from the order page."
         : null,
     },
+  });
+  return finishRun(db, run.id);
+}
+
+/** Why a request of this run must not leave now; null while the run is going. */
+async function whyNotBuy(db: PrismaClient, runId: string): Promise<string | null> {
+  const run = await db.bulkRun.findFirst({ where: { id: runId }, select: { status: true } });
+  if (run?.status === "running") return null;
+  return `bulk run ${runId} is ${run?.status ?? "gone"}`;
+}
+
+/** An item whose run was cancelled or stopped before its purchase left: not started, with why. */
+async function leaveUnbought(
+  db: PrismaClient,
+  itemId: string,
+  run: { id: string; status: string; stopReason: string | null },
+): Promise<Result<void, LabelError>> {
+  const message = run.status === "stopped" ? (run.stopReason ?? "The run stopped.") : NOT_STARTED_CANCELLED;
+  await db.bulkRunItem.updateMany({
+    where: { id: itemId, status: { in: ["queued", "buying"] } },
+    data: { status: "not_started", message },
   });
   return finishRun(db, run.id);
 }
@@ -190,7 +227,11 @@ async function finishRun(db: PrismaClient, runId: string): Promise<Result<void, 
 
 // ---------- Cancel and retry ----------
 
-/** Stops before the next purchase: queued and unchecked items are not started; one being bought finishes. */
+/**
+ * Stops every purchase that has not left yet: queued and unchecked items are not started, and
+ * an item whose job is waiting for a shipping slot is withheld once it gets one (whyNotBuy).
+ * Only requests already on the wire (at most the worker's slots) can still be charged.
+ */
 export async function cancelBulkRun(
   db: PrismaClient,
   shop: string,

@@ -1,6 +1,12 @@
 import type { BulkRunItem, PrismaClient } from "@prisma/client";
 
-import { findLabel, findLabelStatuses, type LabelView } from "~/labels/label-repository.server";
+import {
+  findLabel,
+  findLabelPurchases,
+  findLabelStatuses,
+  type LabelPurchase,
+  type LabelView,
+} from "~/labels/label-repository.server";
 import { parseStoredJson } from "~/utils/stored-json";
 
 import type { BulkChoice } from "./bulk-choice";
@@ -12,7 +18,15 @@ import {
   type BulkRunStatus,
   parseChoice,
   ProblemsSchema,
+  RETRYING_PREFIX,
 } from "./bulk-runs.server";
+import {
+  FORMATS_IN_FILE,
+  type LabelFileFormat,
+  PRINT_FORMATS,
+  type PrintFormat,
+  resolveLabelFormat,
+} from "./print-files";
 
 // A bulk run as its page shows it: its items in list order, counts per status, the total, the
 // progress and an estimate; and its bought labels for printing.
@@ -29,6 +43,12 @@ export type BulkRunItemView = {
   service: string | null;
   quotedCents: number | null;
   boxes: number | null;
+  /** When the run holds more than one shipment of this order: which one ("2 of 3"), in list order. */
+  shipment: { index: number; of: number } | null;
+  /** A bought label's file format; null before it is bought or when the service named none. */
+  labelFormat: LabelFileFormat | null;
+  /** Waiting for its job to try again after a passing failure: the cause, in the merchant's words. */
+  retryingBecause: string | null;
 };
 
 export type BulkRunView = {
@@ -39,6 +59,12 @@ export type BulkRunView = {
   confirmedCents: number | null;
   createdAt: string;
   items: BulkRunItemView[];
+  /** How many orders the run's shipments come from (an order shipped from two places is two shipments). */
+  orderCount: number;
+  /** Per file, the bought labels it takes and those it leaves to another file (with their orders). */
+  printable: Record<PrintFormat, { count: number; elsewhere: { orderName: string; format: LabelFileFormat | null }[] }>;
+  /** Items waiting to try again after a passing failure (an outage), and the latest cause. */
+  retrying: { count: number; cause: string } | null;
   counts: Record<BulkItemStatus, number>;
   /** What buying every ready (or queued, bought) item costs, as quoted. */
   totalCents: number;
@@ -46,10 +72,21 @@ export type BulkRunView = {
   progress: { bought: number; failed: number; remaining: number; notStarted: number; notFulfillable: number };
   /** Seconds left at the pace so far; null before the first purchase. */
   estimateSeconds: number | null;
+  /**
+   * For a cancelled run: the labels whose purchase was already on its way when the cancel came
+   * and that were bought after it, and what they were charged. Null for any other run.
+   */
+  boughtAfterCancel: { count: number; chargedCents: number; currency: string } | null;
 };
 
 function toItemView(row: BulkRunItem): BulkRunItemView {
+  const waiting = row.status === "queued" || row.status === "buying" || row.status === "checking";
+  const retryingBecause =
+    waiting && row.message?.startsWith(RETRYING_PREFIX) ? row.message.slice(RETRYING_PREFIX.length) : null;
   return {
+    shipment: null,
+    labelFormat: null,
+    retryingBecause,
     id: row.id,
     orderGid: row.orderGid,
     orderName: row.orderName,
@@ -82,12 +119,21 @@ export async function getBulkRun(
     for (const [id, status] of await findLabelStatuses(db, shop, ids)) statuses.set(id, status);
   }
   for (const item of pending) if (item.labelId && statuses.get(item.labelId) === "fulfilled") item.message = null;
+  const purchases = await findPurchasesOf(db, shop, items);
+  for (const item of items) {
+    const bought = item.labelId ? purchases.get(item.labelId) : undefined;
+    if (item.status === "bought" && bought) item.labelFormat = resolveLabelFormat(bought);
+  }
+  numberShipments(items);
   const counts = Object.fromEntries(BULK_ITEM_STATUSES.map((s) => [s, 0])) as Record<BulkItemStatus, number>;
   for (const item of items) counts[item.status] += 1;
   const totalCents = items.filter((i) => BILLABLE.includes(i.status)).reduce((sum, i) => sum + (i.quotedCents ?? 0), 0);
   const done = counts.bought + counts.failed + counts.not_fulfillable;
   const remaining = counts.queued + counts.buying;
   const elapsedS = run.confirmedAt ? (now.getTime() - run.confirmedAt.getTime()) / 1000 : 0;
+  const boughtAfterCancel =
+    run.status === "cancelled" && run.finishedAt ? chargesSince(items, purchases, run.finishedAt) : null;
+  const retryingItems = items.filter((i) => i.retryingBecause !== null);
   return {
     id: run.id,
     status: run.status as BulkRunStatus,
@@ -96,6 +142,11 @@ export async function getBulkRun(
     confirmedCents: run.confirmedCents,
     createdAt: run.createdAt.toISOString(),
     items,
+    orderCount: new Set(items.map((i) => i.orderGid)).size,
+    printable: describePrintable(items),
+    retrying: retryingItems.length
+      ? { count: retryingItems.length, cause: retryingItems.at(-1)?.retryingBecause ?? "" }
+      : null,
     counts,
     totalCents,
     progress: {
@@ -106,7 +157,60 @@ export async function getBulkRun(
       notFulfillable: counts.not_fulfillable,
     },
     estimateSeconds: run.status === "running" && done > 0 ? Math.round((elapsedS / done) * remaining) : null,
+    boughtAfterCancel,
   };
+}
+
+async function findPurchasesOf(db: PrismaClient, shop: string, items: readonly BulkRunItemView[]) {
+  const ids = items.flatMap((i) => (i.status === "bought" && i.labelId ? [i.labelId] : []));
+  const found = new Map<string, LabelPurchase>();
+  for (let i = 0; i < ids.length; i += 500) {
+    for (const [id, purchase] of await findLabelPurchases(db, shop, ids.slice(i, i + 500))) found.set(id, purchase);
+  }
+  return found;
+}
+
+/** "Shipment 2 of 3" for an order the run holds more than one shipment of, in list order. */
+function numberShipments(items: BulkRunItemView[]): void {
+  const byOrder = new Map<string, BulkRunItemView[]>();
+  for (const item of items) byOrder.set(item.orderGid, [...(byOrder.get(item.orderGid) ?? []), item]);
+  for (const shipments of byOrder.values()) {
+    if (shipments.length < 2) continue;
+    shipments.forEach((item, index) => (item.shipment = { index: index + 1, of: shipments.length }));
+  }
+}
+
+function describePrintable(items: readonly BulkRunItemView[]): BulkRunView["printable"] {
+  const bought = items.filter((i) => i.status === "bought");
+  const entries = PRINT_FORMATS.map((format) => {
+    const takes = (item: BulkRunItemView) =>
+      item.labelFormat !== null && FORMATS_IN_FILE[format].includes(item.labelFormat);
+    return [
+      format,
+      {
+        count: bought.filter(takes).length,
+        elsewhere: bought
+          .filter((item) => !takes(item))
+          .map((item) => ({ orderName: item.orderName, format: item.labelFormat })),
+      },
+    ] as const;
+  });
+  return Object.fromEntries(entries) as BulkRunView["printable"];
+}
+
+/** The run's labels bought at or after `since` (the cancel), and their charges. */
+function chargesSince(items: readonly BulkRunItemView[], purchases: ReadonlyMap<string, LabelPurchase>, since: Date) {
+  let count = 0;
+  let chargedCents = 0;
+  let currency = "USD";
+  for (const item of items) {
+    const charge = item.labelId ? purchases.get(item.labelId) : undefined;
+    if (item.status !== "bought" || !charge?.purchasedAt || charge.purchasedAt < since) continue;
+    count += 1;
+    chargedCents += charge.chargedCents ?? 0;
+    currency = charge.currency;
+  }
+  return { count, chargedCents, currency };
 }
 
 /** The run's bought labels in list order, for printing. */

@@ -61,6 +61,21 @@ export type BulkRunError = {
 export const runError = (code: BulkRunError["code"], message: string): BulkRunError => ({ code, message });
 
 export const NOT_STARTED_CANCELLED = "Cancelled before it was bought.";
+/** A queued item's message while its job waits to try again after a passing failure (an outage). */
+export const RETRYING_PREFIX = "Waiting to retry: ";
+
+/** What a passing failure waits on, in the merchant's words (not "try again": the run does). */
+export function describeRetryCause(error: LabelError): string {
+  const shipping = error.shipping?.code;
+  if (shipping === "RATE_LIMITED") return "the shipping service is busy.";
+  if (shipping === "SERVICE_UNAVAILABLE") return "the shipping service is unavailable.";
+  if (shipping === "NETWORK_ERROR" || shipping === "TIMEOUT") return "the shipping service is not answering.";
+  if (error.shopify || error.code === "SHOPIFY_ERROR") return "Shopify is not answering.";
+  if (error.code === "PURCHASE_OUTCOME_UNKNOWN" || error.code === "PURCHASE_IN_PROGRESS") {
+    return "the shipping service has not confirmed the purchase yet. It is asked again; nothing is charged twice.";
+  }
+  return error.message;
+}
 
 // ---------- Starting ----------
 

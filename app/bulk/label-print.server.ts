@@ -6,6 +6,8 @@ import { EncryptedPDFError, PDFDocument, type PDFImage } from "pdf-lib";
 import type { AppError } from "~/utils/app-error";
 import { err, ok, type Result } from "~/utils/result";
 
+import { type LabelFileFormat, resolveLabelFormat } from "./print-files";
+
 // Turns the labels of a bulk run into files a merchant prints in one go: one merged PDF (PDF and
 // PNG labels), one ZPL file for thermal printers, or a ZIP of the PNG images. The labels arrive in
 // the run's order and every output keeps it, so the stack that comes out of the printer matches
@@ -78,7 +80,7 @@ const PAGE_SIZES: Record<"4x6" | "4x8", [number, number]> = { "4x6": [288, 432],
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
-type KnownFormat = "pdf" | "png" | "zpl";
+type KnownFormat = LabelFileFormat;
 
 /** Where a label that one file does not take prints instead. */
 const PRINT_ELSEWHERE: Record<KnownFormat, string> = {
@@ -332,22 +334,7 @@ async function downloadFile(
   }
 }
 
-/** The stored format, or the file's extension when none was stored; null when neither is known. */
-function resolveFormat(label: PrintableLabel): KnownFormat | null {
-  const stored = label.labelFormat?.trim().toLowerCase();
-  if (stored) return isKnownFormat(stored) ? stored : null;
-  let extension: string | undefined;
-  try {
-    extension = /\.([a-z]+)$/i.exec(new URL(label.labelUrl).pathname)?.[1]?.toLowerCase();
-  } catch {
-    return null;
-  }
-  return extension !== undefined && isKnownFormat(extension) ? extension : null;
-}
-
-function isKnownFormat(value: string): value is KnownFormat {
-  return value === "pdf" || value === "png" || value === "zpl";
-}
+const resolveFormat = (label: PrintableLabel): KnownFormat | null => resolveLabelFormat(label);
 
 // --- assembling ----------------------------------------------------------------------------
 

@@ -12,3 +12,34 @@ export const PRINT_FORMATS = Object.keys(PRINT_FILES) as PrintFormat[];
 
 /** The name a run's file is saved under. */
 export const printFileName = (runId: string, format: PrintFormat) => `labels-${runId}.${PRINT_FILES[format].extension}`;
+
+/** The formats the service makes labels in that this app can print. */
+export type LabelFileFormat = "pdf" | "png" | "zpl";
+
+/** Which labels each file takes: PNG images also go into the PDF, one page each. */
+export const FORMATS_IN_FILE: Record<PrintFormat, readonly LabelFileFormat[]> = {
+  pdf: ["pdf", "png"],
+  zpl: ["zpl"],
+  png: ["png"],
+};
+
+function isLabelFileFormat(value: string): value is LabelFileFormat {
+  return value === "pdf" || value === "png" || value === "zpl";
+}
+
+/** The stored format, or the file's extension when none was stored; null when neither is known. */
+export function resolveLabelFormat(label: {
+  labelFormat: string | null;
+  labelUrl: string | null;
+}): LabelFileFormat | null {
+  const stored = label.labelFormat?.trim().toLowerCase();
+  if (stored) return isLabelFileFormat(stored) ? stored : null;
+  if (!label.labelUrl) return null;
+  let extension: string | undefined;
+  try {
+    extension = /\.([a-z]+)$/i.exec(new URL(label.labelUrl).pathname)?.[1]?.toLowerCase();
+  } catch {
+    return null;
+  }
+  return extension !== undefined && isLabelFileFormat(extension) ? extension : null;
+}

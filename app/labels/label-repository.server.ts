@@ -304,6 +304,28 @@ export async function findLabelStatuses(
   return new Map(rows.flatMap((row) => (isOneOf(LABEL_STATUSES, row.status) ? [[row.id, row.status] as const] : [])));
 }
 
+export type LabelPurchase = {
+  purchasedAt: Date | null;
+  chargedCents: number | null;
+  currency: string;
+  labelFormat: string | null;
+  labelUrl: string | null;
+};
+
+/** When each of these labels was bought, what it was charged and its file, by id. */
+export async function findLabelPurchases(
+  db: PrismaClient | Prisma.TransactionClient,
+  shop: string,
+  labelIds: readonly string[],
+): Promise<Map<string, LabelPurchase>> {
+  if (labelIds.length === 0) return new Map();
+  const rows = await db.label.findMany({
+    where: { shop, id: { in: [...labelIds] } },
+    select: { id: true, purchasedAt: true, chargedCents: true, currency: true, labelFormat: true, labelUrl: true },
+  });
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
 /** The order names (#1001) the shop's labels know for these order GIDs. */
 export async function findOrderNames(
   db: PrismaClient,

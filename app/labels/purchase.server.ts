@@ -42,6 +42,12 @@ export type PurchaseDeps = {
    * passes one. A label a takeover finds already charged is saved, whatever it answers.
    */
   beforeSpend?: (label: LabelView) => Promise<LabelError | null>;
+  /**
+   * Asked once the purchase request holds its shipping slot, right before it leaves (and again
+   * before a repeat after 429): a reason withholds it, nothing is sent and the label goes back
+   * to draft. A bulk run's "Cancel the rest" is honoured here, however long the slot took.
+   */
+  beforeRequest?: () => Promise<string | null>;
   /** Lease timestamps; the shipping client measures deadlines on the same clock. */
   now?: () => Date;
   sleep?: (ms: number) => Promise<void>;
@@ -129,7 +135,10 @@ export async function purchase(
     await returnToDraft(ref, token, refusal.logMessage);
     return err(refusal);
   }
-  const result = await deps.shipping.purchaseLabel(serviceLabelId, { deadline });
+  const result = await deps.shipping.purchaseLabel(serviceLabelId, {
+    deadline,
+    ...(deps.beforeRequest ? { beforeSend: deps.beforeRequest } : {}),
+  });
   if (result.ok) {
     return save(deps, label, token, { outcome: result.value, recovered: result.value.alreadyPurchased });
   }

@@ -24,6 +24,8 @@ export type BuyDeps = {
   shipping: PurchaseShippingPort;
   /** Who let this purchase happen, for the audit trail; null for jobs acting on their own. */
   staffMemberId?: string | null;
+  /** purchase()'s last check before its request leaves (a bulk run's cancel). */
+  beforeRequest?: () => Promise<string | null>;
   now?: () => Date;
 };
 
@@ -176,6 +178,7 @@ export async function buyLabel(
       shipping: deps.shipping,
       staffMemberId: deps.staffMemberId ?? null,
       beforeSpend: createSpendGuard(deps.admin),
+      ...(deps.beforeRequest ? { beforeRequest: deps.beforeRequest } : {}),
       ...(deps.now ? { now: deps.now } : {}),
     },
     labelId,

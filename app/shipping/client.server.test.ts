@@ -421,6 +421,44 @@ describe("purchase is never repeated blindly", () => {
   });
 });
 
+describe("a purchase the caller withdraws before it leaves", () => {
+  it("is not sent once it holds its slot and the caller says no, and is not retried", async () => {
+    const id = await createDraft(upsGroundDomestic);
+    let asked = 0;
+    const result = await makeClient().purchaseLabel(id, {
+      beforeSend: async () => {
+        asked += 1;
+        return "bulk run cancelled";
+      },
+    });
+    expect(!result.ok && result.error).toMatchObject({ code: "WITHHELD" });
+    expect(!result.ok && result.error.outcomeUnknown).toBeFalsy();
+    expect(asked).toBe(1);
+    expect(emulator.charges("org_demo")).toHaveLength(0);
+  });
+  it("asks again before repeating a purchase the service refused with 429", async () => {
+    const id = await createDraft(upsGroundDomestic);
+    emulator.setFaults({
+      failures: [{ endpoint: "POST /v1/labels/{id}/purchase", kind: "rate_limited", times: 1, retry_after: 0 }],
+    });
+    const answers = [null, "bulk run cancelled"];
+    const result = await makeClient().purchaseLabel(id, { beforeSend: async () => answers.shift() ?? null });
+    expect(!result.ok && result.error.code).toBe("WITHHELD");
+    expect(answers).toEqual([]);
+    expect(emulator.charges("org_demo")).toHaveLength(0);
+  });
+  it("stays an unknown outcome when an earlier attempt of the same call may have been charged", async () => {
+    const id = await createDraft(upsGroundDomestic);
+    // The answer is lost before the charge lands; the read-back finds a draft; the repeat is withheld.
+    emulator.setFaults({
+      failures: [{ endpoint: "POST /v1/labels/{id}/purchase", kind: "drop_connection", times: 1 }],
+    });
+    const answers = [null, "bulk run cancelled"];
+    const result = await makeClient().purchaseLabel(id, { beforeSend: async () => answers.shift() ?? null });
+    expect(!result.ok && result.error).toMatchObject({ code: "WITHHELD", outcomeUnknown: true });
+  });
+});
+
 describe("a purchase the service may have made is never reported as refused", () => {
   it("takes 409 ALREADY_PURCHASED as the purchase it carries, even when the label cannot be read back", async () => {
     const id = await createDraft(upsGroundDomestic);

@@ -35,6 +35,9 @@ export const CLIENT_ERROR_CODES = [
   "RATE_EXPIRED",
   // Our own request schema refused the request; nothing was sent.
   "INVALID_REQUEST",
+  // The caller withdrew the request after it got its slot, before it left (a cancelled bulk
+  // run): nothing was sent.
+  "WITHHELD",
   // No response (connection refused, reset, lost response).
   "NETWORK_ERROR",
   "TIMEOUT",
@@ -179,6 +182,11 @@ const DESCRIPTIONS: Record<ShippingErrorCode, Describe> = {
   INVALID_REQUEST: {
     merchant: (f) => `Some label details are missing or invalid${listFields(f)}. Correct them and try again.`,
     fixable: true,
+    retryable: false,
+  },
+  WITHHELD: {
+    merchant: () => "This request was not sent: it was cancelled before it left.",
+    fixable: false,
     retryable: false,
   },
   NETWORK_ERROR: {

@@ -21,9 +21,24 @@ export type Attempt =
   | { kind: "timeout" }
   | { kind: "network"; beforeSend: boolean; detail: string }
   // Not sent: the call's deadline left no time for it.
-  | { kind: "out_of_time" };
+  | { kind: "out_of_time" }
+  // Not sent: the caller's last check, made holding the slot, withdrew it.
+  | { kind: "withheld"; reason: string };
 
-export type AttemptOnce = (method: HttpMethod, path: string, body: unknown, deadline: number) => Promise<Attempt>;
+/**
+ * Asked once the attempt holds its slot, right before its request leaves: a reason withholds the
+ * request. Waiting for a slot can take long (a bulk run queues many requests behind a few
+ * slots), so what the caller decided while waiting (cancel) is still honoured.
+ */
+export type BeforeSend = () => Promise<string | null>;
+
+export type AttemptOnce = (
+  method: HttpMethod,
+  path: string,
+  body: unknown,
+  deadline: number,
+  beforeSend?: BeforeSend,
+) => Promise<Attempt>;
 
 // No attempt starts with less time than this left before the deadline: it could not finish.
 export const MIN_ATTEMPT_MS = 1_000;
@@ -47,6 +62,7 @@ export function describeAttempt(attempt: Attempt): string {
   if (attempt.kind === "timeout") return "timed out";
   if (attempt.kind === "network") return `network error: ${attempt.detail}`;
   if (attempt.kind === "out_of_time") return "not sent (deadline)";
+  if (attempt.kind === "withheld") return `not sent (${attempt.reason})`;
   return `HTTP ${attempt.status}`;
 }
 
@@ -67,10 +83,18 @@ export function createAttemptRunner(options: {
     return new URL(path.replace(/^\//, ""), base).toString();
   }
 
-  async function attemptOnce(method: HttpMethod, path: string, body: unknown, deadline: number): Promise<Attempt> {
+  async function attemptOnce(
+    method: HttpMethod,
+    path: string,
+    body: unknown,
+    deadline: number,
+    beforeSend?: BeforeSend,
+  ): Promise<Attempt> {
     // Waiting for a slot is not the service's time: the attempt's timeout starts once it has one.
     const release = options.slots ? await options.slots.acquire() : () => {};
     try {
+      const withheld = beforeSend ? await beforeSend() : null;
+      if (withheld !== null) return { kind: "withheld", reason: withheld };
       return await attemptHoldingSlot(method, path, body, deadline, release);
     } finally {
       release();

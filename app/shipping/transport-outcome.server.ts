@@ -70,6 +70,9 @@ export function toResult<T>(
       }),
     );
   }
+  if (attempt.kind === "withheld") {
+    return err(createShippingError({ code: "WITHHELD", logMessage: `${spec.operation}: not sent, ${attempt.reason}` }));
+  }
   if (attempt.kind === "timeout") {
     return err(
       createShippingError({

@@ -7,6 +7,7 @@ import { err, type Result } from "~/utils/result";
 import { parseRetryAfterMs, type ShippingError } from "./errors";
 import {
   type Attempt,
+  type BeforeSend,
   createAttemptRunner,
   describeAttempt,
   type FetchLike,
@@ -46,7 +47,11 @@ export type TransportOptions = {
  * retries and Retry-After waits. A caller guarding the call with a lease passes a deadline
  * before the lease ends, so the call can never outlive it (ADR 5).
  */
-export type CallOptions = { deadline?: number };
+export type CallOptions = {
+  deadline?: number;
+  /** Asked before each attempt's request leaves, holding its slot: a reason withholds it (WITHHELD). */
+  beforeSend?: BeforeSend;
+};
 
 /**
  * When a failed attempt may be repeated:
@@ -66,6 +71,7 @@ export type Call<T> = {
   parse: ParseBody<T>;
   sentRateId?: boolean;
   deadline: number;
+  beforeSend?: BeforeSend;
 };
 
 export type ShippingTransport = {
@@ -103,7 +109,7 @@ export function createTransport(options: TransportOptions): ShippingTransport {
   const deadlineOf = (call: CallOptions | undefined) => call?.deadline ?? now() + callBudgetMs;
 
   function shouldRetry(policy: RetryPolicy, attempt: Attempt): boolean {
-    if (policy === "never") return false;
+    if (policy === "never" || attempt.kind === "withheld") return false;
     if (attempt.kind === "response") {
       if (attempt.status === 429) return true;
       return policy === "safe" && attempt.status >= 500;
@@ -122,7 +128,7 @@ export function createTransport(options: TransportOptions): ShippingTransport {
   }
 
   async function call<T>(spec: Call<T>): Promise<Result<T, ShippingError>> {
-    let attempt: Attempt = await attemptOnce(spec.method, spec.path, spec.body, spec.deadline);
+    let attempt: Attempt = await attemptOnce(spec.method, spec.path, spec.body, spec.deadline, spec.beforeSend);
     for (let retry = 0; retry < maxRetries && shouldRetry(spec.policy, attempt); retry++) {
       const wait = backoffMs(retry, attempt.kind === "response" ? attempt.retryAfter : null);
       if (now() + wait + MIN_ATTEMPT_MS > spec.deadline) {
@@ -140,7 +146,7 @@ export function createTransport(options: TransportOptions): ShippingTransport {
         requestId: attempt.kind === "response" ? (attempt.requestId ?? undefined) : undefined,
       });
       await sleep(wait);
-      attempt = await attemptOnce(spec.method, spec.path, spec.body, spec.deadline);
+      attempt = await attemptOnce(spec.method, spec.path, spec.body, spec.deadline, spec.beforeSend);
     }
     // Whether the request could have taken effect without our knowing.
     const mutates = spec.method === "POST" && spec.policy !== "safe";

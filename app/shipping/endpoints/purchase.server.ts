@@ -83,9 +83,13 @@ export async function purchaseLabel(
       policy: "purchase",
       parse: (body) => PurchasedLabelSchema.safeParse(body),
       deadline,
+      ...(callOptions?.beforeSend ? { beforeSend: callOptions.beforeSend } : {}),
     });
     if (result.ok) return ok({ ...result.value, alreadyPurchased: false });
     const error = result.error;
+    // Withdrawn by the caller before it left: this attempt bought nothing, but an earlier one of
+    // this call may have, so that stays unknown.
+    if (error.code === "WITHHELD") return err(maybeCharged ? withOutcomeUnknown(error) : error);
     if (error.status === 409) return recoverAlreadyPurchased(transport, labelId, error, deadline);
     const unknown = maybeCharged || !isDefiniteRefusal(error);
     if (!unknown) return err(error);
@@ -149,7 +153,7 @@ async function recoverAlreadyPurchased(
  */
 function isDefiniteRefusal(error: ShippingError): boolean {
   if (error.outcomeUnknown) return false;
-  if (error.code === "INVALID_REQUEST") return true;
+  if (error.code === "INVALID_REQUEST" || error.code === "WITHHELD") return true;
   if (error.code === "TIMEOUT") return error.status === null && error.logMessage.includes("not sent");
   const known = (SPEC_ERROR_CODES as readonly string[]).concat(CONTRACT_ERROR_CODES);
   return error.serviceCode !== null && known.includes(error.serviceCode) && error.status !== null && error.status < 500;
