@@ -178,7 +178,7 @@ describe("what becomes of a job whose attempt failed, through the real job handl
     ],
     ["shipping-event", createShippingEventJob({ db, ...uninstalled }), trackingEvent],
   ] as const)(
-    "drops a %s job of a shop with no offline session, neither retried nor dead",
+    "drops the %s job of a shop with no offline session, neither retried nor dead",
     async (name, job, payload) => {
       const { recorded, logged } = await runThroughWorker(job, payload);
       expect(recorded).toEqual({ kind: "done" });
