@@ -2,7 +2,7 @@ import { PDFDocument } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 
 import { openGuardedPage } from "./support/browser";
-import { openApp, shippingAccount, withDemoBrowser } from "./support/demo";
+import { openApp, setShippingFaults, shippingAccount, withDemoBrowser } from "./support/demo";
 import { checkScreen, see } from "./support/label-flow";
 
 const browser = withDemoBrowser();
@@ -35,9 +35,14 @@ describe("bulk labels", () => {
     expect((await shippingAccount()).charges).toEqual([]);
     await checkScreen(guarded, frame, "bulk-review");
 
+    // Buying asks first, with the exact total, as a single label's Buy does.
     await buy.click();
+    const confirm = await see(frame.getByRole("dialog", { name: `Buy ${count} labels?` }));
+    await checkScreen(guarded, frame, "bulk-confirm");
+    expect((await shippingAccount()).charges).toEqual([]);
+    await confirm.getByRole("button", { name: `Buy for ${total}` }).click();
     await see(frame.getByRole("heading", { name: "Labels bought" }), RUN_TIMEOUT_MS);
-    await see(frame.getByText(`${count} bought · 0 failed · 0 remaining`));
+    await see(frame.getByText(`100% · ${count} bought · 0 failed · 0 remaining`));
     await checkScreen(guarded, frame, "bulk-done");
 
     // What the service charged: one charge per bought label, summing to the confirmed total.
@@ -85,6 +90,79 @@ describe("bulk labels", () => {
     }
     await frame.getByRole("button", { name: "Cancel", exact: true }).click();
     await see(frame.getByRole("heading", { name: /cancelled/i }), RUN_TIMEOUT_MS);
+
+    guarded.assertClean();
+    await guarded.close();
+  });
+  it("cancels a run mid-way: nothing leaves after the cancel, and the page's counts and amounts are the service's charges", async () => {
+    const guarded = await openGuardedPage(browser(), "bulk-cancel");
+    const { page } = guarded;
+    // The account keeps the charges of the file's earlier tests: this run's are the ones after them.
+    const before = (await shippingAccount()).charges.length;
+    const chargesOfThisRun = async () => (await shippingAccount()).charges.slice(before);
+    const frame = await openApp(page);
+    // Orders the other tests leave unbought; #1016 ships from two locations: two shipments of one order.
+    for (const name of ["#1006", "#1008", "#1012", "#1016", "#1017", "#1020", "#1021", "#1022"]) {
+      const row = frame.getByRole("row").filter({ has: frame.getByRole("link", { name, exact: true }) });
+      await row.getByRole("checkbox").check();
+    }
+    await frame.getByRole("button", { name: "Create labels", exact: true }).click();
+    await see(frame.getByRole("heading", { name: "Review and buy" }), RUN_TIMEOUT_MS);
+    await see(frame.getByText(/shipments from 8 orders/));
+    await see(frame.getByRole("link", { name: "#1016 · shipment 2 of 2" }));
+    await see(frame.getByText("Shipment 2 of 2"));
+    const buy = frame.getByRole("button", { name: /^Buy \d+ labels? for \$[\d,.]+$/ });
+    const ready = Number(/^Buy (\d+)/.exec((await buy.innerText()).trim())?.[1]);
+    expect(ready).toBeGreaterThan(5);
+
+    // Each purchase stays on the wire for a while, so the run is still buying when we cancel.
+    await setShippingFaults({ latency_ms: { "POST /v1/labels/{id}/purchase": 2_500 } });
+    await buy.click();
+    await frame
+      .getByRole("dialog")
+      .getByRole("button", { name: /^Buy for / })
+      .click();
+    await see(frame.getByRole("heading", { name: "Buying labels" }), RUN_TIMEOUT_MS);
+    // The merchant cancels while the first purchases are on the wire and the rest wait for a slot.
+    await see(frame.getByRole("row").filter({ hasText: "Buying" }), RUN_TIMEOUT_MS);
+    await frame.getByRole("button", { name: "Cancel the rest" }).click();
+    await see(frame.getByRole("heading", { name: "Cancelled" }));
+    const chargedWhenCancelled = (await chargesOfThisRun()).length;
+
+    // The rows and counts move on without a reload while what was on the wire lands.
+    await see(frame.getByText(/· 0 remaining/), RUN_TIMEOUT_MS);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const account = { charges: await chargesOfThisRun() };
+    await setShippingFaults({ latency_ms: {} });
+    const progress = await frame.getByText(/% · \d+ bought · /).innerText();
+    const [, percent, bought, notStarted] =
+      /^(\d+)% · (\d+) bought · 0 failed · 0 remaining · (\d+) not started/.exec(progress.trim()) ?? [];
+    expect(Number(bought), progress).toBe(account.charges.length);
+    expect(Number(bought) + Number(notStarted), progress).toBe(ready);
+    expect(Number(percent), progress).toBeLessThan(100);
+    // Only requests already on the wire (the worker's four slots) were charged after the cancel.
+    expect(account.charges.length - chargedWhenCancelled).toBeLessThanOrEqual(4);
+    expect(account.charges.length).toBeLessThan(ready);
+
+    const banner = await frame.getByText(/after you cancelled/).innerText();
+    const charged = account.charges.reduce((sum, c) => sum + Math.round(Number(c.amount) * 100), 0);
+    const after = /(\d+) labels? (?:was|were) already on the way .* for \$([\d,.]+)\./.exec(banner);
+    if (after) {
+      expect(Number(after[1])).toBeLessThanOrEqual(4);
+      expect(Math.round(Number(after[2]?.replace(/,/g, "")) * 100)).toBeLessThanOrEqual(charged);
+    } else {
+      expect(banner).toMatch(/Nothing was bought after you cancelled/);
+    }
+    // What the page lists as bought costs what the service charged.
+    const rows = frame.getByRole("row").filter({ has: frame.getByText("Bought", { exact: true }) });
+    const texts = await rows.allInnerTexts();
+    const prices = texts.map((text) => /\$([\d,.]+)/.exec(text)?.[1] ?? "0");
+    expect(texts).toHaveLength(account.charges.length);
+    expect(
+      prices.reduce((sum, p) => sum + Math.round(Number(p.replace(/,/g, "")) * 100), 0),
+      texts.join("\n"),
+    ).toBe(charged);
+    await checkScreen(guarded, frame, "bulk-cancelled");
 
     guarded.assertClean();
     await guarded.close();

@@ -286,4 +286,53 @@ describe("bulk runs", () => {
     const view = await getBulkRun(db, SHOP, run.id);
     expect(view?.items.map((i) => i.message)).toEqual([null, note]);
   });
+
+  it("shows a shipping outage during a run as waiting to retry, with its cause, not as buying or failed", async () => {
+    const t = setUp({ orders: 3 });
+    const runId = await t.start();
+    await t.checkAll();
+    expect((await t.confirm(runId)).ok).toBe(true);
+    // The service answers 429 to every purchase for a while: refused unprocessed, never charged.
+    t.shippingEmulator.setFaults({
+      failures: [{ endpoint: "POST /v1/labels/{id}/purchase", kind: "rate_limited", times: 100, retry_after: 0 }],
+    });
+    const queued = [...t.buys];
+    const results = await Promise.all(queued.map((id) => buyBulkRunItem(t.deps, id, { lastAttempt: false })));
+    expect(results.every((r) => !r.ok)).toBe(true);
+
+    const run = await t.review(runId);
+    expect(run.status).toBe("running");
+    expect(run.retrying).toEqual({ count: 3, cause: "the shipping service is busy." });
+    expect(run.items.map((i) => [i.status, i.retryingBecause])).toEqual(
+      Array(3).fill(["queued", "the shipping service is busy."]),
+    );
+    expect(run.progress).toMatchObject({ bought: 0, failed: 0, remaining: 3 });
+    expect(t.shippingEmulator.charges(DEMO_ORG)).toEqual([]);
+
+    // The outage ends: the retries buy each label once and the cause is gone.
+    t.shippingEmulator.setFaults({ failures: [] });
+    for (const id of queued) expect((await buyBulkRunItem(t.deps, id, { lastAttempt: false })).ok).toBe(true);
+    const after = await t.review(runId);
+    expect(after.status).toBe("done");
+    expect(after.retrying).toBeNull();
+    expect(after.items.every((i) => i.status === "bought" && i.retryingBecause === null)).toBe(true);
+    expect(t.shippingEmulator.charges(DEMO_ORG)).toHaveLength(3);
+  });
+
+  it("offers each print file only for the labels it takes, and names the ones it leaves out", async () => {
+    const t = setUp({ orders: 2 });
+    const runId = await t.start();
+    await t.checkAll();
+    expect((await t.confirm(runId)).ok).toBe(true);
+    await t.buyAll();
+    const [first] = (await t.review(runId)).items;
+    if (!first?.labelId) throw new Error("no bought label");
+    await db.label.update({ where: { id: first.labelId }, data: { labelFormat: "zpl" } });
+
+    const run = await t.review(runId);
+    expect(run.printable.pdf.count).toBe(1);
+    expect(run.printable.zpl.count).toBe(1);
+    expect(run.printable.png.count).toBe(0);
+    expect(run.printable.pdf.elsewhere).toEqual([{ orderName: first.orderName, format: "zpl" }]);
+  });
 });

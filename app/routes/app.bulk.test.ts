@@ -19,6 +19,11 @@ const ORDERS = [
   { orderGid: "gid://shopify/Order/5002", orderName: "#5002" },
 ];
 
+/** The run a redirect opens: /app/bulk/<id>, on the app's origin, whatever query it carries. */
+function runIdOf(location: string): string | undefined {
+  return /^\/app\/bulk\/([a-z0-9]+)$/.exec(new URL(location, "https://app.invalid").pathname)?.[1];
+}
+
 async function start(fields: Record<string, string>) {
   mockTokenExchange();
   return callRoute(startAction, createAdminFormRequest("/app/bulk", fields));
@@ -29,7 +34,7 @@ describe("/app/bulk", () => {
     const response = await start({ orders: JSON.stringify(ORDERS), choice: JSON.stringify({ mode: "cheapest" }) });
     expect(response).toBeInstanceOf(Response);
     const location = (response as Response).headers.get("Location") ?? "";
-    const runId = /^\/app\/bulk\/([a-z0-9]+)$/.exec(location)?.[1];
+    const runId = runIdOf(location);
     expect(runId, location).toBeTruthy();
     const items = await db.bulkRunItem.findMany({ where: { runId }, orderBy: { position: "asc" } });
     expect(items.map((i) => [i.orderName, i.status])).toEqual([
@@ -46,6 +51,22 @@ describe("/app/bulk", () => {
     expect(page.run).toMatchObject({ status: "checking", totalCents: 0 });
   });
 
+  it("opens the run with Shopify's redirect, keeping the shop and host the admin frame needs", async () => {
+    mockTokenExchange();
+    const request = createAdminFormRequest(
+      "/app/bulk?embedded=1&host=YWRtaW4uc2hvcGlmeS5jb20vc3RvcmUvdGVzdA&shop=" + TEST_SHOP,
+      {
+        orders: JSON.stringify(ORDERS),
+      },
+    );
+    const response = (await callRoute(startAction, request)) as Response;
+    expect(response.status).toBe(302);
+    const location = new URL(response.headers.get("Location") ?? "", "https://app.invalid");
+    expect(runIdOf(location.toString())).toBeTruthy();
+    expect(location.searchParams.get("host")).toBe("YWRtaW4uc2hvcGlmeS5jb20vc3RvcmUvdGVzdA");
+    expect(location.searchParams.get("shop")).toBe(TEST_SHOP);
+  });
+
   it("takes every order the tab and search show, across pages, when all are selected", async () => {
     mockTokenExchange();
     routeAdminToEmulator(createShopifyAdminEmulator({ shop: TEST_SHOP, seed: withGeneratedOrders(45) }));
@@ -53,7 +74,7 @@ describe("/app/bulk", () => {
       startAction,
       createAdminFormRequest("/app/bulk", { scope: "all", tab: "all", q: "" }),
     )) as Response;
-    const runId = /^\/app\/bulk\/([a-z0-9]+)$/.exec(response.headers.get("Location") ?? "")?.[1];
+    const runId = runIdOf(response.headers.get("Location") ?? "");
     const items = await db.bulkRunItem.findMany({
       where: { runId },
       select: { orderGid: true },

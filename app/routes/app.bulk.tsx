@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
 import { z } from "zod";
 
 import { BulkChoiceSchema, MAX_BULK_RUN_ORDERS, startBulkRun } from "~/bulk/bulk-runs.server";
@@ -37,7 +36,7 @@ const refuseSelection = (message: string, path = "orders") =>
   Response.json({ error: { message, fields: [{ path, message }] } }, { status: 400 });
 
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { db, shop, admin, staffMemberId } = await requireShopContext(request);
+  const { db, shop, admin, staffMemberId, redirect } = await requireShopContext(request);
   const form = Object.fromEntries(await request.formData());
   const parsed = StartSchema.safeParse({ scope: "selected", ...form });
   if (!parsed.success) {
@@ -68,5 +67,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     (tx, itemId) => enqueueBulkCheck(tx, shop, itemId),
   );
   if (!started.ok) return refuseSelection(started.error.message);
+  // Shopify's redirect keeps shop, host and embedded: a plain one would open the run outside the
+  // admin's frame context (App Bridge loses the host and the next request has no session token).
   return redirect(`/app/bulk/${started.value.runId}`);
 };

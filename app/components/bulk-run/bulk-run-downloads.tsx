@@ -1,0 +1,61 @@
+import { BlockStack, InlineStack, Text } from "@shopify/polaris";
+
+import type { BulkRunView } from "~/bulk/bulk-run-view.server";
+import { PRINT_FILES, PRINT_FORMATS, printFileName } from "~/bulk/print-files";
+
+import { DownloadButton } from "../download-button";
+
+// The run's print files, each offered only when some bought label goes in it; the labels a file
+// leaves out are named, with where they print instead.
+
+const ELSEWHERE: Record<string, string> = {
+  pdf: "PDF labels print from the PDF file",
+  png: "PNG labels print from the PDF file or the PNG images",
+  zpl: "ZPL labels print from the ZPL file",
+};
+
+function describeLeftOut(left: BulkRunView["printable"]["pdf"]["elsewhere"]): string {
+  const names = left.map((l) => l.orderName);
+  const shown = names.length > 5 ? `${names.slice(0, 5).join(", ")} and ${names.length - 5} more` : names.join(", ");
+  const formats = [...new Set(left.map((l) => l.format))];
+  const why = formats
+    .map((format) => (format ? ELSEWHERE[format] : "labels of an unknown format print from their order pages"))
+    .join("; ");
+  return `${shown} (${why})`;
+}
+
+export function BulkRunDownloads({ run, onError }: { run: BulkRunView; onError: (message: string | null) => void }) {
+  const offered = PRINT_FORMATS.filter((format) => run.printable[format].count > 0);
+  const notes = offered.flatMap((format) => {
+    const left = run.printable[format].elsewhere;
+    return left.length > 0 ? [`Not in the ${PRINT_FILES[format].button}: ${describeLeftOut(left)}.`] : [];
+  });
+  const unprintable = run.printable.pdf.elsewhere.filter((l) => l.format === null);
+  return (
+    <BlockStack gap="200">
+      <InlineStack gap="200">
+        {offered.map((format) => (
+          <DownloadButton
+            key={format}
+            primary={format === offered[0]}
+            url={`/app/bulk/${run.id}/print?format=${format}`}
+            fileName={printFileName(run.id, format)}
+            onError={onError}
+          >
+            {PRINT_FILES[format].button}
+          </DownloadButton>
+        ))}
+      </InlineStack>
+      {notes.map((note) => (
+        <Text as="p" tone="subdued" key={note}>
+          {note}
+        </Text>
+      ))}
+      {offered.length === 0 && unprintable.length > 0 ? (
+        <Text as="p" tone="subdued">
+          {`No file can hold these labels: the shipping service did not say their format. Print them from their orders: ${describeLeftOut(unprintable)}.`}
+        </Text>
+      ) : null}
+    </BlockStack>
+  );
+}

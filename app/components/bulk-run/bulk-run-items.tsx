@@ -1,0 +1,74 @@
+import { Badge, BlockStack, Button, DataTable, Text } from "@shopify/polaris";
+
+import type { BulkRunItemView } from "~/bulk/bulk-run-view.server";
+import type { BulkItemStatus } from "~/bulk/bulk-runs.server";
+import { formatMinorUnits } from "~/utils/money";
+
+import { describeShipment, STATUS_TEXT } from "./bulk-run-text";
+
+// One row per shipment of the run: its order (and which shipment, when an order has several),
+// where it stands, what it costs, and why it is not bought when it is not.
+
+const STATUS_TONE: Partial<Record<BulkItemStatus, "success" | "critical" | "warning" | "attention" | "info">> = {
+  blocked: "warning",
+  bought: "success",
+  failed: "critical",
+  not_fulfillable: "warning",
+  buying: "info",
+  ready: "info",
+};
+
+function describeItem(item: BulkRunItemView): string {
+  if (item.problems.length > 0) return item.problems.map((p) => p.message).join(" ");
+  return item.message ?? "";
+}
+
+function orderLink(item: BulkRunItemView) {
+  const id = item.orderGid.split("/").pop() ?? "";
+  const link = (
+    <Button variant="plain" url={`/app/orders/${id}`} accessibilityLabel={describeShipment(item)}>
+      {item.orderName}
+    </Button>
+  );
+  if (!item.shipment) return link;
+  return (
+    <BlockStack gap="050">
+      {link}
+      <Text as="span" variant="bodySm" tone="subdued">
+        {`Shipment ${item.shipment.index} of ${item.shipment.of}`}
+      </Text>
+    </BlockStack>
+  );
+}
+
+/** Long reasons wrap in their column instead of pushing the table into a sideways scroll. */
+function details(item: BulkRunItemView) {
+  const text = describeItem(item);
+  return text ? <div style={{ whiteSpace: "normal", minWidth: "16rem", maxWidth: "28rem" }}>{text}</div> : "";
+}
+
+export function BulkRunItems({ items }: { items: BulkRunItemView[] }) {
+  return (
+    <DataTable
+      columnContentTypes={["text", "text", "text", "numeric", "numeric", "text"]}
+      headings={["Order", "Status", "Service", "Boxes", "Price", "Details"]}
+      rows={items.map((item) => [
+        orderLink(item),
+        <Badge
+          key="s"
+          {...(item.retryingBecause
+            ? { tone: "attention" as const }
+            : STATUS_TONE[item.status]
+              ? { tone: STATUS_TONE[item.status] }
+              : {})}
+        >
+          {item.retryingBecause ? "Waiting to retry" : STATUS_TEXT[item.status]}
+        </Badge>,
+        item.service ?? "—",
+        item.boxes ?? "—",
+        item.quotedCents === null ? "—" : formatMinorUnits(item.quotedCents),
+        details(item),
+      ])}
+    />
+  );
+}

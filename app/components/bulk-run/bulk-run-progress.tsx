@@ -1,0 +1,84 @@
+import { Banner, BlockStack, Button, InlineStack, ProgressBar, Text } from "@shopify/polaris";
+import { useId } from "react";
+
+import type { BulkRunView } from "~/bulk/bulk-run-view.server";
+import { formatMinorUnits } from "~/utils/money";
+
+import { BulkRunDownloads } from "./bulk-run-downloads";
+import { buyingPercent, formatEstimate, plural } from "./bulk-run-text";
+
+// A confirmed run: how far buying has come, what it waits on, how it ended, and what is left to
+// do (cancel the rest, retry, print).
+
+type Props = {
+  run: BulkRunView;
+  busy: boolean;
+  onCancel: () => void;
+  onRetry: () => void;
+  onDownloadError: (message: string | null) => void;
+};
+
+function describeProgress(run: BulkRunView): string {
+  const { progress } = run;
+  return [
+    `${progress.bought} bought`,
+    `${progress.failed} failed`,
+    `${progress.remaining} remaining`,
+    progress.notStarted > 0 ? `${progress.notStarted} not started` : null,
+    progress.notFulfillable > 0 ? `${progress.notFulfillable} not bought (held or closed in Shopify)` : null,
+    run.estimateSeconds !== null && !run.retrying ? formatEstimate(run.estimateSeconds) : null,
+  ]
+    .filter(Boolean)
+    .join(" · ");
+}
+
+export function BulkRunProgress({ run, busy, onCancel, onRetry, onDownloadError }: Props) {
+  const textId = useId();
+  const percent = buyingPercent(run.progress);
+  const retryable = run.progress.failed + run.progress.notFulfillable;
+  const after = run.boughtAfterCancel;
+  return (
+    <BlockStack gap="300">
+      {run.retrying && run.status === "running" ? (
+        <Banner tone="warning" title={`Waiting to retry ${plural(run.retrying.count, "label")}`}>
+          <p>
+            {`Why: ${run.retrying.cause} `}
+            They are retried automatically; none is charged twice. You can leave this page.
+          </p>
+        </Banner>
+      ) : null}
+      {run.status === "cancelled" ? (
+        <Banner tone="info" title="You cancelled the rest of this run">
+          <p>
+            {after && after.count > 0
+              ? `${plural(after.count, "label was", "labels were")} already on the way to the shipping service and ${after.count === 1 ? "was" : "were"} bought after you cancelled, for ${formatMinorUnits(after.chargedCents, after.currency)}. `
+              : "Nothing was bought after you cancelled. "}
+            {`${plural(run.progress.notStarted, "label was", "labels were")} not bought.`}
+          </p>
+        </Banner>
+      ) : null}
+      <ProgressBar
+        animated={false}
+        progress={percent}
+        ariaLabelledBy={textId}
+        tone={run.progress.failed > 0 ? "critical" : "success"}
+      />
+      <Text as="p" id={textId}>
+        {`${percent}% · ${describeProgress(run)}`}
+      </Text>
+      <InlineStack gap="200">
+        {run.status === "running" ? (
+          <Button loading={busy} onClick={onCancel}>
+            Cancel the rest
+          </Button>
+        ) : null}
+        {retryable > 0 && run.status !== "running" ? (
+          <Button loading={busy} onClick={onRetry}>
+            {run.progress.notFulfillable > 0 ? "Retry the labels not bought" : "Retry failed"}
+          </Button>
+        ) : null}
+      </InlineStack>
+      {run.progress.bought > 0 ? <BulkRunDownloads run={run} onError={onDownloadError} /> : null}
+    </BlockStack>
+  );
+}

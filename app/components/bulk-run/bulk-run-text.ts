@@ -1,0 +1,67 @@
+import type { BulkRunItemView, BulkRunView } from "~/bulk/bulk-run-view.server";
+import type { BulkItemStatus } from "~/bulk/bulk-runs.server";
+
+// The words a bulk run's page uses for its states, shared by its parts.
+
+export const plural = (n: number, one: string, many = `${one}s`) =>
+  `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+
+export const STATUS_TEXT: Record<BulkItemStatus, string> = {
+  checking: "Checking",
+  blocked: "Needs fixing",
+  skipped: "Left out",
+  ready: "Ready",
+  queued: "Waiting",
+  buying: "Buying",
+  bought: "Bought",
+  failed: "Failed",
+  not_started: "Not started",
+  not_fulfillable: "Not bought",
+};
+
+export function formatEstimate(seconds: number | null): string {
+  if (seconds === null) return "";
+  if (seconds < 60) return `about ${Math.max(1, Math.round(seconds))} s left`;
+  return `about ${Math.round(seconds / 60)} min left`;
+}
+
+/** The page's title: what the run is doing, or how it ended (a run with failures did not just "buy labels"). */
+export function describeRunTitle(run: Pick<BulkRunView, "status" | "progress">): string {
+  switch (run.status) {
+    case "checking":
+      return "Checking the orders";
+    case "review":
+      return "Review and buy";
+    case "running":
+      return "Buying labels";
+    case "stopped":
+      return "Stopped";
+    case "cancelled":
+      return "Cancelled";
+    case "done":
+      if (run.progress.bought === 0) return "No labels bought";
+      return run.progress.failed + run.progress.notFulfillable > 0 ? "Some labels not bought" : "Labels bought";
+  }
+}
+
+/** "20 shipments from 18 orders": the header's count, saying why it differs from the orders selected. */
+export function describeRunSize(run: Pick<BulkRunView, "items" | "orderCount">): string {
+  const shipments = run.items.length;
+  if (shipments === run.orderCount) return plural(shipments, "order");
+  return `${plural(shipments, "shipment")} from ${plural(run.orderCount, "order")} (some orders ship from more than one location)`;
+}
+
+/** "#1001" or "#1001 · shipment 2 of 3": two shipments of one order can be told apart. */
+export function describeShipment(item: Pick<BulkRunItemView, "orderName" | "shipment">): string {
+  return item.shipment ? `${item.orderName} · shipment ${item.shipment.index} of ${item.shipment.of}` : item.orderName;
+}
+
+/**
+ * How far buying has come, in whole percent. Items the run will not buy (cancelled, stopped)
+ * count as not done, so a cancelled run never reads 100%.
+ */
+export function buyingPercent(progress: BulkRunView["progress"]): number {
+  const settled = progress.bought + progress.failed + progress.notFulfillable;
+  const all = settled + progress.remaining + progress.notStarted;
+  return all === 0 ? 0 : Math.floor((settled / all) * 100);
+}
