@@ -3,13 +3,18 @@
 // compressed JS is 64 KB or more; the CLI reports brotli (quality 11), so that is the measure here.
 //
 // The build copies the CLI's esbuild options (bundle, minify, automatic JSX, target es6, no legal
-// comments, NODE_ENV=production) and its entry: the module the toml names for the target,
-// default-exported and wrapped in `shopify.extend(target, ...)`. JSX goes to Preact, as each
-// extension's tsconfig says. It also fails when anything from app/ lands in a bundle: the
-// extensions share only types with the app.
+// comments, NODE_ENV=production) and its entry. The CLI (the ui_extension specification's
+// getBundleExtensionStdinContent, Shopify/cli packages/app) bundles EVERY `[[extensions.targeting]]`
+// module of an extension into one file, each default-exported module wrapped in
+// `shopify.extend(target, ...)`: the render target and the should-render target ship together, so
+// both are measured together. A `[extensions.targeting.should_render]` sub-table, the other way
+// to declare one, becomes a file of its own (an asset), measured on its own line. JSX goes to
+// Preact, as each extension's tsconfig says. It also fails when anything from app/ lands in a
+// bundle: the extensions share only types with the app.
 //
 // Last line: `RESULT extensions order-label-action=<n> bulk-label-action=<n> order-label-print=<n>
-// bulk-label-print=<n>` (brotli bytes). Exits 1 when one is at the limit or pulls in app code.
+// bulk-label-print=<n>` (brotli bytes of each extension's main file; a should_render asset adds
+// `<name>/should_render=<n>`). Exits 1 when a file is at the limit or pulls in app code.
 import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,31 +22,24 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 import { build } from "esbuild";
 
+import { cliBundleEntries } from "./extension-bundle-entries";
+
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const EXTENSIONS = ["order-label-action", "bulk-label-action", "order-label-print", "bulk-label-print"] as const;
 const LIMIT = 64 * 1024;
 
-/** The first `[[extensions.targeting]]` block's module and target. */
-function readTargeting(toml: string): { module: string; target: string } {
-  const block = toml.split("[[extensions.targeting]]")[1] ?? "";
-  const module = /^\s*module\s*=\s*"([^"]+)"/m.exec(block)?.[1];
-  const target = /^\s*target\s*=\s*"([^"]+)"/m.exec(block)?.[1];
-  if (!module || !target) throw new Error("shopify.extension.toml has no [[extensions.targeting]] module and target");
-  return { module, target };
-}
+type Measured = {
+  name: string;
+  targets: string[];
+  raw: number;
+  brotli: number;
+  gzip: number;
+  appInputs: string[];
+};
 
-type Measured = { name: string; raw: number; brotli: number; gzip: number; appInputs: string[] };
-
-async function measure(name: string): Promise<Measured> {
-  const dir = join(root, "extensions", name);
-  const { module, target } = readTargeting(readFileSync(join(dir, "shopify.extension.toml"), "utf8"));
+async function bundle(name: string, dir: string, contents: string, targets: string[]): Promise<Measured> {
   const result = await build({
-    stdin: {
-      contents: `import Target_0 from ${JSON.stringify(module)};\nshopify.extend(${JSON.stringify(target)}, (...args) => Target_0(...args));`,
-      resolveDir: dir,
-      sourcefile: "entry.tsx",
-      loader: "tsx",
-    },
+    stdin: { contents, resolveDir: dir, sourcefile: "entry.tsx", loader: "tsx" },
     absWorkingDir: dir,
     bundle: true,
     minify: true,
@@ -64,6 +62,7 @@ async function measure(name: string): Promise<Measured> {
     .filter((input) => input.startsWith(`app/`));
   return {
     name,
+    targets,
     raw: code.length,
     brotli: brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
     gzip: gzipSync(code, { level: 9 }).length,
@@ -71,16 +70,29 @@ async function measure(name: string): Promise<Measured> {
   };
 }
 
+/** The files the CLI would ship for one extension: the main one, then any should_render assets. */
+async function measure(name: string): Promise<Measured[]> {
+  const dir = join(root, "extensions", name);
+  const files: Measured[] = [];
+  for (const entry of cliBundleEntries(readFileSync(join(dir, "shopify.extension.toml"), "utf8"))) {
+    files.push(
+      await bundle(entry.file === "main" ? name : `${name}/${entry.file}`, dir, entry.contents, entry.targets),
+    );
+  }
+  return files;
+}
+
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 const results: Measured[] = [];
-for (const name of EXTENSIONS) results.push(await measure(name));
+for (const name of EXTENSIONS) results.push(...(await measure(name)));
 
 let failed = false;
 for (const r of results) {
   console.log(
     `${r.name.padEnd(20)} raw ${String(r.raw).padStart(7)} B (${kb(r.raw)})  brotli ${String(r.brotli).padStart(6)} B (${kb(r.brotli)})  gzip ${String(r.gzip).padStart(6)} B`,
   );
+  console.log(`  ${r.targets.length === 1 ? "target" : `${r.targets.length} targets`}: ${r.targets.join(", ")}`);
   if (r.brotli >= LIMIT) {
     console.log(`  ${r.name}: ${r.brotli} B compressed is at or over Shopify's ${LIMIT} B limit`);
     failed = true;
