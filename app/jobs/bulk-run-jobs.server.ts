@@ -7,6 +7,7 @@ import { createCallLimiter } from "~/shipping/call-limiter";
 import type { RequestSlots, ShippingClient } from "~/shipping/client.server";
 
 import { type JobDefinition, type JobKind, PermanentJobError } from "./job-queue";
+import { JobFailedError, jobOutcomeOf } from "./job-outcome";
 import { type OrderChangeJobDeps, requireAdmin } from "./order-change-jobs.server";
 import { enqueueJob } from "./queue.server";
 
@@ -62,11 +63,13 @@ export function createBulkCheckJob(deps: BulkJobDeps): JobDefinition<BulkItemPay
       const shipping = await deps.shippingFor(context.shop, { slots: shippingCalls });
       const result = await checkBulkRunItem({ db: deps.db, shop: context.shop, admin, shipping }, payload.itemId);
       if (result.ok) return;
-      // The last attempt: the item says why instead of holding the whole run in "checking".
-      if (context.attempt >= context.maxAttempts) {
+      const failure = new JobFailedError(result.error);
+      // The last attempt, or a failure no retry can help: the item says why instead of holding
+      // the whole run in "checking".
+      if (context.attempt >= context.maxAttempts || jobOutcomeOf(failure).kind !== "retry") {
         await giveUpBulkCheck(deps.db, context.shop, payload.itemId, result.error.message);
       }
-      throw new Error(result.error.logMessage);
+      throw failure;
     },
   };
 }
@@ -84,7 +87,7 @@ export function createBulkBuyJob(deps: BulkJobDeps): JobDefinition<BulkItemPaylo
       const result = await buyBulkRunItem({ db: deps.db, shop: context.shop, admin, shipping }, payload.itemId, {
         lastAttempt: context.attempt >= context.maxAttempts,
       });
-      if (!result.ok) throw new Error(result.error.logMessage);
+      if (!result.ok) throw new JobFailedError(result.error);
     },
   };
 }

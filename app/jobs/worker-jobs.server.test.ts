@@ -7,7 +7,7 @@ import type { FulfillmentOrderGid } from "~/shopify/ids";
 import { TEST_SHOP } from "../../test/setup/test-env";
 import { jobOutcomeOf, ShopUninstalledError } from "./job-outcome";
 import { createAutoDraftJob } from "./order-change-jobs.server";
-import { createAdminFor } from "./worker-jobs.server";
+import { createAdminFor, createWorkerJobs } from "./worker-jobs.server";
 
 const context = {
   jobId: "job-1",
@@ -41,5 +41,12 @@ describe("a shop's Admin API for a job", () => {
     const failure = await job.run(payload, context).catch((error: unknown) => error);
     expect(failure).toBe(blip);
     expect(jobOutcomeOf(failure).kind).toBe("retry");
+  });
+});
+
+describe("the worker's schedules", () => {
+  it("include the ship-to retention sweep, so finished labels' addresses are redacted on time", () => {
+    const { schedules } = createWorkerJobs(db, { enqueue: async () => ({ jobId: "x" }) } as never);
+    expect(schedules.map((s) => s.name)).toContain("ship-to-retention");
   });
 });

@@ -29,6 +29,7 @@ import {
   type OrderChangeJobDeps,
 } from "./order-change-jobs.server";
 import { providerOf, pruneFinishedJobs } from "./prisma-job-queue.server";
+import { createShipToRetentionSchedule, SHIP_TO_RETENTION_SCHEDULE } from "./retention-jobs.server";
 import { createShippingEventJob } from "./shipping-event-jobs.server";
 
 // Every job the worker runs and every schedule it keeps, wired to Shopify (offline sessions) and
@@ -109,6 +110,7 @@ export function createWorkerJobs(
           if (resumed.checks || resumed.buys) log("bulk-run sweep resumed stranded items", { ...resumed });
         },
       },
+      createShipToRetentionSchedule(db, (line) => log(line, { job: SHIP_TO_RETENTION_SCHEDULE })),
     ],
   };
 }
