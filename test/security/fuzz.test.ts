@@ -562,6 +562,7 @@ const TARGETS: Record<string, Target> = {
 
 // Routes whose whole input is the session token or nothing (loaders that only answer 405 among them).
 const NO_INPUT = {
+  "app.orders-version#loader": "takes no input but the session token (a query string is ignored)",
   "api.extensions.bulk.preflight#loader": "answers 405 to every GET (its browser preflight only)",
   "api.extensions.bulk.runs#loader": "answers 405 to every GET (its browser preflight only)",
   "api.extensions.orders.$orderId.rates#loader": "answers 405 to every GET (its browser preflight only)",

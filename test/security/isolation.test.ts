@@ -93,6 +93,17 @@ const cases: Record<string, Case> = {
       return [list, drafts];
     },
   },
+  "app.orders-version#loader": {
+    attempt: async ({ a }) => {
+      const { loader } = await route("app.orders-version");
+      const page = await invoke(loader, getAs("/app/orders-version", asB()));
+      expect(page.status).toBe(200);
+      // B's change token is made of B's rows only: none of A's labels shows in it.
+      const version = (page.json as { version: string }).version;
+      for (const id of [a.draftLabelId, a.boughtLabelId]) expect(version).not.toContain(id);
+      return [page];
+    },
+  },
   "app.activity#loader": {
     attempt: async () => {
       const { loader } = await route("app.activity");

@@ -62,6 +62,7 @@ export const SESSION_REQUESTS: Record<string, Build> = {
     request: getAs(`/app/bulk/${a.doneRunId}/print?format=pdf`, as),
   }),
   "app.labels#loader": (_a, as) => ({ params: {}, request: getAs("/app/labels", as) }),
+  "app.orders-version#loader": (_a, as) => ({ params: {}, request: getAs("/app/orders-version", as) }),
   "app.orders.$orderId#loader": (a, as) => ({
     params: { orderId: a.sharedOrderId },
     request: getAs(`/app/orders/${a.sharedOrderId}`, as),
