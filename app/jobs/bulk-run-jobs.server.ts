@@ -6,8 +6,8 @@ import { checkBulkRunItem, giveUpBulkCheck } from "~/bulk/bulk-runs.server";
 import { createCallLimiter } from "~/shipping/call-limiter";
 import type { RequestSlots, ShippingClient } from "~/shipping/client.server";
 
-import { type JobDefinition, type JobKind, PermanentJobError } from "./job-queue";
 import { JobFailedError, jobOutcomeOf } from "./job-outcome";
+import { type JobDefinition, type JobKind, PermanentJobError } from "./job-queue";
 import { type OrderChangeJobDeps, requireAdmin } from "./order-change-jobs.server";
 import { enqueueJob } from "./queue.server";
 
