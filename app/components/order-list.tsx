@@ -2,14 +2,16 @@ import { useNavigate, useNavigation, useSearchParams, useSubmit } from "@remix-r
 import {
   Badge,
   BlockStack,
+  Box,
+  Button,
   Card,
   EmptyState,
   IndexFilters,
   IndexTable,
+  InlineStack,
   Link,
   Text,
   Tooltip,
-  useIndexResourceState,
   useSetIndexFiltersMode,
 } from "@shopify/polaris";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -19,6 +21,16 @@ import { LABEL_PROGRESS_TEXT, type LabelProgress } from "~/labels/label-state";
 import type { OrderListTab, OrderRow } from "~/screens/order-list.server";
 
 import { BulkServicesModal } from "./bulk-services-modal";
+import {
+  changeSelection,
+  describeSelection,
+  EMPTY_SELECTION,
+  isAllInView,
+  type OrderSelection,
+  selectedOrders,
+  type SelectionChange,
+  summarizeSelection,
+} from "./order-selection";
 
 // The Orders table: tabs, search by order name, cursor paging, one row per order awaiting
 // shipment. Navigation goes through Remix (useNavigate / search params), so the admin frame keeps
@@ -37,6 +49,12 @@ export type OrderListProps = {
   rows: OrderRow[];
   pageInfo: SerializedPageInfo;
   filteredOnPage: boolean;
+  /**
+   * The bulk selection, kept by the Orders route (it stays mounted while the list pages), so
+   * orders selected on one page stay selected on the next (order-selection.ts).
+   */
+  selection: OrderSelection;
+  onSelectionChange: (update: (current: OrderSelection) => OrderSelection) => void;
 };
 
 const TABS: { id: OrderListTab; content: string }[] = [
@@ -109,25 +127,46 @@ function ProblemsBadge({ problems }: { problems: OrderRow["problems"] }) {
   );
 }
 
-export function OrderList({ tab, search, rows, pageInfo, filteredOnPage }: OrderListProps) {
+export function OrderList({
+  tab,
+  search,
+  rows,
+  pageInfo,
+  filteredOnPage,
+  selection,
+  onSelectionChange,
+}: OrderListProps) {
   const navigate = useNavigate();
   const navigation = useNavigation();
   const submit = useSubmit();
-  const { selectedResources, allResourcesSelected, handleSelectionChange } = useIndexResourceState(rows, {
-    resourceIDResolver: (row) => row.orderGid,
-  });
+  // The selection spans pages; the header checkbox and the table's count are this page's.
+  const selectionPage = { rows, tab, search };
+  const allInView = isAllInView(selection, selectionPage);
+  const summary = summarizeSelection(selection, selectionPage);
+  const selectionText = allInView ? null : describeSelection(summary);
+  // Beside the table's "N selected" (this page's), the action names what it acts on when that
+  // is more than this page's rows.
+  const createLabelsText =
+    selectionText === null
+      ? "Create labels"
+      : `Create labels for ${summary.total} ${summary.total === 1 ? "order" : "orders"}`;
+  const handleSelectionChange = (type: `${SelectionChange["type"]}`, selecting: boolean, picked?: unknown) => {
+    const change: SelectionChange = {
+      type,
+      selecting,
+      selection:
+        typeof picked === "string" || Array.isArray(picked) ? (picked as SelectionChange["selection"]) : undefined,
+    };
+    onSelectionChange((current) => changeSelection(current, change, selectionPage));
+  };
   // "Create labels": a bulk run over the selected orders, by the shop's rules or one override.
   // "Select all" past this page: the server lists every order the tab and search show.
   const [choosingServices, setChoosingServices] = useState(false);
   const createLabels = (choice: BulkChoice) => {
     setChoosingServices(false);
-    const chosen = rows.filter((row) => selectedResources.includes(row.orderGid));
-    const fields: Record<string, string> = allResourcesSelected
+    const fields: Record<string, string> = allInView
       ? { scope: "all", tab, q: search }
-      : {
-          scope: "selected",
-          orders: JSON.stringify(chosen.map((row) => ({ orderGid: row.orderGid, orderName: row.name }))),
-        };
+      : { scope: "selected", orders: JSON.stringify(selectedOrders(selection)) };
     submit({ ...fields, choice: JSON.stringify(choice) }, { method: "post", action: "/app/bulk" });
   };
   const [params, setParams] = useSearchParams();
@@ -229,6 +268,24 @@ export function OrderList({ tab, search, rows, pageInfo, filteredOnPage }: Order
           </Text>
         </div>
       ) : null}
+      {selectionText ? (
+        <Box padding="300" paddingInline="400" background="bg-surface-secondary">
+          <InlineStack gap="300" align="space-between" blockAlign="center">
+            <Text as="p" fontWeight="semibold">
+              {selectionText}
+            </Text>
+            <InlineStack gap="200">
+              <Button onClick={() => onSelectionChange(() => EMPTY_SELECTION)}>Clear selection</Button>
+              {/* With nothing ticked here the table shows no actions: the selection's own. */}
+              {summary.onThisPage === 0 ? (
+                <Button variant="primary" onClick={() => createLabels({ mode: "rules" })}>
+                  {createLabelsText}
+                </Button>
+              ) : null}
+            </InlineStack>
+          </InlineStack>
+        </Box>
+      ) : null}
       {/* A click on an order's link (or row) opens it, whatever search is still pending. */}
       <div
         onClickCapture={(event) => {
@@ -238,10 +295,10 @@ export function OrderList({ tab, search, rows, pageInfo, filteredOnPage }: Order
         <IndexTable
           resourceName={{ singular: "order", plural: "orders" }}
           itemCount={rows.length}
-          selectedItemsCount={allResourcesSelected ? "All" : selectedResources.length}
+          selectedItemsCount={allInView ? "All" : summary.onThisPage}
           hasMoreItems={pageInfo.hasNextPage}
           onSelectionChange={handleSelectionChange}
-          promotedBulkActions={[{ content: "Create labels", onAction: () => createLabels({ mode: "rules" }) }]}
+          promotedBulkActions={[{ content: createLabelsText, onAction: () => createLabels({ mode: "rules" }) }]}
           bulkActions={[
             { content: "Create labels: cheapest rates", onAction: () => createLabels({ mode: "cheapest" }) },
             { content: "Create labels: fastest rates", onAction: () => createLabels({ mode: "fastest" }) },
@@ -271,7 +328,7 @@ export function OrderList({ tab, search, rows, pageInfo, filteredOnPage }: Order
               id={row.orderGid}
               key={row.orderGid}
               position={index}
-              selected={selectedResources.includes(row.orderGid)}
+              selected={allInView || selection.orders.has(row.orderGid)}
               onClick={() => open(row)}
             >
               <IndexTable.Cell>
@@ -312,9 +369,9 @@ export function OrderList({ tab, search, rows, pageInfo, filteredOnPage }: Order
       <BulkServicesModal
         open={choosingServices}
         selection={
-          allResourcesSelected
+          allInView
             ? "every order this view shows"
-            : `${selectedResources.length} selected ${selectedResources.length === 1 ? "order" : "orders"}`
+            : `${summary.total} selected ${summary.total === 1 ? "order" : "orders"}`
         }
         onClose={() => setChoosingServices(false)}
         onCreate={createLabels}

@@ -11,6 +11,7 @@ import { mergeProblems } from "./label-form/field-links";
 import { OrderLabelWorkspace } from "./label-form/order-label-workspace";
 import { ProblemSummary } from "./label-form/problem-list";
 import { OrderList } from "./order-list";
+import { EMPTY_SELECTION } from "./order-selection";
 
 // Server-renders the screens' components with realistic data, as a document request would, to
 // catch runtime errors (a missing provider, a bad prop) that typecheck cannot see.
@@ -117,6 +118,8 @@ describe("order screens render on the server", () => {
         tab="all"
         search=""
         filteredOnPage={false}
+        selection={EMPTY_SELECTION}
+        onSelectionChange={() => {}}
         pageInfo={{ hasNextPage: true, hasPreviousPage: false, startCursor: "a", endCursor: "b" }}
         rows={[
           {
@@ -169,6 +172,8 @@ describe("order screens render on the server", () => {
         tab="all"
         search=""
         filteredOnPage={false}
+        selection={EMPTY_SELECTION}
+        onSelectionChange={() => {}}
         pageInfo={{ hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null }}
         rows={[]}
       />,

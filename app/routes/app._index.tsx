@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Banner, BlockStack, Button, CalloutCard, Layout, Page, Text } from "@shopify/polaris";
+import { useState } from "react";
 import { z } from "zod";
 
 import { listOrdersAwaitingShipment, ORDER_LIST_TABS, readOrderListVersion } from "~/screens/order-list.server";
@@ -8,6 +9,7 @@ import { getSettingsView } from "~/settings/settings.server";
 import { reportError } from "~/utils/error-report.server";
 
 import { OrderList } from "../components/order-list";
+import { EMPTY_SELECTION, type OrderSelection } from "../components/order-selection";
 import { useRevalidateWhenChanged } from "../components/use-polling";
 import { requireShopContext } from "../http/shop-context.server";
 
@@ -51,6 +53,9 @@ export default function OrdersPage() {
   // A draft the worker makes (an order just placed, automatic drafts on) shows without a reload:
   // a cheap check of the app's own labels every few seconds, and the page re-read only on a change.
   useRevalidateWhenChanged(ORDER_LIST_VERSION_URL, version, ORDER_LIST_CHECK_MS);
+  // The bulk selection lives here, not in the list: this component stays mounted while the list
+  // pages (a navigation to this same route), and through a page that failed to load.
+  const [selection, setSelection] = useState<OrderSelection>(EMPTY_SELECTION);
   return (
     <Page title="Orders" subtitle="Orders awaiting shipment: create, buy and print their labels">
       <Layout>
@@ -82,7 +87,7 @@ export default function OrdersPage() {
         ) : null}
         {list ? (
           <Layout.Section>
-            <OrderList {...list} />
+            <OrderList {...list} selection={selection} onSelectionChange={setSelection} />
           </Layout.Section>
         ) : null}
         {setup.apiKeyConfigured && setup.mode === "sandbox" ? (
