@@ -182,7 +182,7 @@ export async function draftShipmentByRules(
 
   const ready = checkForDraft(shipment, { ...(box ? { box } : {}), checked: check, quote: chosen.rate, now });
   if (!ready.ok) return settle(ready.error, block);
-  const draft = await draftShipment({ db, shop, shipping: deps.shipping, now }, ready.value);
+  const draft = await draftShipment({ db, shop, shipping: deps.shipping, now, automatic: true }, ready.value);
   if (!draft.ok) return settle(draft.error, block);
   // The merchant (or another delivery) drafted it meanwhile: theirs stands, nothing to report.
   if (draft.value.existing) {

@@ -15,7 +15,10 @@ export type LabelErrorCode =
   | "INVALID_STATE"
   | "PURCHASE_IN_PROGRESS"
   | "PURCHASE_OUTCOME_UNKNOWN"
-  | "PACKAGE_COUNT_MISMATCH";
+  | "PACKAGE_COUNT_MISMATCH"
+  // An earlier draft for this shipment may exist at the service unconfirmed: an automatic door
+  // does not draft again (ADR 16, duplicate drafts).
+  | "DRAFT_UNCONFIRMED";
 
 export interface LabelError extends AppError<LabelErrorCode> {
   readonly source: "labels";
@@ -34,6 +37,8 @@ const FIXABLE: Record<LabelErrorCode, boolean> = {
   // On hold, cancelled or closed in Shopify, or sent elsewhere since: fixed in Shopify, not here.
   NOT_FULFILLABLE: true,
   PACKAGE_COUNT_MISMATCH: true,
+  // The merchant drafts it from the order page.
+  DRAFT_UNCONFIRMED: true,
   SHIPPING_ERROR: false,
   SHOPIFY_ERROR: false,
   NOT_FOUND: false,

@@ -191,6 +191,30 @@ export async function findLabel(db: PrismaClient, shop: string, labelId: string)
   return row ? toLabelView(row) : null;
 }
 
+/** How a failed creation whose draft may exist at the service, unconfirmed, is marked (failCreation). */
+export const DRAFT_MAY_EXIST = "draft may exist at the service: ";
+
+/** A creation for this fulfillment order since `since` whose answer was lost: a draft may exist untracked. */
+export async function findUnconfirmedDraft(
+  db: PrismaClient,
+  shop: string,
+  fulfillmentOrderGid: FulfillmentOrderGid,
+  since: Date,
+): Promise<{ labelId: string; at: Date } | null> {
+  const row = await db.label.findFirst({
+    where: {
+      shop,
+      fulfillmentOrderGid,
+      status: "failed",
+      lastError: { startsWith: DRAFT_MAY_EXIST },
+      updatedAt: { gte: since },
+    },
+    orderBy: { updatedAt: "desc" },
+    select: { id: true, updatedAt: true },
+  });
+  return row ? { labelId: row.id, at: row.updatedAt } : null;
+}
+
 export async function findActiveLabel(
   db: PrismaClient,
   shop: string,

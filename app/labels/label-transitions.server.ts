@@ -7,6 +7,7 @@ import { parseStoredJson } from "~/utils/stored-json";
 import { type AuditInput, recordAudit } from "./audit.server";
 import {
   activeKeyFor,
+  DRAFT_MAY_EXIST,
   LABEL_TRANSITIONS,
   type LabelLineItem,
   type LabelTransition,
@@ -138,13 +139,28 @@ export function completeCreation(ref: Ref, token: string, draft: CreatedDraft): 
 }
 
 /** A draft that could not be created frees the fulfillment order for the next attempt. */
-export function failCreation(ref: Ref, token: string, reason: string): Promise<boolean> {
+/**
+ * Ends a creation that made no usable draft and frees the slot. `draftMayExist`: the request
+ * reached the service and its answer was lost, so a draft may exist there that nobody tracks
+ * (findUnconfirmedDraft).
+ */
+export function failCreation(
+  ref: Ref,
+  token: string,
+  reason: string,
+  options: { draftMayExist?: boolean } = {},
+): Promise<boolean> {
   return apply(
     ref.db,
     ref,
     "failCreation",
     { claimToken: token },
-    { activeKey: null, lastError: reason, claimToken: null, leaseUntil: null },
+    {
+      activeKey: null,
+      lastError: options.draftMayExist ? `${DRAFT_MAY_EXIST}${reason}` : reason,
+      claimToken: null,
+      leaseUntil: null,
+    },
   );
 }
 

@@ -3,9 +3,10 @@ import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 
 import { fromShippingError, type LabelError, labelError, labelNotFound } from "~/labels/label-errors";
-import { findActiveLabel, findLabel, type LabelView } from "~/labels/label-repository.server";
+import { findActiveLabel, findLabel, findUnconfirmedDraft, type LabelView } from "~/labels/label-repository.server";
 import { claimCreationSlot, completeCreation, failCreation, takeOverCreation } from "~/labels/label-transitions.server";
 import { LEASE_SAFETY_MS } from "~/labels/purchase.server";
+import { logFor } from "~/logger.server";
 import type { ShippingClient } from "~/shipping/client.server";
 import { checkDraftPackageCount, type PreflightProblem } from "~/shipping/preflight";
 import { parseAmountCents, type Rate } from "~/shipping/schemas";
@@ -35,7 +36,21 @@ export async function quoteShipment(
   return ok({ rates: rates.value.rates, requestId: rates.value.request_id ?? null });
 }
 
-export type DraftDeps = { db: PrismaClient; shop: string; shipping: DraftShippingPort; now?: Date };
+export type DraftDeps = {
+  db: PrismaClient;
+  shop: string;
+  shipping: DraftShippingPort;
+  now?: Date;
+  /**
+   * A door that drafts on its own (auto-draft, bulk checks): it does not draft again for a
+   * shipment whose last draft may exist unconfirmed at the service, so a lost answer costs one
+   * untracked draft at most. A merchant's click drafts anyway, and is told.
+   */
+  automatic?: boolean;
+};
+
+/** How long a lost draft answer keeps automatic doors from drafting that shipment again. */
+export const UNCONFIRMED_DRAFT_HOLD_MS = 24 * 60 * 60_000;
 
 export type DraftOutcome = { label: LabelView; existing: boolean; warnings: PreflightProblem[] };
 
@@ -44,6 +59,25 @@ export async function draftShipment(deps: DraftDeps, input: ReadyDraft): Promise
   const { db, shop } = deps;
   const now = deps.now ?? new Date();
   const parsed = { value: input.request };
+
+  // The service has no idempotency key and no search: a draft whose answer was lost cannot be
+  // found again, so it is never bought (only drafts whose id we saved are), and no door drafts
+  // that shipment again on its own (ADR 16, duplicate drafts).
+  const unconfirmed = await findUnconfirmedDraft(
+    db,
+    shop,
+    input.fulfillmentOrderGid,
+    new Date(now.getTime() - UNCONFIRMED_DRAFT_HOLD_MS),
+  );
+  if (unconfirmed && deps.automatic && !(await findActiveLabel(db, shop, input.fulfillmentOrderGid))) {
+    return err(
+      labelError(
+        "DRAFT_UNCONFIRMED",
+        "The shipping service did not confirm the last draft made for this shipment, so no new one was made automatically. Create the label from the order page.",
+        `draftShipment: ${input.fulfillmentOrderGid} has an unconfirmed draft (label ${unconfirmed.labelId}); automatic drafting held`,
+      ),
+    );
+  }
 
   const token = randomUUID();
   const leaseUntil = new Date(now.getTime() + CREATING_LEASE_MS);
@@ -57,7 +91,7 @@ export async function draftShipment(deps: DraftDeps, input: ReadyDraft): Promise
     deadline: leaseUntil.getTime() - LEASE_SAFETY_MS,
   });
   if (!draft.ok) {
-    await failCreation(ref, token, draft.error.logMessage);
+    await failCreation(ref, token, draft.error.logMessage, { draftMayExist: Boolean(draft.error.outcomeUnknown) });
     return err(fromShippingError("draftShipment", draft.error));
   }
   const countProblems = checkDraftPackageCount(parsed.value, draft.value);
@@ -96,7 +130,12 @@ export async function draftShipment(deps: DraftDeps, input: ReadyDraft): Promise
   const label = await findLabel(db, shop, ref.labelId);
   if (!completed) {
     // Slower than the lease: another caller took the slot over and its label stands (it may be
-    // bought by now). Ours is an unused draft at the service, which costs nothing.
+    // bought by now). Ours is an unused draft at the service, which costs nothing: its id is
+    // saved nowhere, so nothing ever buys it.
+    logFor({ shop }).info(
+      { serviceLabelId: draft.value.id, labelId: ref.labelId },
+      "draft answered after its slot was taken over; left unused at the service",
+    );
     if (label && label.status !== "failed" && label.status !== "voided") {
       return ok({ label, existing: true, warnings: [] });
     }
@@ -110,6 +149,17 @@ export async function draftShipment(deps: DraftDeps, input: ReadyDraft): Promise
   }
   if (!label) return err(labelNotFound("draftShipment", shop, ref.labelId));
   const warnings = [
+    ...(unconfirmed
+      ? [
+          {
+            path: "fulfillment_order",
+            code: "SERVICE_WARNING" as const,
+            severity: "warning" as const,
+            message:
+              "An earlier draft for this shipment was not confirmed by the shipping service and may exist there unused. It is never bought and costs nothing.",
+          },
+        ]
+      : []),
     ...input.warnings.filter((p) => p.severity !== "blocking"),
     ...Object.entries(draft.value.warnings).map(([path, message]) => ({
       path,

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+
+import db from "~/db.server";
+import { findActiveLabel } from "~/labels/label-repository.server";
+import { purchase } from "~/labels/purchase.server";
+import type { FulfillmentOrderGid } from "~/shopify/ids";
+
+import { createEmulators, DEMO_ORG, quoteSeededOrder, TEST_LABEL_SHOP } from "../../test/helpers/labels";
+import { draftShipment, UNCONFIRMED_DRAFT_HOLD_MS } from "./draft-shipment.server";
+
+// Issue 22, item 5. The service has no idempotency key and no way to list drafts, so a draft whose
+// answer was lost cannot be found again: it is left unused (drafts are free), never bought, and
+// automatic doors do not draft that shipment again on their own. Verdicts are the emulator's
+// (drafts created, charges), not the app's.
+
+const SHOP = TEST_LABEL_SHOP;
+const LOST_DRAFT = { failures: [{ endpoint: "POST /v1/labels", kind: "lost_after_charge" as const, times: 1 }] };
+
+describe("a draft whose answer was lost", () => {
+  it("costs one untracked draft at most: automatic doors hold, the merchant's draft is the one bought", async () => {
+    const emulators = createEmulators();
+    const { input, client } = await quoteSeededOrder(emulators, "#1001");
+    const fo = input.fulfillmentOrderGid as FulfillmentOrderGid;
+    // The draft's deadline is measured on the shipping client's (real) clock: no fixed date here.
+    const now = new Date();
+
+    // Auto-draft's first attempt: the service drafts, the answer never arrives.
+    emulators.shipping.setFaults(LOST_DRAFT);
+    const lost = await draftShipment({ db, shop: SHOP, shipping: client, now, automatic: true }, input);
+    expect(!lost.ok && lost.error.shipping?.outcomeUnknown).toBe(true);
+    expect(emulators.shipping.labelsCreated(DEMO_ORG)).toBe(1);
+    expect(await findActiveLabel(db, SHOP, fo)).toBeNull();
+
+    // The job's retry (and a bulk check) do not draft again: that would be a second unused draft.
+    const retried = await draftShipment({ db, shop: SHOP, shipping: client, now, automatic: true }, input);
+    expect(!retried.ok && retried.error.code).toBe("DRAFT_UNCONFIRMED");
+    expect(!retried.ok && retried.error.message).toMatch(/Create the label from the order page/);
+    expect(emulators.shipping.labelsCreated(DEMO_ORG)).toBe(1);
+
+    // The merchant drafts from the order page: one more draft, and the page says why.
+    const drafted = await draftShipment({ db, shop: SHOP, shipping: client, now }, input);
+    if (!drafted.ok) throw new Error(drafted.error.logMessage);
+    expect(drafted.value.warnings.map((w) => w.message)).toContainEqual(
+      expect.stringMatching(/may exist there unused/),
+    );
+    expect(emulators.shipping.labelsCreated(DEMO_ORG)).toBe(2);
+
+    // Buying buys the tracked draft, never the lost one.
+    const bought = await purchase({ db, shop: SHOP, shipping: client }, drafted.value.label.id);
+    expect(bought.ok).toBe(true);
+    expect(emulators.shipping.charges(DEMO_ORG).map((c) => c.labelId)).toEqual([drafted.value.label.serviceLabelId]);
+
+    // An automatic door now finds the merchant's label and makes nothing.
+    const again = await draftShipment({ db, shop: SHOP, shipping: client, now, automatic: true }, input);
+    expect(again.ok && again.value.existing).toBe(true);
+    expect(emulators.shipping.labelsCreated(DEMO_ORG)).toBe(2);
+  });
+
+  it("holds automatic drafting for a day, then lets it draft again", async () => {
+    const emulators = createEmulators();
+    const { input, client } = await quoteSeededOrder(emulators, "#1002");
+    // The draft's deadline is measured on the shipping client's (real) clock: no fixed date here.
+    const now = new Date();
+    emulators.shipping.setFaults(LOST_DRAFT);
+    expect((await draftShipment({ db, shop: SHOP, shipping: client, now, automatic: true }, input)).ok).toBe(false);
+
+    const later = new Date(Date.now() + UNCONFIRMED_DRAFT_HOLD_MS + 60_000);
+    const drafted = await draftShipment({ db, shop: SHOP, shipping: client, now: later, automatic: true }, input);
+    expect(drafted.ok).toBe(true);
+    expect(emulators.shipping.labelsCreated(DEMO_ORG)).toBe(2);
+  });
+
+  it("never holds a shipment whose draft failed for a known reason", async () => {
+    const emulators = createEmulators();
+    const { input, client } = await quoteSeededOrder(emulators, "#1003");
+    // The draft's deadline is measured on the shipping client's (real) clock: no fixed date here.
+    const now = new Date();
+    // 429: a refusal the service never processed, so no draft can exist.
+    emulators.shipping.setFaults({
+      failures: [{ endpoint: "POST /v1/labels", kind: "rate_limited", times: 10, retry_after: 0 }],
+    });
+    expect((await draftShipment({ db, shop: SHOP, shipping: client, now, automatic: true }, input)).ok).toBe(false);
+    emulators.shipping.setFaults({ failures: [] });
+    const drafted = await draftShipment({ db, shop: SHOP, shipping: client, now, automatic: true }, input);
+    expect(drafted.ok).toBe(true);
+    expect(emulators.shipping.labelsCreated(DEMO_ORG)).toBe(1);
+  });
+});
