@@ -15,7 +15,7 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
-import { type ComponentProps, useEffect, useMemo, useState } from "react";
+import { type ComponentProps, useEffect, useMemo, useRef, useState } from "react";
 
 import type {
   FulfillmentOrderSection,
@@ -74,6 +74,24 @@ const num = (value: string): number | null => {
   return Number.isFinite(n) ? n : null;
 };
 
+/** Scrolls an element to the middle of the screen and moves focus to it (a screen reader reads it). */
+function reveal(element: HTMLElement | null) {
+  element?.scrollIntoView({ block: "center", behavior: "smooth" });
+  element?.focus({ preventScroll: true });
+}
+
+/**
+ * A failure shown where the merchant looks: each new one is scrolled into view and takes focus,
+ * since the button that caused it may be far from where it appears, or off screen by then.
+ */
+function useRevealWhenShown(failure: unknown) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (failure) reveal(ref.current);
+  }, [failure]);
+  return ref;
+}
+
 function useAnswerToast(answer: ActionAnswer | undefined) {
   const shopify = useAppBridge();
   useEffect(() => {
@@ -112,6 +130,8 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
   useAnswerToast(buy.data);
   useAnswerToast(discard.data);
   useAnswerToast(redraft.data);
+  const ratesFailure = useRevealWhenShown(rates.data?.error);
+  const draftFailure = useRevealWhenShown((editing ? redraft : draft).data?.error);
   // The draft was replaced: the page now shows the new one, its details read-only again.
   const replaced = redraft.state === "idle" && redraft.data?.intent === "redraft" && !redraft.data.error;
   useEffect(() => {
@@ -146,11 +166,7 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
   // A drafted label's details stay legible but cannot change until the merchant chooses Edit.
   const locked = Boolean(chosen) && !editing;
   const fields = formFieldPaths(request, section.international);
-  const goToField = (path: string) => {
-    const element = document.getElementById(fieldId(path));
-    element?.scrollIntoView({ block: "center", behavior: "smooth" });
-    element?.focus({ preventScroll: true });
-  };
+  const goToField = (path: string) => reveal(document.getElementById(fieldId(path)));
   const startEditing = () => {
     setEditRound((n) => n + 1);
     setEditing(true);
@@ -634,14 +650,18 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
               </Text>
             ) : null}
             {rates.data?.error ? (
-              <Banner tone="critical">
-                <p>{rates.data.error.message}</p>
-              </Banner>
+              <div ref={ratesFailure} tabIndex={-1}>
+                <Banner tone="critical">
+                  <p>{rates.data.error.message}</p>
+                </Banner>
+              </div>
             ) : null}
             {(editing ? redraft : draft).data?.error ? (
-              <Banner tone="critical" title={editing ? "The draft was not changed" : "The draft was not created"}>
-                <p>{(editing ? redraft : draft).data?.error?.message}</p>
-              </Banner>
+              <div ref={draftFailure} tabIndex={-1}>
+                <Banner tone="critical" title={editing ? "The draft was not changed" : "The draft was not created"}>
+                  <p>{(editing ? redraft : draft).data?.error?.message}</p>
+                </Banner>
+              </div>
             ) : null}
             {rates.data?.rates ? (
               rates.data.rates.length === 0 ? (
