@@ -298,6 +298,9 @@ describe("buildMergedPdf", () => {
     if (result.ok) return;
     expect(result.error).toMatchObject({ source: "labels", code: "NOTHING_TO_PRINT" });
     expect(result.error.skipped.map((s) => s.labelId)).toEqual([zpl4x6.labelId, missingFile.labelId]);
+    // The merchant reads which labels and why, not "each label shows why".
+    expect(result.error.message).toContain(`${zpl4x6.orderName} (ZPL label: print it from the ZPL file)`);
+    expect(result.error.message).toContain(missingFile.orderName);
   });
 });
 

@@ -419,11 +419,17 @@ function skip(label: PrintableLabel, reason: string): SkippedLabel {
   return { labelId: label.labelId, orderName: label.orderName, reason };
 }
 
+/** "#1001 (ZPL label: print it from the ZPL file), #1002 (…) and 3 more": which labels, and why. */
+function describeSkipped(skipped: readonly SkippedLabel[]): string {
+  const named = skipped.slice(0, 5).map((s) => `${s.orderName} (${s.reason})`);
+  return skipped.length > 5 ? `${named.join(", ")} and ${skipped.length - 5} more` : named.join(", ");
+}
+
 function nothingToPrint(file: string, total: number, skipped: SkippedLabel[]): LabelPrintError {
   const message =
     total === 0
       ? "There are no labels to print."
-      : `None of these labels could go into the ${file}. Each label shows why.`;
+      : `None of these labels could go into the ${file}: ${describeSkipped(skipped)}.`;
   return {
     source: "labels",
     code: "NOTHING_TO_PRINT",
