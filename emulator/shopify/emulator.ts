@@ -37,6 +37,13 @@ import type {
 } from "./model";
 import type { NewOrderKind } from "./new-orders";
 import { calculateActualQueryCost, calculateRequestedQueryCost, SINGLE_QUERY_MAX_COST } from "./query-cost";
+import {
+  createCostBucket,
+  DEFAULT_SHOPIFY_PLAN,
+  type RateLimit,
+  type ShopifyPlan,
+  type ThrottleStatus,
+} from "./rate-limit";
 import { ADMIN_API_VERSION, loadAdminSchema } from "./schema";
 import { createSeedState, DEFAULT_SHOP_DOMAIN, type SeedContext } from "./seed";
 import {
@@ -66,6 +73,8 @@ export type AdminGraphqlHandler = (
   options?: { variables?: Record<string, unknown> },
 ) => Promise<Response>;
 
+export type { RateLimit, ShopifyPlan, ThrottleStatus } from "./rate-limit";
+
 // Failures a test or the demo can trigger for the next request.
 export type ShopifyEmulatorFailure = "THROTTLED" | "SERVICE_UNAVAILABLE";
 
@@ -80,8 +89,11 @@ export interface ShopifyAdminEmulatorOptions {
   // false emulates an app without Level 2 protected customer data approval: protected fields
   // resolve to null with an error, next to the rest of the data.
   protectedCustomerDataApproved?: boolean;
-  // The rate limit: a leaky bucket of query-cost points, like Shopify's. Defaults to a Standard
-  // plan (2,000 points, 100 restored per second); false turns throttling off.
+  // The store's Shopify plan, which sets its rate limit (rate-limit.ts): a leaky bucket of
+  // query-cost points of the size and restore rate Shopify gives the plan. Default "standard"
+  // (2,000 points, 100 restored per second), where most merchants are.
+  plan?: ShopifyPlan;
+  // Overrides the plan's bucket size or restore rate (either or both); false turns throttling off.
   throttle?: { maximumAvailable?: number; restoreRate?: number } | false;
   // Milliseconds since the epoch; tests inject a clock to drain and refill the bucket deterministically.
   // Store mutations (createOrder, cancelOrder…) date their changes and events with it too.
@@ -96,12 +108,6 @@ export interface EmittedWebhookEvent {
   topic: string;
   payload: unknown;
   triggeredAt: string;
-}
-
-export interface ThrottleStatus {
-  maximumAvailable: number;
-  currentlyAvailable: number;
-  restoreRate: number;
 }
 
 export interface ShopifyAdminEmulator {
@@ -119,6 +125,9 @@ export interface ShopifyAdminEmulator {
   findFulfillmentOrder: (id: string) => FulfillmentOrderRecord | undefined;
   failNextRequest: (failure: ShopifyEmulatorFailure) => void;
   setProtectedCustomerDataApproved: (approved: boolean) => void;
+  // The store's plan (option `plan`, default "standard"), and the bucket it gives after `throttle`.
+  plan: ShopifyPlan;
+  rateLimit: RateLimit;
   // The bucket as Shopify would report it now.
   throttleStatus: () => ThrottleStatus;
   // Query cost points spent since the start (actual costs, as each response reports them).
@@ -599,45 +608,6 @@ function createRootValue() {
 const jsonResponse = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 
-const STANDARD_PLAN_BUCKET = { maximumAvailable: 2000, restoreRate: 100 };
-
-// Shopify's leaky bucket: a query may run when the bucket holds its requested cost; the bucket
-// refills continuously at the restore rate and is refunded what the query did not use.
-function createBucket(options: ShopifyAdminEmulatorOptions) {
-  const enabled = options.throttle !== false;
-  const config = { ...STANDARD_PLAN_BUCKET, ...(options.throttle || {}) };
-  const now = options.now ?? (() => Date.now());
-  let available = config.maximumAvailable;
-  let updatedAt = now();
-  const refill = () => {
-    const at = now();
-    available = Math.min(config.maximumAvailable, available + ((at - updatedAt) / 1000) * config.restoreRate);
-    updatedAt = at;
-  };
-  const status = (): ThrottleStatus => ({
-    maximumAvailable: config.maximumAvailable,
-    currentlyAvailable: Math.floor(available),
-    restoreRate: config.restoreRate,
-  });
-  return {
-    status,
-    /** Takes the requested cost, or answers false when the bucket cannot hold it. */
-    take(cost: number): boolean {
-      refill();
-      if (enabled && cost > available) return false;
-      if (enabled) available -= cost;
-      return true;
-    },
-    refund(points: number) {
-      if (enabled) available = Math.min(config.maximumAvailable, available + Math.max(0, points));
-    },
-    reset() {
-      available = config.maximumAvailable;
-      updatedAt = now();
-    },
-  };
-}
-
 // What graphql() would do before executing a document: parse it, then validate it against the
 // schema. Both depend only on the schema and the query text, so each query string is prepared
 // once per schema (the app sends the same few documents over and over; re-validating the Orders
@@ -694,7 +664,12 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
   };
   let protectedCustomerDataApproved = options.protectedCustomerDataApproved ?? true;
   const pendingFailures: ShopifyEmulatorFailure[] = [];
-  const bucket = createBucket(options);
+  const plan = options.plan ?? DEFAULT_SHOPIFY_PLAN;
+  const bucket = createCostBucket({
+    plan,
+    ...(options.throttle === undefined ? {} : { throttle: options.throttle }),
+    ...(options.now ? { now: options.now } : {}),
+  });
   let costSpent = 0;
   const clock = options.now ?? (() => Date.now());
   const webhooks = options.webhooks ? createWebhookSender({ ...options.webhooks, shop }) : null;
@@ -744,7 +719,8 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
           cost: {
             requestedQueryCost: 752,
             actualQueryCost: null,
-            throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 12, restoreRate: 100 },
+            // A bucket of this store's size and restore rate, nearly empty.
+            throttleStatus: { ...bucket.status(), currentlyAvailable: 12 },
           },
         },
       });
@@ -873,6 +849,8 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
     setProtectedCustomerDataApproved: (approved) => {
       protectedCustomerDataApproved = approved;
     },
+    plan,
+    rateLimit: { ...bucket.limit },
     throttleStatus: () => bucket.status(),
     queryCostSpent: () => costSpent,
     createOrder: (spec) => mutate((s, now) => createOrder(s, spec, now)),

@@ -19,6 +19,7 @@ import { createShopifyAdminEmulator, type ShopifyAdminEmulator, type ShopifyAdmi
 import { fulfillmentTrackingState } from "./fulfillments";
 import { DEFAULT_GENERATED_ORDER_COUNT } from "./generated-orders";
 import type { FulfillmentOrderRecord, OrderRecord } from "./model";
+import { DEFAULT_SHOPIFY_PLAN, parseShopifyPlan, SHOPIFY_PLANS } from "./rate-limit";
 import { ADMIN_API_VERSION } from "./schema";
 import {
   readCancelReason,
@@ -510,7 +511,8 @@ function readFlag(argv: readonly string[], name: string): string | undefined {
   return index === -1 ? argv.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1) : argv[index + 1];
 }
 
-// `tsx emulator/shopify/server.ts [--port 4545] [--orders 300]` runs it standalone. With
+// `tsx emulator/shopify/server.ts [--port 4545] [--orders 300] [--plan standard|advanced|plus|enterprise]`
+// runs it standalone (SHOPIFY_EMULATOR_PLAN also sets the plan; default standard). With
 // SHOPIFY_API_KEY, SHOPIFY_API_SECRET and SHOPIFY_APP_URL set, it also plays the admin for that app
 // and delivers webhooks to it, for the subscriptions in shopify.app.toml.
 const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
@@ -518,6 +520,12 @@ if (isMain) {
   const argv = process.argv.slice(2);
   const port = Number(readFlag(argv, "--port") ?? process.env.SHOPIFY_EMULATOR_PORT ?? 4545);
   const generatedOrders = Number(readFlag(argv, "--orders") ?? process.env.SHOPIFY_EMULATOR_ORDERS ?? 0);
+  const planName = readFlag(argv, "--plan") ?? process.env.SHOPIFY_EMULATOR_PLAN;
+  const plan = planName === undefined ? DEFAULT_SHOPIFY_PLAN : parseShopifyPlan(planName);
+  if (!plan) {
+    console.error(`Unknown Shopify plan ${planName}: use one of ${SHOPIFY_PLANS.join(", ")}.`);
+    process.exit(1);
+  }
   const { SHOPIFY_API_KEY: apiKey, SHOPIFY_API_SECRET: apiSecret, SHOPIFY_APP_URL: appUrl } = process.env;
   const app =
     apiKey && apiSecret && appUrl
@@ -525,13 +533,16 @@ if (isMain) {
       : undefined;
   const running = await startShopifyAdminEmulatorServer({
     port,
+    plan,
     generatedOrders:
       Number.isInteger(generatedOrders) && generatedOrders >= 0 ? generatedOrders : DEFAULT_GENERATED_ORDER_COUNT,
     ...(app ? { app, webhookSubscriptions: loadWebhookSubscriptions() } : {}),
   });
+  const { maximumAvailable, restoreRate } = running.emulator.rateLimit;
   console.log(
     `Shopify Admin emulator for ${running.emulator.shop} at ${running.url}${graphqlPathFor()}` +
-      (running.adminUrl ? `; admin at ${running.adminUrl}` : ""),
+      (running.adminUrl ? `; admin at ${running.adminUrl}` : "") +
+      `; ${plan} plan (${maximumAvailable} points, ${restoreRate}/s)`,
   );
   const stop = () => void running.close().then(() => process.exit(0));
   process.on("SIGINT", stop);
