@@ -6,6 +6,8 @@
 //   npm run demo -- --orders 1000        how many generated orders besides the 22 scenario orders
 //   npm run demo -- --app-port 3100 --shipping-port 4110 --shopify-port 4645   (0 = any free port)
 //   npm run demo -- --build              rebuild the app even if build/ looks current
+//   npm run demo -- --plan plus          the store's Shopify plan, which sets its Admin API rate
+//                                        limit: standard (default), advanced, plus, enterprise
 //
 // What runs: the two emulators in this process (loopback servers), and the app's production
 // build in a child process (scripts/demo-app-server.ts) with NODE_ENV=development, DEMO_MODE=1
@@ -50,6 +52,12 @@ import {
 import { loadWebhookSubscriptions } from "../emulator/shopify/app-config";
 import type { ShopifyAdminEmulator, ShopifyAdminEmulatorOptions } from "../emulator/shopify/emulator";
 import { DEFAULT_GENERATED_ORDER_COUNT } from "../emulator/shopify/generated-orders";
+import {
+  DEFAULT_SHOPIFY_PLAN,
+  parseShopifyPlan,
+  SHOPIFY_PLANS,
+  type ShopifyPlan,
+} from "../emulator/shopify/rate-limit";
 import { DEFAULT_SHOP_DOMAIN } from "../emulator/shopify/seed";
 import { type ShopifyAdminEmulatorServer, startShopifyAdminEmulatorServer } from "../emulator/shopify/server";
 import { migratePostgresql } from "./migrate-postgresql.mjs";
@@ -100,7 +108,10 @@ export interface DemoOptions {
   build?: "if-stale" | "always" | "never";
   // Where progress lines and the app's output go (default: console). `null` discards them.
   log?: ((line: string) => void) | null;
-  // The emulated store's Admin API rate limit (default: the Standard plan's 2,000 points, 100/s).
+  // The emulated store's Shopify plan, which sets its Admin API rate limit as Shopify does
+  // (emulator/shopify/rate-limit.ts). Default "standard": 2,000 points, 100 restored a second.
+  plan?: ShopifyPlan;
+  // Overrides the plan's bucket size or restore rate; false turns throttling off.
   shopifyThrottle?: ShopifyAdminEmulatorOptions["throttle"];
 }
 
@@ -360,6 +371,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       port: shopifyPort,
       host: HOST,
       generatedOrders: options.orders ?? DEFAULT_GENERATED_ORDER_COUNT,
+      plan: options.plan ?? DEFAULT_SHOPIFY_PLAN,
       ...(options.shopifyThrottle === undefined ? {} : { throttle: options.shopifyThrottle }),
       app: { apiKey: DEMO.apiKey, apiSecret: DEMO.apiSecret, scopes: [...DEMO.scopes], appUrl, name: "Ship Orders" },
       // Delivered to appUrl + each uri, signed with DEMO.apiSecret, as Shopify would for this app.
@@ -486,6 +498,20 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   }
 }
 
+const PLAN_NAMES: Record<ShopifyPlan, string> = {
+  standard: "Standard",
+  advanced: "Advanced",
+  plus: "Plus",
+  enterprise: "Enterprise",
+};
+
+/** "Standard plan: Admin API bucket of 2,000 points, 100 restored a second" (what the emulator enforces). */
+export function describePlan(shopify: Pick<ShopifyAdminEmulator, "plan" | "rateLimit">): string {
+  const { maximumAvailable, restoreRate } = shopify.rateLimit;
+  const figures = `Admin API bucket of ${maximumAvailable.toLocaleString("en-US")} points, ${restoreRate.toLocaleString("en-US")} restored a second`;
+  return `${PLAN_NAMES[shopify.plan]} plan: ${figures}`;
+}
+
 /** The worker's scheduling priority (nice): below the web process's 0. */
 const WORKER_NICENESS = 10;
 
@@ -496,6 +522,11 @@ function parseArgs(argv: string[]): DemoOptions {
     if (value === undefined || !Number.isInteger(n) || n < 0) throw new DemoStartError(`${flag} needs a whole number`);
     return n;
   };
+  const plan = (value: string | undefined) => {
+    const parsed = parseShopifyPlan(value);
+    if (!parsed) throw new DemoStartError(`--plan needs one of ${SHOPIFY_PLANS.join(", ")}`);
+    return parsed;
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--keep") options.keep = true;
@@ -504,9 +535,10 @@ function parseArgs(argv: string[]): DemoOptions {
     else if (arg === "--app-port") options.appPort = number(arg, argv[++i]);
     else if (arg === "--shipping-port") options.shippingPort = number(arg, argv[++i]);
     else if (arg === "--shopify-port") options.shopifyPort = number(arg, argv[++i]);
+    else if (arg === "--plan") options.plan = plan(argv[++i]);
     else if (arg === "--help" || arg === "-h") {
       console.log(
-        "npm run demo -- [--keep] [--orders N] [--build] [--app-port P] [--shipping-port P] [--shopify-port P]",
+        "npm run demo -- [--keep] [--orders N] [--build] [--plan standard|advanced|plus|enterprise] [--app-port P] [--shipping-port P] [--shopify-port P]",
       );
       process.exit(0);
     } else throw new DemoStartError(`Unknown option ${arg} (try --help)`);
@@ -525,7 +557,8 @@ if (isMain) {
     };
     const demo = await startDemo({ ...options, log: quiet });
     console.log(
-      `\nShip Orders demo is running: emulated Shopify store ${demo.shop}, emulated shipping service.\n\n` +
+      `\nShip Orders demo is running: emulated Shopify store ${demo.shop}, emulated shipping service.\n` +
+        `The store is on Shopify's ${describePlan(demo.shopify)}.\n\n` +
         `  Open ${demo.adminUrl}\n\n` +
         `Ctrl-C stops it. ${options.keep ? "The database was kept" : "The database was reset"} (prisma/demo.sqlite; --keep keeps it next time).`,
     );
