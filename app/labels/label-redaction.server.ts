@@ -35,55 +35,81 @@ export async function deleteShopLabels(client: Prisma.TransactionClient, shop: s
   return (await client.label.deleteMany({ where: { shop } })).count;
 }
 
-// ---------- Retention: ship-to details of labels whose journey ended ----------
+// ---------- Retention: ship-to details of labels no longer in use ----------
+
+/** When the shop's retention period, and twice it, began: labels that ended before are due. */
+export type ShipToRetentionCutoffs = {
+  /** Delivered, voided or failed before this: the shop's period ago. */
+  readonly ended: Date;
+  /** Bought before this and never delivered: twice the shop's period ago. */
+  readonly undelivered: Date;
+};
 
 /**
- * A label's journey has ended when its shipment was delivered, or when the label was voided
- * (a discarded draft; for a voided label the row's last change is when it was voided). Drafts,
- * labels in transit and those not yet voided or delivered never match.
+ * A label is no longer in use when:
+ * - its shipment was delivered (counted from the delivery);
+ * - it was voided (a discarded draft) or it failed (a draft that never was): for both the row's
+ *   last change is when that happened;
+ * - it was bought but its parcels were never delivered (lost, a carrier that reports nothing,
+ *   returned to the sender) and the purchase is older than twice the period, the longer wait
+ *   leaving time for a late scan, a claim or a reshipment. A row without a purchase time (from
+ *   before they were recorded) counts from its creation.
+ * Drafts, labels being created or bought, and bought labels within twice the period never match.
  */
-function endedBefore(cutoff: Date): Prisma.LabelWhereInput {
+function dueBefore(cutoffs: ShipToRetentionCutoffs): Prisma.LabelWhereInput {
+  const undelivered: Prisma.LabelWhereInput = {
+    status: { in: ["purchased", "fulfilled"] },
+    // `not: "delivered"` alone would skip the labels with no tracking status at all (SQL's NULL).
+    OR: [{ trackingStatus: null }, { trackingStatus: { not: "delivered" } }],
+  };
   return {
     shipToRedactedAt: null,
     OR: [
-      { trackingStatus: "delivered", trackingStatusAt: { lt: cutoff } },
-      { status: "voided", updatedAt: { lt: cutoff } },
+      { trackingStatus: "delivered", trackingStatusAt: { lt: cutoffs.ended } },
+      { status: { in: ["voided", "failed"] }, updatedAt: { lt: cutoffs.ended } },
+      { AND: [undelivered, { purchasedAt: { lt: cutoffs.undelivered } }] },
+      { AND: [undelivered, { purchasedAt: null, createdAt: { lt: cutoffs.undelivered } }] },
     ],
   };
 }
 
-/** Retention: the shop's labels whose journey ended before `cutoff` and whose ship-to is still kept, oldest first. */
+/** Retention: the shop's labels no longer in use by `cutoffs` whose ship-to is still kept, oldest first. */
 export function listLabelsDueForShipToRedaction(
   client: Prisma.TransactionClient,
   shop: string,
-  cutoff: Date,
+  cutoffs: ShipToRetentionCutoffs,
   take: number,
 ): Promise<Label[]> {
-  return client.label.findMany({ where: { shop, ...endedBefore(cutoff) }, orderBy: { createdAt: "asc" }, take });
+  return client.label.findMany({ where: { shop, ...dueBefore(cutoffs) }, orderBy: { createdAt: "asc" }, take });
 }
 
-/** Retention: the shops that have a label whose journey ended before `cutoff` with its ship-to still kept. */
-export async function listShopsWithShipTosEndedBefore(
+/** Retention: the shops that have a label no longer in use by `cutoffs` with its ship-to still kept. */
+export async function listShopsWithShipTosDue(
   client: Prisma.TransactionClient,
-  cutoff: Date,
+  cutoffs: ShipToRetentionCutoffs,
 ): Promise<string[]> {
   const rows = await client.label.findMany({
-    where: endedBefore(cutoff),
+    where: dueBefore(cutoffs),
     distinct: ["shop"],
     select: { shop: true },
   });
   return rows.map((row) => row.shop);
 }
 
+/** A label's ship-to redaction, with the row's last change as it was before (kept, see below). */
+export type LabelShipToRedaction = LabelRedaction & { updatedAt: Date };
+
 /**
  * Retention: these labels' ship-to details replaced, the address key the stale-draft check
  * compares dropped, and the label marked redacted at `at`. Only labels not marked yet are
- * written, so a second run (or a second worker) changes nothing.
+ * written, so a second run (or a second worker) changes nothing. The row's `updatedAt` stays as
+ * it was: for a failed or voided label it is when that happened, which the auto-draft hold on
+ * an unconfirmed draft reads (findUnconfirmedDraft), and a redaction is not a change of state.
  */
 export async function redactLabelShipTos(
   client: Prisma.TransactionClient,
   shop: string,
-  updates: readonly LabelRedaction[],
+  updates: readonly LabelShipToRedaction[],
   at: Date,
 ): Promise<number> {
   let count = 0;

@@ -116,7 +116,52 @@ describe("ship-to retention", () => {
     expect((await shipToOf(recent.id)).to).toEqual(RECIPIENT);
   });
 
-  it("never redacts drafts or labels still in transit, however old", async () => {
+  it("redacts a label that failed 91 days ago and keeps one that failed 89 days ago", async () => {
+    const old = await insertLabelRow({ status: "failed", request: requestFor(), updatedAt: daysAgo(91) });
+    const recent = await insertLabelRow({ status: "failed", request: requestFor(), updatedAt: daysAgo(89) });
+
+    expect((await redactExpiredShipTos({ db, now }, TEST_SHOP)).labels).toBe(1);
+
+    // Its last change stays when it failed: a recent failure holds automatic drafting, an old one must not.
+    expect(await shipToOf(old.id)).toMatchObject({
+      to: REDACTED_TO,
+      status: "failed",
+      shipToRedactedAt: NOW,
+      updatedAt: daysAgo(91),
+    });
+    expect((await shipToOf(recent.id)).to).toEqual(RECIPIENT);
+  });
+
+  it("redacts a bought label never delivered once it was bought more than twice the period ago", async () => {
+    const bought = (days: number, fields: Partial<Prisma.LabelUncheckedCreateInput> = {}) =>
+      insertLabelRow({ status: "purchased", request: requestFor(), purchasedAt: daysAgo(days), ...fields });
+    // Lost in transit, a carrier that never reports, a parcel sent back: no delivery, ever.
+    const lost = await bought(181, { trackingStatus: "in_transit", trackingStatusAt: daysAgo(175) });
+    const untracked = await bought(181, { status: "fulfilled" });
+    const returned = await bought(181, { trackingStatus: "returned", trackingStatusAt: daysAgo(150) });
+    // A row from before purchase times were recorded: its creation stands in.
+    const undated = await bought(0, { purchasedAt: null, createdAt: daysAgo(181) });
+    // Inside twice the period (90 days): still travelling, or still to be claimed for.
+    const travelling = await bought(179, { trackingStatus: "in_transit", trackingStatusAt: daysAgo(170) });
+    const quiet = await bought(179, { status: "fulfilled" });
+
+    expect((await redactExpiredShipTos({ db, now }, TEST_SHOP)).labels).toBe(4);
+
+    for (const label of [lost, untracked, returned, undated]) {
+      expect(await shipToOf(label.id)).toMatchObject({ to: REDACTED_TO, shipToRedactedAt: NOW });
+    }
+    for (const label of [travelling, quiet]) expect((await shipToOf(label.id)).to).toEqual(RECIPIENT);
+  });
+
+  it("keeps a label bought long ago but delivered within the period", async () => {
+    const late = await delivered(30, { purchasedAt: daysAgo(400) });
+
+    expect((await redactExpiredShipTos({ db, now }, TEST_SHOP)).labels).toBe(0);
+
+    expect((await shipToOf(late.id)).to).toEqual(RECIPIENT);
+  });
+
+  it("never redacts a draft, however old, nor a label in transit bought within twice the period", async () => {
     const labels = [
       await insertLabelRow({
         status: "draft",
@@ -124,15 +169,39 @@ describe("ship-to retention", () => {
         createdAt: daysAgo(400),
         updatedAt: daysAgo(400),
       }),
-      await delivered(400, { trackingStatus: "in_transit" }),
-      await delivered(400, { status: "purchased", trackingStatus: "out_for_delivery" }),
-      await insertLabelRow({ status: "purchased", request: requestFor(), updatedAt: daysAgo(400) }),
+      await delivered(170, { trackingStatus: "in_transit", purchasedAt: daysAgo(175) }),
+      await delivered(170, { status: "purchased", trackingStatus: "out_for_delivery", purchasedAt: daysAgo(175) }),
+      await insertLabelRow({
+        status: "purchased",
+        request: requestFor(),
+        purchasedAt: daysAgo(175),
+        updatedAt: daysAgo(400),
+      }),
     ];
 
     const report = await redactExpiredShipTos({ db, now }, TEST_SHOP);
 
     expect(report.labels).toBe(0);
     for (const label of labels) expect((await shipToOf(label.id)).to).toEqual(RECIPIENT);
+  });
+
+  it("sweeps a shop whose only expired labels failed or were never delivered", async () => {
+    const failed = await insertLabelRow({ status: "failed", request: requestFor(), updatedAt: daysAgo(100) });
+    const lost = await insertLabelRow({
+      status: "purchased",
+      request: requestFor(),
+      purchasedAt: daysAgo(200),
+      shop: OTHER_SHOP,
+    });
+
+    const reports = await redactExpiredShipTosForAllShops({ db, now, log: () => {} });
+
+    expect(reports.map((report) => [report.shop, report.labels]).sort()).toEqual([
+      [OTHER_SHOP, 1],
+      [TEST_SHOP, 1],
+    ]);
+    expect((await shipToOf(failed.id)).to).toEqual(REDACTED_TO);
+    expect((await shipToOf(lost.id)).to).toEqual(REDACTED_TO);
   });
 
   it("leaves other shops' labels untouched", async () => {

@@ -2,8 +2,9 @@ import type { Label, Prisma, PrismaClient } from "@prisma/client";
 
 import {
   listLabelsDueForShipToRedaction,
-  listShopsWithShipTosEndedBefore,
+  listShopsWithShipTosDue,
   redactLabelShipTos,
+  type ShipToRetentionCutoffs,
 } from "~/labels/label-redaction.server";
 import { MIN_SHIP_TO_RETENTION_DAYS } from "~/settings/retention";
 import { getShipToRetentionDays } from "~/settings/retention-settings.server";
@@ -19,9 +20,12 @@ import {
 } from "./privacy.server";
 
 // Retention of ship-to details (docs/protected-customer-data.md). A label needs its recipient's
-// name, address, phone and e-mail while it may still be bought, printed, tracked or disputed;
-// once its journey ended (delivered, or the label voided) and the shop's retention period has
-// passed, they are replaced, the same way customers/redact replaces them (privacy.server.ts).
+// name, address, phone and e-mail while it may still be bought, printed, tracked or disputed.
+// Once its journey ended (delivered, the label voided, or its creation failed) and the shop's
+// retention period has passed, they are replaced, the same way customers/redact replaces them
+// (privacy.server.ts). A bought label whose parcels were never delivered (lost, untracked,
+// returned to the sender) has no such end: its details go once the purchase is older than twice
+// the period (label-redaction.server.ts, dueBefore).
 // Amounts, carrier, service, tracking numbers, statuses and the destination country stay: they
 // are the merchant's books, and name no one.
 
@@ -33,20 +37,30 @@ export type ShipToRetentionDeps = { db: PrismaClient; now: () => Date };
 
 export type ShipToRetentionReport = { shop: string; retentionDays: number; cutoff: string; labels: number };
 
+/** A period of `days` before `at`, and twice that for bought labels never delivered. */
+function cutoffsFor(at: Date, days: number): ShipToRetentionCutoffs {
+  return {
+    ended: new Date(at.getTime() - days * DAY_MS),
+    undelivered: new Date(at.getTime() - 2 * days * DAY_MS),
+  };
+}
+
 /**
- * One shop's sweep: every label delivered or voided more than the shop's retention period ago
- * loses its ship-to details. Idempotent: a label is redacted once (it is marked), so running it
- * again, or on two workers at once, changes nothing more.
+ * One shop's sweep: every label delivered, voided or failed more than the shop's retention
+ * period ago, and every bought label never delivered whose purchase is older than twice the
+ * period, loses its ship-to details. Idempotent: a label is redacted once (it is marked), so
+ * running it again, or on two workers at once, changes nothing more.
  */
 export async function redactExpiredShipTos(deps: ShipToRetentionDeps, shop: string): Promise<ShipToRetentionReport> {
   const { db } = deps;
   const at = deps.now();
   const retentionDays = await getShipToRetentionDays(db, shop);
-  const cutoff = new Date(at.getTime() - retentionDays * DAY_MS);
+  const cutoffs = cutoffsFor(at, retentionDays);
+  const cutoff = cutoffs.ended;
   let labels = 0;
   for (;;) {
     const written = await db.$transaction(async (tx) => {
-      const due = await listLabelsDueForShipToRedaction(tx, shop, cutoff, BATCH);
+      const due = await listLabelsDueForShipToRedaction(tx, shop, cutoffs, BATCH);
       if (due.length === 0) return null;
       return { seen: due.length, written: await redactBatch(tx, shop, due, cutoff, at) };
     });
@@ -79,6 +93,7 @@ async function redactBatch(
         request: request ? redactRequest(request, strings) : label.request === null ? null : REDACTED,
         lastError: scrubText(label.lastError, strings),
         writeBackLastError: scrubText(label.writeBackLastError, strings),
+        updatedAt: label.updatedAt,
       };
     }),
     at,
@@ -118,15 +133,15 @@ async function redactBatch(
 
 /**
  * Every shop's sweep, for the worker's schedule. A shop's failure is logged and the others still
- * run; the next run picks the shop up again. Only shops with a label that ended at least a day
- * ago (the shortest period a shop may choose) are opened.
+ * run; the next run picks the shop up again. Only shops with a label that would be due under the
+ * shortest period a shop may choose (a day; two for one never delivered) are opened.
  */
 export async function redactExpiredShipTosForAllShops(
   deps: ShipToRetentionDeps & { log: (line: string) => void },
 ): Promise<ShipToRetentionReport[]> {
-  const earliest = new Date(deps.now().getTime() - MIN_SHIP_TO_RETENTION_DAYS * DAY_MS);
+  const earliest = cutoffsFor(deps.now(), MIN_SHIP_TO_RETENTION_DAYS);
   const reports: ShipToRetentionReport[] = [];
-  for (const shop of await listShopsWithShipTosEndedBefore(deps.db, earliest)) {
+  for (const shop of await listShopsWithShipTosDue(deps.db, earliest)) {
     try {
       const report = await redactExpiredShipTos(deps, shop);
       if (report.labels > 0) reports.push(report);
