@@ -42,6 +42,36 @@ describe("createCallLimiter", () => {
     expect(await withSlot(limiter, async () => "next")).toBe("next");
   });
 
+  it("frees one slot only when a release is called twice", async () => {
+    const limiter = createCallLimiter(1);
+    const release = await limiter.acquire();
+    const second = limiter.acquire();
+    const third = limiter.acquire();
+    let thirdGotIt = false;
+    void third.then(() => (thirdGotIt = true));
+    release();
+    release();
+    await second;
+    await tick();
+    expect(thirdGotIt).toBe(false);
+  });
+
+  it("hands a freed slot to the caller already waiting, not to one who asks after it was freed", async () => {
+    const limiter = createCallLimiter(1);
+    const order: string[] = [];
+    const release = await limiter.acquire();
+    const waiting = limiter.acquire().then((next) => (order.push("waiting"), next));
+    release();
+    const later = limiter.acquire().then((next) => (order.push("later"), next));
+    (await waiting)();
+    (await later)();
+    expect(order).toEqual(["waiting", "later"]);
+  });
+
+  it("refuses a limit below one slot", () => {
+    expect(() => createCallLimiter(0)).toThrow(RangeError);
+  });
+
   it("gives a shipping request its slot before its timeout starts, and frees it when the answer arrives", async () => {
     const limiter = createCallLimiter(1);
     let inFlight = 0;

@@ -1,3 +1,5 @@
+import { Semaphore } from "async-mutex";
+
 import type { RequestSlots } from "./client.server";
 
 // At most `limit` requests to the shipping service in flight from one process, whichever job
@@ -6,25 +8,19 @@ import type { RequestSlots } from "./client.server";
 // the database, checking answers): with more jobs than slots, a slot a job leaves is taken by
 // another job's request, so the service sees a steady `limit` requests at a time, and never more
 // (its rate limit is per account).
+//
+// async-mutex's Semaphore is the queue (ADR 18): it hands each caller its own release, which does
+// nothing when called twice, serves waiters in arrival order, and gives a freed slot straight to
+// the first waiter, so a newcomer never overtakes a request already waiting.
 
 export type CallLimiter = RequestSlots & { readonly limit: number };
 
 export function createCallLimiter(limit: number): CallLimiter {
   if (!(limit >= 1)) throw new RangeError("a call limiter needs at least one slot");
-  let inFlight = 0;
-  const waiting: (() => void)[] = [];
+  const slots = new Semaphore(limit);
   const acquire = async (): Promise<() => void> => {
-    if (inFlight >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    else inFlight += 1;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const next = waiting.shift();
-      // The slot passes straight to the next caller; only when nobody waits is it freed.
-      if (next) next();
-      else inFlight -= 1;
-    };
+    const [, release] = await slots.acquire();
+    return release;
   };
   return { limit, acquire };
 }
