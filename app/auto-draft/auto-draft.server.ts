@@ -1,6 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 
-import type { LabelError } from "~/labels/label-errors";
+import { isTransientLabelError, type LabelError } from "~/labels/label-errors";
 import type { LabelView } from "~/labels/label-repository.server";
 import type { BoxPreset } from "~/settings/settings";
 import { checkForDraft, checkShipment, quoteRequestOf } from "~/shipments/check-shipment";
@@ -42,16 +42,6 @@ export type AutoDraftResult =
   | { status: "blocked"; problems: OutcomeProblem[] }
   /** `label`: the shipment's label that made drafting moot, when it has one. */
   | { status: "skipped"; reason: string; label?: LabelView };
-
-/** Shopify or the shipping service failed in a way a later attempt may not: the job retries. */
-export function isTransientLabelError(error: LabelError): boolean {
-  if (error.shipping) return error.shipping.retryable || Boolean(error.shipping.outcomeUnknown);
-  if (error.shopify) return !error.shopify.fixable && error.shopify.code !== "NOT_FOUND";
-  // purchase() reports an answer lost and not yet read back (or its quiet period) as
-  // PURCHASE_OUTCOME_UNKNOWN: the next attempt reads the label back, so it is for a retry; it may
-  // well have been charged, and failing it would hide that.
-  return error.code === "PURCHASE_IN_PROGRESS" || error.code === "PURCHASE_OUTCOME_UNKNOWN";
-}
 
 const toOutcomeProblems = (problems: readonly PreflightProblem[]): OutcomeProblem[] =>
   problems.filter((p) => p.severity === "blocking").map((p) => ({ path: p.path, message: p.message }));

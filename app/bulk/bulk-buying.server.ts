@@ -1,8 +1,7 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 
-import { isTransientLabelError } from "~/auto-draft/auto-draft.server";
 import { type AuditInput, findPurchaseAuthorizer, recordAudits } from "~/labels/audit.server";
-import type { LabelError } from "~/labels/label-errors";
+import { isTransientLabelError, type LabelError } from "~/labels/label-errors";
 import { findLabelStatuses } from "~/labels/label-repository.server";
 import { buyLabel } from "~/shipments/buy-label.server";
 import type { ShippingClient } from "~/shipping/client.server";
@@ -127,7 +126,14 @@ export async function buyBulkRunItem(
   // The charge is the person's who confirmed the run (or retried the item), not the worker's.
   const staffMemberId = await findPurchaseAuthorizer(db, shop, item.labelId);
   const bought = await buyLabel(
-    { db, shop, admin: deps.admin, shipping: deps.shipping, staffMemberId, beforeRequest: () => whyNotBuy(db, run.id) },
+    {
+      db,
+      shop,
+      admin: deps.admin,
+      shipping: deps.shipping,
+      staffMemberId,
+      beforeRequest: () => whyNotBuy(db, shop, run.id),
+    },
     item.labelId,
   );
   if (!bought.ok) {
@@ -177,10 +183,24 @@ export async function buyBulkRunItem(
 }
 
 /** Why a request of this run must not leave now; null while the run is going. */
-async function whyNotBuy(db: PrismaClient, runId: string): Promise<string | null> {
-  const run = await db.bulkRun.findFirst({ where: { id: runId }, select: { status: true } });
+async function whyNotBuy(db: PrismaClient, shop: string, runId: string): Promise<string | null> {
+  const run = await db.bulkRun.findFirst({ where: { id: runId, shop }, select: { status: true } });
   if (run?.status === "running") return null;
   return `bulk run ${runId} is ${run?.status ?? "gone"}`;
+}
+
+/**
+ * For the recovery job's purchases: a label whose bulk run was cancelled or stopped while its
+ * purchase's outcome was unknown is read back (bought stays bought) but never bought anew.
+ */
+export async function whyNotRecoverPurchase(db: PrismaClient, shop: string, labelId: string): Promise<string | null> {
+  const item = await db.bulkRunItem.findFirst({
+    where: { shop, labelId },
+    orderBy: { createdAt: "desc" },
+    select: { runId: true },
+  });
+  if (!item) return null;
+  return whyNotBuy(db, shop, item.runId);
 }
 
 /** An item whose run was cancelled or stopped before its purchase left: not started, with why. */
@@ -319,7 +339,16 @@ export async function resumeStrandedBulkItems(
   now = new Date(),
 ): Promise<{ checks: number; buys: number }> {
   const before = new Date(now.getTime() - STRANDED_AFTER_MS);
-  const runs = await db.bulkRun.findMany({ where: { status: { in: ["checking", "running"] } } });
+  // Runs cancelled or stopped lately too: an item whose job died there would read "Buying" for
+  // ever; its job, run again, leaves it unbought (or finds it bought).
+  const runs = await db.bulkRun.findMany({
+    where: {
+      OR: [
+        { status: { in: ["checking", "running"] } },
+        { status: { in: ["cancelled", "stopped"] }, finishedAt: { gt: new Date(now.getTime() - 24 * 60 * 60_000) } },
+      ],
+    },
+  });
   let checks = 0;
   let buys = 0;
   for (const run of runs) {

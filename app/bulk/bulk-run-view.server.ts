@@ -1,12 +1,6 @@
 import type { BulkRunItem, PrismaClient } from "@prisma/client";
 
-import {
-  findLabel,
-  findLabelPurchases,
-  findLabelStatuses,
-  type LabelPurchase,
-  type LabelView,
-} from "~/labels/label-repository.server";
+import { findLabel, findLabelPurchases, type LabelPurchase, type LabelView } from "~/labels/label-repository.server";
 import { parseStoredJson } from "~/utils/stored-json";
 
 import type { BulkChoice } from "./bulk-choice";
@@ -112,17 +106,21 @@ export async function getBulkRun(
   const rows = await db.bulkRunItem.findMany({ where: { runId }, orderBy: [{ position: "asc" }, { id: "asc" }] });
   const items = rows.map(toItemView);
   // A bought item's note that its tracking is not in Shopify yet holds until the label says so.
-  const pending = items.filter((i) => i.status === "bought" && i.message && i.labelId);
-  const statuses = new Map<string, string>();
-  for (let i = 0; i < pending.length; i += 500) {
-    const ids = pending.slice(i, i + 500).flatMap((item) => (item.labelId ? [item.labelId] : []));
-    for (const [id, status] of await findLabelStatuses(db, shop, ids)) statuses.set(id, status);
-  }
-  for (const item of pending) if (item.labelId && statuses.get(item.labelId) === "fulfilled") item.message = null;
-  const purchases = await findPurchasesOf(db, shop, items);
+  const labels = await findLabelsOf(db, shop, items);
   for (const item of items) {
-    const bought = item.labelId ? purchases.get(item.labelId) : undefined;
-    if (item.status === "bought" && bought) item.labelFormat = resolveLabelFormat(bought);
+    const label = item.labelId ? labels.get(item.labelId) : undefined;
+    if (!label) continue;
+    const isBought = label.status === "purchased" || label.status === "fulfilled";
+    // A bought item's note that its tracking is not in Shopify yet holds until the label says so.
+    if (item.status === "bought" && label.status === "fulfilled") item.message = null;
+    // The label is the truth about money: an item whose purchase was confirmed after it was left
+    // (an answer read back by the recovery job after a cancel, say) is shown as bought.
+    if (isBought && item.status !== "bought") {
+      item.status = "bought";
+      item.message = "Bought: the shipping service confirmed this purchase after the run moved on.";
+      item.retryingBecause = null;
+    }
+    if (item.status === "bought") item.labelFormat = resolveLabelFormat(label);
   }
   numberShipments(items);
   const counts = Object.fromEntries(BULK_ITEM_STATUSES.map((s) => [s, 0])) as Record<BulkItemStatus, number>;
@@ -132,7 +130,7 @@ export async function getBulkRun(
   const remaining = counts.queued + counts.buying;
   const elapsedS = run.confirmedAt ? (now.getTime() - run.confirmedAt.getTime()) / 1000 : 0;
   const boughtAfterCancel =
-    run.status === "cancelled" && run.finishedAt ? chargesSince(items, purchases, run.finishedAt) : null;
+    run.status === "cancelled" && run.finishedAt ? chargesSince(items, labels, run.finishedAt) : null;
   const retryingItems = items.filter((i) => i.retryingBecause !== null);
   return {
     id: run.id,
@@ -161,8 +159,8 @@ export async function getBulkRun(
   };
 }
 
-async function findPurchasesOf(db: PrismaClient, shop: string, items: readonly BulkRunItemView[]) {
-  const ids = items.flatMap((i) => (i.status === "bought" && i.labelId ? [i.labelId] : []));
+async function findLabelsOf(db: PrismaClient, shop: string, items: readonly BulkRunItemView[]) {
+  const ids = items.flatMap((i) => (i.labelId ? [i.labelId] : []));
   const found = new Map<string, LabelPurchase>();
   for (let i = 0; i < ids.length; i += 500) {
     for (const [id, purchase] of await findLabelPurchases(db, shop, ids.slice(i, i + 500))) found.set(id, purchase);

@@ -2,7 +2,9 @@ import type { Prisma } from "@prisma/client";
 import { describe, expect, it } from "vitest";
 
 import db from "~/db.server";
+import { recoverShopLabels } from "~/jobs/label-recovery.server";
 import { findLabel } from "~/labels/label-repository.server";
+import { UNKNOWN_OUTCOME_QUIET_MS } from "~/labels/purchase.server";
 
 import { loadDefaultConfig } from "../../emulator/shipping/config";
 import { createShippingEmulator } from "../../emulator/shipping/emulator";
@@ -334,5 +336,91 @@ describe("bulk runs", () => {
     expect(run.printable.zpl.count).toBe(1);
     expect(run.printable.png.count).toBe(0);
     expect(run.printable.pdf.elsewhere).toEqual([{ orderName: first.orderName, format: "zpl" }]);
+  });
+
+  describe("cancelled during an outage, with a purchase whose outcome is unknown", () => {
+    const PURCHASE = "POST /v1/labels/{id}/purchase";
+    const READ = "GET /v1/labels/{id}";
+
+    async function cancelWhileUnknown(
+      faults: Parameters<ReturnType<typeof setUp>["shippingEmulator"]["setFaults"]>[0],
+    ) {
+      const t = setUp({ orders: 1 });
+      const runId = await t.start();
+      await t.checkAll();
+      expect((await t.confirm(runId)).ok).toBe(true);
+      t.shippingEmulator.setFaults(faults);
+      const [itemId] = t.buys.splice(0);
+      if (!itemId) throw new Error("no buy queued");
+      expect((await buyBulkRunItem(t.deps, itemId, { lastAttempt: false })).ok).toBe(false);
+      const item = await db.bulkRunItem.findUniqueOrThrow({ where: { id: itemId } });
+      expect((await findLabel(db, SHOP, item.labelId ?? ""))?.status).toBe("purchasing");
+      expect((await cancelBulkRun(db, SHOP, runId)).ok).toBe(true);
+      t.shippingEmulator.setFaults({ failures: [] });
+      // The recovery sweep, once the quiet period for a request still in flight is over.
+      const later = () => new Date(Date.now() + UNKNOWN_OUTCOME_QUIET_MS + 60_000);
+      const report = await recoverShopLabels(
+        {
+          db,
+          adminFor: async () => t.shopify.graphql,
+          shippingFor: async () => t.deps.shipping,
+          now: later,
+        },
+        SHOP,
+      );
+      expect(report.skipped).toEqual([]);
+      return { t, runId, labelId: item.labelId ?? "" };
+    }
+
+    it("is never bought anew by the recovery job when the service still has it as a draft", async () => {
+      // Every purchase attempt answers 503: the client reads back a draft each time, then gives up unknown.
+      const { t, runId, labelId } = await cancelWhileUnknown({
+        failures: [{ endpoint: PURCHASE, kind: "unavailable", times: 3, retry_after: 0 }],
+      });
+      expect(t.shippingEmulator.charges(DEMO_ORG)).toEqual([]);
+      expect((await findLabel(db, SHOP, labelId))?.status).toBe("draft");
+      const run = await t.review(runId);
+      expect(run.counts).toMatchObject({ bought: 0, not_started: 1 });
+      expect(run.boughtAfterCancel).toEqual({ count: 0, chargedCents: 0, currency: "USD" });
+    });
+
+    it("is shown as bought, after the cancel and for what it cost, when the service had charged it", async () => {
+      // Charged, the answer lost, and the label unreadable until the outage ends.
+      const { t, runId, labelId } = await cancelWhileUnknown({
+        failures: [
+          { endpoint: PURCHASE, kind: "lost_after_charge", times: 1 },
+          { endpoint: READ, kind: "unavailable", times: 3, retry_after: 0 },
+        ],
+      });
+      const charges = t.shippingEmulator.charges(DEMO_ORG);
+      expect(charges).toHaveLength(1);
+      expect((await findLabel(db, SHOP, labelId))?.status).toMatch(/^(purchased|fulfilled)$/);
+      const run = await t.review(runId);
+      expect(run.status).toBe("cancelled");
+      expect(run.counts).toMatchObject({ bought: 1, not_started: 0 });
+      expect(run.items[0]?.message).toMatch(/confirmed this purchase after/);
+      expect(run.boughtAfterCancel).toEqual({ count: 1, chargedCents: charges[0]?.amountCents, currency: "USD" });
+    });
+  });
+
+  it("settles an item left buying in a cancelled run once its job is found dead", async () => {
+    const t = setUp({ orders: 1 });
+    const runId = await t.start();
+    await t.checkAll();
+    expect((await t.confirm(runId)).ok).toBe(true);
+    const [itemId] = t.buys.splice(0);
+    if (!itemId) throw new Error("no buy queued");
+    // The job took the item and died on its last attempt; then the merchant cancelled.
+    await db.bulkRunItem.update({ where: { id: itemId }, data: { status: "buying" } });
+    expect((await cancelBulkRun(db, SHOP, runId)).ok).toBe(true);
+    const later = new Date(Date.now() + STRANDED_AFTER_MS + 1_000);
+    const requeued: string[] = [];
+    const enqueue = async (_tx: Prisma.TransactionClient, _shop: string, id: string) => void requeued.push(id);
+    expect(await resumeStrandedBulkItems(db, { check: enqueue, buy: enqueue }, later)).toEqual({ checks: 0, buys: 1 });
+    expect((await buyBulkRunItem(t.deps, itemId, { lastAttempt: false })).ok).toBe(true);
+    const run = await t.review(runId);
+    expect(run.counts).toMatchObject({ buying: 0, not_started: 1 });
+    expect(run.progress.remaining).toBe(0);
+    expect(t.shippingEmulator.charges(DEMO_ORG)).toEqual([]);
   });
 });

@@ -1,10 +1,10 @@
 import type { BulkRun, BulkRunItem, Prisma, PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
-import { draftShipmentByRules, isTransientLabelError } from "~/auto-draft/auto-draft.server";
+import { draftShipmentByRules } from "~/auto-draft/auto-draft.server";
 import type { AutoDraftRule } from "~/auto-draft/auto-draft-rules";
 import { getAutoDraftSettings } from "~/auto-draft/auto-draft-settings.server";
-import type { LabelError } from "~/labels/label-errors";
+import { isTransientLabelError, type LabelError } from "~/labels/label-errors";
 import type { LabelView } from "~/labels/label-repository.server";
 import { loadOrder, shipmentOf } from "~/shipments/load-shipment.server";
 import type { ShippingClient } from "~/shipping/client.server";

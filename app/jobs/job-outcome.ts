@@ -1,6 +1,6 @@
 import { SessionNotFoundError } from "@shopify/shopify-app-remix/server";
 
-import type { LabelError } from "~/labels/label-errors";
+import { isTransientLabelError, type LabelError } from "~/labels/label-errors";
 import type { ShippingError } from "~/shipping/errors";
 import type { ShopifyError } from "~/shopify/admin-client";
 import { type AppError, isAppError } from "~/utils/app-error";
@@ -59,18 +59,10 @@ function isTransientShippingError(error: ShippingError): boolean {
   return error.retryable || Boolean(error.outcomeUnknown);
 }
 
-function isTransientLabelFailure(error: LabelError): boolean {
-  if (error.shipping) return isTransientShippingError(error.shipping);
-  if (error.shopify) return isTransientShopifyError(error.shopify);
-  // A purchase another attempt holds, or one whose answer was lost and not yet read back: the
-  // next attempt reads the label back (it may well have been charged; failing would hide that).
-  return error.code === "PURCHASE_IN_PROGRESS" || error.code === "PURCHASE_OUTCOME_UNKNOWN";
-}
-
 function isTransient(error: AppError): boolean {
   switch (error.source) {
     case "labels":
-      return isTransientLabelFailure(error as LabelError);
+      return isTransientLabelError(error as LabelError);
     case "shopify":
       return isTransientShopifyError(error as ShopifyError);
     case "shipping":

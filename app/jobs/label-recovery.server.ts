@@ -1,6 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
+import { whyNotRecoverPurchase } from "~/bulk/bulk-buying.server";
 import type { JobDefinition, JobQueue } from "~/jobs/job-queue";
 import {
   listRetryableWriteBackIds,
@@ -46,7 +47,9 @@ export async function recoverShopLabels(deps: LabelRecoveryDeps, shop: string): 
     if (shipping) {
       // A purchase found never charged is bought only if Shopify still lets its shipment be fulfilled.
       const beforeSpend = createSpendGuard(await deps.adminFor(shop));
-      const recovered = await recoverStuckPurchases({ db: deps.db, shop, shipping, beforeSpend, now });
+      // A label of a bulk run cancelled meanwhile is only read back, never bought anew.
+      const beforeRequest = (label: { id: string }) => whyNotRecoverPurchase(deps.db, shop, label.id);
+      const recovered = await recoverStuckPurchases({ db: deps.db, shop, shipping, beforeSpend, beforeRequest, now });
       report.purchasesRecovered += recovered.filter((label) => label.status === "purchased").length;
     } else {
       report.skipped.push({ shop, reason: "no shipping API key" });

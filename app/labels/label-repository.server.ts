@@ -329,6 +329,7 @@ export async function findLabelStatuses(
 }
 
 export type LabelPurchase = {
+  status: string;
   purchasedAt: Date | null;
   chargedCents: number | null;
   currency: string;
@@ -336,7 +337,7 @@ export type LabelPurchase = {
   labelUrl: string | null;
 };
 
-/** When each of these labels was bought, what it was charged and its file, by id. */
+/** Each of these labels' state, when it was bought, what it was charged and its file, by id. */
 export async function findLabelPurchases(
   db: PrismaClient | Prisma.TransactionClient,
   shop: string,
@@ -345,7 +346,15 @@ export async function findLabelPurchases(
   if (labelIds.length === 0) return new Map();
   const rows = await db.label.findMany({
     where: { shop, id: { in: [...labelIds] } },
-    select: { id: true, purchasedAt: true, chargedCents: true, currency: true, labelFormat: true, labelUrl: true },
+    select: {
+      id: true,
+      status: true,
+      purchasedAt: true,
+      chargedCents: true,
+      currency: true,
+      labelFormat: true,
+      labelUrl: true,
+    },
   });
   return new Map(rows.map((row) => [row.id, row]));
 }

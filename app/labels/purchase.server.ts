@@ -47,7 +47,7 @@ export type PurchaseDeps = {
    * before a repeat after 429): a reason withholds it, nothing is sent and the label goes back
    * to draft. A bulk run's "Cancel the rest" is honoured here, however long the slot took.
    */
-  beforeRequest?: () => Promise<string | null>;
+  beforeRequest?: (label: LabelView) => Promise<string | null>;
   /** Lease timestamps; the shipping client measures deadlines on the same clock. */
   now?: () => Date;
   sleep?: (ms: number) => Promise<void>;
@@ -137,7 +137,7 @@ export async function purchase(
   }
   const result = await deps.shipping.purchaseLabel(serviceLabelId, {
     deadline,
-    ...(deps.beforeRequest ? { beforeSend: deps.beforeRequest } : {}),
+    ...(deps.beforeRequest ? { beforeSend: () => deps.beforeRequest?.(label) ?? Promise.resolve(null) } : {}),
   });
   if (result.ok) {
     return save(deps, label, token, { outcome: result.value, recovered: result.value.alreadyPurchased });

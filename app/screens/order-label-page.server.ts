@@ -13,7 +13,7 @@ import { chooseShipFrom } from "~/settings/ship-from";
 import { buyLabel } from "~/shipments/buy-label.server";
 import { checkForDraft, checkForQuote, checkShipment } from "~/shipments/check-shipment";
 import { type DraftOutcome, draftShipment, quoteShipment } from "~/shipments/draft-shipment.server";
-import { isActiveLabel, loadOrder, readShopOrder, shipmentOf } from "~/shipments/load-shipment.server";
+import { isActiveLabel, loadOrder, loadShipment, readShopOrder, shipmentOf } from "~/shipments/load-shipment.server";
 import { shipToKeyOf } from "~/shipments/ship-to-key";
 import {
   findAddressValidation,
@@ -383,18 +383,9 @@ export async function createDraftForOrderPage(
     rate: Rate;
   },
 ): Promise<Result<DraftOutcome, LabelError>> {
-  const loaded = await loadOrder(deps, input.orderGid);
-  if (!loaded.ok) return loaded;
-  const shipment = shipmentOf(loaded.value, input.fulfillmentOrderId);
-  if (!shipment) {
-    return err(
-      labelError(
-        "NOT_FOUND",
-        "This shipment is no longer part of the order in Shopify. Reload the page.",
-        `createDraftForOrderPage: ${input.fulfillmentOrderId} not on ${input.orderGid}`,
-      ),
-    );
-  }
+  const located = await loadShipment(deps, { id: input.fulfillmentOrderId, orderGid: input.orderGid });
+  if (!located.ok) return located;
+  const shipment = located.value;
   const now = new Date();
   const ready = checkForDraft(shipment, { request: input.request, lineItems: input.lineItems, quote: input.rate, now });
   if (!ready.ok) return ready;

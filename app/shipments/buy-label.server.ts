@@ -25,7 +25,7 @@ export type BuyDeps = {
   /** Who let this purchase happen, for the audit trail; null for jobs acting on their own. */
   staffMemberId?: string | null;
   /** purchase()'s last check before its request leaves (a bulk run's cancel). */
-  beforeRequest?: () => Promise<string | null>;
+  beforeRequest?: (label: LabelView) => Promise<string | null>;
   now?: () => Date;
 };
 

@@ -129,7 +129,8 @@ export async function locateShipment(
 /** The located shipment with its order, the shop's context and the order's labels. */
 export async function loadShipment(
   deps: ShipmentDeps,
-  located: Pick<FulfillmentOrderState, "id" | "orderGid">,
+  // The id as a page or an extension sent it is checked against the order's own shipments.
+  located: { id: string; orderGid: FulfillmentOrderState["orderGid"] },
 ): Promise<Result<LoadedShipment, LabelError>> {
   const loaded = await loadOrder(deps, located.orderGid);
   if (!loaded.ok) return loaded;

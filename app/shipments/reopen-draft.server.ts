@@ -10,7 +10,7 @@ import { err, ok, type Result } from "~/utils/result";
 
 import { checkForDraft } from "./check-shipment";
 import { type DraftOutcome, draftShipment, type DraftShippingPort } from "./draft-shipment.server";
-import { loadOrder, shipmentOf } from "./load-shipment.server";
+import { loadShipment } from "./load-shipment.server";
 
 // "Edit" on a drafted label: the merchant changes the drafted request and chooses a rate again,
 // and the draft is replaced. A fulfillment order holds one active label, so the old draft is
@@ -43,18 +43,9 @@ export async function redraftShipment(
   deps: RedraftDeps,
   input: RedraftInput,
 ): Promise<Result<RedraftOutcome, LabelError>> {
-  const loaded = await loadOrder(deps, input.orderGid);
-  if (!loaded.ok) return loaded;
-  const shipment = shipmentOf(loaded.value, input.fulfillmentOrderId);
-  if (!shipment) {
-    return err(
-      labelError(
-        "NOT_FOUND",
-        "This shipment is no longer part of the order in Shopify. Reload the page.",
-        `redraftShipment: ${input.fulfillmentOrderId} not on ${input.orderGid}`,
-      ),
-    );
-  }
+  const located = await loadShipment(deps, { id: input.fulfillmentOrderId, orderGid: input.orderGid });
+  if (!located.ok) return located;
+  const shipment = located.value;
   const current = shipment.activeLabel;
   // Only the draft the page showed is replaced: a label bought, being bought, or drafted anew
   // meanwhile (another tab, the worker) is never discarded on the strength of an older page.
@@ -89,6 +80,23 @@ export async function redraftShipment(
     );
   }
   const drafted = await draftShipment({ db: deps.db, shop: deps.shop, shipping: deps.shipping, now }, ready.value);
-  if (!drafted.ok) return drafted;
+  if (!drafted.ok) {
+    // The old draft is gone: say so, or the merchant looks for it.
+    return err({
+      ...drafted.error,
+      message: `Your earlier draft was discarded, but the new one could not be made: ${drafted.error.message} Choose a rate again to create it.`,
+    });
+  }
+  // Another tab or an automatic draft took the shipment's slot between the discard and ours: that
+  // label stands, and it is not the merchant's edit.
+  if (drafted.value.existing) {
+    return err(
+      labelError(
+        "INVALID_STATE",
+        "Another draft was made for this shipment while you edited it, so your changes were not applied. Reload the page to see it, then edit it again.",
+        `redraftShipment: ${drafted.value.label.id} took ${input.fulfillmentOrderId} after ${input.labelId} was discarded`,
+      ),
+    );
+  }
   return ok({ ...drafted.value, replacedLabelId: input.labelId });
 }
