@@ -1,21 +1,29 @@
+import { ApiVersion, LogSeverity } from "@shopify/shopify-api";
 import { describe, expect, it } from "vitest";
 
 import {
   BAD_WEBHOOK_HMAC,
   createWebhookRequest,
+  signWebhookBody,
   type WebhookRequestOptions,
 } from "../../test/helpers/shopify-requests";
 import { TEST_ENV, TEST_SHOP } from "../../test/setup/test-env";
-import { verifyShopifyWebhook } from "./webhook-request.server";
+import { createShopifyWebhookVerifier } from "./webhook-request.server";
 
-const SECRET = TEST_ENV.SHOPIFY_API_SECRET;
+const verifyShopifyWebhook = createShopifyWebhookVerifier({
+  apiKey: TEST_ENV.SHOPIFY_API_KEY,
+  apiSecretKey: TEST_ENV.SHOPIFY_API_SECRET,
+  apiVersion: ApiVersion.October26,
+  appUrl: TEST_ENV.SHOPIFY_APP_URL,
+  logLevel: LogSeverity.Warning,
+});
 const payload = { fulfillment_order: { id: "gid://shopify/FulfillmentOrder/1", status: "open" } };
 /** An orders/updated delivery, signed with the app's secret unless `hmac` says otherwise. */
 const orderDelivery = (options: Partial<WebhookRequestOptions> = {}) =>
   createWebhookRequest({ topic: "orders/updated", path: "/webhooks/orders", payload, ...options });
 
 async function refusal(request: Request): Promise<number> {
-  const thrown = await verifyShopifyWebhook(request, SECRET).then(
+  const thrown = await verifyShopifyWebhook(request).then(
     () => undefined,
     (error: unknown) => error,
   );
@@ -23,7 +31,7 @@ async function refusal(request: Request): Promise<number> {
   return thrown.status;
 }
 
-describe("verifyShopifyWebhook", () => {
+describe("createShopifyWebhookVerifier", () => {
   it("hands back the delivery's shop, topic in storage form, ids and parsed body", async () => {
     const request = createWebhookRequest({
       topic: "fulfillment_orders/order_routing_complete",
@@ -32,7 +40,7 @@ describe("verifyShopifyWebhook", () => {
       webhookId: "wh-1",
       eventId: "ev-1",
     });
-    const webhook = await verifyShopifyWebhook(request, SECRET);
+    const webhook = await verifyShopifyWebhook(request);
     expect(webhook).toMatchObject({
       shop: TEST_SHOP,
       topic: "FULFILLMENT_ORDERS_ORDER_ROUTING_COMPLETE",
@@ -45,7 +53,7 @@ describe("verifyShopifyWebhook", () => {
 
   it("leaves the event id out when Shopify sent none", async () => {
     const request = orderDelivery({ eventId: null });
-    expect((await verifyShopifyWebhook(request, SECRET)).eventId).toBeUndefined();
+    expect((await verifyShopifyWebhook(request)).eventId).toBeUndefined();
   });
 
   it("refuses a body signed with another secret, or changed after signing, with 401", async () => {
@@ -75,6 +83,17 @@ describe("verifyShopifyWebhook", () => {
         await refusal(new Request(request.url, { method: "POST", headers, body: await request.text() })),
         name,
       ).toBe(400);
+    }
+  });
+
+  it("refuses a correctly signed body that is empty or not JSON with 400, not a 500 Shopify would retry", async () => {
+    for (const body of ["", "not json"]) {
+      const request = orderDelivery();
+      const headers = new Headers(request.headers);
+      headers.set("X-Shopify-Hmac-Sha256", signWebhookBody(body));
+      expect(await refusal(new Request(request.url, { method: "POST", headers, body })), JSON.stringify(body)).toBe(
+        400,
+      );
     }
   });
 
