@@ -7,9 +7,15 @@ import { type DestinationStream, type Logger, pino } from "pino";
 //   const log = logFor({ shop, job: "auto-draft", jobId });
 //   log.warn({ err }, "auto-draft failed, retrying");
 //
-// Secrets never reach a line by key: `redact` below replaces them wherever they sit in the
-// logged object (up to two levels down, headers included). A secret pasted into a message
-// string is not caught by key, which is why `logMessage`s never quote one (app/utils/app-error.ts).
+// Secrets never reach a line, twice over:
+// - by key: a value under a secret key (SECRET_KEYS) is replaced at any depth of the logged
+//   object, its bindings and a logged error's own properties (`redactSecretKeys`);
+// - by shape: the finished line is scrubbed of what looks like a secret wherever it sits, in the
+//   message, a string field or an error's stack (`scrubSecrets`): `Bearer …`, the shipping
+//   service's `sk_live_…` keys, Shopify's `shpat_…` tokens, `whsec_…` secrets, JWTs, and
+//   credentials in a URL's query (`id_token=…`). `logMessage`s still never quote one
+//   (app/utils/app-error.ts): the scrubber is the net, not the rule.
+// The Shopify library's own lines come through here too (`logShopifyLibraryLine`).
 
 export type { Logger };
 
@@ -59,15 +65,72 @@ const SECRET_KEYS = [
   "X-Shopify-Access-Token",
 ] as const;
 
-const keyPath = (key: string) => (/^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `["${key}"]`);
-
-/** pino `redact` paths: each secret key at the top, one and two levels down (`req.headers.authorization`). */
-export const REDACT_PATHS: readonly string[] = SECRET_KEYS.flatMap((key) => {
-  const path = keyPath(key);
-  return [path.startsWith(".") ? path.slice(1) : path, `*${path}`, `*.*${path}`];
-});
-
 export const REDACTED = "[redacted]";
+
+const SECRET_KEY_SET: ReadonlySet<string> = new Set(SECRET_KEYS.map((key) => key.toLowerCase()));
+// Deeper than any line we log; past it a value is dropped rather than walked (or a cycle followed).
+const MAX_DEPTH = 12;
+
+/** Whether a key names a secret, however it is cased (`authorization`, `Authorization`). */
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEY_SET.has(key.toLowerCase());
+}
+
+const isErrorLike = (value: object): value is Error =>
+  value instanceof Error || typeof (value as { message?: unknown }).message === "string";
+
+/**
+ * A copy of `value` with every value under a secret key replaced, at any depth. An error inside
+ * it becomes its pino serialization (type, message, stack and own properties such as a client
+ * error's `response`), walked the same way. Values with their own `toJSON` (dates, URLs) are left
+ * whole: they become strings, which the line's scrubber reads.
+ */
+export function redactSecretKeys(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (depth > MAX_DEPTH) return "[too deep]";
+  if (Array.isArray(value)) return value.map((item) => redactSecretKeys(item, depth + 1));
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return value;
+  const source = value instanceof Error ? (pino.stdSerializers.err(value) as object) : value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(source)) {
+    copy[key] = isSecretKey(key) ? REDACTED : redactSecretKeys(item, depth + 1);
+  }
+  return copy;
+}
+
+// What a secret looks like inside a string. Each keeps its label (`Bearer `, `id_token=`) and
+// replaces only the secret, with no quote or backslash, so a JSON line stays JSON.
+const SECRET_SHAPES: readonly (readonly [RegExp, string])[] = [
+  // HTTP credentials: `Authorization: Bearer <token>` (not "Basic": it is also a word in service names).
+  [/\b(Bearer)\s+[\w.~+/=-]{6,}/gi, `$1 ${REDACTED}`],
+  // Credentials in a URL's query or a form body: `?id_token=<jwt>`, `&access_token=…`.
+  [
+    /([?&;](?:id_token|session_token|access_token|refresh_token|subject_token|token|api_key|apikey|secret|password)=)[^&\s"'#\\]+/gi,
+    `$1${REDACTED}`,
+  ],
+  // The shipping service's API keys.
+  [/\b[sr]k_(?:live|test)_[A-Za-z0-9]+/g, REDACTED],
+  // Shopify's tokens and secrets: admin, custom and private app tokens, refresh tokens, app secrets.
+  [/\bshp(?:at|ca|pa|rt|ss|tka)_[A-Za-z0-9]+/g, REDACTED],
+  // The shipping service's event-signing secrets.
+  [/\bwhsec_[A-Za-z0-9+/=_-]+/g, REDACTED],
+  // A JWT anywhere (Shopify's session and id tokens): three base64url parts, the first a JSON header.
+  [/\beyJ[\w-]*\.[\w-]+\.[\w-]*/g, REDACTED],
+];
+
+/** `text` with every secret-shaped part replaced: applied to each finished line, so to every string in it. */
+export function scrubSecrets(text: string): string {
+  let scrubbed = text;
+  for (const [shape, replacement] of SECRET_SHAPES) scrubbed = scrubbed.replace(shape, replacement);
+  return scrubbed;
+}
+
+/** pino's error serializer, then the secret keys of what it kept (an error's `response.headers`). */
+function serializeError(value: unknown): unknown {
+  return value !== null && typeof value === "object" && isErrorLike(value)
+    ? redactSecretKeys(pino.stdSerializers.err(value))
+    : redactSecretKeys(value);
+}
 
 const LEVEL_NAMES: Record<number, string> = {
   10: "trace",
@@ -78,15 +141,27 @@ const LEVEL_NAMES: Record<number, string> = {
   60: "fatal",
 };
 
-/** One logger with the app's options (levels as names, ISO times, redaction) on `destination` (default stdout). */
+/** One logger with the app's options (levels as names, ISO times, secrets kept out) on `destination` (default stdout). */
 export function createLogger(destination?: DestinationStream): Logger {
   const options = {
     level: "info",
     base: undefined,
     timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label: string) => ({ level: label }) },
-    redact: { paths: [...REDACT_PATHS], censor: REDACTED },
-    serializers: { err: pino.stdSerializers.err, error: pino.stdSerializers.err },
+    formatters: {
+      level: (label: string) => ({ level: label }),
+      bindings: (bindings: Record<string, unknown>) => redactSecretKeys(bindings) as Record<string, unknown>,
+      // `err` and `error` are left to their serializer (below), which keeps an error's type.
+      log: (object: Record<string, unknown>) => {
+        const copy: Record<string, unknown> = {};
+        for (const [key, value] of Object.entries(object)) {
+          if (isSecretKey(key)) copy[key] = REDACTED;
+          else copy[key] = key === "err" || key === "error" ? value : redactSecretKeys(value, 1);
+        }
+        return copy;
+      },
+    },
+    serializers: { err: serializeError, error: serializeError },
+    hooks: { streamWrite: scrubSecrets },
   };
   return destination ? pino(options, destination) : pino(options);
 }
@@ -121,4 +196,22 @@ export const logger: Logger = createLogger(process.env.NODE_ENV === "test" ? con
 /** A child of the app's logger whose every line carries `context` (shop, job, reference). */
 export function logFor(context: LogContext): Logger {
   return logger.child(context);
+}
+
+// The Shopify library's severities (LogSeverity in @shopify/shopify-api: Error 0, Warning 1,
+// Info 2, Debug 3), as numbers so the worker need not load the library to log.
+const SHOPIFY_LEVELS = ["error", "warn", "info", "debug"] as const;
+
+/**
+ * The `logger.log` hook of shopifyApp (app/shopify.server.ts): the library's line, which it
+ * formats as `[shopify-app/INFO] Authenticating admin request | {shop: a.myshopify.com}`, becomes
+ * one of ours at the matching level, with `lib` (the library's package) and `shop` as fields.
+ * Which severities reach it is still the library's `logger.level`.
+ */
+export function logShopifyLibraryLine(severity: number, line: string, log: Logger = logger): void {
+  const level = SHOPIFY_LEVELS[severity] ?? "info";
+  const prefix = /^(?:\[[^\]]*\] )*?\[([\w@/.-]+?)\/(?:DEBUG|INFO|WARNING|ERROR)\] /.exec(line);
+  const message = prefix ? line.slice(prefix[0].length) : line;
+  const shop = /\bshop: ([\w.-]+\.myshopify\.com)\b/.exec(message)?.[1];
+  log[level]({ lib: prefix?.[1] ?? "shopify", ...(shop ? { shop } : {}) }, message);
 }
