@@ -6,11 +6,14 @@ import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prism
 import prisma from "./db.server";
 import { getEnv } from "./env.server";
 import { logShopifyLibraryLine } from "./logger.server";
-import { verifyShopifyWebhook } from "./shopify/webhook-request.server";
+import { createShopifyWebhookVerifier } from "./shopify/webhook-request.server";
 
 const env = getEnv();
 
 export const apiVersion = ApiVersion.October26;
+// The library's per-request progress lines help while developing; tests and production
+// (and its benchmarks) read outcomes, and keep warnings and errors only.
+const logLevel = env.NODE_ENV === "development" ? LogSeverity.Info : LogSeverity.Warning;
 
 const shopify = shopifyApp({
   apiKey: env.SHOPIFY_API_KEY,
@@ -23,13 +26,8 @@ const shopify = shopifyApp({
   distribution: AppDistribution.AppStore,
   // Token exchange: embedded requests carry a session token and the library swaps it for an
   // access token, so there is no OAuth redirect dance inside the admin.
-  // The library's per-request progress lines help while developing; tests and production
-  // (and its benchmarks) read outcomes, and keep warnings and errors only.
   // Its lines go through our logger (levels mapped, secrets scrubbed), not its own console output.
-  logger: {
-    level: env.NODE_ENV === "development" ? LogSeverity.Info : LogSeverity.Warning,
-    log: logShopifyLibraryLine,
-  },
+  logger: { level: logLevel, log: logShopifyLibraryLine },
   future: { unstable_newEmbeddedAuthStrategy: true, expiringOfflineAccessTokens: true },
 });
 
@@ -41,4 +39,10 @@ export const login = shopify.login;
 export const registerWebhooks = shopify.registerWebhooks;
 export const sessionStorage = shopify.sessionStorage;
 /** authenticate.webhook's check without loading the shop's session: for the busy topics (webhook-request.server.ts). */
-export const verifyWebhook = (request: Request) => verifyShopifyWebhook(request, env.SHOPIFY_API_SECRET);
+export const verifyWebhook = createShopifyWebhookVerifier({
+  apiKey: env.SHOPIFY_API_KEY,
+  apiSecretKey: env.SHOPIFY_API_SECRET,
+  apiVersion,
+  appUrl: env.SHOPIFY_APP_URL,
+  logLevel,
+});
