@@ -45,4 +45,5 @@ export const verifyWebhook = createShopifyWebhookVerifier({
   apiVersion,
   appUrl: env.SHOPIFY_APP_URL,
   logLevel,
+  log: logShopifyLibraryLine,
 });

@@ -31,6 +31,8 @@ export type ShopifyWebhookVerifierConfig = {
   readonly apiVersion: ApiVersion;
   readonly appUrl: string;
   readonly logLevel: LogSeverity;
+  /** Where the library's lines go, as shopifyApp()'s (`logShopifyLibraryLine`); its console when absent. */
+  readonly log?: (severity: LogSeverity, message: string) => void;
 };
 
 /** Throws a Response (405, 400 or 401) for a request Shopify did not sign for this app. */
@@ -54,7 +56,7 @@ export function createShopifyWebhookVerifier(config: ShopifyWebhookVerifierConfi
     apiVersion: config.apiVersion,
     hostName: new URL(config.appUrl).host,
     isEmbeddedApp: true,
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, ...(config.log ? { log: config.log } : {}) },
     // As shopifyApp() builds its own: the future flags are the Remix package's to report.
     _logDisabledFutureFlags: false,
   });
