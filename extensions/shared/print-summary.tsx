@@ -1,3 +1,5 @@
+import { useEffect, useState } from "preact/hooks";
+
 import type { ExtensionPrintSummary } from "../../app/http/extension-contract";
 import { type ApiFailure, requestJson } from "./api";
 import { ErrorBanner } from "./ui";
@@ -7,27 +9,46 @@ export type PrintSummaryState =
   | { status: "failed"; failure: ApiFailure }
   | { status: "loaded"; summary: ExtensionPrintSummary };
 
-/**
- * The print summary, its PDF path carrying the session token as `id_token`: Shopify loads the
- * print action's `src` itself, and whether it adds a bearer token there is not documented (ADR
- * 12), so the app's print route also reads the token from the query. `idToken` is the
- * extension's `shopify.auth.idToken`.
- */
-export async function loadPrintSummary(
-  orderIds: string[],
-  idToken: () => Promise<string | null>,
-): Promise<PrintSummaryState> {
+export async function loadPrintSummary(orderIds: string[]): Promise<PrintSummaryState> {
   const query = orderIds.map((id) => encodeURIComponent(id)).join(",");
   const result = await requestJson<ExtensionPrintSummary>(`/api/extensions/print/summary?orderIds=${query}`);
-  if (!result.ok) return { status: "failed", failure: result.failure };
-  const summary = result.data;
-  const token = summary.pdfPath ? await idToken().catch(() => null) : null;
-  if (!summary.pdfPath || !token) return { status: "loaded", summary };
-  const separator = summary.pdfPath.includes("?") ? "&" : "?";
-  return {
-    status: "loaded",
-    summary: { ...summary, pdfPath: `${summary.pdfPath}${separator}id_token=${encodeURIComponent(token)}` },
-  };
+  return result.ok ? { status: "loaded", summary: result.data } : { status: "failed", failure: result.failure };
+}
+
+// Session tokens live about a minute: the one in the PDF's URL is renewed well before it ends,
+// so Print works however long the dialog has been open.
+const TOKEN_RENEW_MS = 40_000;
+
+/**
+ * A fresh session token for the PDF's URL (`id_token`): Shopify loads the print action's `src`
+ * itself, and whether it adds a bearer token there is not documented (ADR 12), so the app's print
+ * route also reads the token from the query. `idToken` is the extension's `shopify.auth.idToken`.
+ */
+export function usePrintToken(idToken: () => Promise<string | null>, wanted: boolean): string | null {
+  const [token, setToken] = useState<string | null>(null);
+  useEffect(() => {
+    if (!wanted) return;
+    let current = true;
+    const renew = () =>
+      void idToken()
+        .catch(() => null)
+        .then((next) => {
+          if (current) setToken(next);
+        });
+    renew();
+    const timer = setInterval(renew, TOKEN_RENEW_MS);
+    return () => {
+      current = false;
+      clearInterval(timer);
+    };
+  }, [idToken, wanted]);
+  return token;
+}
+
+/** The PDF's path with the session token, once there is one. */
+export function withIdToken(path: string, token: string | null): string {
+  if (!token) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}id_token=${encodeURIComponent(token)}`;
 }
 
 /** Why the Print button is off, in one sentence. */
@@ -46,7 +67,17 @@ function nothingPrintableReason(summary: ExtensionPrintSummary, single: boolean)
  * The body of a print action: what goes in the PDF, which labels are ZPL and where to get them,
  * and which orders have no label. `pdfPath` is the action's `src`; without it Print stays off.
  */
-export function PrintSummaryAction({ state, single }: { state: PrintSummaryState; single: boolean }) {
+export function PrintSummaryAction({
+  state,
+  single,
+  idToken,
+}: {
+  state: PrintSummaryState;
+  single: boolean;
+  idToken: () => Promise<string | null>;
+}) {
+  const pdfPath = state.status === "loaded" ? state.summary.pdfPath : null;
+  const token = usePrintToken(idToken, pdfPath !== null);
   if (state.status === "loading") {
     return (
       <s-admin-print-action>
@@ -66,7 +97,7 @@ export function PrintSummaryAction({ state, single }: { state: PrintSummaryState
   }
 
   const { summary } = state;
-  const src = summary.pdfPath ?? undefined;
+  const src = summary.pdfPath ? withIdToken(summary.pdfPath, token) : undefined;
   return (
     <s-admin-print-action src={src}>
       <s-stack gap="base">

@@ -3,6 +3,8 @@ import { useEffect, useState } from "preact/hooks";
 
 import { loadPrintSummary, PrintSummaryAction, type PrintSummaryState } from "../../shared/print-summary";
 
+const idToken = () => shopify.auth.idToken();
+
 export default async () => {
   render(<Extension />, document.body);
 };
@@ -16,7 +18,7 @@ function Extension() {
   useEffect(() => {
     if (key === "") return;
     let current = true;
-    void loadPrintSummary(key.split(","), () => shopify.auth.idToken()).then((next) => {
+    void loadPrintSummary(key.split(",")).then((next) => {
       if (current) setState(next);
     });
     return () => {
@@ -31,5 +33,5 @@ function Extension() {
       </s-admin-print-action>
     );
   }
-  return <PrintSummaryAction state={state} single={false} />;
+  return <PrintSummaryAction state={state} single={false} idToken={idToken} />;
 }

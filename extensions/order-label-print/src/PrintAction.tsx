@@ -3,6 +3,8 @@ import { useEffect, useState } from "preact/hooks";
 
 import { loadPrintSummary, PrintSummaryAction, type PrintSummaryState } from "../../shared/print-summary";
 
+const idToken = () => shopify.auth.idToken();
+
 export default async () => {
   render(<Extension />, document.body);
 };
@@ -15,7 +17,7 @@ function Extension() {
   useEffect(() => {
     if (!orderId) return;
     let current = true;
-    void loadPrintSummary([orderId], () => shopify.auth.idToken()).then((next) => {
+    void loadPrintSummary([orderId]).then((next) => {
       if (current) setState(next);
     });
     return () => {
@@ -30,5 +32,5 @@ function Extension() {
       </s-admin-print-action>
     );
   }
-  return <PrintSummaryAction state={state} single />;
+  return <PrintSummaryAction state={state} single idToken={idToken} />;
 }

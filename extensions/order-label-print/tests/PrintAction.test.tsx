@@ -1,6 +1,6 @@
 import { getExtension } from "@shopify/ui-extensions-tester";
 import { waitFor } from "@testing-library/preact";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import type { ExtensionPrintSummary } from "../../../app/http/extension-contract";
 import { harnessExtension, json, query, routeFetch, screenText } from "../../shared/testing";
@@ -31,6 +31,26 @@ describe("order label print action", () => {
     expect(requests.map((r) => r.search.get("orderIds"))).toEqual([ORDER_GID]);
     expect(screenText()).toContain("#1042: shipping label");
     expect(screenText()).not.toContain("Nothing to print");
+  });
+
+  it("renews the session token in the PDF's URL before it expires, so Print works after a minute", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    try {
+      serve({
+        printable: [{ orderName: "#1042", labelId: "lbl_1" }],
+        zplOnly: [],
+        withoutLabel: [],
+        pdfPath: "/api/extensions/print/pdf?orders=42",
+      });
+      let issued = 0;
+      extension.shopify.auth.idToken = async () => `token-${++issued}`;
+      await extension.render();
+      await waitFor(() => expect(printAction().getAttribute("src")).toMatch(/&id_token=token-1$/));
+      vi.advanceTimersByTime(40_000);
+      await waitFor(() => expect(printAction().getAttribute("src")).toMatch(/&id_token=token-2$/));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("leaves Print off for a ZPL-only label and says where to get it", async () => {
