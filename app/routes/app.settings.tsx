@@ -202,7 +202,7 @@ export default function SettingsPage() {
         </Layout.AnnotatedSection>
         <Layout.AnnotatedSection
           title="Customer data"
-          description="Each label keeps a copy of its recipient's name, address, phone and e-mail while it may be needed. Choose how long that copy is kept once the parcel is delivered or the label is voided."
+          description="Each label keeps a copy of its recipient's name, address, phone and e-mail while it may be needed. Choose how long that copy is kept once the parcel is delivered, or the label is voided or failed. A bought label that never reports delivery keeps it for twice as long."
         >
           <SettingsRetentionCard shipToRetentionDays={shipToRetentionDays} />
         </Layout.AnnotatedSection>

@@ -5,7 +5,8 @@ import { err, ok, type Result } from "~/utils/result";
 import { DEFAULT_SHIP_TO_RETENTION_DAYS, type RetentionForm, ShipToRetentionDaysSchema } from "./retention";
 import { type SettingsError, settingsError } from "./settings.server";
 
-// The shop's retention setting: how many days a delivered or voided label keeps its ship-to details.
+// The shop's retention setting: how many days a delivered, voided or failed label keeps its ship-to
+// details (a bought label never delivered keeps them twice as long; app/privacy/ship-to-retention).
 
 export async function getShipToRetentionDays(db: Pick<PrismaClient, "shopSettings">, shop: string): Promise<number> {
   const row = await db.shopSettings.findUnique({ where: { shop }, select: { shipToRetentionDays: true } });
