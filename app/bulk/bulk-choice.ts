@@ -102,3 +102,6 @@ export function describeBulkChoice(choice: BulkChoice): string {
       return `${describePick(choice).replace(/^t/, "T")} for every shipment.`;
   }
 }
+
+/** The most orders one bulk run takes (the Orders list says so before it sends more). */
+export const MAX_BULK_RUN_ORDERS = 1000;

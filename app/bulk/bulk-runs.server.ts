@@ -16,7 +16,7 @@ import type { ShopifyFulfillmentOrder, ShopifyOrderForLabel } from "~/shopify/or
 import { err, ok, type Result } from "~/utils/result";
 import { parseStoredJson } from "~/utils/stored-json";
 
-import { type BulkChoice, BulkChoiceSchema, rulesForOverride } from "./bulk-choice";
+import { type BulkChoice, BulkChoiceSchema, MAX_BULK_RUN_ORDERS, rulesForOverride } from "./bulk-choice";
 
 // Bulk labelling (issue 12). A run is rows, so its progress survives a reload, a restart or
 // another browser, and a crash resumes from them:
@@ -31,7 +31,6 @@ import { type BulkChoice, BulkChoiceSchema, rulesForOverride } from "./bulk-choi
 
 export { type BulkChoice, BulkChoiceSchema } from "./bulk-choice";
 
-export const MAX_BULK_RUN_ORDERS = 1000;
 // An order's shipments follow it in the list: its items take positions order × SLOTS + n.
 const SLOTS_PER_ORDER = 100;
 

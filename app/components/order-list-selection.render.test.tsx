@@ -89,9 +89,11 @@ const PAGES = [
 ];
 
 /** The Orders route's part: it keeps the selection while the list pages. */
+let initialSelection: OrderSelection = EMPTY_SELECTION;
+
 function OrdersRoute() {
   const [params] = useSearchParams();
-  const [selection, setSelection] = useState<OrderSelection>(EMPTY_SELECTION);
+  const [selection, setSelection] = useState<OrderSelection>(initialSelection);
   const index = params.get("after") ? 1 : 0;
   return (
     <OrderList
@@ -213,6 +215,51 @@ describe("the Orders list's selection across pages", () => {
       [...(PAGES[0] ?? []).map((r) => r.name), "#1021", "#1022", "#1023"].sort(),
     );
     expect(sent[0]).toEqual({ orderGid: "gid://shopify/Order/1001", orderName: "#1001" });
+  });
+
+  it("says a selection is over one run's limit instead of sending it", async () => {
+    // 1,001 orders picked over many pages (none of them on the page on screen).
+    const many = Array.from(
+      { length: 1001 },
+      (_, i) =>
+        [
+          `gid://shopify/Order/${5000 + i}`,
+          { orderGid: `gid://shopify/Order/${5000 + i}`, orderName: `#${5000 + i}`, page: `p${Math.floor(i / 20)}` },
+        ] as const,
+    );
+    initialSelection = { orders: new Map(many), allInView: null };
+    try {
+      await act(async () => root.unmount());
+      root = createRoot(container);
+      const router = createMemoryRouter(
+        [
+          { path: "/app", element: <OrdersRoute /> },
+          { path: "/app/bulk", action: async ({ request }) => void submitted.push(await request.formData()) },
+        ],
+        {
+          initialEntries: ["/app"],
+          future: {
+            v7_relativeSplatPath: true,
+            v7_fetcherPersist: true,
+            v7_normalizeFormMethod: true,
+            v7_partialHydration: true,
+            v7_skipActionErrorRevalidation: true,
+          },
+        },
+      );
+      await act(async () =>
+        root.render(
+          <AppProvider i18n={en}>
+            <RouterProvider router={router} future={{ v7_startTransition: true }} />
+          </AppProvider>,
+        ),
+      );
+      await click(button("Create labels for 1001 orders"));
+      expect(submitted).toEqual([]);
+      expect(text()).toContain("One run takes at most 1,000 orders, and 1,001 are selected.");
+    } finally {
+      initialSelection = EMPTY_SELECTION;
+    }
   });
 
   it("creates labels from a page where nothing is selected, for the orders selected on others", async () => {

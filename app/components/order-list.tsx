@@ -1,6 +1,7 @@
 import { useNavigate, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
 import {
   Badge,
+  Banner,
   BlockStack,
   Box,
   Button,
@@ -16,7 +17,7 @@ import {
 } from "@shopify/polaris";
 import { useCallback, useEffect, useRef, useState } from "react";
 
-import type { BulkChoice } from "~/bulk/bulk-choice";
+import { type BulkChoice, MAX_BULK_RUN_ORDERS } from "~/bulk/bulk-choice";
 import { LABEL_PROGRESS_TEXT, type LabelProgress } from "~/labels/label-state";
 import type { OrderListTab, OrderRow } from "~/screens/order-list.server";
 
@@ -162,8 +163,17 @@ export function OrderList({
   // "Create labels": a bulk run over the selected orders, by the shop's rules or one override.
   // "Select all" past this page: the server lists every order the tab and search show.
   const [choosingServices, setChoosingServices] = useState(false);
+  const [tooMany, setTooMany] = useState<string | null>(null);
   const createLabels = (choice: BulkChoice) => {
     setChoosingServices(false);
+    // Said here, before anything is sent: the run would refuse it.
+    if (!allInView && summary.total > MAX_BULK_RUN_ORDERS) {
+      setTooMany(
+        `One run takes at most ${MAX_BULK_RUN_ORDERS.toLocaleString("en-US")} orders, and ${summary.total.toLocaleString("en-US")} are selected. Clear some and create labels again.`,
+      );
+      return;
+    }
+    setTooMany(null);
     const fields: Record<string, string> = allInView
       ? { scope: "all", tab, q: search }
       : { scope: "selected", orders: JSON.stringify(selectedOrders(selection)) };
@@ -267,6 +277,13 @@ export function OrderList({
             Showing the orders on this page that match; use the arrows for more.
           </Text>
         </div>
+      ) : null}
+      {tooMany ? (
+        <Box padding="300" paddingInline="400">
+          <Banner tone="warning" onDismiss={() => setTooMany(null)}>
+            <p>{tooMany}</p>
+          </Banner>
+        </Box>
       ) : null}
       {selectionText ? (
         <Box padding="300" paddingInline="400" background="bg-surface-secondary">

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 
-import { BulkChoiceSchema, MAX_BULK_RUN_ORDERS, startBulkRun } from "~/bulk/bulk-runs.server";
+import { MAX_BULK_RUN_ORDERS } from "~/bulk/bulk-choice";
+import { BulkChoiceSchema, startBulkRun } from "~/bulk/bulk-runs.server";
 import { respondWithError } from "~/http/error-response.server";
 import { requireShopContext } from "~/http/shop-context.server";
 import { enqueueBulkCheck } from "~/jobs/bulk-run-jobs.server";
