@@ -11,6 +11,7 @@
 // most 1.15, memory flat, no double charge. Exits 1 when one is missed.
 //
 //   BENCH_ORDERS=1000 BENCH_SHIPPING_LATENCY_MS=100 npm run bench:bulk
+//   npm run bench:bulk -- --plan standard   the store's Shopify plan (default plus; RESULT plan=)
 //   BENCH_APP_LOG=1   also prints the app's and the worker's output
 
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -18,7 +19,8 @@ import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 
 import { FAULT_ENDPOINTS } from "../emulator/shipping/emulator";
-import { demoShippingOrganization, installBenchApp, runBench, startBenchDemo } from "./bench-demo";
+import { planFromArgs } from "../emulator/shopify/rate-limit";
+import { DEFAULT_BENCH_PLAN, demoShippingOrganization, installBenchApp, runBench, startBenchDemo } from "./bench-demo";
 import { DEMO } from "./demo";
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1000);
@@ -46,15 +48,23 @@ function rssMb(pid: number | undefined, field: "VmRSS" | "VmHWM"): number | null
 }
 
 async function main(): Promise<{ result: string; code: number }> {
+  const plan = planFromArgs(process.argv.slice(2)) ?? DEFAULT_BENCH_PLAN;
   const organization = demoShippingOrganization();
   mkdirSync(join(ROOT, "test/.tmp"), { recursive: true });
   const dir = mkdtempSync(join(ROOT, "test/.tmp/bench-bulk-"));
   const appLog = process.env.BENCH_APP_LOG === "1";
   const problems: string[] = [];
-  const demo = await startBenchDemo(dir, (line) => {
-    if (appLog || !line.startsWith("[")) console.log(line);
-    else if (/error|dead|fail/i.test(line) && problems.length < 8) problems.push(line.slice(0, 240));
-  });
+  const demo = await startBenchDemo(
+    dir,
+    (line) => {
+      if (appLog || !line.startsWith("[")) console.log(line);
+      else if (/error|dead|fail/i.test(line) && problems.length < 8) problems.push(line.slice(0, 240));
+    },
+    plan,
+  );
+  console.log(
+    `Shopify plan: ${plan} (${demo.shopify.rateLimit.maximumAvailable} points, ${demo.shopify.rateLimit.restoreRate}/s)`,
+  );
   // This process plays the web process's part (it starts and confirms the run): the app's modules
   // read the demo app's configuration when they load.
   Object.assign(process.env, {
@@ -197,7 +207,8 @@ async function main(): Promise<{ result: string; code: number }> {
     return {
       result:
         `RESULT bench:bulk orders=${ORDERS} wall_s=${wallS.toFixed(1)} floor_s=${floorS.toFixed(1)} ` +
-        `ratio=${ratio.toFixed(3)} peak_rss_mb=${Math.round(Math.max(peakRss, hwm ?? 0))} double_charges=${doubleCharges}`,
+        `ratio=${ratio.toFixed(3)} peak_rss_mb=${Math.round(Math.max(peakRss, hwm ?? 0))} double_charges=${doubleCharges} ` +
+        `plan=${plan}`,
       code: missed.length > 0 ? 1 : 0,
     };
   } finally {

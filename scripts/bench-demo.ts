@@ -1,20 +1,29 @@
-// What the benches share: the demo on free ports with a database of its own, on Shopify Plus's
-// rate limit (a store that takes or labels thousands of orders a day is on Plus: 20,000 points,
-// 1,000 a second), and the app installed as a merchant's first visit installs it.
+// What the benches share: the demo on free ports with a database of its own, on a Shopify plan's
+// rate limit (by default Plus's, 20,000 points and 1,000 a second: a store that takes or labels
+// thousands of orders a day is often on Plus; `--plan standard` measures where most merchants are),
+// and the app installed as a merchant's first visit installs it.
 
 import { join } from "node:path";
 
 import { loadDefaultConfig } from "../emulator/shipping/config";
+import type { ShopifyPlan } from "../emulator/shopify/rate-limit";
 import { embeddedAppQuery } from "../emulator/shopify/server";
 import { DEMO, type RunningDemo, startDemo } from "./demo";
 
-export async function startBenchDemo(dir: string, log: (line: string) => void): Promise<RunningDemo> {
+// The plan the demo benches run on without `--plan`.
+export const DEFAULT_BENCH_PLAN: ShopifyPlan = "plus";
+
+export async function startBenchDemo(
+  dir: string,
+  log: (line: string) => void,
+  plan: ShopifyPlan = DEFAULT_BENCH_PLAN,
+): Promise<RunningDemo> {
   return startDemo({
     appPort: 0,
     shippingPort: 0,
     shopifyPort: 0,
     orders: 0,
-    shopifyThrottle: { maximumAvailable: 20_000, restoreRate: 1_000 },
+    plan,
     databasePath: join(dir, "demo.sqlite"),
     log,
   });

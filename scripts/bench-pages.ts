@@ -6,6 +6,9 @@
 // the in-process emulator behind msw (as in the route tests), built with `throttle: false`: this
 // measures server time, not Shopify's rate limit (an Orders page requests 482 points plus the
 // shop and locations, inside the 2,000-point bucket for a merchant clicking through pages).
+// `npm run bench:pages -- --plan standard` puts the store on that plan's rate limit instead: the
+// loads then come back to back, faster than a merchant clicks, and wait on the bucket. The RESULT
+// line says which: plan=none (throttling off, the default) or the plan's name.
 //
 // The RESULT line is the live time: the loader waiting on the emulator's answers, as a merchant
 // waits on Shopify's (minus the network). The emulator stands in for Shopify at Shopify-like
@@ -20,6 +23,7 @@ import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 
 import { createShopifyAdminEmulator } from "../emulator/shopify/emulator";
+import { planFromArgs } from "../emulator/shopify/rate-limit";
 import { withGeneratedOrders } from "../test/fixtures/generated-orders";
 import { createSessionToken } from "../test/helpers/shopify-requests";
 import { TEST_ENV, TEST_SHOP } from "../test/setup/test-env";
@@ -35,6 +39,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function main() {
+  const plan = planFromArgs(process.argv.slice(2));
   // A migrated database of its own, so the bench never touches dev data.
   mkdirSync(join(ROOT, "test/.tmp"), { recursive: true });
   const dir = mkdtempSync(join(ROOT, "test/.tmp/bench-"));
@@ -47,9 +52,16 @@ async function main() {
   Object.assign(process.env, TEST_ENV, { NODE_ENV: "production", DATABASE_URL: databaseUrl });
 
   const built = performance.now();
-  const shopify = createShopifyAdminEmulator({ shop: TEST_SHOP, throttle: false, seed: withGeneratedOrders(ORDERS) });
+  const shopify = createShopifyAdminEmulator({
+    shop: TEST_SHOP,
+    ...(plan ? { plan } : { throttle: false }),
+    seed: withGeneratedOrders(ORDERS),
+  });
   const openOrders = shopify.state().orders.length;
-  console.log(`emulator: ${openOrders} orders seeded in ${Math.round(performance.now() - built)} ms (throttle off)`);
+  const limit = plan
+    ? `${plan} plan: ${shopify.rateLimit.maximumAvailable} points, ${shopify.rateLimit.restoreRate}/s`
+    : "throttle off";
+  console.log(`emulator: ${openOrders} orders seeded in ${Math.round(performance.now() - built)} ms (${limit})`);
 
   // Every answer is recorded on the live runs and replayed for the "app only" runs. emulatorMs is
   // the wall time during which at least one request was with the emulator (the loader sends some
@@ -180,7 +192,7 @@ async function main() {
   await db.$disconnect();
   rmSync(dir, { recursive: true, force: true });
   console.log(
-    `RESULT bench:pages orders_p95_ms=${Math.round(ordersP95)} order_page_p95_ms=${Math.round(orderPageP95)}`,
+    `RESULT bench:pages orders_p95_ms=${Math.round(ordersP95)} order_page_p95_ms=${Math.round(orderPageP95)} plan=${plan ?? "none"}`,
   );
 }
 

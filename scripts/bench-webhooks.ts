@@ -31,6 +31,7 @@
 //   BENCH_DELIVERIES=2000 BENCH_RATE=200 BENCH_DRAIN_TIMEOUT_S=150 npm run bench:webhooks
 //   BENCH_APP_LOG=1   also prints the app's and the worker's output
 //   BENCH_WARM_UP=0   no warm-up
+//   npm run bench:webhooks -- --plan standard   the store's Shopify plan (default plus; RESULT plan=)
 
 import { createHmac, randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -260,7 +261,10 @@ function createReader() {
 
 /** Runs the bench; answers the RESULT line (printed once everything has stopped) and the exit code. */
 async function main(): Promise<{ result: string; code: number }> {
-  const { demoShippingOrganization, installBenchApp, startBenchDemo } = await import("./bench-demo");
+  const { DEFAULT_BENCH_PLAN, demoShippingOrganization, installBenchApp, startBenchDemo } =
+    await import("./bench-demo");
+  const { planFromArgs } = await import("../emulator/shopify/rate-limit");
+  const plan = planFromArgs(process.argv.slice(2)) ?? DEFAULT_BENCH_PLAN;
   const { PrismaLibSQL } = await import("@prisma/adapter-libsql");
   const { PrismaClient } = await import("@prisma/client");
   const { DEFAULT_WEBHOOK_RETRY } = await import("../emulator/shopify/webhooks");
@@ -277,15 +281,22 @@ async function main(): Promise<{ result: string; code: number }> {
   let demo: RunningDemo | undefined;
   try {
     const booted = performance.now();
-    demo = await startBenchDemo(dir, (line) => {
-      if (line.startsWith("[app]")) output.app += 1;
-      else if (line.startsWith("[worker]")) output.worker += 1;
-      if (/SQLITE_BUSY|Operation has timed out/.test(line)) output.busy += 1;
-      if (appLog || !line.startsWith("[")) console.log(line);
-      // The first errors are shown whatever the flags: they say why a target was missed.
-      else if (/error|dead|fail|timed out/i.test(line) && problems.length < 8) problems.push(line.slice(0, 240));
-    });
-    console.log(`demo up in ${((performance.now() - booted) / 1000).toFixed(1)} s: app ${demo.appUrl}`);
+    demo = await startBenchDemo(
+      dir,
+      (line) => {
+        if (line.startsWith("[app]")) output.app += 1;
+        else if (line.startsWith("[worker]")) output.worker += 1;
+        if (/SQLITE_BUSY|Operation has timed out/.test(line)) output.busy += 1;
+        if (appLog || !line.startsWith("[")) console.log(line);
+        // The first errors are shown whatever the flags: they say why a target was missed.
+        else if (/error|dead|fail|timed out/i.test(line) && problems.length < 8) problems.push(line.slice(0, 240));
+      },
+      plan,
+    );
+    console.log(
+      `demo up in ${((performance.now() - booted) / 1000).toFixed(1)} s: app ${demo.appUrl}, Shopify plan ${plan} ` +
+        `(${demo.shopify.rateLimit.maximumAvailable} points, ${demo.shopify.rateLimit.restoreRate}/s)`,
+    );
     const db = new PrismaClient({ adapter: new PrismaLibSQL({ url: demo.databaseUrl }) });
     const { read, locked } = createReader();
     const sender = startSender();
@@ -495,7 +506,7 @@ async function main(): Promise<{ result: string; code: number }> {
       if (account.charges.length > 0) missed.push(`${account.charges.length} charges: automatic drafts never buy`);
       if (missed.length) console.log(`targets missed: ${missed.join("; ")}`);
       return {
-        result: `RESULT bench:webhooks ack_p99_ms=${Math.round(ackP99)} drafts=${account.labels_created} expected_drafts=${expectedDrafts} duplicates_done_twice=${duplicates}`,
+        result: `RESULT bench:webhooks ack_p99_ms=${Math.round(ackP99)} drafts=${account.labels_created} expected_drafts=${expectedDrafts} duplicates_done_twice=${duplicates} plan=${plan}`,
         code: missed.length > 0 ? 1 : 0,
       };
     } finally {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { createShopifyAdminEmulator, type ShopifyAdminEmulator } from "./emulator";
-import { parseShopifyPlan, type ShopifyPlan } from "./rate-limit";
+import { parseShopifyPlan, planFromArgs, type ShopifyPlan } from "./rate-limit";
 
 // The figures as Shopify publishes them (restore rates:
 // https://shopify.dev/docs/apps/build/apis/graphql-admin/rate-limits) and reports them in
@@ -34,7 +34,7 @@ const isThrottled = (answer: Answer) => answer.body.errors?.some((e) => e.extens
 
 describe("Shopify plan limits", () => {
   it.each(PUBLISHED)(
-    "gives a $plan store a bucket of $maximumAvailable points restored at $restoreRate a second, throttles when it is empty and clears at that rate",
+    "gives a store on the $plan plan a bucket of $maximumAvailable points restored at $restoreRate a second, throttles when it is empty and clears at that rate",
     async ({ plan, maximumAvailable, restoreRate }) => {
       let now = 1_000_000;
       const emulator = createShopifyAdminEmulator({ plan, generatedOrders: 260, now: () => now });
@@ -118,5 +118,13 @@ describe("Shopify plan limits", () => {
     expect(parseShopifyPlan(" enterprise ")).toBe("enterprise");
     expect(parseShopifyPlan("basic")).toBeUndefined();
     expect(parseShopifyPlan(undefined)).toBeUndefined();
+  });
+
+  it("finds --plan among a command's arguments and refuses a flag without a plan", () => {
+    expect(planFromArgs(["--orders", "5", "--plan", "advanced"])).toBe("advanced");
+    expect(planFromArgs(["--plan=plus"])).toBe("plus");
+    expect(planFromArgs(["--orders", "5"])).toBeUndefined();
+    expect(() => planFromArgs(["--plan"])).toThrow(/standard, advanced, plus, enterprise/);
+    expect(() => planFromArgs(["--plan", "shopify"])).toThrow(/got shopify/);
   });
 });

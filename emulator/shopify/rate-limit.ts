@@ -41,6 +41,19 @@ export function parseShopifyPlan(value: string | undefined): ShopifyPlan | undef
   return isShopifyPlan(normalized) ? normalized : undefined;
 }
 
+/**
+ * The plan `--plan <name>` (or `--plan=<name>`) names among command-line arguments; undefined
+ * without the flag. Throws on a name that is not a plan, so a typo never runs on the wrong limits.
+ */
+export function planFromArgs(argv: readonly string[]): ShopifyPlan | undefined {
+  const index = argv.indexOf("--plan");
+  const value = index === -1 ? argv.find((a) => a.startsWith("--plan="))?.slice("--plan=".length) : argv[index + 1];
+  if (index === -1 && value === undefined) return undefined;
+  const plan = parseShopifyPlan(value);
+  if (!plan) throw new Error(`--plan needs one of ${SHOPIFY_PLANS.join(", ")} (got ${value ?? "nothing"})`);
+  return plan;
+}
+
 export interface ThrottleStatus {
   maximumAvailable: number;
   currentlyAvailable: number;
