@@ -80,8 +80,9 @@ describe("respondWithError", () => {
     );
     expect(JSON.stringify(body)).not.toContain("shpat_secret");
     expect(error).toHaveBeenCalledTimes(1);
+    // The log line carries the log message under the same reference, the token in it scrubbed.
     expect(error).toHaveBeenCalledWith(
-      `shopify/NETWORK_ERROR: ${shopifyDown.logMessage} {"reference":"${body.error.reference}"}`,
+      `shopify/NETWORK_ERROR: ${shopifyDown.logMessage.replace("shpat_secret", "[redacted]")} {"reference":"${body.error.reference}"}`,
     );
   });
 });

@@ -9,6 +9,7 @@ import type { FetchLike } from "~/shipping/client.server";
 import { createShippingEmulator } from "../../emulator/shipping/emulator";
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
 import { waitFor } from "../../test/helpers/bulk-runs";
+import { collectingLog, setUpQueues } from "../../test/helpers/jobs";
 import { createTestShippingClient, DEMO_ORG, TEST_LABEL_SHOP } from "../../test/helpers/labels";
 import {
   BULK_SHIPPING_CONCURRENCY,
@@ -18,7 +19,6 @@ import {
   enqueueBulkBuy,
   enqueueBulkCheck,
 } from "./bulk-run-jobs.server";
-import type { AnyJobDefinition, WorkerLog } from "./job-queue";
 import { jobQueueFor } from "./queue.server";
 
 // Issue 22, item 1: "Cancel the rest" answered means no new purchase request leaves the app. The
@@ -36,17 +36,6 @@ const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-const quietLog = (lines: string[]): WorkerLog => ({
-  info: (message) => lines.push(message),
-  error: (message, error) => lines.push(`${message} ${error instanceof Error ? error.message : ""}`),
-});
-
-async function setUpQueues(definitions: readonly AnyJobDefinition[]): Promise<void> {
-  const worker = jobQueueFor(db).createWorker(definitions, { pollIntervalMs: 20 });
-  worker.start();
-  await worker.stop({ graceMs: 0 });
-}
 
 describe("cancelling a bulk run while it buys", () => {
   it("sends no purchase request after the cancel is answered, and the run view counts what was bought after it", async () => {
@@ -72,9 +61,9 @@ describe("cancelling a bulk run while it buys", () => {
       shippingFor: async (_shop, options) => createTestShippingClient(shipping, "sk_live_demo", wire, options?.slots),
     };
     const definitions = [createBulkCheckJob(deps), createBulkBuyJob(deps)];
-    await setUpQueues(definitions);
+    await setUpQueues(db, definitions);
     const log: string[] = [];
-    const worker = jobQueueFor(db).createWorker(definitions, { pollIntervalMs: 10, log: quietLog(log) });
+    const worker = jobQueueFor(db).createWorker(definitions, { pollIntervalMs: 10, log: collectingLog("worker", log) });
     cleanups.push(() => worker.stop({ graceMs: 10_000 }));
 
     const started = await startBulkRun(

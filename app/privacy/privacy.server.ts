@@ -302,15 +302,7 @@ export async function redactCustomerData(
   await redactLabelRequests(
     tx,
     shop,
-    labels.map((label) => {
-      const request = parseStoredRequest(label.request);
-      return {
-        id: label.id,
-        request: request ? redactRequest(request, strings) : label.request === null ? null : REDACTED,
-        lastError: scrubText(label.lastError, strings),
-        writeBackLastError: scrubText(label.writeBackLastError, strings),
-      };
-    }),
+    labels.map((label) => redactedLabelFields(label, strings)),
   );
   for (const entry of audit) {
     const detail = scrubText(entry.detail, strings);
@@ -363,5 +355,19 @@ export async function eraseShopData(tx: Prisma.TransactionClient, shop: string):
     dataRequests: (await tx.customerDataRequest.deleteMany(where)).count,
     webhookDeliveries: (await tx.webhookDelivery.deleteMany(where)).count,
     sessions: (await tx.session.deleteMany(where)).count,
+  };
+}
+
+/** A label's stored request and error texts with the customer's details taken out. */
+export function redactedLabelFields(
+  label: { id: string; request: string | null; lastError: string | null; writeBackLastError: string | null },
+  strings: Parameters<typeof scrubText>[1],
+) {
+  const request = parseStoredRequest(label.request);
+  return {
+    id: label.id,
+    request: request ? redactRequest(request, strings) : label.request === null ? null : REDACTED,
+    lastError: scrubText(label.lastError, strings),
+    writeBackLastError: scrubText(label.writeBackLastError, strings),
   };
 }

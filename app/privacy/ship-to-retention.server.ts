@@ -9,15 +9,7 @@ import {
 import { MIN_SHIP_TO_RETENTION_DAYS } from "~/settings/retention";
 import { getShipToRetentionDays } from "~/settings/retention-settings.server";
 
-import {
-  parseStoredRequest,
-  personalStrings,
-  REDACTED,
-  redactRequest,
-  scrubText,
-  shipTosOf,
-  validationsFor,
-} from "./privacy.server";
+import { personalStrings, redactedLabelFields, scrubText, shipTosOf, validationsFor } from "./privacy.server";
 
 // Retention of ship-to details (docs/protected-customer-data.md). A label needs its recipient's
 // name, address, phone and e-mail while it may still be bought, printed, tracked or disputed.
@@ -87,14 +79,7 @@ async function redactBatch(
     labels.map((label) => {
       // Each label's own recipient: a text of one label never gets another person's details.
       const strings = personalStrings(shipTosOf([label]), {});
-      const request = parseStoredRequest(label.request);
-      return {
-        id: label.id,
-        request: request ? redactRequest(request, strings) : label.request === null ? null : REDACTED,
-        lastError: scrubText(label.lastError, strings),
-        writeBackLastError: scrubText(label.writeBackLastError, strings),
-        updatedAt: label.updatedAt,
-      };
+      return { ...redactedLabelFields(label, strings), updatedAt: label.updatedAt };
     }),
     at,
   );

@@ -1,7 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
-import type { AnyJobDefinition, EnqueueOptions, JobQueue, WorkerOptions } from "~/jobs/job-queue";
+import type { AnyJobDefinition, EnqueueOptions, JobQueue, WorkerLog, WorkerOptions } from "~/jobs/job-queue";
 import { providerOf } from "~/jobs/prisma-job-queue.server";
 import { jobQueueFor } from "~/jobs/queue.server";
 
@@ -133,4 +133,25 @@ export async function createDeadJob(db: PrismaClient, shop: string, lastError: s
   } finally {
     await stop();
   }
+}
+
+/**
+ * The worker process has set its jobs' queues up long before anything is enqueued; on pg-boss a job
+ * takes its queue's lease and backoff when it is enqueued. Starting (and stopping) a worker with
+ * these definitions first does what that worker did. (On SQLite both are read from the definition
+ * when the job runs, and this changes nothing.)
+ */
+export async function setUpQueues(db: PrismaClient, definitions: readonly AnyJobDefinition[]): Promise<void> {
+  const worker = jobQueueFor(db).createWorker(definitions, { pollIntervalMs: 20 });
+  worker.start();
+  await worker.stop({ graceMs: 0 });
+}
+
+/** The worker's log, kept for the failure message (console.error would fail the test). */
+export function collectingLog(name: string, lines: string[]): WorkerLog {
+  return {
+    info: (message) => lines.push(`${name} info: ${message}`),
+    error: (message, error) =>
+      lines.push(`${name} error: ${message}${error instanceof Error ? ` — ${error.message}` : ""}`),
+  };
 }
