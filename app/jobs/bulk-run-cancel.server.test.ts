@@ -105,6 +105,7 @@ describe("cancelling a bulk run while it buys", () => {
       timeoutMs: 60_000,
       describe,
     });
+    const boughtBeforeCancel = (await readRun()).counts.bought;
     const cancelled = await cancelBulkRun(db, SHOP, runId);
     expect(cancelled.ok).toBe(true);
     const sentAtCancel = sent;
@@ -137,7 +138,9 @@ describe("cancelling a bulk run while it buys", () => {
     expect(settled.counts.bought, context).toBe(charges.length);
     expect(settled.counts.not_started, context).toBe(ORDERS - charges.length);
     const boughtAfter = settled.boughtAfterCancel;
-    expect(boughtAfter?.count, context).toBe(charges.length - boughtAtCancel);
+    // A purchase saved while the cancel itself was being written may count on either side.
+    expect(boughtAfter?.count, context).toBeGreaterThanOrEqual(charges.length - boughtAtCancel);
+    expect(boughtAfter?.count, context).toBeLessThanOrEqual(charges.length - boughtBeforeCancel);
     const labels = await db.label.findMany({
       where: { shop: SHOP, status: { in: ["purchased", "fulfilled"] } },
       select: { serviceLabelId: true, purchasedAt: true },

@@ -449,7 +449,15 @@ describe("a bulk run through the real job worker", () => {
     expect(job.attempts).toBe(8);
     const lastError = (await jobQueueFor(db).listDeadJobs(SHOP)).find((dead) => dead.id === job.id)?.lastError;
 
-    const run = await getBulkRun(db, SHOP, runId);
+    // The other order's check runs beside the failing one's: the run reaches review once both end.
+    const run = await waitFor(
+      async () => {
+        const current = await getBulkRun(db, SHOP, runId);
+        return current && current.counts.checking === 0 ? current : null;
+      },
+      "both checks have ended",
+      { timeoutMs: 30_000, describe: () => log.join("\n") },
+    );
     const item = run?.items.find((i) => i.orderGid === down.id);
     const context = JSON.stringify({ run: run?.status, item, status: job.status, lastError });
     // The other order is ready; this one is not left "checking" for ever, and says why.

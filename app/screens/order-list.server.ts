@@ -295,7 +295,7 @@ async function listActiveLabelsByOrder(db: PrismaClient, shop: string, orderGids
  * A token that changes whenever a label of the shop or an automatic draft's outcome changes: the
  * Orders list asks for it every few seconds, and re-reads its page (and Shopify) only when it
  * moved. Two reads of the app's own database, each finding the shop's newest row through its
- * table's [shop, updatedAt] index (order-list-version.server.test.ts checks the plan) rather than
+ * table's [shop, updatedAt, id] index (order-list-version.server.test.ts checks the plan) rather than
  * sorting every row of the shop; no Shopify call, so polling costs nothing of the shop's API
  * budget. Compared for equality only: the newest row's id and time, never ordered across
  * processes' clocks.
