@@ -140,8 +140,8 @@ export async function buyBulkRunItem(
     // The run was cancelled or stopped while this item waited for a shipping slot: its request
     // never left, the label is still a draft.
     if (bought.error.shipping?.code === "WITHHELD") {
-      const now = await db.bulkRun.findFirst({ where: { id: run.id, shop } });
-      return leaveUnbought(db, item.id, now ?? run);
+      const latest = await db.bulkRun.findFirst({ where: { id: run.id, shop } });
+      return leaveUnbought(db, item.id, latest ?? run);
     }
     const code = bought.error.shipping?.code;
     if (code && STOPS_THE_RUN.has(code)) {

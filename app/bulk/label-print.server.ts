@@ -6,7 +6,7 @@ import { EncryptedPDFError, PDFDocument, type PDFImage } from "pdf-lib";
 import type { AppError } from "~/utils/app-error";
 import { err, ok, type Result } from "~/utils/result";
 
-import { type LabelFileFormat, resolveLabelFormat } from "./print-files";
+import { type LabelFileFormat, nameFirstFew, PRINT_ELSEWHERE, resolveLabelFormat } from "./print-files";
 
 // Turns the labels of a bulk run into files a merchant prints in one go: one merged PDF (PDF and
 // PNG labels), one ZPL file for thermal printers, or a ZIP of the PNG images. The labels arrive in
@@ -81,13 +81,6 @@ const PAGE_SIZES: Record<"4x6" | "4x8", [number, number]> = { "4x6": [288, 432],
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 type KnownFormat = LabelFileFormat;
-
-/** Where a label that one file does not take prints instead. */
-const PRINT_ELSEWHERE: Record<KnownFormat, string> = {
-  pdf: "PDF label: print it from the PDF file",
-  png: "PNG label: print it from the PDF file",
-  zpl: "ZPL label: print it from the ZPL file",
-};
 
 /**
  * One PDF of every PDF and PNG label, in list order: each PDF page copied as it is (one per box),
@@ -260,7 +253,7 @@ async function* loadLabelsInOrder(
 
 /** The label's format when this file takes it; otherwise where the merchant prints it instead. */
 function checkPrintable(label: PrintableLabel, accepts: ReadonlySet<KnownFormat>): Result<KnownFormat, string> {
-  const format = resolveFormat(label);
+  const format = resolveLabelFormat(label);
   if (format === null) {
     const named = label.labelFormat?.trim()
       ? `${label.labelFormat.trim().toUpperCase()} label`
@@ -333,8 +326,6 @@ async function downloadFile(
     );
   }
 }
-
-const resolveFormat = (label: PrintableLabel): KnownFormat | null => resolveLabelFormat(label);
 
 // --- assembling ----------------------------------------------------------------------------
 
@@ -421,8 +412,7 @@ function skip(label: PrintableLabel, reason: string): SkippedLabel {
 
 /** "#1001 (ZPL label: print it from the ZPL file), #1002 (…) and 3 more": which labels, and why. */
 function describeSkipped(skipped: readonly SkippedLabel[]): string {
-  const named = skipped.slice(0, 5).map((s) => `${s.orderName} (${s.reason})`);
-  return skipped.length > 5 ? `${named.join(", ")} and ${skipped.length - 5} more` : named.join(", ");
+  return nameFirstFew(skipped.map((s) => `${s.orderName} (${s.reason})`));
 }
 
 function nothingToPrint(file: string, total: number, skipped: SkippedLabel[]): LabelPrintError {

@@ -43,3 +43,16 @@ export function resolveLabelFormat(label: {
   }
   return extension !== undefined && isLabelFileFormat(extension) ? extension : null;
 }
+
+/** Where a label that one file does not take prints instead (the print route and the run page). */
+export const PRINT_ELSEWHERE: Record<LabelFileFormat, string> = {
+  pdf: "PDF label: print it from the PDF file",
+  png: "PNG label: print it from the PDF file",
+  zpl: "ZPL label: print it from the ZPL file",
+};
+
+/** "#1001, #1002 and 3 more": the first few of a list a sentence names, then how many besides. */
+export function nameFirstFew(names: readonly string[], few = 5): string {
+  const shown = names.slice(0, few).join(", ");
+  return names.length > few ? `${shown} and ${names.length - few} more` : shown;
+}

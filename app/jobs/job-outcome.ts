@@ -1,6 +1,11 @@
 import { SessionNotFoundError } from "@shopify/shopify-app-remix/server";
 
-import { isTransientLabelError, type LabelError } from "~/labels/label-errors";
+import {
+  isTransientLabelError,
+  isTransientShippingError,
+  isTransientShopifyError,
+  type LabelError,
+} from "~/labels/label-errors";
 import type { ShippingError } from "~/shipping/errors";
 import type { ShopifyError } from "~/shopify/admin-client";
 import { type AppError, isAppError } from "~/utils/app-error";
@@ -46,17 +51,6 @@ export class ShopUninstalledError extends Error {
 /** What the job needs is still on its way (an event that comes first, a fulfillment not made yet): try again later. */
 export class NotYetJobError extends Error {
   override name = "NotYetJobError";
-}
-
-function isTransientShopifyError(error: ShopifyError): boolean {
-  // userErrors are about the data; NOT_FOUND will not appear by waiting. The rest (throttled,
-  // 5xx, network, an answer we could not read) is Shopify having a bad minute.
-  return !error.fixable && error.code !== "NOT_FOUND";
-}
-
-function isTransientShippingError(error: ShippingError): boolean {
-  // An answer lost after the request was sent is for a retry: the next attempt reads it back.
-  return error.retryable || Boolean(error.outcomeUnknown);
 }
 
 function isTransient(error: AppError): boolean {

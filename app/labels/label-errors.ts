@@ -81,17 +81,27 @@ export function fromShopifyError(operation: string, error: ShopifyError): LabelE
 export const labelNotFound = (operation: string, shop: string, labelId: string): LabelError =>
   labelError("NOT_FOUND", "This label no longer exists.", `${operation}: no label ${labelId} for ${shop}`);
 
+/** A shipping failure a later attempt may not have; an answer lost after sending is read back then. */
+export function isTransientShippingError(error: ShippingError): boolean {
+  return error.retryable || Boolean(error.outcomeUnknown);
+}
+
+/**
+ * A Shopify failure a later attempt may not have: userErrors are about the data and NOT_FOUND will
+ * not appear by waiting; the rest (throttled, 5xx, network, an unreadable answer) is a bad minute.
+ */
+export function isTransientShopifyError(error: ShopifyError): boolean {
+  return !error.fixable && error.code !== "NOT_FOUND";
+}
+
 /**
  * Shopify or the shipping service failed in a way a later attempt may not: the job retries (the
  * one rule, used by the job outcome mapping and by the use cases that hand a failure back to
  * their job).
  */
 export function isTransientLabelError(error: LabelError): boolean {
-  // An answer lost after the request was sent is for a retry: the next attempt reads it back.
-  if (error.shipping) return error.shipping.retryable || Boolean(error.shipping.outcomeUnknown);
-  // userErrors are about the data; NOT_FOUND will not appear by waiting. The rest (throttled,
-  // 5xx, network, an answer we could not read) is Shopify having a bad minute.
-  if (error.shopify) return !error.shopify.fixable && error.shopify.code !== "NOT_FOUND";
+  if (error.shipping) return isTransientShippingError(error.shipping);
+  if (error.shopify) return isTransientShopifyError(error.shopify);
   // purchase() reports an answer lost and not yet read back (or its quiet period) as
   // PURCHASE_OUTCOME_UNKNOWN: the next attempt reads the label back, so it is for a retry; it may
   // well have been charged, and failing it would hide that.

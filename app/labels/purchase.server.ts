@@ -135,9 +135,10 @@ export async function purchase(
     await returnToDraft(ref, token, refusal.logMessage);
     return err(refusal);
   }
+  const { beforeRequest } = deps;
   const result = await deps.shipping.purchaseLabel(serviceLabelId, {
     deadline,
-    ...(deps.beforeRequest ? { beforeSend: () => deps.beforeRequest?.(label) ?? Promise.resolve(null) } : {}),
+    ...(beforeRequest ? { beforeSend: () => beforeRequest(label) } : {}),
   });
   if (result.ok) {
     return save(deps, label, token, { outcome: result.value, recovered: result.value.alreadyPurchased });

@@ -1,27 +1,19 @@
 import { BlockStack, InlineStack, Text } from "@shopify/polaris";
 
 import type { BulkRunView } from "~/bulk/bulk-run-view.server";
-import { PRINT_FILES, PRINT_FORMATS, printFileName } from "~/bulk/print-files";
+import { nameFirstFew, PRINT_ELSEWHERE, PRINT_FILES, PRINT_FORMATS, printFileName } from "~/bulk/print-files";
 
 import { DownloadButton } from "../download-button";
 
 // The run's print files, each offered only when some bought label goes in it; the labels a file
 // leaves out are named, with where they print instead.
 
-const ELSEWHERE: Record<string, string> = {
-  pdf: "PDF labels print from the PDF file",
-  png: "PNG labels print from the PDF file or the PNG images",
-  zpl: "ZPL labels print from the ZPL file",
-};
-
 function describeLeftOut(left: BulkRunView["printable"]["pdf"]["elsewhere"]): string {
-  const names = left.map((l) => l.orderName);
-  const shown = names.length > 5 ? `${names.slice(0, 5).join(", ")} and ${names.length - 5} more` : names.join(", ");
   const formats = [...new Set(left.map((l) => l.format))];
   const why = formats
-    .map((format) => (format ? ELSEWHERE[format] : "labels of an unknown format print from their order pages"))
+    .map((format) => (format ? PRINT_ELSEWHERE[format] : "label of an unknown format: print it from its order"))
     .join("; ");
-  return `${shown} (${why})`;
+  return `${nameFirstFew(left.map((l) => l.orderName))} (${why})`;
 }
 
 export function BulkRunDownloads({ run, onError }: { run: BulkRunView; onError: (message: string | null) => void }) {
