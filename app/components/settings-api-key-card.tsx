@@ -167,6 +167,15 @@ const KEY_PROBLEMS: ReadonlySet<string> = new Set([
   "API_KEY_UNREADABLE",
 ]);
 
+/** The service's request id of a connection check, for support; nothing when it gave none. */
+function RequestIdLine({ requestId }: { requestId: string | null | undefined }) {
+  return requestId ? (
+    <Text as="p" tone="subdued">
+      Request id {requestId}
+    </Text>
+  ) : null;
+}
+
 function latestReport(a: ConnectionReport | undefined, b: ConnectionReport | undefined): ConnectionReport | null {
   if (!a) return b ?? null;
   if (!b) return a;
@@ -197,11 +206,7 @@ export const ConnectionReportBanner = forwardRef<{ focus: () => void }, { report
               Not verifiable from here: the organization&apos;s name, its balance and its carrier accounts; the service
               does not share them. Check them in your shipping account.
             </p>
-            {report.requestId ? (
-              <Text as="p" tone="subdued">
-                Request id {report.requestId}
-              </Text>
-            ) : null}
+            <RequestIdLine requestId={report.requestId} />
           </BlockStack>
         </Banner>
       );
@@ -210,11 +215,7 @@ export const ConnectionReportBanner = forwardRef<{ focus: () => void }, { report
       <Banner tone="critical" title="The connection check failed" ref={ref}>
         <BlockStack gap="100">
           <p>{report.message}</p>
-          {report.requestId ? (
-            <Text as="p" tone="subdued">
-              Request id {report.requestId}
-            </Text>
-          ) : null}
+          <RequestIdLine requestId={report.requestId} />
         </BlockStack>
       </Banner>
     );
