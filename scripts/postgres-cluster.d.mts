@@ -1,0 +1,2 @@
+/** A throwaway PostgreSQL cluster on loopback (postgres-cluster.mjs). */
+export function startThrowawayCluster(): Promise<{ url: string; stop: () => void }>;
