@@ -28,10 +28,10 @@ import { performance } from "node:perf_hooks";
 import { parse } from "graphql";
 
 import { CREATE_FULFILLMENT_WITH_TRACKING_MUTATION } from "../app/shopify/fulfillments.graphql";
-import { FAULT_ENDPOINTS } from "../emulator/shipping/emulator";
 import { calculateActualQueryCost } from "../emulator/shopify/query-cost";
 import { planFromArgs } from "../emulator/shopify/rate-limit";
 import { loadAdminSchema } from "../emulator/shopify/schema";
+import { adoptDemoAppEnvironment, driveBulkRun, placeOrders, slowShippingCalls } from "./bench-bulk-run";
 import {
   DEFAULT_BENCH_PLAN,
   demoShippingOrganization,
@@ -41,7 +41,7 @@ import {
   runBench,
   startBenchDemo,
 } from "./bench-demo";
-import { DEMO, type RunningDemo } from "./demo";
+import type { RunningDemo } from "./demo";
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1000);
 const LATENCY_MS = Number(process.env.BENCH_SHIPPING_LATENCY_MS ?? 100);
@@ -54,8 +54,6 @@ const PAGE_EVERY_MS = Number(process.env.BENCH_PAGE_EVERY_S ?? 5) * 1000;
 // "Flat": the worker's RSS at the end within this of its RSS a quarter of the way through.
 const FLAT_GROWTH_MB = 40;
 const ROOT = resolve(import.meta.dirname, "..");
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function rssMb(pid: number | undefined, field: "VmRSS" | "VmHWM"): number | null {
   if (pid === undefined) return null;
@@ -161,23 +159,11 @@ async function main(): Promise<{ result: string; code: number }> {
     `${describeBenchDemo(demo, database)}; Shopify plan: ${plan} ` +
       `(${demo.shopify.rateLimit.maximumAvailable} points, ${demo.shopify.rateLimit.restoreRate}/s)`,
   );
-  // This process plays the web process's part (it starts and confirms the run): the app's modules
-  // read the demo app's configuration when they load.
-  Object.assign(process.env, {
-    DATABASE_URL: demo.databaseUrl,
-    SHOPIFY_API_KEY: demo.apiKey,
-    SHOPIFY_API_SECRET: demo.apiSecret,
-    SHOPIFY_APP_URL: demo.appUrl,
-    SCOPES: DEMO.scopes.join(","),
-    APP_ENCRYPTION_KEY: DEMO.encryptionKey,
-    SHIPPING_API_BASE_URL: demo.shippingUrl,
-  });
+  // This process plays the web process's part (it starts and confirms the run).
+  adoptDemoAppEnvironment(demo);
   const { createPrismaClient } = await import("../app/db.server");
-  const { startBulkRun } = await import("../app/bulk/bulk-runs.server");
-  const { confirmBulkRun } = await import("../app/bulk/bulk-buying.server");
   const { getBulkRun } = await import("../app/bulk/bulk-run-view.server");
-  const { enqueueBulkBuy, enqueueBulkCheck, BULK_SHIPPING_CONCURRENCY } =
-    await import("../app/jobs/bulk-run-jobs.server");
+  const { BULK_SHIPPING_CONCURRENCY } = await import("../app/jobs/bulk-run-jobs.server");
   const db = createPrismaClient(demo.databaseUrl);
   try {
     // Installed: the merchant's first visit stores the offline session the worker uses.
@@ -188,78 +174,26 @@ async function main(): Promise<{ result: string; code: number }> {
     // makes every draft.
     demo.shopify.webhooks?.close();
     await db.shopSettings.update({ where: { shop: demo.shop }, data: { autoDraft: false } });
-    const orders = Array.from({ length: ORDERS }, (_, i) => {
-      const { order } = demo.shopify.createOrder({ kind: i % 7 === 6 ? "international" : "domestic" });
-      return { orderGid: order.id, orderName: order.name };
-    });
-    const latency = Object.fromEntries(FAULT_ENDPOINTS.filter((e) => e !== "DELIVERY").map((e) => [e, LATENCY_MS]));
-    const faults = await fetch(`${demo.shippingUrl}/__emulator/faults`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ latency_ms: latency }),
-    });
-    if (!faults.ok) throw new Error(`setting the latency failed: ${await faults.text()}`);
+    const orders = placeOrders(demo.shopify, ORDERS);
+    await slowShippingCalls(demo.shippingUrl, LATENCY_MS);
     const costBefore = demo.shopify.queryCostSpent();
     console.log(`store: ${ORDERS} orders (1 in 7 international); every shipping call takes ${LATENCY_MS} ms`);
 
     // The run, as the Orders screen and the review page start and confirm it.
     const pages = watchOrdersPage(demo);
-    const started = performance.now();
-    const run = await startBulkRun(db, demo.shop, { orders, choice: { mode: "cheapest" } }, (tx, id) =>
-      enqueueBulkCheck(tx, demo.shop, id),
-    );
-    if (!run.ok) throw new Error(run.error.message);
-    const runId = run.value.runId;
     let peakRss = 0;
-    let quarterRss: number | null = null;
-    let reviewedAt: number | null = null;
-    let lastPrint = performance.now();
-    // Watched through a count by status: the run's whole view (every item) read four times a
-    // second would take the CPU the emulators answer with, in this process, and slow the calls
-    // whose wait the bench measures. The view is read once for the review and once at the end.
-    const watch = async () => {
-      const run = await db.bulkRun.findFirst({ where: { id: runId }, select: { status: true } });
-      const groups = await db.bulkRunItem.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } });
-      const counts = Object.fromEntries(groups.map((g) => [g.status, g._count._all])) as Record<string, number>;
-      return { status: run?.status ?? "gone", counts, total: groups.reduce((n, g) => n + g._count._all, 0) };
-    };
-    let state = await watch();
-    while (state.status !== "done" && state.status !== "stopped" && state.status !== "cancelled") {
-      if (performance.now() - started > TIMEOUT_MS) break;
-      await sleep(250);
-      state = await watch();
-      if (state.status === "gone") break;
-      const rss = maxRss(demo, "VmRSS");
-      if (rss !== null) peakRss = Math.max(peakRss, rss);
-      const count = (status: string) => state.counts[status] ?? 0;
-      const settled = count("bought") + count("failed") + count("not_started");
-      if (quarterRss === null && settled >= state.total / 4 && state.status === "running") quarterRss = rss;
-      if (state.status === "review") {
-        reviewedAt = performance.now();
-        const review = await getBulkRun(db, demo.shop, runId);
-        if (!review) break;
-        const ready = review.items.filter((i) => i.status === "ready").length;
-        console.log(
-          `review after ${((reviewedAt - started) / 1000).toFixed(1)} s: ${ready} ready, ${review.counts.blocked} blocked, ` +
-            `${review.counts.skipped} left out; total ${(review.totalCents / 100).toFixed(2)} USD`,
-        );
-        const confirmed = await confirmBulkRun(
-          db,
-          demo.shop,
-          runId,
-          { count: ready, totalCents: review.totalCents },
-          (tx, id) => enqueueBulkBuy(tx, demo.shop, id),
-        );
-        if (!confirmed.ok) throw new Error(confirmed.error.message);
-      }
-      if (performance.now() - lastPrint > 10_000) {
-        lastPrint = performance.now();
-        console.log(
-          `  ${((lastPrint - started) / 1000).toFixed(0)} s: ${state.status} ${JSON.stringify(state.counts)}`,
-        );
-      }
-    }
-    const wallS = (performance.now() - started) / 1000;
+    let quarterRss = null as number | null;
+    const { runId, wallS, reviewedAtS } = await driveBulkRun(db, demo.shop, orders, {
+      timeoutMs: TIMEOUT_MS,
+      log: (line) => console.log(line),
+      onTick: (state) => {
+        const rss = maxRss(demo, "VmRSS");
+        if (rss !== null) peakRss = Math.max(peakRss, rss);
+        const count = (status: string) => state.counts[status] ?? 0;
+        const settled = count("bought") + count("failed") + count("not_started");
+        if (quarterRss === null && settled >= state.total / 4 && state.status === "running") quarterRss = rss;
+      },
+    });
     const page = await pages.stop();
     const pageLatencies = [...page.latencies].sort((a, b) => a - b);
     const pagesP95 = percentile(pageLatencies, 95);
@@ -286,7 +220,7 @@ async function main(): Promise<{ result: string; code: number }> {
     console.log(
       `run ${view.status}: ${bought.length} bought, ${view.counts.failed} failed, ${view.counts.blocked} blocked, ` +
         `${view.counts.skipped} left out, ${view.counts.not_started} not started` +
-        (reviewedAt ? `; checking took ${((reviewedAt - started) / 1000).toFixed(1)} s` : ""),
+        (reviewedAtS !== null ? `; checking took ${reviewedAtS.toFixed(1)} s` : ""),
     );
     console.log(
       `wall ${wallS.toFixed(1)} s; floor ${floorS.toFixed(1)} s, the longer of shipping ${shippingFloorS.toFixed(1)} s ` +

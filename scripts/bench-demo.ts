@@ -76,6 +76,7 @@ export async function startBenchDemo(
   log: (line: string) => void,
   plan: ShopifyPlan = DEFAULT_BENCH_PLAN,
   database?: BenchDatabase,
+  env?: Readonly<Record<string, string>>,
 ): Promise<RunningDemo> {
   const postgres = database?.kind === "postgresql" && database.url ? database.url : null;
   return startDemo({
@@ -87,6 +88,7 @@ export async function startBenchDemo(
     ...(postgres
       ? { databaseUrl: postgres, webProcesses: count("BENCH_WEB_PROCESSES", 2), workers: count("BENCH_WORKERS", 2) }
       : { databasePath: join(dir, "demo.sqlite") }),
+    ...(env ? { env } : {}),
     log,
   });
 }
@@ -98,10 +100,13 @@ export function describeBenchDemo(demo: RunningDemo, database: BenchDatabase): s
     : "SQLite, one app process (the embedded story; information only)";
 }
 
-/** Opens the app from the admin once: the session token is exchanged for the offline session the worker uses. */
-export async function installBenchApp(demo: RunningDemo): Promise<Response> {
+/**
+ * Opens the app from the admin (the Orders page): the first time, the session token is exchanged
+ * for the offline session the worker uses. `shop` defaults to the demo's.
+ */
+export async function installBenchApp(demo: RunningDemo, shop = demo.shop): Promise<Response> {
   const app = { apiKey: demo.apiKey, apiSecret: demo.apiSecret, scopes: [...DEMO.scopes] };
-  const install = await fetch(`${demo.appUrl}/app?${embeddedAppQuery(app, demo.shop).toString()}`, {
+  const install = await fetch(`${demo.appUrl}/app?${embeddedAppQuery(app, shop).toString()}`, {
     // Shopify's library answers bots with 410: this is a merchant's browser.
     headers: { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131.0.0.0 Safari/537.36" },
   });

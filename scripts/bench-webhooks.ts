@@ -41,12 +41,13 @@
 //   BENCH_WARM_UP=0   no warm-up;  BENCH_SUSTAINED_S=0   no sustained phase
 //   npm run bench:webhooks -- --plan standard   the store's Shopify plan (default plus; RESULT plan=)
 
-import { createHmac, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { isMainThread, parentPort, Worker } from "node:worker_threads";
 
+import { signedWebhookHeaders } from "./bench-webhook-headers";
 import type { RunningDemo } from "./demo";
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 2000);
@@ -59,7 +60,6 @@ const TARGET_ACK_P99_MS = 50;
 // Shopify counts a delivery not answered within 5 s as failed (and retries it).
 const DELIVERY_TIMEOUT_MS = 5_000;
 const TOPIC = "fulfillment_orders/order_routing_complete";
-const API_VERSION = "2026-10";
 // Most of the store's orders are domestic (generated-orders.ts: ~15% international).
 const INTERNATIONAL_EVERY = 7;
 // Before the timed burst (planWarmUp): two seconds of deliveries the app records and ignores, and
@@ -171,17 +171,14 @@ function signedDelivery(
     url: `${demo.appUrl}/webhooks/fulfillment_orders`,
     repeat,
     body: event.body,
-    headers: {
-      "Content-Type": "application/json",
-      "User-Agent": "Shopify-Captain-Hook",
-      "X-Shopify-Topic": TOPIC,
-      "X-Shopify-Hmac-Sha256": createHmac("sha256", demo.apiSecret).update(event.body, "utf8").digest("base64"),
-      "X-Shopify-Shop-Domain": shop,
-      "X-Shopify-API-Version": API_VERSION,
-      "X-Shopify-Webhook-Id": randomUUID(),
-      "X-Shopify-Event-Id": event.eventId,
-      "X-Shopify-Triggered-At": event.triggeredAt,
-    },
+    headers: signedWebhookHeaders(demo.apiSecret, {
+      shop,
+      topic: TOPIC,
+      body: event.body,
+      eventId: event.eventId,
+      triggeredAt: event.triggeredAt,
+      webhookId: randomUUID(),
+    }),
   };
 }
 

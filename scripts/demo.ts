@@ -113,6 +113,8 @@ export interface DemoOptions {
   plan?: ShopifyPlan;
   // Overrides the plan's bucket size or restore rate; false turns throttling off.
   shopifyThrottle?: ShopifyAdminEmulatorOptions["throttle"];
+  // More environment for the app's and workers' processes (a bench's DEMO_ROUTE_SHOPS).
+  env?: Readonly<Record<string, string>>;
 }
 
 export interface RunningDemo {
@@ -212,7 +214,7 @@ async function migrate(databaseUrl: string): Promise<void> {
 }
 
 // The demo's box presets (another screen manages them; the demo writes the rows directly).
-const BOX_PRESETS = [
+export const BOX_PRESETS = [
   { name: "Small mailer", length: 9, width: 6, height: 3, dimensionUnit: "in", tareWeight: 0.2, maxWeight: 5, weightUnit: "lb", isDefault: false },
   { name: "Medium box", length: 12, width: 10, height: 6, dimensionUnit: "in", tareWeight: 0.5, maxWeight: 30, weightUnit: "lb", isDefault: true },
   { name: "Large box", length: 18, width: 14, height: 12, dimensionUnit: "in", tareWeight: 1, maxWeight: 70, weightUnit: "lb", isDefault: false },
@@ -409,6 +411,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       DEMO_ROUTE_SHOP: DEMO.shop,
       DEMO_ROUTE_SHOPIFY_EMULATOR_URL: shopify.url,
       DEMO_EXIT_WITH_PARENT: "1",
+      ...options.env,
     };
     // One web process on the app's address, or several behind a round-robin proxy there.
     const webCount = Math.max(1, options.webProcesses ?? 1);
