@@ -154,7 +154,8 @@ async function main(): Promise<{ result: string; code: number }> {
       dir,
       (line) => {
         if (appLog || !line.startsWith("[")) console.log(line);
-        else if (/"level":"(warn|error|fatal)"|Error/.test(line) && problems.length < 8) problems.push(line.slice(0, 240));
+        else if (/"level":"(warn|error|fatal)"|Error/.test(line) && problems.length < 8)
+          problems.push(line.slice(0, 240));
       },
       plan,
       database,

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 
 import { afterEach, describe, expect, it } from "vitest";
 
-import { installShopFetchRouting, routeShopFetch } from "../scripts/demo-fetch-routing";
+import { installShopFetchRouting, routeShopFetch, routeShopsFetch } from "../scripts/demo-fetch-routing";
 
 // A loopback server that answers with what it received.
 async function startEcho(): Promise<{ url: string; server: Server }> {
@@ -52,6 +52,26 @@ describe("the demo's fetch routing preload", () => {
     expect(seen).toEqual([
       "http://127.0.0.1:4010/labels",
       "https://other-shop.myshopify.com/admin/api/2026-10/graphql.json",
+    ]);
+  });
+
+  it("sends each of several shops to its own emulator", async () => {
+    const seen: string[] = [];
+    const base: typeof fetch = async (input) => {
+      seen.push(input instanceof Request ? input.url : input.toString());
+      return new Response("ok");
+    };
+    const routed = routeShopsFetch(base, {
+      "shop-a.myshopify.com": "http://127.0.0.1:4601",
+      "shop-b.myshopify.com": "http://127.0.0.1:4602",
+    });
+    await routed("https://shop-b.myshopify.com/admin/oauth/access_token");
+    await routed("https://shop-a.myshopify.com/admin/api/2026-10/graphql.json?x=1");
+    await routed("https://shop-c.myshopify.com/admin/api/2026-10/graphql.json");
+    expect(seen).toEqual([
+      "http://127.0.0.1:4602/admin/oauth/access_token",
+      "http://127.0.0.1:4601/admin/api/2026-10/graphql.json?x=1",
+      "https://shop-c.myshopify.com/admin/api/2026-10/graphql.json",
     ]);
   });
 
