@@ -12,7 +12,11 @@ export default defineConfig({
     // The second prints the security suite's RESULT line once every file has run (test/security/).
     globalSetup: ["./test/setup/global-setup.ts", "./test/setup/security-summary.ts"],
     setupFiles: ["./test/setup/setup-test-env.ts"],
+    // Every test starts from fresh mocks: spies put back on their objects (restoreMocks) and every
+    // vi.fn() emptied of calls and back to the implementation it was made with (mockReset). Vitest 3's
+    // restoreMocks did both; vitest 4's restores only vi.spyOn spies.
     restoreMocks: true,
+    mockReset: true,
     testTimeout: 20_000,
     hookTimeout: 60_000,
   },

@@ -9,6 +9,8 @@ export default defineConfig({
     include: ["extensions/**/*.test.tsx"],
     // The tester imports the extension module itself; inlined, that import goes through Vite.
     server: { deps: { inline: ["@shopify/ui-extensions-tester"] } },
+    // Every test starts from fresh mocks, as in vitest.config.ts (which says why both).
     restoreMocks: true,
+    mockReset: true,
   },
 });

@@ -1,3 +1,6 @@
+// This test reads the Admin schema from disk; the extensions' tsconfig leaves Node's types out
+// (vitest 3's own types used to bring them in).
+/// <reference types="node" />
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
