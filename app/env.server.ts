@@ -4,13 +4,13 @@ import { z } from "zod";
 // message that names the variable and says what it should look like.
 const nonEmpty = (what: string) =>
   z
-    .string({ required_error: `is required (${what})` })
+    .string({ error: (issue) => (issue.input === undefined ? `is required (${what})` : undefined) })
     .trim()
     .min(1, `must not be empty (${what})`);
 
 const httpUrl = (what: string) =>
   nonEmpty(what).refine((value) => /^https?:\/\/[^\s/]+/.test(value) && URL.canParse(value), {
-    message: `must be an absolute http(s) URL (${what})`,
+    error: `must be an absolute http(s) URL (${what})`,
   });
 
 const optionalUrl = (what: string) =>
@@ -18,7 +18,7 @@ const optionalUrl = (what: string) =>
     .string()
     .trim()
     .refine((value) => /^https?:\/\/[^\s/]+/.test(value) && URL.canParse(value), {
-      message: `must be an absolute http(s) URL (${what})`,
+      error: `must be an absolute http(s) URL (${what})`,
     })
     .optional();
 
@@ -40,10 +40,10 @@ export const EnvSchema = z
     // On PostgreSQL (pg-boss): how often a job whose worker stopped answering is looked for, so
     // it runs again once its lease ended (docs/deploying.md).
     PG_BOSS_SUPERVISE_SECONDS: z.coerce
-      .number({ message: "must be a number of seconds" })
-      .int({ message: "must be whole seconds" })
-      .min(1, { message: "must be at least 1 second" })
-      .max(3600, { message: "must be at most 3600 seconds" })
+      .number({ error: "must be a number of seconds" })
+      .int({ error: "must be whole seconds" })
+      .min(1, { error: "must be at least 1 second" })
+      .max(3600, { error: "must be at most 3600 seconds" })
       .default(60),
     SHIPPING_API_BASE_URL: httpUrl("the shipping service base URL, e.g. http://127.0.0.1:4010").default(
       "http://127.0.0.1:4010",
@@ -51,7 +51,7 @@ export const EnvSchema = z
     // Shipping API keys are stored encrypted with this key (AES-256-GCM needs exactly 32 bytes).
     APP_ENCRYPTION_KEY: nonEmpty("32 random bytes as 64 hex characters: openssl rand -hex 32").refine(
       (value) => /^[0-9a-fA-F]{64}$/.test(value),
-      { message: "must be 64 hex characters (32 bytes): generate one with `openssl rand -hex 32`" },
+      { error: "must be 64 hex characters (32 bytes): generate one with `openssl rand -hex 32`" },
     ),
     // Hosts that differ outside Shopify's own admin (the offline demo): where App Bridge is
     // loaded from (the library reads this variable too), and an extra admin origin allowed to
@@ -60,7 +60,7 @@ export const EnvSchema = z
     SHOPIFY_ADMIN_ORIGIN: optionalUrl("an admin origin allowed to embed the app, e.g. http://127.0.0.1:4545"),
     // `npm run demo` sets it: every page says the store and services are emulated.
     DEMO_MODE: z
-      .enum(["0", "1", "false", "true"], { message: "must be 1 or 0" })
+      .enum(["0", "1", "false", "true"], { error: "must be 1 or 0" })
       .optional()
       .transform((value) => value === "1" || value === "true"),
   })
@@ -77,7 +77,7 @@ export const EnvSchema = z
     for (const [variable, isSet] of Object.entries(demoOnly)) {
       if (!isSet) continue;
       ctx.addIssue({
-        code: z.ZodIssueCode.custom,
+        code: "custom",
         path: [variable],
         message: "is refused when NODE_ENV=production: it is for the demo, which runs against emulated services only",
       });

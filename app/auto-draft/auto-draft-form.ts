@@ -133,7 +133,7 @@ const optionalLimit = (what: string) =>
   });
 
 const optionalText = z
-  .union([z.string(), z.null(), z.undefined()], { errorMap: () => ({ message: "Choose an option" }) })
+  .union([z.string(), z.null(), z.undefined()], { error: "Choose an option" })
   .transform((value) => (value ? value.trim() : "") || null);
 
 /** "ca, gb;de" → ["CA", "GB", "DE"]; a message when a code is not two letters. */
@@ -163,7 +163,7 @@ const RuleFormSchema = z
   .object(
     {
       id: optionalText.pipe(z.string().max(64, "Reload the page and try again").nullable()),
-      destination: z.enum(AUTO_DRAFT_DESTINATIONS, { errorMap: () => ({ message: "Choose where the order ships" }) }),
+      destination: z.enum(AUTO_DRAFT_DESTINATIONS, { error: "Choose where the order ships" }),
       countries: z.unknown().transform((value, ctx) => {
         const read = readCountryCodes(value);
         if ("codes" in read) return read.codes;
@@ -172,14 +172,14 @@ const RuleFormSchema = z
       }),
       minWeight: optionalLimit("lowest weight"),
       maxWeight: optionalLimit("highest weight"),
-      weightUnit: z.enum(BOX_WEIGHT_UNITS, { errorMap: () => ({ message: "Choose a weight unit" }) }),
+      weightUnit: z.enum(BOX_WEIGHT_UNITS, { error: "Choose a weight unit" }),
       minOrderValue: optionalLimit("lowest order value"),
       maxOrderValue: optionalLimit("highest order value"),
-      choice: z.enum(AUTO_DRAFT_CHOICES, { errorMap: () => ({ message: "Choose which rate to draft" }) }),
+      choice: z.enum(AUTO_DRAFT_CHOICES, { error: "Choose which rate to draft" }),
       serviceCode: optionalText,
       boxPresetId: optionalText,
     },
-    { errorMap: () => ({ message: "Reload the page and try again" }) },
+    { error: "Reload the page and try again" },
   )
   .transform((rule): AutoDraftRule => ({
     ...rule,
@@ -208,7 +208,7 @@ export const AutoDraftFormSchema = z
       })
       .pipe(
         z
-          .array(RuleFormSchema, { errorMap: () => ({ message: RULES_UNREADABLE }) })
+          .array(RuleFormSchema, { error: RULES_UNREADABLE })
           .max(MAX_AUTO_DRAFT_RULES, `Use at most ${MAX_AUTO_DRAFT_RULES} rules`),
       ),
   })

@@ -13,7 +13,7 @@ export function requireExtensionOrderGid(orderId: string | undefined): OrderGid 
 }
 
 /** The JSON body through `schema`; a body that does not fit is 400 naming its first field. */
-export async function readJsonBody<S extends z.ZodTypeAny>(
+export async function readJsonBody<S extends z.ZodType>(
   request: Request,
   schema: S,
 ): Promise<{ ok: true; value: z.output<S> } | { ok: false; response: Response }> {

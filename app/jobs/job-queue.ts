@@ -31,7 +31,7 @@ export type JobContext = {
  */
 export type JobKind<P> = {
   readonly name: string;
-  readonly payloadSchema: z.ZodType<P, z.ZodTypeDef, unknown>;
+  readonly payloadSchema: z.ZodType<P, unknown>;
   /** Runs before the job is dead (default 5). */
   readonly maxAttempts?: number;
 };

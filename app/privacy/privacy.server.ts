@@ -48,7 +48,7 @@ const StoredAddressSchema = z
     phone: z.string().nullish(),
     email: z.string().nullish(),
   })
-  .passthrough();
+  .loose();
 export type StoredAddress = z.infer<typeof StoredAddressSchema>;
 
 export function parseStoredRequest(raw: string | null): Record<string, unknown> | null {

@@ -30,7 +30,7 @@ export const loader = ({ request, params }: LoaderFunctionArgs) =>
 const BuySchema = z.object({
   fulfillmentOrderId: z.string().min(1, "Choose the shipment to label.").max(100),
   serviceCode: z.string().min(1, "Choose a service.").max(100),
-  expectedCents: z.number({ message: "Confirm the amount to pay." }).int().nonnegative(),
+  expectedCents: z.number({ error: "Confirm the amount to pay." }).int().nonnegative(),
   currency: z.string().regex(/^[A-Z]{3}$/, "The currency must be a 3-letter code."),
 });
 

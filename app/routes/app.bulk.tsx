@@ -12,7 +12,7 @@ import { JsonOf } from "~/shipments/label-form";
 // POST /app/bulk — "Create labels" on the Orders screen: starts a run over the selected orders
 // and opens it. The run checks them in the background (the worker), so this answers at once.
 
-const ChoiceField = JsonOf(BulkChoiceSchema).default('{"mode":"rules"}');
+const ChoiceField = JsonOf(BulkChoiceSchema).prefault('{"mode":"rules"}');
 const StartSchema = z.discriminatedUnion("scope", [
   z.object({
     scope: z.literal("selected"),

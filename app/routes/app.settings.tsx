@@ -107,7 +107,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
         : respondWithError(saved.error, { redirect });
     }
     case "updateBox": {
-      const parsed = BoxPresetFormSchema.merge(IdSchema).safeParse(form);
+      const parsed = BoxPresetFormSchema.extend(IdSchema.shape).safeParse(form);
       if (!parsed.success) return refuseForm(parsed.error.issues);
       const { id, ...box } = parsed.data;
       const saved = await updateBoxPreset(db, shop, id, box);

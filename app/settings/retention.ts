@@ -12,7 +12,7 @@ export const MAX_SHIP_TO_RETENTION_DAYS = 3650;
 const RANGE_MESSAGE = `Keep ship-to details for a whole number of days from ${MIN_SHIP_TO_RETENTION_DAYS} to ${MAX_SHIP_TO_RETENTION_DAYS}`;
 
 export const ShipToRetentionDaysSchema = z
-  .number({ invalid_type_error: RANGE_MESSAGE, required_error: RANGE_MESSAGE })
+  .number({ error: RANGE_MESSAGE })
   .int(RANGE_MESSAGE)
   .min(MIN_SHIP_TO_RETENTION_DAYS, RANGE_MESSAGE)
   .max(MAX_SHIP_TO_RETENTION_DAYS, RANGE_MESSAGE);

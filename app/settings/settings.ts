@@ -79,19 +79,17 @@ const positiveNumber = (what: string) =>
   z.preprocess(
     (value) => (typeof value === "string" && value.trim() !== "" ? Number(value) : undefined),
     z
-      .number({ required_error: `Enter the ${what}`, invalid_type_error: `Enter the ${what} as a number` })
+      .number({ error: (issue) => (issue.input === undefined ? `Enter the ${what}` : `Enter the ${what} as a number`) })
       .positive(`The ${what} must be more than 0`)
       .max(10_000, `The ${what} is too large`),
   );
 
 /** The general settings form (format, size, notification, address validation, ship-from). */
 export const SettingsFormSchema = z.object({
-  labelFormat: z.enum(LABEL_FORMATS, { errorMap: () => ({ message: "Choose a label format" }) }),
-  labelSize: z.enum(LABEL_SIZES, { errorMap: () => ({ message: "Choose a label size" }) }),
+  labelFormat: z.enum(LABEL_FORMATS, { error: "Choose a label format" }),
+  labelSize: z.enum(LABEL_SIZES, { error: "Choose a label size" }),
   notifyCustomer: checkbox,
-  addressValidationPolicy: z.enum(ADDRESS_VALIDATION_POLICIES, {
-    errorMap: () => ({ message: "Choose when addresses are validated" }),
-  }),
+  addressValidationPolicy: z.enum(ADDRESS_VALIDATION_POLICIES, { error: "Choose when addresses are validated" }),
   // "" is the "fulfillment order's location" choice.
   shipFromLocationGid: z.preprocess((value) => (value === "" ? null : value), LocationGidSchema.nullable()),
 });
@@ -103,15 +101,13 @@ export const BoxPresetFormSchema = z.object({
   length: positiveNumber("length"),
   width: positiveNumber("width"),
   height: positiveNumber("height"),
-  dimensionUnit: z.enum(BOX_DIMENSION_UNITS, { errorMap: () => ({ message: "Choose in or cm" }) }),
+  dimensionUnit: z.enum(BOX_DIMENSION_UNITS, { error: "Choose in or cm" }),
   tareWeight: z.preprocess(
     (value) => (typeof value === "string" && value.trim() !== "" ? Number(value) : 0),
-    z
-      .number({ invalid_type_error: "Enter the empty weight as a number" })
-      .min(0, "The empty weight cannot be negative"),
+    z.number({ error: "Enter the empty weight as a number" }).min(0, "The empty weight cannot be negative"),
   ),
   maxWeight: positiveNumber("weight limit"),
-  weightUnit: z.enum(BOX_WEIGHT_UNITS, { errorMap: () => ({ message: "Choose a weight unit" }) }),
+  weightUnit: z.enum(BOX_WEIGHT_UNITS, { error: "Choose a weight unit" }),
   isDefault: checkbox,
 });
 export type BoxPresetForm = z.infer<typeof BoxPresetFormSchema>;

@@ -109,7 +109,7 @@ export function problemsAt(problems: readonly KnownPreflightProblem[], path: str
 // ---------- What the page posts (parsed by the route) ----------
 
 /** A form field holding JSON, parsed and then checked with `schema`. */
-export const JsonOf = <S extends z.ZodTypeAny>(schema: S) =>
+export const JsonOf = <S extends z.ZodType>(schema: S) =>
   z
     .string()
     .transform((text, ctx) => {

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 // Wire shapes of the shipping service, field names exactly as shipping-api.md and contract.md
 // spell them (snake_case; camelCase only inside `billing`, as the spec has it).
-// Request schemas describe what we send; response schemas are `.passthrough()` so fields the
+// Request schemas describe what we send; response schemas are `.loose()` so fields the
 // service adds later are kept rather than rejected.
 
 export const CARRIERS = ["USPS", "FEDEX", "UPS", "DHL"] as const;
@@ -125,7 +125,7 @@ export const RateSchema = z
     ship_date: z.string(),
     expires_at: z.string(),
   })
-  .passthrough();
+  .loose();
 export type Rate = z.infer<typeof RateSchema>;
 
 export const RatesResponseSchema = z
@@ -134,7 +134,7 @@ export const RatesResponseSchema = z
     address_validation: z.unknown().optional(),
     request_id: z.string().optional(),
   })
-  .passthrough();
+  .loose();
 export type RatesResponse = z.infer<typeof RatesResponseSchema>;
 
 export const DraftLabelSchema = z
@@ -151,7 +151,7 @@ export const DraftLabelSchema = z
     ship_date: z.string().nullish(),
     request_id: z.string().optional(),
   })
-  .passthrough();
+  .loose();
 export type DraftLabel = z.infer<typeof DraftLabelSchema>;
 
 const PurchasedRateSchema = z
@@ -163,7 +163,7 @@ const PurchasedRateSchema = z
     amount: z.string(),
     currency: z.string(),
   })
-  .passthrough();
+  .loose();
 
 export const LabelRecordSchema = z
   .object({
@@ -175,7 +175,7 @@ export const LabelRecordSchema = z
     tracking_numbers: z.array(z.string()).optional(),
     charged: z.string().optional(),
   })
-  .passthrough();
+  .loose();
 export type LabelRecord = z.infer<typeof LabelRecordSchema>;
 
 export const PurchasedLabelSchema = z
@@ -193,7 +193,7 @@ export const PurchasedLabelSchema = z
     charged: z.string().optional(),
     request_id: z.string().optional(),
   })
-  .passthrough();
+  .loose();
 export type PurchasedLabel = z.infer<typeof PurchasedLabelSchema>;
 
 export const AddressValidationRequestSchema = z.object({
@@ -218,7 +218,7 @@ export const AddressValidationResultSchema = z
         zip4: z.string().nullish(),
         country: z.string().optional(),
       })
-      .passthrough(),
+      .loose(),
     zip4: z.string().nullish(),
     carrier_route: z.string().nullish(),
     dpv: z
@@ -227,14 +227,14 @@ export const AddressValidationResultSchema = z
         deliverable: z.boolean(),
         vacant: z.boolean().optional(),
       })
-      .passthrough(),
+      .loose(),
     residential: z.boolean(),
     messages: z.array(z.unknown()).optional(),
     billed: z.string(),
     mocked: z.boolean().optional(),
     request_id: z.string().optional(),
   })
-  .passthrough();
+  .loose();
 export type AddressValidationResult = z.infer<typeof AddressValidationResultSchema>;
 
 export const ErrorBodySchema = z
@@ -243,12 +243,12 @@ export const ErrorBodySchema = z
       .object({
         code: z.string(),
         message: z.string(),
-        fields: z.array(z.object({ field: z.string(), message: z.string() }).passthrough()).optional(),
+        fields: z.array(z.object({ field: z.string(), message: z.string() }).loose()).optional(),
       })
-      .passthrough(),
+      .loose(),
     request_id: z.string().optional(),
   })
-  .passthrough();
+  .loose();
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 /** Decimal string from the wire ("18.40") to integer cents; null when it is not a money amount. */
@@ -266,14 +266,14 @@ export const SHIPPING_EVENT_TYPES = ["label.purchased", "label.tracking_updated"
 export type ShippingEventType = (typeof SHIPPING_EVENT_TYPES)[number];
 
 export const WebhookEndpointRequestSchema = z.object({
-  url: z.string().url(),
+  url: z.url(),
   events: z.array(z.enum(SHIPPING_EVENT_TYPES)).min(1),
 });
 export type WebhookEndpointRequest = z.infer<typeof WebhookEndpointRequestSchema>;
 
 export const WebhookEndpointSchema = z
   .object({ id: z.string().min(1), url: z.string(), events: z.array(z.string()) })
-  .passthrough();
+  .loose();
 export type WebhookEndpoint = z.infer<typeof WebhookEndpointSchema>;
 
 export const RegisteredWebhookEndpointSchema = WebhookEndpointSchema.extend({
@@ -282,7 +282,7 @@ export const RegisteredWebhookEndpointSchema = WebhookEndpointSchema.extend({
 });
 export type RegisteredWebhookEndpoint = z.infer<typeof RegisteredWebhookEndpointSchema>;
 
-export const WebhookEndpointListSchema = z.object({ webhook_endpoints: z.array(WebhookEndpointSchema) }).passthrough();
+export const WebhookEndpointListSchema = z.object({ webhook_endpoints: z.array(WebhookEndpointSchema) }).loose();
 
 export const TRACKING_STATUSES = [
   "pre_transit",
@@ -317,7 +317,7 @@ export const LabelPurchasedEventSchema = z
       }),
     }),
   })
-  .passthrough();
+  .loose();
 
 export const TrackingUpdatedEventSchema = z
   .object({
@@ -340,7 +340,7 @@ export const TrackingUpdatedEventSchema = z
         .nullish(),
     }),
   })
-  .passthrough();
+  .loose();
 
 export const ShippingEventSchema = z.discriminatedUnion("type", [
   LabelPurchasedEventSchema,

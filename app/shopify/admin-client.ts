@@ -40,15 +40,15 @@ const GraphqlErrorSchema = z
   .object({
     message: z.string(),
     path: z.array(z.union([z.string(), z.number()])).optional(),
-    extensions: z.object({ code: z.string().optional() }).passthrough().optional(),
+    extensions: z.object({ code: z.string().optional() }).loose().optional(),
   })
-  .passthrough();
+  .loose();
 type GraphqlError = z.infer<typeof GraphqlErrorSchema>;
 
 const EnvelopeSchema = z.object({
   data: z.unknown().optional(),
   // Shopify answers some HTTP-level failures with a string or an object instead of a list.
-  errors: z.union([z.array(GraphqlErrorSchema), z.string(), z.record(z.unknown())]).optional(),
+  errors: z.union([z.array(GraphqlErrorSchema), z.string(), z.record(z.string(), z.unknown())]).optional(),
   extensions: z.unknown().optional(),
 });
 
@@ -144,7 +144,7 @@ function readThrownGraphqlError(error: unknown): Envelope | undefined {
       data: z.unknown().optional(),
       errors: z
         .object({ graphQLErrors: z.array(GraphqlErrorSchema).optional(), message: z.string().optional() })
-        .passthrough()
+        .loose()
         .optional(),
       extensions: z.unknown().optional(),
     })
@@ -301,7 +301,7 @@ const MAX_THROTTLE_RETRIES = 3;
 // data are failures; errors next to data become problems the caller can show. A THROTTLED
 // answer (HTTP 200, no data) is retried after the wait Shopify's cost report implies, within
 // a small budget; the query never ran, so repeating it is safe, mutations included.
-export async function runAdminGraphql<S extends z.ZodTypeAny>(
+export async function runAdminGraphql<S extends z.ZodType>(
   admin: AdminGraphqlClient,
   request: { operation: string; document: string; variables?: Record<string, unknown>; schema: S },
   options: RunAdminGraphqlOptions = {},

@@ -52,5 +52,5 @@ type MatchesDocument<Generated, Input> = [keyof DocumentMismatch<Generated, Inpu
  * A schema shared by several documents is checked against the union of their types.
  */
 export function schemaFor<Generated>() {
-  return <S extends z.ZodTypeAny>(schema: S & MatchesDocument<Generated, z.input<S>>): S => schema;
+  return <S extends z.ZodType>(schema: S & MatchesDocument<Generated, z.input<S>>): S => schema;
 }

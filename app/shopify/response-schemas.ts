@@ -8,7 +8,7 @@ import type { ShopifyProblem } from "./admin-client";
 export const GidSchema = <T extends string>(type: string) =>
   z
     .string()
-    .refine((v) => v.startsWith(`gid://shopify/${type}/`), { message: `expected a ${type} GID` })
+    .refine((v) => v.startsWith(`gid://shopify/${type}/`), { error: `expected a ${type} GID` })
     .transform((v) => v as T);
 
 /** A nullable string field: missing and null both become null. */

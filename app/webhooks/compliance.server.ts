@@ -17,7 +17,7 @@ const CustomerSchema = z
     email: z.string().nullish(),
     phone: z.string().nullish(),
   })
-  .passthrough();
+  .loose();
 
 const DataRequestPayloadSchema = z.object({ customer: CustomerSchema, orders_requested: OrderIdsSchema.default([]) });
 const CustomerRedactPayloadSchema = z.object({

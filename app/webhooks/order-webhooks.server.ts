@@ -34,7 +34,7 @@ export type OrderWebhookError =
   { code: "UNKNOWN_TOPIC"; logMessage: string } | { code: "INVALID_PAYLOAD"; logMessage: string };
 export type OrderWebhookAction = { action: "enqueued"; jobs: string[] } | { action: "ignored"; reason: string };
 
-const ReadyPayloadSchema = z.object({ fulfillment_order: z.object({ id: z.string() }).passthrough() }).passthrough();
+const ReadyPayloadSchema = z.object({ fulfillment_order: z.object({ id: z.string() }).loose() }).loose();
 // What orders/cancelled and orders/updated carry for us: its keys are the subscription's
 // include_fields in shopify.app.toml (test/shopify-config.test.ts keeps the two the same), so a
 // field read here must be listed there. `updated_at` is not read: it makes each change's body
@@ -45,7 +45,7 @@ export const OrderPayloadSchema = z
     id: z.union([z.number(), z.string()]).optional(),
     updated_at: z.string().optional(),
   })
-  .passthrough();
+  .loose();
 
 const isOneOf = <T extends string>(values: readonly T[], value: string): value is T =>
   (values as readonly string[]).includes(value);

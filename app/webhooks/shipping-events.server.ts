@@ -17,7 +17,7 @@ export type ReceiveOutcome =
   | { status: 404 };
 
 // Only what the queue needs to find the event again; the job parses the rest.
-const EnvelopeSchema = z.object({ id: z.string().min(1).max(200), type: z.string().min(1).max(100) }).passthrough();
+const EnvelopeSchema = z.object({ id: z.string().min(1).max(200), type: z.string().min(1).max(100) }).loose();
 
 export async function receiveShippingEvent(
   db: PrismaClient,
