@@ -5,14 +5,18 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 
+import db from "./db.server";
 import { getEnv } from "./env.server";
 import { applyConfiguredHosts } from "./http/document-headers.server";
+import { startWorkerInProcess } from "./jobs/in-process-worker.server";
 import { logger } from "./logger.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
 
-// The web process starts no background work: purchases interrupted after the charge and
-// tracking write-backs Shopify did not take are finished by jobs in the worker process
-// (`npm run worker`, scripts/worker.ts; docs/decisions/0007-job-queue.md).
+// Background work (automatic drafts, re-checks, bulk runs, the recovery sweep) runs as jobs. On
+// SQLite this process runs them itself: one process, so no two processes share the file (ADR 19).
+// On PostgreSQL it only enqueues, and worker processes (`npm run worker`) run them. Loaded once
+// with the server build; nothing starts under NODE_ENV=test.
+startWorkerInProcess(db);
 
 export const streamTimeout = 5000;
 

@@ -15,7 +15,8 @@
 //
 // Before the burst, untimed: 400 deliveries for a shop that drafts nothing and the events of 20
 // orders the worker drafts (planWarmUp), so the app, the worker and the sender are warm as a
-// deployed app is. The demo runs the worker below the web process's CPU priority (ADR 10).
+// deployed app is. On SQLite the app process runs the worker itself (ADR 19), so drafting shares
+// its CPU; with --postgres the worker processes run below the web processes' CPU priority (ADR 10).
 //
 // Deliveries answered with anything but 200 are sent again on the emulator's retry schedule, as
 // Shopify would. Then the bench waits for the worker to finish every auto-draft job (at most

@@ -1,6 +1,7 @@
 // Serves the app's production build (build/, from `remix vite:build`, the same command as
 // `npm run build`) on loopback for the demo, with Remix in development mode. scripts/demo.ts
-// starts it as a child process with `--import tsx --import ./scripts/demo-fetch-routing.ts`.
+// starts it as a child process with `--import tsx --import ./scripts/demo-fetch-routing.ts`. On
+// SQLite the build runs the job worker in this process too (ADR 19).
 //
 // Why a build and not `remix vite:dev`: the Vite config points HMR at wss://<app host>:443 for
 // tunnels, which a loopback demo cannot serve, and Vite's on-demand dependency optimisation
@@ -97,16 +98,26 @@ const server = createServer((req, res) => {
 });
 server.listen(port, host, () => console.log(`app listening on http://${host}:${port}`));
 
+// On SQLite the build started the job worker in this process (app/jobs/in-process-worker.server.ts),
+// and the same signal stops it: exit once it has handed its jobs back. scripts/demo.ts kills what
+// is still running after 5 s; leases cover that.
 const stop = () => {
-  server.close(() => process.exit(0));
   server.closeAllConnections();
-  setTimeout(() => process.exit(0), 2000).unref();
+  const closed = new Promise<void>((done) => server.close(() => done()));
+  void Promise.all([closed, globalThis.jobWorkerInProcess?.stopped]).then(() => process.exit(0));
+  setTimeout(() => process.exit(0), 4000).unref();
 };
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
-// scripts/demo.ts holds our stdin open: when it goes away (even killed hard), so do we.
+// scripts/demo.ts holds our stdin open: when it goes away (even killed hard), stop as on SIGTERM.
 if (process.env.DEMO_EXIT_WITH_PARENT === "1") {
-  process.stdin.on("end", stop);
-  process.stdin.on("close", stop);
+  let signalled = false;
+  const onParentGone = () => {
+    if (signalled) return;
+    signalled = true;
+    process.kill(process.pid, "SIGTERM");
+  };
+  process.stdin.on("end", onParentGone);
+  process.stdin.on("close", onParentGone);
   process.stdin.resume();
 }

@@ -11,10 +11,12 @@
 //
 // What runs: the two emulators in this process (loopback servers), and the app's production
 // build in a child process (scripts/demo-app-server.ts) with NODE_ENV=development, DEMO_MODE=1
-// and a preload that routes calls for the demo shop's host to the Shopify emulator, and the job
-// worker (scripts/worker.ts, as `npm run worker`) in a second child process with the same
-// environment and preload, so interrupted purchases and pending write-backs are still recovered.
-// Ctrl-C stops everything and frees the ports.
+// and a preload that routes calls for the demo shop's host to the Shopify emulator. On SQLite
+// (the demo's database) that one process also runs the job worker (ADR 19: one process, so no
+// two processes share the file), which drafts new orders and recovers interrupted purchases and
+// pending write-backs. On PostgreSQL (`databaseUrl`, the benches' --postgres) the web processes
+// only enqueue and the workers are processes of their own (scripts/worker.ts, as
+// `npm run worker`), as in production. Ctrl-C stops everything and frees the ports.
 //
 // The Shopify emulator delivers webhooks to the app for the subscriptions in shopify.app.toml,
 // signed with the demo's API secret: the admin page's "New order" button (or a test's
@@ -101,7 +103,8 @@ export interface DemoOptions {
   // A PostgreSQL database instead (postgresql://…): migrated, and emptied of the app's rows unless
   // `keep`. The demo's processes and this one all use it.
   databaseUrl?: string;
-  // Web processes behind one address (round-robin, as a load balancer would) and workers (default 1 each).
+  // PostgreSQL only: web processes behind one address (round-robin, as a load balancer would) and
+  // worker processes (default 1 each). On SQLite the one app process runs the jobs.
   webProcesses?: number;
   workers?: number;
   // "if-stale" (default) builds when app/ is newer than build/; "always"; "never".
@@ -130,9 +133,10 @@ export interface RunningDemo {
   // In-process handles for tests: failNextRequest, state(), findOrderByName, the store mutations
   // (createOrder, cancelOrder…), webhookEvents(), webhooks.log(), flushWebhooks()…
   shopify: ShopifyAdminEmulator;
-  // The worker process, for benchmarks that read its memory (/proc/<pid>/status).
+  // The process running the jobs, for benchmarks that read its memory (/proc/<pid>/status): on
+  // SQLite the app process.
   workerPid: number | undefined;
-  // Every web and worker process, for tests that run several.
+  // Every web process, and every process running jobs (on SQLite the app process again).
   webPids: (number | undefined)[];
   workerPids: (number | undefined)[];
   // Back to the seeded store: both emulators reset (pending webhook deliveries stop, the log
@@ -333,6 +337,12 @@ function stopChild(child: ChildProcess): Promise<void> {
 
 export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo> {
   refuseProduction();
+  const postgresUrl = options.databaseUrl && isPostgresqlUrl(options.databaseUrl) ? options.databaseUrl : null;
+  if (!postgresUrl && ((options.webProcesses ?? 1) > 1 || options.workers !== undefined)) {
+    throw new DemoStartError(
+      "Several processes need PostgreSQL (databaseUrl): on SQLite the app is one process that runs its jobs (ADR 19).",
+    );
+  }
   const log = options.log === null ? () => {} : (options.log ?? ((line: string) => console.log(line)));
   const [appPort, shippingPort, shopifyPort] = [
     await claimPort(options.appPort ?? DEMO.ports.app, "the app", "--app-port"),
@@ -341,7 +351,6 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   ];
   const appUrl = `http://${HOST}:${appPort}`;
   const databasePath = resolve(ROOT, options.databasePath ?? "prisma/demo.sqlite");
-  const postgresUrl = options.databaseUrl && isPostgresqlUrl(options.databaseUrl) ? options.databaseUrl : null;
   const databaseUrl = postgresUrl ?? `file:${databasePath}`;
 
   const cleanups: (() => Promise<void>)[] = [];
@@ -444,8 +453,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       cleanups.push(() => proxy.close());
     }
 
-    // The workers run the background jobs (label recovery); the app processes only enqueue.
-    const workerCount = Math.max(1, options.workers ?? 1);
+    // On PostgreSQL the workers run the jobs and the web processes only enqueue. (On SQLite the
+    // app process runs them itself: app/jobs/in-process-worker.server.ts.)
+    const workerCount = postgresUrl ? Math.max(1, options.workers ?? 1) : 0;
     const workers: ChildProcess[] = [];
     for (let index = 0; index < workerCount; index++) {
       const worker = spawn(
@@ -454,7 +464,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
         { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] },
       );
       cleanups.push(() => stopChild(worker));
-      // Background work yields the CPU to the web process, as a worker deployed beside it should:
+      // Background work yields the CPU to the web processes, as a worker deployed beside them should:
       // Shopify gives a webhook 5 seconds, and drafting 1,800 orders must not take them.
       if (worker.pid !== undefined) setPriority(worker.pid, WORKER_NICENESS);
       const tag = workerCount === 1 ? "[worker]" : `[worker ${index + 1}]`;
@@ -465,6 +475,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       worker.stderr.on("data", onWorkerOutput);
       workers.push(worker);
     }
+    const jobRunners = postgresUrl ? workers : webs;
 
     const adminUrl = shopify.adminUrl ?? `${shopify.url}/admin`;
     let stopped = false;
@@ -478,9 +489,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       apiKey: DEMO.apiKey,
       apiSecret: DEMO.apiSecret,
       shopify: shopify.emulator,
-      workerPid: workers[0]?.pid,
+      workerPid: jobRunners[0]?.pid,
       webPids: webs.map((w) => w.pid),
-      workerPids: workers.map((w) => w.pid),
+      workerPids: jobRunners.map((w) => w.pid),
       async reset() {
         shopify.emulator.reset();
         await fetch(`${shipping.url}/__emulator/reset`, { method: "POST" });

@@ -1,32 +1,34 @@
-// `npm run worker`: the process that runs the app's background jobs (app/jobs/). The web process
-// only enqueues; run one or more of these next to it, against the same DATABASE_URL and with the
-// same environment (README "Running in production: web and worker").
+// `npm run worker`: the process that runs the app's background jobs (app/jobs/) on PostgreSQL. The
+// web processes only enqueue; run one or more of these next to them, against the same
+// DATABASE_URL and with the same environment (README "Running in production: web and worker").
+// On SQLite it refuses to start: there the app process runs the jobs itself, and no second
+// process opens the file (docs/decisions/0019-one-database-story.md).
 //
 // SIGTERM or SIGINT: stop claiming, let running jobs finish for up to WORKER_GRACE_MS (default
 // 20 s), hand the rest back to the queue, exit 0. See docs/decisions/0007-job-queue.md.
 
 import db from "../app/db.server";
 import { getEnv } from "../app/env.server";
-import { jobQueueFor, stopPgBosses } from "../app/jobs/queue.server";
-import { createWorkerJobs } from "../app/jobs/worker-jobs.server";
-import { runWorkerProcess } from "../app/jobs/worker-process.server";
-import { logger } from "../app/logger.server";
+import { SQLITE_WORKER_REFUSAL } from "../app/jobs/in-process-worker.server";
+import { providerOf } from "../app/jobs/prisma-job-queue.server";
+import { stopPgBosses } from "../app/jobs/queue.server";
+import { createAppJobWorker } from "../app/jobs/worker-jobs.server";
+import { runWorkerProcess, workerGraceMs } from "../app/jobs/worker-process.server";
 
 getEnv(); // a bad environment stops the worker at boot, with the variable's name
-// Its lines are the app's logger's (JSON on stdout, with each job's shop and name).
-const log = (line: string) => logger.info(line);
-const queue = jobQueueFor(db);
-const { definitions, schedules } = createWorkerJobs(db, queue);
-const graceMs = Number(process.env.WORKER_GRACE_MS ?? 20_000);
+if (providerOf(db) !== "postgresql") {
+  console.error(SQLITE_WORKER_REFUSAL);
+  process.exit(1);
+}
 
+// Its lines are the app's logger's (JSON on stdout, with each job's shop and name).
 runWorkerProcess({
-  worker: queue.createWorker(definitions, { schedules }),
-  graceMs: Number.isFinite(graceMs) && graceMs >= 0 ? graceMs : 20_000,
+  worker: createAppJobWorker(db),
+  graceMs: workerGraceMs(),
   close: async () => {
     await stopPgBosses();
     await db.$disconnect();
   },
-  log,
 });
 
 // `npm run demo` holds our stdin open: when it goes away (even killed hard), stop as on SIGTERM.

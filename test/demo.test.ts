@@ -18,7 +18,7 @@ const portIsFree = (port: number) =>
   });
 
 describe("npm run demo, started programmatically", () => {
-  it("serves the admin page, loads the app through a real session token, and frees its ports when stopped", async () => {
+  it("serves the admin page, loads the app through a real session token, drafts a new order in the app process, and frees its ports when stopped", async () => {
     mkdirSync(join(ROOT, "test/.tmp"), { recursive: true });
     const databasePath = join(ROOT, `test/.tmp/demo-${process.pid}.sqlite`);
     const demo = await startDemo({
@@ -58,10 +58,31 @@ describe("npm run demo, started programmatically", () => {
       expect(page).toContain("Demo store.");
       expect(page).toContain(`src="${demo.shopifyUrl}/app-bridge.js"`);
       expect(page).not.toContain("cdn.shopify.com");
+
+      // One process on SQLite (ADR 19): the app process runs the jobs, and no worker process runs
+      // beside it. An order placed in the store reaches the app by webhook and is drafted there.
+      expect(demo.webPids).toHaveLength(1);
+      expect(demo.workerPids).toEqual(demo.webPids);
+      const drafted = async () => {
+        const account = await fetch(`${demo.shippingUrl}/__emulator/organizations/org_demo`);
+        return ((await account.json()) as { labels_created: number }).labels_created;
+      };
+      const before = await drafted();
+      demo.shopify.createOrder({ kind: "domestic" });
+      await expect.poll(drafted, { timeout: 45_000, interval: 250 }).toBe(before + 1);
     } finally {
       await demo.stop();
       for (const suffix of ["", "-journal", "-wal", "-shm"]) rmSync(`${databasePath}${suffix}`, { force: true });
     }
     for (const port of ports) expect(await portIsFree(port)).toBe(true);
-  }, 90_000);
+  }, 180_000);
+
+  it("refuses several processes on SQLite: they need PostgreSQL (ADR 19)", async () => {
+    await expect(
+      startDemo({ appPort: 0, shippingPort: 0, shopifyPort: 0, webProcesses: 2, log: null }),
+    ).rejects.toThrow("Several processes need PostgreSQL");
+    await expect(startDemo({ appPort: 0, shippingPort: 0, shopifyPort: 0, workers: 1, log: null })).rejects.toThrow(
+      "Several processes need PostgreSQL",
+    );
+  });
 });

@@ -15,7 +15,7 @@ import {
   enqueueBulkBuy,
   enqueueBulkCheck,
 } from "./bulk-run-jobs.server";
-import type { AnyJobDefinition, JobQueue, Schedule } from "./job-queue";
+import type { AnyJobDefinition, JobQueue, JobWorker, Schedule } from "./job-queue";
 import {
   createLabelRecoveryJob,
   enqueueLabelRecoveryJobs,
@@ -29,11 +29,14 @@ import {
   type OrderChangeJobDeps,
 } from "./order-change-jobs.server";
 import { providerOf, pruneFinishedJobs } from "./prisma-job-queue.server";
+import { jobQueueFor } from "./queue.server";
 import { createShipToRetentionSchedule, SHIP_TO_RETENTION_SCHEDULE } from "./retention-jobs.server";
 import { createShippingEventJob } from "./shipping-event-jobs.server";
 
 // Every job the worker runs and every schedule it keeps, wired to Shopify (offline sessions) and
-// the shipping service (each shop's stored key). Only scripts/worker.ts loads this.
+// the shipping service (each shop's stored key). Loaded by the processes that run the worker:
+// `npm run worker` on PostgreSQL (scripts/worker.ts), the app process on SQLite
+// (in-process-worker.server.ts).
 
 /**
  * A shop's Admin API from its offline session, or null when the shop has none (the app was
@@ -113,4 +116,11 @@ export function createWorkerJobs(
       createShipToRetentionSchedule(db, (line) => log(line, { job: SHIP_TO_RETENTION_SCHEDULE })),
     ],
   };
+}
+
+/** The worker `npm run worker` runs, and the app process on SQLite: every job and schedule. */
+export function createAppJobWorker(db: PrismaClient): JobWorker {
+  const queue = jobQueueFor(db);
+  const { definitions, schedules } = createWorkerJobs(db, queue);
+  return queue.createWorker(definitions, { schedules });
 }

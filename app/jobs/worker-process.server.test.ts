@@ -12,8 +12,10 @@ import { ROOT } from "../../test/setup/database";
 import { TEST_SHOP } from "../../test/setup/test-env";
 import { createPrismaJobQueue } from "./prisma-job-queue.server";
 
-// Real worker processes (test/helpers/job-worker-process.ts: the same wiring as `npm run worker`)
-// against this test's SQLite file; effects are counted in a file the job appends to.
+// Real processes running a worker (test/helpers/job-worker-process.ts: runWorkerProcess, as
+// `npm run worker` on PostgreSQL and the app process on SQLite run it) against this test's
+// database; effects are counted in a file the job appends to. One process at a time holds the
+// SQLite file: the second starts after the first was killed, as a restarted app would (ADR 19).
 
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
@@ -57,7 +59,7 @@ function startWorker(env: Record<string, string>): {
 const enqueue = (n: number) => createPrismaJobQueue(db).enqueue(SLOW_EFFECT_JOB, TEST_SHOP, { n });
 const POLL = { timeout: 40_000, interval: 25 };
 
-describe("the worker process", () => {
+describe("a process running the job worker", () => {
   it("on SIGTERM finishes the jobs it is running, claims no more, and exits 0", async () => {
     const file = effectFile();
     // As many jobs as the worker runs at once (concurrency 4): the one enqueued next must wait.
@@ -97,7 +99,7 @@ describe("the worker process", () => {
   // keeps CI honest about the rule (each attempt must see exactly one run to completion) without
   // failing on that scheduling hiccup; see the session note.
   it(
-    "leaves the job of a worker killed mid-job to another worker after its lease, which runs it once",
+    "leaves the job of a process killed mid-job to the next one after its lease, which runs it once",
     { retry: 1, timeout: 90_000 },
     async () => {
       const file = effectFile();

@@ -2,10 +2,11 @@ import { logger } from "~/logger.server";
 
 import type { JobWorker, WorkerStopReport } from "./job-queue";
 
-// What `npm run worker` does with a worker: start it, and on SIGTERM or SIGINT (a deploy, Ctrl-C)
-// stop claiming, let running jobs finish within the grace period, hand the rest back to the queue,
-// close the database, and exit 0. A second signal exits at once: jobs still held are then taken
-// over by another worker when their lease ends.
+// What a process running the worker does with it (`npm run worker` on PostgreSQL, the app process
+// on SQLite: in-process-worker.server.ts): start it, and on SIGTERM or SIGINT (a deploy, Ctrl-C)
+// stop claiming, let running jobs finish within the grace period, hand the rest back to the
+// queue, close the database, and exit 0. A second signal exits at once: jobs still held are then
+// taken over by another worker (or the restarted process) when their lease ends.
 
 export type WorkerProcessOptions = {
   worker: JobWorker;
@@ -17,6 +18,12 @@ export type WorkerProcessOptions = {
   exit?: (code: number) => void;
   signals?: NodeJS.Signals[];
 };
+
+/** WORKER_GRACE_MS: how long a stopping worker waits for its running jobs (default 20 s). */
+export function workerGraceMs(value = process.env.WORKER_GRACE_MS): number {
+  const ms = Number(value ?? 20_000);
+  return Number.isFinite(ms) && ms >= 0 ? ms : 20_000;
+}
 
 export function runWorkerProcess(options: WorkerProcessOptions): { stopped: Promise<WorkerStopReport> } {
   const log = options.log ?? ((line: string) => logger.info(line));

@@ -3,15 +3,7 @@ import { z } from "zod";
 
 import db from "~/db.server";
 import { createPgBossJobQueue } from "~/jobs/pg-boss-job-queue.server";
-import { createPrismaJobQueue } from "~/jobs/prisma-job-queue.server";
-import {
-  enqueueJob,
-  eraseShopJobs,
-  jobQueueFor,
-  moveJobTableJobsToPgBoss,
-  pgBossFor,
-  stopShopJobs,
-} from "~/jobs/queue.server";
+import { enqueueJob, eraseShopJobs, jobQueueFor, pgBossFor, stopShopJobs } from "~/jobs/queue.server";
 
 import { describeJobQueueContract } from "../contracts/job-queue.contract";
 import { TEST_SHOP } from "../setup/test-env";
@@ -76,54 +68,6 @@ describe("pg-boss in the app's transactions", () => {
     expect(await db.$transaction((tx) => eraseShopJobs(tx, TEST_SHOP))).toEqual({ deleted: 1 });
     expect(await pgBossJobs(TEST_SHOP)).toEqual([]);
     expect(await pgBossJobs("other-shop.myshopify.com")).toEqual([{ state: "created" }]);
-  });
-});
-
-describe("pg-boss beside the Job table an earlier release used", () => {
-  it("moves the table's waiting jobs into pg-boss once each, keeping their key, and runs them there", async () => {
-    const runs: string[] = [];
-    const definition = {
-      ...NOTE_JOB,
-      concurrency: 1,
-      run: async ({ note }: { note: string }) => void runs.push(note),
-    };
-    const table = createPrismaJobQueue(db);
-    const keyed = await table.enqueue(NOTE_JOB, TEST_SHOP, { note: "keyed" }, { dedupeKey: "k" });
-    await table.enqueue(NOTE_JOB, TEST_SHOP, { note: "plain" });
-    const dead = await db.job.create({
-      data: { shop: TEST_SHOP, name: NOTE_JOB.name, payload: "{}", status: "dead", finishedAt: new Date() },
-    });
-
-    // Two workers' passes at once: each job moves once.
-    const [a, b] = await Promise.all([
-      moveJobTableJobsToPgBoss(db, await boss(), [NOTE_JOB]),
-      moveJobTableJobsToPgBoss(db, await boss(), [NOTE_JOB]),
-    ]);
-    expect(a.moved + b.moved).toBe(2);
-    expect(await pgBossJobs(TEST_SHOP)).toEqual([{ state: "created" }, { state: "created" }]);
-    expect(await db.job.findUniqueOrThrow({ where: { id: keyed.jobId } })).toMatchObject({
-      status: "cancelled",
-      lastError: "moved to pg-boss",
-      dedupeKey: null,
-    });
-    // The key came along: the same work enqueued now is the moved job.
-    expect((await jobQueueFor(db).enqueue(NOTE_JOB, TEST_SHOP, { note: "again" }, { dedupeKey: "k" })).status).toBe(
-      "duplicate",
-    );
-    // The table's dead job stays listed for the merchant.
-    expect((await jobQueueFor(db).listDeadJobs(TEST_SHOP)).map((job) => job.id)).toEqual([dead.id]);
-
-    const worker = jobQueueFor(db).createWorker([definition], {
-      pollIntervalMs: 20,
-      log: { info: () => {}, error: () => {} },
-    });
-    worker.start();
-    try {
-      await expect.poll(() => runs.length, { timeout: 10_000 }).toBe(2);
-    } finally {
-      await worker.stop({ graceMs: 0 });
-    }
-    expect(runs.sort()).toEqual(["keyed", "plain"]);
   });
 
   it("finds the job holding a key past a long history of finished jobs with that key", async () => {
