@@ -2,6 +2,7 @@ import type { Prisma } from "@prisma/client";
 import { z } from "zod";
 
 import { buyBulkRunItem } from "~/bulk/bulk-buying.server";
+import { BULK_SHIPPING_CONCURRENCY } from "~/bulk/bulk-run-eta";
 import { readRunOrders } from "~/bulk/bulk-run-reads.server";
 import { checkBulkRunItem, giveUpBulkCheck } from "~/bulk/bulk-runs.server";
 import { createCallLimiter } from "~/shipping/call-limiter";
@@ -33,8 +34,7 @@ export const BULK_BUY_JOB: JobKind<BulkItemPayload> = {
 };
 const BACKOFF = { baseMs: 5_000, maxMs: 5 * 60_000 };
 
-/** Calls to the shipping service in flight at once from one worker, over all bulk jobs. */
-export const BULK_SHIPPING_CONCURRENCY = 4;
+export { BULK_SHIPPING_CONCURRENCY };
 // More jobs than slots: while one job reads Shopify or writes the database, another's request
 // to the shipping service uses the slot (call-limiter.ts).
 export const BULK_JOB_CONCURRENCY = 48;

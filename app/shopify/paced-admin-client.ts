@@ -1,4 +1,7 @@
-import { type AdminGraphqlClient, readCallCost } from "./admin-client";
+import { z } from "zod";
+
+import { type AdminGraphqlClient, readCallCost, runAdminGraphql } from "./admin-client";
+import { SHOP_ID_QUERY } from "./shop.graphql";
 import { type CallCost, createShopPacer, type ShopPacer, type ThrottleStatus } from "./shop-pacer";
 
 // The Admin API client as the worker and the pages get it: the worker's (background) calls wait
@@ -77,4 +80,15 @@ export function pacerFor(shop: string): ShopPacer {
 /** The shop's bucket as this process last saw it (restored since), or null when it has not asked Shopify yet. */
 export function knownThrottleStatus(shop: string): ThrottleStatus | null {
   return pacers.get(shop)?.estimate() ?? null;
+}
+
+/**
+ * The shop's restore rate (points a second): as this process last saw it, or asked of Shopify
+ * with its smallest read through a client that teaches the pacer. Null when Shopify did not say.
+ */
+export async function readRestoreRate(shop: string, admin: AdminGraphqlClient): Promise<number | null> {
+  const known = knownThrottleStatus(shop);
+  if (known) return known.restoreRate;
+  await runAdminGraphql(admin, { operation: "ShopId", document: SHOP_ID_QUERY, schema: z.unknown() });
+  return knownThrottleStatus(shop)?.restoreRate ?? null;
 }
