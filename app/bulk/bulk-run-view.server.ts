@@ -4,6 +4,7 @@ import { findLabel, findLabelPurchases, type LabelPurchase, type LabelView } fro
 import { parseStoredJson } from "~/utils/stored-json";
 
 import type { BulkChoice } from "./bulk-choice";
+import { BULK_SHIPPING_CONCURRENCY, estimateRunSeconds, type RunEstimate } from "./bulk-run-eta";
 import {
   BILLABLE,
   BULK_ITEM_STATUSES,
@@ -64,8 +65,8 @@ export type BulkRunView = {
   totalCents: number;
   /** Of the items to buy: how many are done (bought, failed, or refused by Shopify) and how many remain. */
   progress: { bought: number; failed: number; remaining: number; notStarted: number; notFulfillable: number };
-  /** Seconds left at the pace so far; null before the first purchase. */
-  estimateSeconds: number | null;
+  /** Time left while it runs, from the shop's restore rate, the shipping floor and the pace so far. */
+  estimate: RunEstimate | null;
   /**
    * For a cancelled run: the labels whose purchase was already on its way when the cancel came
    * and that were bought after it, and what they were charged. Null for any other run.
@@ -100,6 +101,8 @@ export async function getBulkRun(
   shop: string,
   runId: string,
   now = new Date(),
+  /** The shop's restore rate (points a second) as Shopify last reported it; null when unknown. */
+  restoreRate: number | null = null,
 ): Promise<BulkRunView | null> {
   const run = await db.bulkRun.findFirst({ where: { id: runId, shop } });
   if (!run) return null;
@@ -154,7 +157,16 @@ export async function getBulkRun(
       notStarted: counts.not_started,
       notFulfillable: counts.not_fulfillable,
     },
-    estimateSeconds: run.status === "running" && done > 0 ? Math.round((elapsedS / done) * remaining) : null,
+    estimate:
+      run.status === "running"
+        ? estimateRunSeconds({
+            remaining,
+            done,
+            elapsedSeconds: elapsedS,
+            restoreRate,
+            shippingConcurrency: BULK_SHIPPING_CONCURRENCY,
+          })
+        : null,
     boughtAfterCancel,
   };
 }

@@ -6,7 +6,7 @@ import type { AutoDraftRule } from "~/auto-draft/auto-draft-rules";
 import { getAutoDraftSettings } from "~/auto-draft/auto-draft-settings.server";
 import { isTransientLabelError, type LabelError } from "~/labels/label-errors";
 import type { LabelView } from "~/labels/label-repository.server";
-import { loadOrder, shipmentOf } from "~/shipments/load-shipment.server";
+import { loadOrder, loadShopContext, shipmentOf } from "~/shipments/load-shipment.server";
 import type { ShippingClient } from "~/shipping/client.server";
 import { describeService } from "~/shipping/services";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
@@ -17,6 +17,7 @@ import { err, ok, type Result } from "~/utils/result";
 import { parseStoredJson } from "~/utils/stored-json";
 
 import { type BulkChoice, BulkChoiceSchema, MAX_BULK_RUN_ORDERS, rulesForOverride } from "./bulk-choice";
+import type { RunReads } from "./bulk-run-reads.server";
 
 // Bulk labelling (issue 12). A run is rows, so its progress survives a reload, a restart or
 // another browser, and a crash resumes from them:
@@ -119,6 +120,8 @@ export type BulkCheckDeps = {
   shop: string;
   admin: AdminGraphqlClient;
   shipping: Pick<ShippingClient, "getRates" | "createDraftLabel"> | null;
+  /** What the run's checks read once for all its orders (bulk-run-reads.server.ts); null: each reads its own. */
+  readRun?: (runId: string) => Promise<RunReads | null>;
 };
 
 async function rulesFor(db: PrismaClient, shop: string, choice: BulkChoice): Promise<AutoDraftRule[]> {
@@ -187,7 +190,16 @@ export async function checkBulkRunItem(deps: BulkCheckDeps, itemId: string): Pro
     return ok(undefined);
   }
   const orderGid = parseOrderGid(item.orderGid);
-  const loaded = orderGid ? await loadOrder({ db, shop, admin }, orderGid) : null;
+  const reads = orderGid && deps.readRun ? await deps.readRun(run.id) : null;
+  const context = reads?.shopAndLocations ? await loadShopContext({ db, shop, admin }, reads.shopAndLocations) : null;
+  const loaded = orderGid
+    ? await loadOrder(
+        { db, shop, admin },
+        orderGid,
+        context?.ok ? context.value : undefined,
+        reads?.orders.get(orderGid),
+      )
+    : null;
   if (!loaded || !loaded.ok) {
     if (loaded && loaded.error.code !== "NOT_FOUND") return err(loaded.error);
     await settleItem(db, item.id, { status: "skipped", message: "This order is no longer in Shopify." });

@@ -5,6 +5,7 @@ import { createShippingClientForShop } from "~/settings/settings.server";
 import type { ShippingClient } from "~/shipping/client.server";
 import { authenticate } from "~/shopify.server";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
+import { observeAdminClient, pacerFor } from "~/shopify/paced-admin-client";
 
 import { respondWithError } from "./error-response.server";
 
@@ -47,7 +48,8 @@ export function shopContextFrom({ admin, session, sessionToken, redirect }: Admi
     shop,
     session,
     db,
-    admin: admin.graphql,
+    // Never held by the worker's pacing; what Shopify reports teaches this process the shop's bucket.
+    admin: observeAdminClient(admin.graphql, pacerFor(shop)),
     staffMemberId: sessionToken.sub ? sessionToken.sub : null,
     redirect,
     requireShipping() {

@@ -2,6 +2,8 @@ import type { Prisma } from "@prisma/client";
 import { z } from "zod";
 
 import { buyBulkRunItem } from "~/bulk/bulk-buying.server";
+import { BULK_SHIPPING_CONCURRENCY } from "~/bulk/bulk-run-eta";
+import { readRunOrders } from "~/bulk/bulk-run-reads.server";
 import { checkBulkRunItem, giveUpBulkCheck } from "~/bulk/bulk-runs.server";
 import { createCallLimiter } from "~/shipping/call-limiter";
 import type { RequestSlots, ShippingClient } from "~/shipping/client.server";
@@ -32,8 +34,7 @@ export const BULK_BUY_JOB: JobKind<BulkItemPayload> = {
 };
 const BACKOFF = { baseMs: 5_000, maxMs: 5 * 60_000 };
 
-/** Calls to the shipping service in flight at once from one worker, over all bulk jobs. */
-export const BULK_SHIPPING_CONCURRENCY = 4;
+export { BULK_SHIPPING_CONCURRENCY };
 // More jobs than slots: while one job reads Shopify or writes the database, another's request
 // to the shipping service uses the slot (call-limiter.ts).
 export const BULK_JOB_CONCURRENCY = 48;
@@ -61,7 +62,9 @@ export function createBulkCheckJob(deps: BulkJobDeps): JobDefinition<BulkItemPay
     run: async (payload, context) => {
       const admin = await requireAdmin(deps, context.shop);
       const shipping = await deps.shippingFor(context.shop, { slots: shippingCalls });
-      const result = await checkBulkRunItem({ db: deps.db, shop: context.shop, admin, shipping }, payload.itemId);
+      const checkDeps = { db: deps.db, shop: context.shop, admin, shipping };
+      const readRun = (runId: string) => readRunOrders(checkDeps, runId, { fetch: globalThis.fetch });
+      const result = await checkBulkRunItem({ ...checkDeps, readRun }, payload.itemId);
       if (result.ok) return;
       const failure = new JobFailedError(result.error);
       // The last attempt, or a failure no retry can help: the item says why instead of holding

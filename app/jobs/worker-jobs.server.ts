@@ -7,6 +7,7 @@ import { createShippingClientForShop } from "~/settings/settings.server";
 import type { RequestSlots } from "~/shipping/client.server";
 import { unauthenticated } from "~/shopify.server";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
+import { paceAdminClient, pacerFor } from "~/shopify/paced-admin-client";
 
 import {
   type BulkJobDeps,
@@ -42,13 +43,14 @@ import { createShippingEventJob } from "./shipping-event-jobs.server";
  * A shop's Admin API from its offline session, or null when the shop has none (the app was
  * uninstalled: the job is dropped). Anything else (Shopify down or a network blip while the
  * library refreshes an expiring token) is thrown, and the one mapping (job-outcome.ts) retries it.
+ * Every call waits for the shop's pacer, leaving the merchant's pages their share of the bucket.
  */
 export function createAdminFor(
   unauthenticatedAdmin: (shop: string) => Promise<{ admin: { graphql: AdminGraphqlClient } }>,
 ): (shop: string) => Promise<AdminGraphqlClient | null> {
   return async (shop) => {
     try {
-      return (await unauthenticatedAdmin(shop)).admin.graphql;
+      return paceAdminClient((await unauthenticatedAdmin(shop)).admin.graphql, pacerFor(shop));
     } catch (error) {
       if (error instanceof SessionNotFoundError) return null;
       throw error;

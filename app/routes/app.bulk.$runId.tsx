@@ -15,6 +15,7 @@ import { usePolling } from "~/components/use-polling";
 import { requireShopContext } from "~/http/shop-context.server";
 import { checkSpendingPermission, respondToSpendingRefusal } from "~/http/spending-permission.server";
 import { enqueueBulkBuy } from "~/jobs/bulk-run-jobs.server";
+import { readRestoreRate } from "~/shopify/paced-admin-client";
 
 // /app/bulk/:runId — one bulk run: checking → review (the exact total, then Buy) → progress →
 // results (retry failed, print). Everything shown comes from the run's rows, so a reload, a
@@ -29,8 +30,10 @@ function requireRunId(params: { runId?: string }): string {
 }
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
-  const { db, shop } = await requireShopContext(request);
-  const run = await getBulkRun(db, shop, requireRunId(params));
+  const { db, shop, admin } = await requireShopContext(request);
+  // The estimate needs the shop's restore rate: known from the pages' answers, or asked once.
+  const restoreRate = await readRestoreRate(shop, admin);
+  const run = await getBulkRun(db, shop, requireRunId(params), new Date(), restoreRate);
   if (!run) throw new Response("Run not found", { status: 404 });
   return { run };
 };

@@ -50,9 +50,13 @@ export type LoadedShipment = ShipmentFacts &
 
 export const isActiveLabel = (label: LabelView) => (ACTIVE_STATUSES as readonly string[]).includes(label.status);
 
-export async function loadShopContext(deps: ShipmentDeps): Promise<Result<ShopContext, LabelError>> {
+/** The shop's context; `known` is the shop and its locations as a caller already read them. */
+export async function loadShopContext(
+  deps: ShipmentDeps,
+  known?: ShopifyShopAndLocations,
+): Promise<Result<ShopContext, LabelError>> {
   const [shopAndLocations, settings, presets] = await Promise.all([
-    getShopAndLocations(deps.admin),
+    known ? ok(known) : getShopAndLocations(deps.admin),
     getSettingsView(deps.db, deps.shop),
     listBoxPresets(deps.db, deps.shop),
   ]);
@@ -61,16 +65,18 @@ export async function loadShopContext(deps: ShipmentDeps): Promise<Result<ShopCo
 }
 
 /**
- * One order and its labels, with the shop's context (read here unless the caller has it). An
- * order of another shop, or one deleted since, is NOT_FOUND: a 404 for a page, a skip for a job.
+ * One order and its labels, with the shop's context (read here unless the caller has it) and the
+ * order (read here unless the caller read it with others: a bulk run's bulk read). An order of
+ * another shop, or one deleted since, is NOT_FOUND: a 404 for a page, a skip for a job.
  */
 export async function loadOrder(
   deps: ShipmentDeps,
   orderGid: OrderGid,
   context?: ShopContext,
+  preread?: ShopifyOrderForLabelResult,
 ): Promise<Result<LoadedOrder, LabelError>> {
   const [order, shopContext, labels] = await Promise.all([
-    readShopOrder(deps, orderGid, "loadOrder"),
+    preread ? ok(preread) : readShopOrder(deps, orderGid, "loadOrder"),
     context ? Promise.resolve(ok(context)) : loadShopContext(deps),
     listLabelsForOrder(deps.db, deps.shop, orderGid),
   ]);

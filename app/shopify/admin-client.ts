@@ -3,6 +3,8 @@ import { z } from "zod";
 import type { AppError, ErrorField } from "~/utils/app-error";
 import { err, ok, type Result } from "~/utils/result";
 
+import type { CallCost } from "./shop-pacer";
+
 /**
  * The port every Shopify adapter depends on: answers a GraphQL document with a fetch Response
  * whose JSON is `{ data, errors?, extensions? }`. Routes pass `admin.graphql` from
@@ -116,21 +118,30 @@ interface Envelope {
   extensions?: unknown;
 }
 
-// Shopify's cost report: how long until the bucket holds what a throttled query asked for.
+// Shopify's cost report (`extensions.cost`): what the query asked for and the bucket after it.
 const CostExtensionSchema = z.object({
   cost: z.object({
-    requestedQueryCost: z.number(),
-    throttleStatus: z.object({ currentlyAvailable: z.number(), restoreRate: z.number().positive() }),
+    requestedQueryCost: z.number().nullish(),
+    throttleStatus: z
+      .object({ maximumAvailable: z.number(), currentlyAvailable: z.number(), restoreRate: z.number().positive() })
+      .nullish(),
   }),
 });
 
-/** Milliseconds until Shopify's leaky bucket refills enough for the query; null when not reported. */
-export function throttleWaitMs(extensions: unknown): number | null {
+/** The requested cost and the bucket as one answer's `extensions` report them; null when absent. */
+export function readCallCost(extensions: unknown): CallCost | null {
   const parsed = CostExtensionSchema.safeParse(extensions);
   if (!parsed.success) return null;
   const { requestedQueryCost, throttleStatus } = parsed.data.cost;
-  const missing = Math.max(0, requestedQueryCost - throttleStatus.currentlyAvailable);
-  return Math.ceil((missing / throttleStatus.restoreRate) * 1000);
+  return { requestedQueryCost: requestedQueryCost ?? null, throttleStatus: throttleStatus ?? null };
+}
+
+/** Milliseconds until Shopify's leaky bucket refills enough for the query; null when not reported. */
+export function throttleWaitMs(extensions: unknown): number | null {
+  const cost = readCallCost(extensions);
+  if (!cost?.throttleStatus || cost.requestedQueryCost === null) return null;
+  const missing = Math.max(0, cost.requestedQueryCost - cost.throttleStatus.currentlyAvailable);
+  return Math.ceil((missing / cost.throttleStatus.restoreRate) * 1000);
 }
 
 // @shopify/shopify-api's client throws GraphqlQueryError when the response carries `errors`,

@@ -134,37 +134,44 @@ export const LOCALIZED_FIELD_FOR_LABEL_FRAGMENT = `#graphql
   }
 `;
 
+// The order's own fields, shared by the order's query and the bulk read of a run's orders.
+export const ORDER_HEADER_FOR_LABEL_FRAGMENT = `#graphql
+  fragment OrderHeaderForLabel on Order {
+    id
+    legacyResourceId
+    name
+    email
+    phone
+    currencyCode
+    presentmentCurrencyCode
+    displayFulfillmentStatus
+    displayFinancialStatus
+    totalWeight
+    totalPriceSet {
+      shopMoney {
+        amount
+        currencyCode
+      }
+      presentmentMoney {
+        amount
+        currencyCode
+      }
+    }
+    shippingAddress {
+      ...MailingAddressForLabel
+    }
+    shippingLine {
+      title
+      code
+    }
+  }
+`;
+
 // The order's own fields and its first 25 line items: about 370 points.
 export const ORDER_FOR_LABEL_QUERY = `#graphql
   query OrderForLabel($id: ID!) {
     order(id: $id) {
-      id
-      legacyResourceId
-      name
-      email
-      phone
-      currencyCode
-      presentmentCurrencyCode
-      displayFulfillmentStatus
-      displayFinancialStatus
-      totalWeight
-      totalPriceSet {
-        shopMoney {
-          amount
-          currencyCode
-        }
-        presentmentMoney {
-          amount
-          currencyCode
-        }
-      }
-      shippingAddress {
-        ...MailingAddressForLabel
-      }
-      shippingLine {
-        title
-        code
-      }
+      ...OrderHeaderForLabel
       localizedFields(first: 25) {
         pageInfo {
           hasNextPage
@@ -184,6 +191,7 @@ export const ORDER_FOR_LABEL_QUERY = `#graphql
       }
     }
   }
+  ${ORDER_HEADER_FOR_LABEL_FRAGMENT}
   ${LINE_ITEM_FOR_LABEL_FRAGMENT}
   ${MAILING_ADDRESS_FOR_LABEL_FRAGMENT}
   ${LOCALIZED_FIELD_FOR_LABEL_FRAGMENT}
@@ -228,6 +236,52 @@ export const FULFILLMENT_ORDER_LINE_ITEM_FOR_LABEL_FRAGMENT = `#graphql
   }
 `;
 
+// A fulfillment order as a label ships it (its line items apart: they page on their own).
+export const FULFILLMENT_ORDER_FOR_LABEL_FRAGMENT = `#graphql
+  fragment FulfillmentOrderForLabel on FulfillmentOrder {
+    id
+    status
+    requestStatus
+    supportedActions {
+      action
+    }
+    deliveryMethod {
+      methodType
+      serviceCode
+      presentedName
+    }
+    internationalDuties {
+      incoterm
+    }
+    assignedLocation {
+      name
+      address1
+      address2
+      city
+      province
+      zip
+      countryCode
+      phone
+      location {
+        id
+      }
+    }
+    destination {
+      firstName
+      lastName
+      company
+      address1
+      address2
+      city
+      province
+      zip
+      countryCode
+      phone
+      email
+    }
+  }
+`;
+
 // The order's fulfillment orders, 5 a page with their first 20 line items: about 350 points.
 // `displayable: true` leaves out those Shopify hides from the merchant (closed after a merge or
 // move): they ship nothing and would only be noise.
@@ -241,46 +295,7 @@ export const ORDER_FULFILLMENT_ORDERS_FOR_LABEL_QUERY = `#graphql
           endCursor
         }
         nodes {
-          id
-          status
-          requestStatus
-          supportedActions {
-            action
-          }
-          deliveryMethod {
-            methodType
-            serviceCode
-            presentedName
-          }
-          internationalDuties {
-            incoterm
-          }
-          assignedLocation {
-            name
-            address1
-            address2
-            city
-            province
-            zip
-            countryCode
-            phone
-            location {
-              id
-            }
-          }
-          destination {
-            firstName
-            lastName
-            company
-            address1
-            address2
-            city
-            province
-            zip
-            countryCode
-            phone
-            email
-          }
+          ...FulfillmentOrderForLabel
           lineItems(first: 20) {
             pageInfo {
               hasNextPage
@@ -294,6 +309,7 @@ export const ORDER_FULFILLMENT_ORDERS_FOR_LABEL_QUERY = `#graphql
       }
     }
   }
+  ${FULFILLMENT_ORDER_FOR_LABEL_FRAGMENT}
   ${FULFILLMENT_ORDER_LINE_ITEM_FOR_LABEL_FRAGMENT}
 `;
 

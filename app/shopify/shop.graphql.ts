@@ -50,3 +50,13 @@ export const SHOP_AND_LOCATIONS_FOR_LABELS_QUERY = `#graphql
     }
   }
 `;
+
+// The smallest read there is (2 points): its answer tells the shop's rate limit, for a page that
+// has not asked Shopify anything yet in this process (the run page's estimate).
+export const SHOP_ID_QUERY = `#graphql
+  query ShopId {
+    shop {
+      id
+    }
+  }
+`;

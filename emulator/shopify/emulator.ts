@@ -18,6 +18,7 @@ import {
   validateSchema,
 } from "graphql";
 
+import { BULK_RESULTS_PATH, type BulkOperations, createBulkOperations } from "./bulk-operations";
 import {
   fulfillmentTrackingState,
   handleFulfillmentCreate,
@@ -100,6 +101,9 @@ export interface ShopifyAdminEmulatorOptions {
   now?: () => number;
   // Deliver the store's webhook events to an app (webhooks.ts); without it events are only recorded.
   webhooks?: WebhookSenderOptions;
+  // How long a bulk query operation runs before it completes (bulk-operations.ts); default 1 s
+  // plus 1 ms an object.
+  bulkOperationDurationMs?: (objectCount: number) => number;
 }
 
 // One event the store emitted, whether or not a subscription sends it anywhere.
@@ -170,6 +174,10 @@ export interface EmulatorContext {
   storeChanged: () => void;
   // The emulator's clock (option `now`), for what a mutation dates.
   now: () => number;
+  // The store's bulk query operations.
+  bulk: BulkOperations;
+  // A bulk operation's query: connections without `first` or `last` answer every node.
+  unbounded?: boolean;
 }
 
 // Each index is built on first use and holds what only a mutation (new fulfillments, statuses,
@@ -415,13 +423,19 @@ function indexNodes(state: ShopifyEmulatorState): Map<string, Rec> {
   return index;
 }
 
-// A small subset of Shopify's order search syntax: the terms the app sends. Unknown terms are
+// A small subset of Shopify's order search syntax: the terms the app sends, joined by spaces or OR. Unknown terms are
 // ignored (Shopify also ignores unknown search fields rather than failing). The query is read
 // once into one test per term, then run against every order of the store.
 type OrderTest = (order: OrderRecord) => boolean;
 type SearchFactsOf = (order: OrderRecord) => OrderSearchFacts;
 function compileOrderQuery(query: string | undefined, factsOf: SearchFactsOf): OrderTest {
   if (!query) return () => true;
+  // `a OR b`: an order matching either side (no parentheses); terms side by side must all match.
+  const alternatives = query.split(/\s+OR\s+/);
+  if (alternatives.length > 1) {
+    const tests = alternatives.map((alternative) => compileOrderQuery(alternative, factsOf));
+    return (order) => tests.some((test) => test(order));
+  }
   const terms = query.match(/(\S+:"[^"]*"|\S+)/g) ?? [];
   const tests: OrderTest[] = [];
   for (const term of terms) {
@@ -485,11 +499,13 @@ function decodeCursor(cursor: unknown): number {
 
 const MAX_PAGE_SIZE = 250;
 
-function buildConnection(all: unknown[], args: Rec): Rec {
-  const first = typeof args.first === "number" ? args.first : undefined;
+function buildConnection(all: unknown[], args: Rec, unbounded: boolean): Rec {
+  let first = typeof args.first === "number" ? args.first : undefined;
   const last = typeof args.last === "number" ? args.last : undefined;
-  if (first === undefined && last === undefined) throw new GraphQLError("you must provide one of first or last");
-  if ((first ?? last ?? 0) > MAX_PAGE_SIZE)
+  if (first === undefined && last === undefined && unbounded) first = all.length;
+  else if (first === undefined && last === undefined) throw new GraphQLError("you must provide one of first or last");
+  else if (unbounded) throw new GraphQLError("Bulk queries ignore first and last: leave them out.");
+  if (!unbounded && (first ?? last ?? 0) > MAX_PAGE_SIZE)
     throw new GraphQLError(`The maximum number of items allowed per page is ${MAX_PAGE_SIZE}.`);
   const items = args.reverse === true ? [...all].reverse() : all;
   let start = args.after != null ? decodeCursor(args.after) + 1 : 0;
@@ -511,10 +527,10 @@ function buildConnection(all: unknown[], args: Rec): Rec {
 
 // Turn a plain value into what the schema expects: arrays become connections or `first`-limited
 // lists, and missing required lists/booleans get Shopify's empty defaults.
-function shapeValue(value: unknown, returnType: GraphQLOutputType, args: Rec): unknown {
+function shapeValue(value: unknown, returnType: GraphQLOutputType, args: Rec, unbounded = false): unknown {
   const named = getNamedType(returnType);
   const nullable = getNullableType(returnType);
-  if (Array.isArray(value) && named.name.endsWith("Connection")) return buildConnection(value, args);
+  if (Array.isArray(value) && named.name.endsWith("Connection")) return buildConnection(value, args, unbounded);
   if (Array.isArray(value) && nullable instanceof GraphQLList && typeof args.first === "number")
     return value.slice(0, args.first);
   if (value === undefined && returnType instanceof GraphQLNonNull) {
@@ -542,7 +558,7 @@ const fieldResolver: GraphQLFieldResolver<unknown, EmulatorContext> = (source, a
     });
   }
   if (typeof value === "function") value = (value as (a: Rec, c: EmulatorContext) => unknown)(args, ctx);
-  return shapeValue(value, info.returnType, args);
+  return shapeValue(value, info.returnType, args, ctx.unbounded === true);
 };
 
 const typeResolver: GraphQLTypeResolver<unknown, EmulatorContext> = (value) =>
@@ -580,7 +596,11 @@ function createRootValue() {
       // Orders directly: indexing every node of a 10,000-order store takes a moment.
       (ctx.lookups().orderById.get(String(args.id)) as Rec | undefined) ??
       ctx.lookups().nodes.get(String(args.id)) ??
+      ctx.bulk.find(String(args.id)) ??
       null,
+    bulkOperation: (args: Rec, ctx: EmulatorContext) => ctx.bulk.find(String(args.id)),
+    currentBulkOperation: (args: Rec, ctx: EmulatorContext) => (args.type === "MUTATION" ? null : ctx.bulk.current()),
+    bulkOperationRunQuery: (args: Rec, ctx: EmulatorContext) => ctx.bulk.runQuery(String(args.query)),
     nodes: (args: Rec, ctx: EmulatorContext) => {
       const index = ctx.lookups().nodes;
       return (Array.isArray(args.ids) ? args.ids : []).map((id) => index.get(String(id)) ?? null);
@@ -689,6 +709,26 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
     return outcome.result;
   };
 
+  const contextFor = (unbounded: boolean): EmulatorContext => ({
+    state,
+    protectedCustomerDataApproved,
+    lookups: getLookups,
+    storeChanged: () => {
+      lookups = undefined;
+    },
+    now: clock,
+    bulk,
+    unbounded,
+  });
+  const bulk = createBulkOperations({
+    schema,
+    shop,
+    now: clock,
+    ...(options.bulkOperationDurationMs ? { durationMs: options.bulkOperationDurationMs } : {}),
+    execute: async (document) =>
+      executeDocument({ schema, document, rootValue, contextValue: contextFor(true), fieldResolver, typeResolver }),
+  });
+
   const execute: AdminGraphqlHandler = async (query, requestOptions) => {
     const variables = requestOptions?.variables ?? {};
     const { document, errors: documentErrors } = prepareDocument(schema, query);
@@ -753,15 +793,7 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
               document,
               variableValues: variables,
               rootValue,
-              contextValue: {
-                state,
-                protectedCustomerDataApproved,
-                lookups: getLookups,
-                storeChanged: () => {
-                  lookups = undefined;
-                },
-                now: clock,
-              } satisfies EmulatorContext,
+              contextValue: contextFor(false),
               fieldResolver,
               typeResolver,
             });
@@ -782,6 +814,13 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
   const handleFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = input instanceof Request ? input : new Request(input, init);
     const url = new URL(request.url);
+    if (url.hostname === shop && request.method === "GET" && url.pathname.startsWith(BULK_RESULTS_PATH)) {
+      // A completed bulk operation's result (on Shopify a signed storage URL, no token needed).
+      const file = bulk.resultFile(url.pathname);
+      return file === null
+        ? jsonResponse({ errors: "Not Found" }, 404)
+        : new Response(file, { headers: { "Content-Type": "application/jsonl" } });
+    }
     if (url.hostname !== shop || url.pathname !== graphqlPath) {
       return jsonResponse({ errors: "Not Found" }, 404);
     }
@@ -817,6 +856,7 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
       webhooks?.reset();
       pendingFailures.length = 0;
       bucket.reset();
+      bulk.reset();
       protectedCustomerDataApproved = options.protectedCustomerDataApproved ?? true;
     },
     fulfillments: () =>

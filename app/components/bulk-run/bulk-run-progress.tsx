@@ -5,7 +5,7 @@ import type { BulkRunView } from "~/bulk/bulk-run-view.server";
 import { formatMinorUnits } from "~/utils/money";
 
 import { BulkRunDownloads } from "./bulk-run-downloads";
-import { buyingPercent, formatEstimate, plural } from "./bulk-run-text";
+import { buyingPercent, describeEstimate, plural } from "./bulk-run-text";
 
 // A confirmed run: how far buying has come, what it waits on, how it ended, and what is left to
 // do (cancel the rest, retry, print).
@@ -26,7 +26,7 @@ function describeProgress(run: BulkRunView): string {
     `${progress.remaining} remaining`,
     progress.notStarted > 0 ? `${progress.notStarted} not started` : null,
     progress.notFulfillable > 0 ? `${progress.notFulfillable} not bought (held or closed in Shopify)` : null,
-    run.estimateSeconds !== null && !run.retrying ? formatEstimate(run.estimateSeconds) : null,
+    run.estimate && !run.retrying ? describeEstimate(run.estimate) : null,
   ]
     .filter(Boolean)
     .join(" · ");

@@ -1,3 +1,4 @@
+import type { RunEstimate } from "~/bulk/bulk-run-eta";
 import type { BulkRunItemView, BulkRunView } from "~/bulk/bulk-run-view.server";
 import type { BulkItemStatus } from "~/bulk/bulk-runs.server";
 
@@ -23,6 +24,12 @@ export function formatEstimate(seconds: number | null): string {
   if (seconds === null) return "";
   if (seconds < 60) return `about ${Math.max(1, Math.round(seconds))} s left`;
   return `about ${Math.round(seconds / 60)} min left`;
+}
+
+/** The time left, and what sets its pace when it is Shopify's limit for the store. */
+export function describeEstimate(estimate: RunEstimate): string {
+  const left = formatEstimate(estimate.seconds);
+  return estimate.limitedBy === "shopify" ? `${left} (at the pace Shopify allows this store)` : left;
 }
 
 /** The page's title: what the run is doing, or how it ended (a run with failures did not just "buy labels"). */

@@ -1,0 +1,39 @@
+// How long a running bulk run has left (ADR 20). Two floors bound it, and the pace so far
+// refines it:
+// - Shopify: each label bought spends the shop's rate limit (the spend guard's read, the
+//   write-back's read and the fulfillment itself: about 30 points as Shopify counts actual cost),
+//   restored at the shop's rate (100 points a second on Standard, 1,000 on Plus), less the
+//   merchant's reserve the worker leaves in the bucket;
+// - shipping: one purchase a label, BULK_SHIPPING_CONCURRENCY in flight.
+// Before the first label is bought, the larger floor is the estimate; after, the pace so far,
+// never below the floors (a run that started on a full bucket slows once it is spent).
+
+/** Calls to the shipping service in flight at once from one worker, over all bulk jobs. */
+export const BULK_SHIPPING_CONCURRENCY = 4;
+
+/** Shopify points one bought label spends (actual cost, measured at the emulator). */
+export const SHOPIFY_POINTS_PER_LABEL = 30;
+/** A purchase request's usual time at the shipping service. */
+export const SHIPPING_CALL_SECONDS = 0.3;
+
+export type RunEstimate = {
+  seconds: number;
+  /** What sets the pace: Shopify's rate limit for this store, or the shipping service. */
+  limitedBy: "shopify" | "shipping";
+};
+
+export function estimateRunSeconds(input: {
+  remaining: number;
+  done: number;
+  elapsedSeconds: number;
+  /** The shop's restore rate (points a second), as Shopify reports it; null when not known yet. */
+  restoreRate: number | null;
+  shippingConcurrency: number;
+}): RunEstimate | null {
+  if (input.remaining <= 0) return null;
+  const shopifyFloor = input.restoreRate ? (input.remaining * SHOPIFY_POINTS_PER_LABEL) / input.restoreRate : 0;
+  const shippingFloor = (input.remaining * SHIPPING_CALL_SECONDS) / input.shippingConcurrency;
+  const pace = input.done > 0 ? (input.elapsedSeconds / input.done) * input.remaining : 0;
+  const seconds = Math.round(Math.max(shopifyFloor, shippingFloor, pace));
+  return { seconds, limitedBy: shopifyFloor >= shippingFloor ? "shopify" : "shipping" };
+}

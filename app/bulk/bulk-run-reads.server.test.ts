@@ -1,0 +1,91 @@
+import type { Prisma } from "@prisma/client";
+import { describe, expect, it } from "vitest";
+
+import db from "~/db.server";
+
+import { loadDefaultConfig } from "../../emulator/shipping/config";
+import { createShippingEmulator } from "../../emulator/shipping/emulator";
+import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
+import { createTestShippingClient, TEST_LABEL_SHOP } from "../../test/helpers/labels";
+import { BULK_READ_MIN_ORDERS, readRunOrders } from "./bulk-run-reads.server";
+import { getBulkRun } from "./bulk-run-view.server";
+import { checkBulkRunItem, startBulkRun } from "./bulk-runs.server";
+
+const SHOP = TEST_LABEL_SHOP;
+
+// A run's check phase, measured in Shopify points as the emulator charges them (Shopify's
+// published cost rules): with one bulk read for the run, and with each order read on its own.
+async function checkRun(orders: number, options: { bulk: boolean }) {
+  let now = 1_000_000;
+  const shopify = createShopifyAdminEmulator({ now: () => now, throttle: false });
+  const shipping = createTestShippingClient(createShippingEmulator({ config: loadDefaultConfig() }));
+  const placed = Array.from({ length: orders }, (_, i) =>
+    shopify.createOrder({ kind: i % 7 === 6 ? "international" : "domestic" }),
+  );
+  const checks: string[] = [];
+  const started = await startBulkRun(
+    db,
+    SHOP,
+    {
+      orders: placed.map(({ order }) => ({ orderGid: order.id, orderName: order.name })),
+      choice: { mode: "cheapest" },
+    },
+    async (_tx: Prisma.TransactionClient, id: string) => void checks.push(id),
+  );
+  if (!started.ok) throw new Error(started.error.message);
+  const deps = { db, shop: SHOP, admin: shopify.graphql, shipping };
+  // Time passes only while the bulk read waits for its operation.
+  const sleep = async (ms: number) => void (now += ms);
+  const readRun = (runId: string) =>
+    readRunOrders(deps, runId, { fetch: shopify.fetch, sleep, now: () => now, pollMs: 1_000 });
+  const before = shopify.queryCostSpent();
+  // As the worker runs them: many at once.
+  const results = await Promise.all(
+    checks.map((id) => checkBulkRunItem(options.bulk ? { ...deps, readRun } : deps, id)),
+  );
+  expect(results.every((r) => r.ok)).toBe(true);
+  const run = await getBulkRun(db, SHOP, started.value.runId);
+  return {
+    pointsPerOrder: (shopify.queryCostSpent() - before) / orders,
+    items: run?.items.map((i) => ({
+      status: i.status,
+      service: i.service,
+      quotedCents: i.quotedCents,
+      problems: i.problems,
+    })),
+  };
+}
+
+describe("a bulk run's check phase", () => {
+  it("reads a large run's orders with one bulk operation: a few points a run instead of about 60 an order", async () => {
+    const orders = BULK_READ_MIN_ORDERS + 8;
+    const bulk = await checkRun(orders, { bulk: true });
+    const oneByOne = await checkRun(orders, { bulk: false });
+    // The old way: the order, its fulfillment orders and the shop, each read per order.
+    expect(oneByOne.pointsPerOrder).toBeGreaterThan(40);
+    // The bulk read's mutation and status reads, and the shop once, for the whole run.
+    expect(bulk.pointsPerOrder).toBeLessThan(2);
+    // The same verdicts, services and quotes either way.
+    expect(bulk.items).toEqual(oneByOne.items);
+    expect(bulk.items?.filter((i) => i.status === "ready").length).toBeGreaterThan(orders / 2);
+  });
+
+  it("reads a small run's orders one by one", async () => {
+    let now = 1_000_000;
+    const shopify = createShopifyAdminEmulator({ now: () => now });
+    const placed = Array.from({ length: 3 }, () => shopify.createOrder().order);
+    const started = await startBulkRun(
+      db,
+      SHOP,
+      { orders: placed.map((o) => ({ orderGid: o.id, orderName: o.name })), choice: { mode: "cheapest" } },
+      async () => {},
+    );
+    if (!started.ok) throw new Error(started.error.message);
+    const reads = await readRunOrders({ db, shop: SHOP, admin: shopify.graphql }, started.value.runId, {
+      fetch: shopify.fetch,
+      sleep: async (ms) => void (now += ms),
+      now: () => now,
+    });
+    expect(reads).toBeNull();
+  });
+});
