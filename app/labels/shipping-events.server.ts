@@ -240,22 +240,20 @@ async function recordParcelStatus(
     estimatedDeliveryAt: update.estimated_delivery_at ? new Date(update.estimated_delivery_at) : null,
     location: update.location ? JSON.stringify(update.location) : null,
   };
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const { count } = await db.parcelTracking.updateMany({
-      where: { ...key, shop, occurredAt: { lt: occurredAt } },
-      data,
-    });
-    if (count === 1) return true;
-    if (await db.parcelTracking.findUnique({ where: { labelId_trackingNumber: key } })) return false;
+  const storeIfNewer = async () =>
+    (await db.parcelTracking.updateMany({ where: { ...key, shop, occurredAt: { lt: occurredAt } }, data })).count === 1;
+  if (await storeIfNewer()) return true;
+  if (!(await db.parcelTracking.findUnique({ where: { labelId_trackingNumber: key } }))) {
     try {
       await db.parcelTracking.create({ data: { shop, ...key, ...data } });
       return true;
     } catch (error) {
-      // Another job stored this parcel's first status meanwhile: compare with it instead.
       if (!isUniqueViolation(error)) throw error;
     }
   }
-  return false;
+  // The parcel has a status now, but another job may have stored it after the write above found
+  // none: only a write made now that the row exists says whether this update is the newer one.
+  return storeIfNewer();
 }
 
 /**
