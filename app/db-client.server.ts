@@ -1,31 +1,14 @@
 import { createRequire } from "node:module";
 
-import type { Client, Config } from "@libsql/client";
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@prisma/client";
+import Database from "libsql";
 
 import { resolveDatabaseUrl } from "../prisma/database-url";
-import { SqliteClient } from "./sqlite-client.server";
 
 // Opening the app's database, SQLite or PostgreSQL, without reading the app's environment: the
 // app's one client (db.server.ts), the demo and the tests open theirs here.
-
-// SQLite lets one connection write at a time; the web and worker processes share the file. The
-// adapter talks to SqliteClient (sqlite-client.server.ts), which waits out the other process's
-// write lock without wedging the connection, and takes the lock when a transaction begins.
-// Correctness never depends on the waiting: state transitions are conditional updates (ADR 3, 5).
-class WaitingLibSQL extends PrismaLibSQL {
-  constructor(
-    config: Config,
-    private readonly wal: boolean,
-  ) {
-    super(config);
-  }
-  override createClient(config: Config): Client {
-    return SqliteClient.fromUrl(config.url, { wal: this.wal, ...(config.intMode ? { intMode: config.intMode } : {}) });
-  }
-}
 
 /** `postgresql://…` or `postgres://…`: the database is PostgreSQL (ADR 14); anything else is SQLite. */
 export const isPostgresqlUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);
@@ -39,11 +22,26 @@ function createPostgresqlClient(url: string): PrismaClient {
   return new generated.PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
 }
 
+// WAL is a property of the file, kept by every later connection: readers never wait for a commit,
+// and a commit costs one sync instead of the rollback journal's several. Set here, before the
+// adapter opens its connections, because the adapter has no option for it.
+function turnOnWriteAheadLog(url: string): void {
+  const connection = new Database(url.slice("file:".length));
+  try {
+    connection.pragma("journal_mode = WAL");
+  } finally {
+    connection.close();
+  }
+}
+
 export function createPrismaClient(databaseUrl: string, options: { wal?: boolean } = {}): PrismaClient {
   if (isPostgresqlUrl(databaseUrl)) return createPostgresqlClient(databaseUrl);
   const url = resolveDatabaseUrl(databaseUrl);
   // Tests copy a fresh file under a closed client before each test: a WAL file left by a
   // connection the client dropped could be replayed onto the new copy, so tests keep the journal.
   const wal = options.wal ?? (url.startsWith("file:") && process.env.NODE_ENV !== "test");
-  return new PrismaClient({ adapter: new WaitingLibSQL({ url }, wal) });
+  if (wal) turnOnWriteAheadLog(url);
+  // One SQLite file serves one process (ADR 19): the adapter runs one query or transaction at a
+  // time, so the process never waits on its own lock, and nothing else writes the file.
+  return new PrismaClient({ adapter: new PrismaLibSQL({ url }) });
 }

@@ -60,8 +60,13 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A process of its own: a second PrismaClient on the test's database file. */
+/**
+ * A worker process's database client. On PostgreSQL, a client of its own, as several processes
+ * share the database. On SQLite one process owns the file (ADR 19): the worker runs inside it, and
+ * the restarted process opens the file after the killed one, so both use the app's client.
+ */
 function processClient(): PrismaClient {
+  if (providerOf(db) !== "postgresql") return db;
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL not set by the test setup");
   const client = createPrismaClient(url);

@@ -188,8 +188,8 @@ function parsePayload(raw: string): unknown {
 /**
  * One store operation at a time per worker process. On SQLite, the libsql adapter runs a write in
  * a transaction on its own connection: a claim and a completion overlapping in one process can
- * each hold the lock the other waits for until both time out. Across processes, the conditional
- * updates decide and busy-retry (app/db.server.ts) waits; correctness never depends on this.
+ * each hold the lock the other waits for until both time out. Across processes (PostgreSQL), the
+ * conditional updates decide; correctness never depends on this.
  */
 function serialized<A extends unknown[], R>(lock: { tail: Promise<unknown> }, operation: (...args: A) => Promise<R>) {
   return (...args: A): Promise<R> => {
