@@ -8,6 +8,10 @@
 // on Shopify), all on the same plan; the app's processes reach them through the demo's fetch
 // routing (DEMO_ROUTE_SHOPS). Every shipping call takes BENCH_SHIPPING_LATENCY_MS (100 ms).
 //
+// A run takes at most MAX_BULK_RUN_ORDERS (1,000) orders, so the shop's 2,000 orders go as two
+// runs of 1,000 started together, as a merchant would start them; the big run's time is until the
+// last of them ends.
+//
 // Printed: the big run's wall time alone and with the others, their ratio, and for the other
 // shops the time from sending an order's webhook to its draft at the shipping service (seen by
 // polling the app's labels every 500 ms). Targets: others_draft_p95_s < 10, big_run_ratio ≤ 1.3,
@@ -23,6 +27,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 
+import { MAX_BULK_RUN_ORDERS } from "../app/bulk/bulk-choice";
 import { planFromArgs } from "../emulator/shopify/rate-limit";
 import { type ShopifyAdminEmulatorServer, startShopifyAdminEmulatorServer } from "../emulator/shopify/server";
 import { adoptDemoAppEnvironment, driveBulkRun, placeOrders, slowShippingCalls } from "./bench-bulk-run";
@@ -51,6 +56,19 @@ const TOPIC = "fulfillment_orders/order_routing_complete";
 const ROOT = resolve(import.meta.dirname, "..");
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The shop's orders as runs of at most MAX_BULK_RUN_ORDERS, started together; done when the last one is. */
+async function driveBigRun(
+  db: Parameters<typeof driveBulkRun>[0],
+  shop: string,
+  orders: ReturnType<typeof placeOrders>,
+  options: Parameters<typeof driveBulkRun>[3],
+): Promise<{ wallS: number }> {
+  const runs: ReturnType<typeof placeOrders>[] = [];
+  for (let i = 0; i < orders.length; i += MAX_BULK_RUN_ORDERS) runs.push(orders.slice(i, i + MAX_BULK_RUN_ORDERS));
+  const driven = await Promise.all(runs.map((run) => driveBulkRun(db, shop, run, options)));
+  return { wallS: Math.max(...driven.map((run) => run.wallS)) };
+}
 
 function percentile(sorted: number[], p: number): number {
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
@@ -191,7 +209,7 @@ async function main(): Promise<{ result: string; code: number }> {
       const log = (line: string) => console.log(line);
 
       console.log(`alone: ${running.shop} runs ${BIG_ORDERS} orders; every shipping call takes ${LATENCY_MS} ms`);
-      const alone = await driveBulkRun(db, running.shop, placeOrders(running.shopify, BIG_ORDERS), {
+      const alone = await driveBigRun(db, running.shop, placeOrders(running.shopify, BIG_ORDERS), {
         timeoutMs: RUN_TIMEOUT_MS,
         log,
       });
@@ -227,7 +245,7 @@ async function main(): Promise<{ result: string; code: number }> {
           await sleep(500);
         }
       })();
-      const together = await driveBulkRun(db, running.shop, placeOrders(running.shopify, BIG_ORDERS), {
+      const together = await driveBigRun(db, running.shop, placeOrders(running.shopify, BIG_ORDERS), {
         timeoutMs: RUN_TIMEOUT_MS,
         log,
       });

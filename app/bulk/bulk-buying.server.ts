@@ -8,6 +8,7 @@ import type { ShippingClient } from "~/shipping/client.server";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { err, ok, type Result } from "~/utils/result";
 
+import { RUN_TRANSACTION } from "./bulk-choice";
 import {
   type BulkRunError,
   describeRetryCause,
@@ -82,7 +83,7 @@ export async function confirmBulkRun(
     for (const item of ready) await enqueueBuy(tx, item.id);
     await recordAudits(tx, authorizations(shop, runId, ready, options.confirmedBy ?? null, "total confirmed"));
     return ok({ queued: ready.length });
-  });
+  }, RUN_TRANSACTION);
 }
 
 // ---------- Buying ----------
@@ -317,7 +318,7 @@ export async function retryFailedBulkItems(
     for (const item of failed) await enqueueBuy(tx, item.id);
     await recordAudits(tx, authorizations(shop, runId, failed, options.retriedBy ?? null, "failed label retried"));
     return ok({ queued: failed.length });
-  });
+  }, RUN_TRANSACTION);
 }
 
 // ---------- Sweeping ----------

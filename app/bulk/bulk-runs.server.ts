@@ -16,7 +16,13 @@ import type { ShopifyFulfillmentOrder, ShopifyOrderForLabel } from "~/shopify/or
 import { err, ok, type Result } from "~/utils/result";
 import { parseStoredJson } from "~/utils/stored-json";
 
-import { type BulkChoice, BulkChoiceSchema, MAX_BULK_RUN_ORDERS, rulesForOverride } from "./bulk-choice";
+import {
+  type BulkChoice,
+  BulkChoiceSchema,
+  MAX_BULK_RUN_ORDERS,
+  rulesForOverride,
+  RUN_TRANSACTION,
+} from "./bulk-choice";
 import type { RunReads } from "./bulk-run-reads.server";
 
 // Bulk labelling (issue 12). A run is rows, so its progress survives a reload, a restart or
@@ -109,7 +115,7 @@ export async function startBulkRun(
     const items = await tx.bulkRunItem.findMany({ where: { runId: run.id }, select: { id: true } });
     for (const item of items) await enqueueCheck(tx, item.id);
     return run.id;
-  });
+  }, RUN_TRANSACTION);
   return ok({ runId });
 }
 

@@ -38,6 +38,12 @@ export { BULK_SHIPPING_CONCURRENCY };
 // More jobs than slots: while one job reads Shopify or writes the database, another's request
 // to the shipping service uses the slot (call-limiter.ts).
 export const BULK_JOB_CONCURRENCY = 48;
+/**
+ * A shop's bulk jobs of one kind running at once over every worker (pg-boss counts them): one
+ * shop's big run leaves the rest of the workers' slots, their database connections and their CPU
+ * to other shops' runs and automatic drafts (ADR 21).
+ */
+export const BULK_JOBS_PER_SHOP = 16;
 const shippingCalls = createCallLimiter(BULK_SHIPPING_CONCURRENCY);
 
 export function enqueueBulkCheck(tx: Prisma.TransactionClient, shop: string, itemId: string) {
@@ -57,6 +63,7 @@ export function createBulkCheckJob(deps: BulkJobDeps): JobDefinition<BulkItemPay
   return {
     ...BULK_CHECK_JOB,
     concurrency: BULK_JOB_CONCURRENCY,
+    perShopConcurrency: BULK_JOBS_PER_SHOP,
     leaseMs: 3 * 60_000,
     backoff: BACKOFF,
     run: async (payload, context) => {
@@ -81,6 +88,7 @@ export function createBulkBuyJob(deps: BulkJobDeps): JobDefinition<BulkItemPaylo
   return {
     ...BULK_BUY_JOB,
     concurrency: BULK_JOB_CONCURRENCY,
+    perShopConcurrency: BULK_JOBS_PER_SHOP,
     leaseMs: 4 * 60_000,
     backoff: BACKOFF,
     run: async (payload, context) => {

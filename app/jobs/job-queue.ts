@@ -40,6 +40,12 @@ export type JobKind<P> = {
 export type JobDefinition<P> = JobKind<P> & {
   /** How many jobs of this name one worker process runs at the same time. */
   readonly concurrency: number;
+  /**
+   * How many jobs of this name one shop may have running at once, over every worker (default: no
+   * cap but `concurrency`). A shop with a backlog of this kind (a bulk run's items) then leaves
+   * the other slots to other shops' jobs, which wait for a free slot, not behind its backlog.
+   */
+  readonly perShopConcurrency?: number;
   /** How long a worker owns a job it claimed before another may take it over (default 5 minutes). */
   readonly leaseMs?: number;
   /** Wait before retry n (1-based): baseMs · 2^(n-1), at most maxMs (default 10 s … 1 h); pg-boss's has jitter (between it and twice it). */

@@ -83,6 +83,9 @@ export function createJobWorker(
   for (const definition of definitions) {
     if (names.has(definition.name)) throw new Error(`Two job definitions are named ${definition.name}`);
     if (!(definition.concurrency >= 1)) throw new Error(`Job ${definition.name} needs a concurrency of at least 1`);
+    if (definition.perShopConcurrency !== undefined && !(definition.perShopConcurrency >= 1)) {
+      throw new Error(`Job ${definition.name} needs a per-shop concurrency of at least 1`);
+    }
     names.add(definition.name);
   }
 
@@ -170,6 +173,9 @@ export function createJobWorker(
           )
           .finally(() => {
             running.delete(job.id);
+            // Its kind has a free slot now, and its shop one under a per-shop cap: asked again at
+            // once, even if it was found with nothing claimable a moment ago (its shop at the cap).
+            foundEmptyAt.delete(job.name);
             requestWake();
           });
         running.set(job.id, entry);

@@ -102,7 +102,11 @@ export async function requireAdmin(
 export function createAutoDraftJob(deps: OrderChangeJobDeps): JobDefinition<AutoDraftPayload> {
   return {
     ...AUTO_DRAFT_JOB,
-    concurrency: 4,
+    // A draft mostly waits on Shopify and the shipping service, so many run at once; one shop's
+    // burst of orders (an import) holds at most four of them over the fleet, and the other shops'
+    // new orders take the rest (ADR 21).
+    concurrency: 16,
+    perShopConcurrency: 4,
     leaseMs: 3 * 60_000,
     backoff: BACKOFF,
     run: async (payload, context) => {

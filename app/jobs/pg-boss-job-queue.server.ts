@@ -160,6 +160,8 @@ export async function enqueueWithPgBoss<P>(
     const id = await boss.send(kind.name, data, {
       ...connection,
       singletonKey,
+      // The shop is the job's group, for the per-shop cap a worker may claim under.
+      group: { id: shop },
       retryLimit: maxAttempts - 1,
       ...(options.runAt ? { startAfter: options.runAt } : {}),
     });
@@ -322,7 +324,13 @@ export function createPgBossJobStore(boss: PgBoss): JobStore {
       // The lease is judged by the database's clock from the job's start; counted here from just
       // before the fetch, on this process's clock, it ends no later than the real one.
       const fetchedAt = Date.now();
-      const [job] = await boss.fetch<JobData>(definition.name, { batchSize: 1, includeMetadata: true });
+      const [job] = await boss.fetch<JobData>(definition.name, {
+        batchSize: 1,
+        includeMetadata: true,
+        // Every job's group is its shop (enqueueWithPgBoss): pg-boss counts a group's active jobs
+        // over every worker and skips the waiting jobs of a shop at its cap.
+        ...(definition.perShopConcurrency === undefined ? {} : { groupConcurrency: definition.perShopConcurrency }),
+      });
       if (!job) return null;
       const data = job.data as Partial<JobData> | null;
       return {

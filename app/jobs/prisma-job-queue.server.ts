@@ -210,6 +210,23 @@ export function createPrismaJobStore(db: PrismaClient): JobStore {
   };
 }
 
+/**
+ * The shops running as many jobs of this kind as its per-shop cap allows (a lease not over), whose
+ * waiting jobs are not claimed now. Read before the claim, not with it: within a process the store
+ * runs one operation at a time, so the cap holds there; two processes claiming for one shop at the
+ * same moment may each take its last slot.
+ */
+async function findShopsAtCap(db: PrismaClient, definition: AnyJobDefinition, now: Date): Promise<string[]> {
+  const cap = definition.perShopConcurrency;
+  if (cap === undefined) return [];
+  const busy = await db.job.groupBy({
+    by: ["shop"],
+    where: { name: definition.name, status: "running", leaseUntil: { gte: now } },
+    having: { shop: { _count: { gte: cap } } },
+  });
+  return busy.map((row) => row.shop);
+}
+
 function createUnserializedStore(db: PrismaClient): JobStore {
   const own = (job: ClaimedJob) => ({ id: job.id, status: "running", claimToken: job.token });
   return {
@@ -218,9 +235,11 @@ function createUnserializedStore(db: PrismaClient): JobStore {
       // Other workers may take every candidate first: read again rather than report "nothing
       // due" (which would leave this kind unasked for a while, job-worker.server.ts).
       for (let round = 0; round < CLAIM_ROUNDS; round++) {
+        const shopsAtCap = await findShopsAtCap(db, definition, now);
         const candidates = await db.job.findMany({
           where: {
             name: definition.name,
+            ...(shopsAtCap.length ? { shop: { notIn: shopsAtCap } } : {}),
             OR: [
               { status: "queued", runAt: { lte: now } },
               // Its worker died (or stalled past its lease): take it over.

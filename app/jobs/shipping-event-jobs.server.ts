@@ -51,7 +51,10 @@ export function createShippingEventJob(
 ): JobDefinition<ShippingEventPayload> {
   return {
     ...SHIPPING_EVENT_JOB,
-    concurrency: 2,
+    // A bulk run's purchases each bring an event: that shop's events take at most two slots, and
+    // other shops' events the rest (ADR 21).
+    concurrency: 4,
+    perShopConcurrency: 2,
     leaseMs: 3 * 60_000,
     backoff: deps.backoff ?? { baseMs: 15_000, maxMs: 60 * 60_000 },
     run: async (payload, context) => {

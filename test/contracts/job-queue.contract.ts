@@ -36,7 +36,9 @@ export function describeJobQueueContract(adapter: string, makeQueue: () => JobQu
     /** A job kind of its own per test, recording every run. */
     function recordingJob(
       behaviour: Behaviour = async () => {},
-      options: Partial<Pick<JobDefinition<{ n: number }>, "concurrency" | "maxAttempts" | "backoff" | "leaseMs">> = {},
+      options: Partial<
+        Pick<JobDefinition<{ n: number }>, "concurrency" | "perShopConcurrency" | "maxAttempts" | "backoff" | "leaseMs">
+      > = {},
     ) {
       const runs: Run[] = [];
       const definition: JobDefinition<{ n: number }> = {
@@ -46,6 +48,7 @@ export function describeJobQueueContract(adapter: string, makeQueue: () => JobQu
         maxAttempts: options.maxAttempts ?? 3,
         backoff: options.backoff ?? { baseMs: 0, maxMs: 0 },
         ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
+        ...(options.perShopConcurrency ? { perShopConcurrency: options.perShopConcurrency } : {}),
         run: async (payload, context) => {
           runs.push({
             n: payload.n,
@@ -95,14 +98,17 @@ export function describeJobQueueContract(adapter: string, makeQueue: () => JobQu
 
       await expect.poll(() => runs.length, WAIT).toBe(2);
       expect(runs.map((run) => run.n).sort()).toEqual([1, 3]);
-      // Ended: the key takes a new job. The end is recorded just after the run returns, so until
-      // then the key still answers the first job (a duplicate enqueue changes nothing).
-      let next = { jobId: first.jobId, status: "duplicate" };
+      // Ended: the key takes a new job. A run is recorded as it starts, and the job ends a moment
+      // later (the worker records it done): until then the same key still answers that job.
+      let next = await queue.enqueue(definition, TEST_SHOP, { n: 4 }, { dedupeKey: "k" });
       await expect
-        .poll(
-          async () => (next = await queue.enqueue(definition, TEST_SHOP, { n: 4 }, { dedupeKey: "k" })).status,
-          WAIT,
-        )
+        .poll(async () => {
+          if (next.status === "duplicate") {
+            expect(next.jobId).toBe(first.jobId);
+            next = await queue.enqueue(definition, TEST_SHOP, { n: 4 }, { dedupeKey: "k" });
+          }
+          return next.status;
+        }, WAIT)
         .toBe("enqueued");
       expect(next.jobId).not.toBe(first.jobId);
       await expect.poll(() => runs.length, WAIT).toBe(3);
@@ -226,6 +232,30 @@ export function describeJobQueueContract(adapter: string, makeQueue: () => JobQu
       for (let n = 0; n < 6; n++) await queue.enqueue(definition, TEST_SHOP, { n });
       await expect.poll(() => runs.length, WAIT).toBe(6);
       expect(most).toBe(2);
+    });
+
+    it("runs another shop's job beside one shop's backlog of the same kind, the backlog held to its per-shop cap", async () => {
+      const queue = makeQueue();
+      const runningPerShop = new Map<string, number>();
+      let mostOfOneShop = 0;
+      const { definition, runs } = recordingJob(
+        async (_payload, context) => {
+          const now = (runningPerShop.get(context.shop) ?? 0) + 1;
+          runningPerShop.set(context.shop, now);
+          mostOfOneShop = Math.max(mostOfOneShop, now);
+          await sleep(100);
+          runningPerShop.set(context.shop, (runningPerShop.get(context.shop) ?? 1) - 1);
+        },
+        { concurrency: 3, perShopConcurrency: 2 },
+      );
+      await started(queue, definition);
+      // A bulk run's items, then another shop's one job.
+      for (let n = 0; n < 12; n++) await queue.enqueue(definition, TEST_SHOP, { n });
+      await queue.enqueue(definition, OTHER_SHOP, { n: 99 });
+      await expect.poll(() => runs.length, WAIT).toBe(13);
+      // First in first out, it would have run last; the free slot took it while the backlog went on.
+      expect(runs.findIndex((run) => run.shop === OTHER_SHOP)).toBeLessThan(8);
+      expect(mostOfOneShop).toBe(2);
     });
 
     it("on stop, waits for running jobs, then hands back those still running to another worker", async () => {
