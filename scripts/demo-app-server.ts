@@ -18,6 +18,8 @@ import { pathToFileURL } from "node:url";
 
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 
+import { stopWithDemoParent } from "./demo-parent";
+
 const root = resolve(import.meta.dirname, "..");
 const clientDir = join(root, "build/client");
 const host = process.env.HOST ?? "127.0.0.1";
@@ -109,15 +111,4 @@ const stop = () => {
 };
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
-// scripts/demo.ts holds our stdin open: when it goes away (even killed hard), stop as on SIGTERM.
-if (process.env.DEMO_EXIT_WITH_PARENT === "1") {
-  let signalled = false;
-  const onParentGone = () => {
-    if (signalled) return;
-    signalled = true;
-    process.kill(process.pid, "SIGTERM");
-  };
-  process.stdin.on("end", onParentGone);
-  process.stdin.on("close", onParentGone);
-  process.stdin.resume();
-}
+stopWithDemoParent();

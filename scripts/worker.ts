@@ -14,6 +14,7 @@ import { providerOf } from "../app/jobs/prisma-job-queue.server";
 import { stopPgBosses } from "../app/jobs/queue.server";
 import { createAppJobWorker } from "../app/jobs/worker-jobs.server";
 import { runWorkerProcess, workerGraceMs } from "../app/jobs/worker-process.server";
+import { stopWithDemoParent } from "./demo-parent";
 
 getEnv(); // a bad environment stops the worker at boot, with the variable's name
 if (providerOf(db) !== "postgresql") {
@@ -31,15 +32,4 @@ runWorkerProcess({
   },
 });
 
-// `npm run demo` holds our stdin open: when it goes away (even killed hard), stop as on SIGTERM.
-if (process.env.DEMO_EXIT_WITH_PARENT === "1") {
-  let signalled = false;
-  const stop = () => {
-    if (signalled) return;
-    signalled = true;
-    process.kill(process.pid, "SIGTERM");
-  };
-  process.stdin.on("end", stop);
-  process.stdin.on("close", stop);
-  process.stdin.resume();
-}
+stopWithDemoParent();
