@@ -111,4 +111,4 @@ const stop = () => {
 };
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
-stopWithDemoParent();
+stopWithDemoParent(stop);
