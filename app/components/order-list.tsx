@@ -50,6 +50,8 @@ export type OrderListProps = {
   rows: OrderRow[];
   pageInfo: SerializedPageInfo;
   filteredOnPage: boolean;
+  /** Set while a bulk run spends the store's rate limit and the orders are an earlier read. */
+  shopifyAgeSeconds?: number | null;
   /**
    * The bulk selection, kept by the Orders route (it stays mounted while the list pages), so
    * orders selected on one page stay selected on the next (order-selection.ts).
@@ -134,6 +136,7 @@ export function OrderList({
   rows,
   pageInfo,
   filteredOnPage,
+  shopifyAgeSeconds = null,
   selection,
   onSelectionChange,
 }: OrderListProps) {
@@ -271,6 +274,15 @@ export function OrderList({
         canCreateNewView={false}
         cancelAction={{ onAction: () => setQuery(search) }}
       />
+      {shopifyAgeSeconds !== null ? (
+        <div style={{ padding: "8px 16px" }}>
+          <Text as="p" tone="subdued">
+            {`A bulk run is using this store's Shopify allowance, so these orders are as Shopify listed them ${
+              shopifyAgeSeconds < 5 ? "a moment" : `${shopifyAgeSeconds} seconds`
+            } ago. Label statuses are current.`}
+          </Text>
+        </div>
+      ) : null}
       {filteredOnPage && rows.length > 0 ? (
         <div style={{ padding: "8px 16px" }}>
           <Text as="p" tone="subdued">

@@ -166,6 +166,37 @@ describe("order screens render on the server", () => {
     expect(html).toContain("1 to fix");
   });
 
+  it("says how old the orders are when a bulk run's spending made the list reuse Shopify's answer", () => {
+    const html = render(
+      <OrderList
+        tab="all"
+        search=""
+        filteredOnPage={false}
+        shopifyAgeSeconds={40}
+        selection={EMPTY_SELECTION}
+        onSelectionChange={() => {}}
+        pageInfo={{ hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null }}
+        rows={[
+          {
+            orderGid: "gid://shopify/Order/3",
+            orderId: "3",
+            name: "#1031",
+            createdAt: "2026-11-21T10:00:00Z",
+            customer: "Lee Chan",
+            destination: "Austin, TX, US",
+            items: 1,
+            weightGrams: 300,
+            label: { progress: "bought", count: 1 },
+            problems: null,
+            attention: [],
+          },
+        ]}
+      />,
+    );
+    expect(html).toContain("as Shopify listed them 40 seconds ago");
+    expect(html).toContain("Label statuses are current.");
+  });
+
   it("renders the Orders empty state", () => {
     const html = render(
       <OrderList

@@ -37,6 +37,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     listOrdersAwaitingShipment(
       { db, shop, admin },
       { tab: params.tab, search: params.q, after: params.after, before: params.before },
+      { reuseDuringRuns: true },
     ),
   ]);
   const setup = { apiKeyConfigured: settings.apiKey.configured, mode: settings.mode };

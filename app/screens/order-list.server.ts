@@ -14,10 +14,12 @@ import type { KnownPreflightProblem } from "~/shipping/preflight";
 import type { AdminGraphqlClient, ShopifyError } from "~/shopify/admin-client";
 import type { FulfillmentOrderGid, FulfillmentOrderLineItemGid, LocationGid } from "~/shopify/ids";
 import { getNumericId } from "~/shopify/ids";
-import { getOrderListPage, type ShopifyOrderListItem } from "~/shopify/order-list";
+import type { ShopifyOrderListItem } from "~/shopify/order-list";
 import type { ShopifyOrderForLabel } from "~/shopify/orders";
-import { getShopAndLocations, type ShopifyLocation, type ShopifyShop } from "~/shopify/shop";
-import { err, ok, type Result } from "~/utils/result";
+import type { ShopifyLocation, ShopifyShop } from "~/shopify/shop";
+import { ok, type Result } from "~/utils/result";
+
+import { type OrderListReader, readOrderListFromShopify } from "./order-list-reads.server";
 
 // The Orders screen's read model: one Shopify call for a page of orders, one for the shop and
 // its locations (in parallel), one database query for the labels of the orders on the page, and
@@ -66,6 +68,11 @@ export type OrderListPage = {
   pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
   /** The tab filters the orders of this Shopify page (needs label, problems) rather than all orders. */
   filteredOnPage: boolean;
+  /**
+   * How many seconds old the orders are, when an earlier read from Shopify was reused while a
+   * bulk run spends the shop's rate limit (order-list-reads.server.ts); null when read for this load.
+   */
+  shopifyAgeSeconds: number | null;
 };
 
 export type OrderListDeps = { db: PrismaClient; shop: string; admin: AdminGraphqlClient };
@@ -326,26 +333,31 @@ export type OrderListInput = {
 export async function listOrdersAwaitingShipment(
   deps: OrderListDeps,
   input: OrderListInput,
+  options: { reuseDuringRuns?: boolean; read?: OrderListReader } = {},
 ): Promise<Result<OrderListPage, ShopifyError>> {
   const search = input.search?.trim() ?? "";
   if (input.tab === "drafts" || input.tab === "bought") return ok(await listLabelledOrders(deps, input.tab, search));
 
-  const [page, shopAndLocations, settings] = await Promise.all([
-    getOrderListPage(deps.admin, { after: input.after ?? null, before: input.before ?? null, search }),
-    getShopAndLocations(deps.admin),
+  const read = options.read ?? readOrderListFromShopify;
+  const [reads, settings] = await Promise.all([
+    read(
+      deps,
+      { after: input.after ?? null, before: input.before ?? null, search },
+      { reuseDuringRuns: options.reuseDuringRuns ?? false },
+    ),
     getShopSettings(deps.db, deps.shop),
   ]);
-  if (!page.ok) return page;
-  if (!shopAndLocations.ok) return err(shopAndLocations.error);
-  const { shop, locations } = shopAndLocations.value;
+  if (!reads.ok) return reads;
+  const { page, shopAndLocations } = reads.value;
+  const { shop, locations } = shopAndLocations;
   const shipFrom = chooseShipFrom(locations, settings.shipFromLocationGid);
-  const orderGids = page.value.orders.map((o) => o.id);
+  const orderGids = page.orders.map((o) => o.id);
   const [labels, outcomes] = await Promise.all([
     listActiveLabelsByOrder(deps.db, deps.shop, orderGids),
     listAutoDraftOutcomesForOrders(deps.db, deps.shop, orderGids),
   ]);
 
-  const rows = page.value.orders.map((item): OrderRow => {
+  const rows = page.orders.map((item): OrderRow => {
     const orderLabels = labels.get(item.id) ?? [];
     const progress = summarizeLabelProgress(orderLabels.map((l) => describeLabelProgress(l)));
     return {
@@ -375,8 +387,9 @@ export async function listOrdersAwaitingShipment(
     tab: input.tab,
     search,
     rows: filtered,
-    pageInfo: page.value.pageInfo,
+    pageInfo: page.pageInfo,
     filteredOnPage: input.tab !== "all",
+    shopifyAgeSeconds: reads.value.reused ? reads.value.ageSeconds : null,
   });
 }
 
@@ -495,5 +508,6 @@ async function listLabelledOrders(
     rows: orderRows,
     pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
     filteredOnPage: false,
+    shopifyAgeSeconds: null,
   };
 }
