@@ -1,12 +1,14 @@
 import { unzipSync } from "fflate";
-import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFName, type PDFPage, PDFRawStream } from "pdf-lib";
+import { PDFDict, PDFDocument, PDFName, type PDFPage, PDFRawStream } from "pdf-lib";
 import { beforeAll, describe, expect, it } from "vitest";
 
+import type { PackingSlip } from "~/labels/packing-slip";
 import type { CreateLabelRequest } from "~/shipping/schemas";
 
 import { createShippingEmulator } from "../../emulator/shipping/emulator";
 import { box, upsGroundDomestic } from "../../test/fixtures/shipping-requests";
 import { createTestShippingClient, SHIPPING_BASE_URL } from "../../test/helpers/labels";
+import { readContentStreams, readPageText } from "../../test/helpers/pdf-text";
 import {
   buildMergedPdf,
   buildPngArchive,
@@ -82,25 +84,6 @@ beforeAll(async () => {
 });
 
 // --- reading the output back ---------------------------------------------------------------
-
-function readContentStreams(page: PDFPage): string {
-  const contents = page.node.Contents();
-  const streams = contents instanceof PDFArray ? contents.asArray() : contents === undefined ? [] : [contents];
-  return streams
-    .map((entry) => page.doc.context.lookup(entry))
-    .map((stream) => {
-      if (!(stream instanceof PDFRawStream)) throw new Error("page content is not a stream");
-      return new TextDecoder().decode(decodePDFRawStream(stream).decode());
-    })
-    .join("\n");
-}
-
-/** The text lines the service drew on a page (pdf-lib writes them as hex strings). */
-function readPageText(page: PDFPage): string[] {
-  return [...readContentStreams(page).matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g)].map((match) =>
-    Buffer.from(match[1] ?? "", "hex").toString("latin1"),
-  );
-}
 
 /** "REF: #1002 BOX 2 OF 3" for a page of a service PDF; "image" for a page holding one image. */
 function describePage(page: PDFPage): string {
@@ -189,6 +172,63 @@ describe("buildMergedPdf", () => {
       png4x8TwoBoxes.labelId,
     ]);
     expect(result.value.skipped).toEqual([]);
+  });
+
+  it("adds each label's packing slip after it, or all slips after all labels, on the label's stock", async () => {
+    const slipOf = (orderName: string, title: string): PackingSlip => ({
+      orderName,
+      from: { name: "Brooklyn Kettlebells", lines: ["1 Main St", "Brooklyn, NY 11201", "US"] },
+      shipTo: { name: "Ana Souza", lines: ["500 W 56th St", "New York, NY 10019", "US"] },
+      items: [{ title, sku: "KB-16", quantity: 2 }],
+      boxes: 1,
+      note: "Thank you for your order!",
+    });
+    const labels = [
+      { ...pdf4x8ThreeBoxes, slip: slipOf("#1002", "Kettlebell 16 kg") },
+      { ...png4x6, slip: slipOf("#1003", "Chalk") },
+      // A label kept without its request has no slip: it prints alone.
+      { ...pdf4x6, slip: null },
+    ];
+    const describe = (page: PDFPage) => {
+      const text = readPageText(page);
+      return text[0] === "Packing slip" ? `slip ${text[1]}` : describePage(page);
+    };
+    const read = async (packingSlips: "after_each" | "after_all" | "off") => {
+      const result = await buildMergedPdf(labels, { fetchFile }, { packingSlips });
+      if (!result.ok) throw new Error(result.error.logMessage);
+      const pages = (await PDFDocument.load(result.value.bytes)).getPages();
+      return { order: pages.map(describe), sizes: pages.map(sizeOf), pages };
+    };
+
+    const each = await read("after_each");
+    expect(each.order).toEqual([
+      "REF: #1002 BOX 1 OF 3",
+      "REF: #1002 BOX 2 OF 3",
+      "REF: #1002 BOX 3 OF 3",
+      "slip Order #1002",
+      "image",
+      "slip Order #1003",
+      "REF: #1001 BOX 1 OF 1",
+    ]);
+    // The slip is the size of its label: 4 × 8 after the 4 × 8 label, 4 × 6 after the 4 × 6.
+    expect(each.sizes[3]).toBe("288x576");
+    expect(each.sizes[5]).toBe("288x432");
+    const slip = readPageText(each.pages[3] as PDFPage);
+    expect(slip).toEqual(
+      expect.arrayContaining(["Ana Souza", "500 W 56th St", "Brooklyn Kettlebells", "2 × Kettlebell 16 kg", "SKU KB-16"]),
+    );
+    expect(slip.at(-1)).toBe("Thank you for your order!");
+
+    expect((await read("after_all")).order).toEqual([
+      "REF: #1002 BOX 1 OF 3",
+      "REF: #1002 BOX 2 OF 3",
+      "REF: #1002 BOX 3 OF 3",
+      "image",
+      "REF: #1001 BOX 1 OF 1",
+      "slip Order #1002",
+      "slip Order #1003",
+    ]);
+    expect((await read("off")).order).toHaveLength(5);
   });
 
   it("scales each PNG to fit its page, whole and centred", async () => {

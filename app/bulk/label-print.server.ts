@@ -3,6 +3,8 @@ import { createHash } from "node:crypto";
 import { type Zippable, zipSync } from "fflate";
 import { EncryptedPDFError, PDFDocument, type PDFImage } from "pdf-lib";
 
+import { appendPackingSlip, type PackingSlip } from "~/labels/packing-slip";
+import type { PackingSlipMode } from "~/settings/settings";
 import type { AppError } from "~/utils/app-error";
 import { err, ok, type Result } from "~/utils/result";
 
@@ -25,6 +27,8 @@ export type PrintableLabel = {
   labelSize: string | null;
   /** One per box; a multi-piece label has one page, one ^XA..^XZ or one image per box. */
   trackingNumbers: string[];
+  /** Its packing slip, when the merged PDF is to carry one (the shop's setting). */
+  slip?: PackingSlip | null;
 };
 
 /** A bought label as the print files take it; null while it has no file to print. */
@@ -85,12 +89,16 @@ type KnownFormat = LabelFileFormat;
 /**
  * One PDF of every PDF and PNG label, in list order: each PDF page copied as it is (one per box),
  * each PNG on its own page of the label's size. ZPL has no PDF rendering here, so ZPL labels are
- * listed in `skipped`.
+ * listed in `skipped`. With `packingSlips`, each printed label's slip (`PrintableLabel.slip`) is a
+ * page of the label's size, right after the label or all after the last label.
  */
 export async function buildMergedPdf(
   labels: readonly PrintableLabel[],
   deps: LabelPrintDeps,
+  options: { packingSlips?: PackingSlipMode } = {},
 ): Promise<Result<MergedPdf, LabelPrintError>> {
+  const slips = options.packingSlips ?? "off";
+  const slipsAfterAll: { slip: PackingSlip; size: [number, number] }[] = [];
   const output = await PDFDocument.create();
   output.setTitle("Shipping labels");
   const included: string[] = [];
@@ -106,9 +114,17 @@ export async function buildMergedPdf(
       loaded.value.format === "pdf"
         ? await appendPdfPages(output, loaded.value.files)
         : await appendPngPages(output, loaded.value.files, label.labelSize);
-    if (added.ok) included.push(label.labelId);
-    else skipped.push(skip(label, added.error));
+    if (!added.ok) {
+      skipped.push(skip(label, added.error));
+      continue;
+    }
+    included.push(label.labelId);
+    if (slips === "off" || !label.slip) continue;
+    const size = getPageSize(label.labelSize);
+    if (slips === "after_each") await appendPackingSlip(output, label.slip, size);
+    else slipsAfterAll.push({ slip: label.slip, size });
   }
+  for (const { slip, size } of slipsAfterAll) await appendPackingSlip(output, slip, size);
 
   if (included.length === 0) return err(nothingToPrint("PDF", labels.length, skipped));
   // The page count comes from the document itself: it is what the printer will get.

@@ -55,6 +55,7 @@ function pageWith(label: OrderLabelPage["fulfillmentOrders"][number]["label"]): 
       notifyCustomer: true,
       addressValidationPolicy: "on_request",
       box: { length: 12, width: 10, height: 6, dimensionUnit: "in", maxWeight: 50, weightUnit: "lb", tareWeight: 0 },
+      packingSlips: "after_each",
     },
     boxPresets: [],
     shipFromOptions: [{ locationId: "gid://shopify/Location/1", name: "Brooklyn", address: request.from_address }],

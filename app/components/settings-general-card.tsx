@@ -1,14 +1,34 @@
-import { Banner, BlockStack, Button, Card, Checkbox, ChoiceList, Form, FormLayout, Select } from "@shopify/polaris";
+import {
+  Banner,
+  BlockStack,
+  Button,
+  Card,
+  Checkbox,
+  ChoiceList,
+  Form,
+  FormLayout,
+  Select,
+  TextField,
+} from "@shopify/polaris";
 import { useState } from "react";
 
 import type { ShipFromOption } from "~/screens/settings-screen.server";
+import { PACKING_SLIP_NOTE_MAX } from "~/settings/settings";
 import type { SettingsView } from "~/settings/settings.server";
 import { formatMinorUnits } from "~/utils/money";
 
 import { fieldError, formError } from "./settings-action-data";
 import { useGuardedFetcher } from "./settings-guarded-fetcher";
 
-const FIELDS = ["labelFormat", "labelSize", "notifyCustomer", "addressValidationPolicy", "shipFromLocationGid"];
+const FIELDS = [
+  "labelFormat",
+  "labelSize",
+  "notifyCustomer",
+  "addressValidationPolicy",
+  "shipFromLocationGid",
+  "packingSlips",
+  "packingSlipNote",
+];
 
 type Props = {
   settings: SettingsView;
@@ -24,6 +44,8 @@ export function SettingsGeneralCard({ settings, locations, locationsProblem, val
   const [notifyCustomer, setNotifyCustomer] = useState(settings.notifyCustomer);
   const [policy, setPolicy] = useState<string>(settings.addressValidationPolicy);
   const [shipFrom, setShipFrom] = useState(settings.shipFromLocationGid ?? "");
+  const [packingSlips, setPackingSlips] = useState<string>(settings.packingSlips);
+  const [packingSlipNote, setPackingSlipNote] = useState(settings.packingSlipNote ?? "");
 
   const cost =
     validationPriceCents > 0
@@ -50,6 +72,8 @@ export function SettingsGeneralCard({ settings, locations, locationsProblem, val
             notifyCustomer: String(notifyCustomer),
             addressValidationPolicy: policy,
             shipFromLocationGid: shipFrom,
+            packingSlips,
+            packingSlipNote,
           })
         }
       >
@@ -96,6 +120,32 @@ export function SettingsGeneralCard({ settings, locations, locationsProblem, val
               helpText="Used when an order's fulfillment location has no usable address."
               error={fieldError(data, "shipFromLocationGid")}
             />
+            <FormLayout.Group>
+              <Select
+                label="Packing slips"
+                options={[
+                  { label: "Don't print packing slips", value: "off" },
+                  { label: "After each label", value: "after_each" },
+                  { label: "All slips after all labels", value: "after_all" },
+                ]}
+                value={packingSlips}
+                onChange={setPackingSlips}
+                helpText="Added to the label PDF from the order page, bulk runs and Shopify's print menu."
+                error={fieldError(data, "packingSlips")}
+              />
+              <TextField
+                label="Packing slip note"
+                value={packingSlipNote}
+                onChange={setPackingSlipNote}
+                autoComplete="off"
+                multiline={2}
+                maxLength={PACKING_SLIP_NOTE_MAX}
+                showCharacterCount
+                placeholder="Thank you for your order!"
+                helpText="Printed at the foot of every slip. Optional."
+                error={fieldError(data, "packingSlipNote")}
+              />
+            </FormLayout.Group>
             <Checkbox
               label="Notify the customer when tracking is added"
               helpText="Shopify sends its shipping confirmation e-mail with the tracking link."

@@ -1,7 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 
 import { describeNothingToLabel, shipmentsToLabel } from "~/bulk/bulk-runs.server";
-import { type PrintableLabel, toPrintableLabel } from "~/bulk/label-print.server";
 import { type LabelError, labelError } from "~/labels/label-errors";
 import { type LabelView, listActiveLabelsForOrders } from "~/labels/label-repository.server";
 import { trackingUrlsFor } from "~/labels/write-tracking.server";
@@ -507,9 +506,7 @@ export function parseOrderIds(values: readonly string[]): OrderGid[] | null {
 export async function listPrintableLabelsForOrders(
   deps: Pick<ExtensionDeps, "db" | "shop">,
   orderGids: readonly OrderGid[],
-): Promise<PrintableLabel[]> {
+): Promise<LabelView[]> {
   const labels = await listActiveLabelsForOrders(deps.db, deps.shop, orderGids);
-  return orderGids.flatMap((gid) =>
-    boughtLabelsOf(labels, gid).flatMap((l) => (toExtensionLabel(l).printable ? (toPrintableLabel(l) ?? []) : [])),
-  );
+  return orderGids.flatMap((gid) => boughtLabelsOf(labels, gid).filter((l) => toExtensionLabel(l).printable));
 }

@@ -52,7 +52,11 @@ export const LABEL_TRANSITIONS = {
 } as const satisfies Record<string, { from: readonly LabelStatus[]; to: LabelStatus }>;
 export type LabelTransition = keyof typeof LABEL_TRANSITIONS;
 
-export type LabelLineItem = { id: FulfillmentOrderLineItemGid; quantity: number };
+/**
+ * One item a label ships. `title` and `sku` are as Shopify named them when the label was drafted
+ * (for its packing slip); labels drafted before they were kept have neither.
+ */
+export type LabelLineItem = { id: FulfillmentOrderLineItemGid; quantity: number; title?: string; sku?: string | null };
 
 export type { LabelAttention };
 
@@ -106,7 +110,14 @@ export type LabelView = {
 // ---------- Reading rows ----------
 
 export const StringListSchema = z.array(z.string());
-const LineItemListSchema = z.array(z.object({ id: z.string(), quantity: z.number().int().positive() }));
+const LineItemListSchema = z.array(
+  z.object({
+    id: z.string(),
+    quantity: z.number().int().positive(),
+    title: z.string().optional(),
+    sku: z.string().nullable().optional(),
+  }),
+);
 
 function isOneOf<T extends string>(values: readonly T[], value: string): value is T {
   return (values as readonly string[]).includes(value);
@@ -123,6 +134,8 @@ function toLineItems(json: string): LabelLineItem[] {
   return parseStoredJson(json, LineItemListSchema, []).map((line) => ({
     id: requireGid(parseFulfillmentOrderLineItemGid, line.id, "fulfillment order line item id"),
     quantity: line.quantity,
+    ...(line.title === undefined ? {} : { title: line.title }),
+    ...(line.sku === undefined ? {} : { sku: line.sku }),
   }));
 }
 

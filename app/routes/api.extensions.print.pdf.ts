@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 
-import { buildMergedPdf } from "~/bulk/label-print.server";
+import { buildLabelsPdf } from "~/bulk/label-pdf.server";
 import { listPrintableLabelsForOrders } from "~/http/extension-api.server";
 import { readOrderIdsParam } from "~/http/extension-input.server";
 import { extensionError, handleExtensionRequest } from "~/http/extension-request.server";
@@ -8,7 +8,7 @@ import { withQuerySessionToken } from "~/http/query-session-token.server";
 
 // GET /api/extensions/print/pdf?orders=<id>,<id> — the PDF Shopify's print menu shows and prints
 // (the print action's `src`): every bought PDF or PNG label of the orders, a page per box, in the
-// order of the selection. The admin's session token comes as a bearer header, like any extension
+// order of the selection, with packing slips as the shop's setting says. The admin's session token comes as a bearer header, like any extension
 // call, or as `?id_token=` when Shopify loads `src` as a plain URL (ADR 12).
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
@@ -16,7 +16,7 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
     const ids = readOrderIdsParam(new URL(request.url), "orders");
     if (!ids.ok) return ids.response;
     const labels = await listPrintableLabelsForOrders({ db, shop }, ids.value);
-    const built = await buildMergedPdf(labels, { fetchFile: (url, init) => fetch(url, init) });
+    const built = await buildLabelsPdf({ db, shop, fetchFile: (url, init) => fetch(url, init) }, labels);
     if (!built.ok) return extensionError(422, "NOTHING_TO_PRINT", built.error.message);
     return new Response(Buffer.from(built.value.bytes), {
       headers: {

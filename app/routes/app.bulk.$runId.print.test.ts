@@ -1,5 +1,5 @@
 import type { Prisma } from "@prisma/client";
-import { PDFDocument } from "pdf-lib";
+import { PDFDocument, type PDFPage } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 
 import { buyBulkRunItem, confirmBulkRun } from "~/bulk/bulk-buying.server";
@@ -11,10 +11,12 @@ import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
 import { callRoute } from "../../test/helpers/admin-form-requests";
 import { createTestShippingClient } from "../../test/helpers/labels";
 import { mockTokenExchange, routeShippingToEmulator, setupMockServer } from "../../test/helpers/msw";
+import { readPageText } from "../../test/helpers/pdf-text";
 import { createAdminRequest } from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
 import { loader } from "./app.bulk.$runId.print";
+import { loader as printOneLabel } from "./app.labels.$labelId.print";
 
 setupMockServer();
 
@@ -70,5 +72,67 @@ describe("/app/bulk/:runId/print", () => {
     expect((await print(runId, "docx")).status).toBe(400);
     const other = await db.bulkRun.create({ data: { shop: "other-shop.myshopify.com", status: "done" } });
     expect((await print(other.id, "pdf")).status).toBe(422);
+  });
+});
+
+/** "slip #1001" for a packing slip page, "label" for a label's page. */
+const describePages = (pdf: PDFDocument) =>
+  pdf.getPages().map((page: PDFPage) => {
+    const text = readPageText(page);
+    return text[0] === "Packing slip" ? `slip ${text[1]?.replace("Order ", "")}` : "label";
+  });
+
+describe("packing slips in the printed PDF (the shop's setting)", () => {
+  const setSlips = (packingSlips: string, packingSlipNote: string | null = null) =>
+    db.shopSettings.upsert({
+      where: { shop: TEST_SHOP },
+      create: { shop: TEST_SHOP, packingSlips, packingSlipNote },
+      update: { packingSlips, packingSlipNote },
+    });
+
+  it("follows each label with its slip: the order, its items and quantities, ship-to, the shop and the note", async () => {
+    const { runId, created } = await boughtRun(2);
+    await setSlips("after_each", "Thanks for shopping with us!");
+    const pdf = await PDFDocument.load(new Uint8Array(await (await print(runId, "pdf")).arrayBuffer()));
+    expect(describePages(pdf)).toEqual(["label", `slip ${created[0]?.name}`, "label", `slip ${created[1]?.name}`]);
+    const slip = readPageText(pdf.getPage(1));
+    const order = created[0];
+    const line = order?.lineItems[0];
+    expect(slip).toContain(`${line?.quantity} × ${line?.title}`);
+    expect(slip).toContain(order?.shippingAddress?.address1);
+    expect(slip.at(-1)).toBe("Thanks for shopping with us!");
+    await setSlips("after_all");
+    expect(
+      describePages(await PDFDocument.load(new Uint8Array(await (await print(runId, "pdf")).arrayBuffer()))),
+    ).toEqual(["label", "label", `slip ${created[0]?.name}`, `slip ${created[1]?.name}`]);
+  });
+
+  it("prints one label with its slip from the order page, and nothing for a label of another shop", async () => {
+    const { created } = await boughtRun(1);
+    await setSlips("after_each");
+    const label = await db.label.findFirstOrThrow({ where: { shop: TEST_SHOP, orderGid: created[0]?.id } });
+    mockTokenExchange();
+    const response = (await callRoute(printOneLabel, createAdminRequest(`/app/labels/${label.id}/print`), {
+      labelId: label.id,
+    })) as Response;
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe("application/pdf");
+    const pdf = await PDFDocument.load(new Uint8Array(await response.arrayBuffer()));
+    expect(describePages(pdf)).toEqual(["label", `slip ${created[0]?.name}`]);
+
+    const other = await db.label.create({
+      data: {
+        shop: "other-shop.myshopify.com",
+        orderGid: "gid://shopify/Order/9",
+        orderName: "#9",
+        fulfillmentOrderGid: "gid://shopify/FulfillmentOrder/9",
+        labelUrl: label.labelUrl,
+      },
+    });
+    mockTokenExchange();
+    const refused = (await callRoute(printOneLabel, createAdminRequest(`/app/labels/${other.id}/print`), {
+      labelId: other.id,
+    })) as Response;
+    expect(refused.status).toBe(404);
   });
 });

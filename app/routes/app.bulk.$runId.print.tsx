@@ -2,7 +2,8 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 
 import { listBulkRunLabels } from "~/bulk/bulk-run-view.server";
-import { buildMergedPdf, buildPngArchive, buildZplFile, toPrintableLabel } from "~/bulk/label-print.server";
+import { buildLabelsPdf } from "~/bulk/label-pdf.server";
+import { buildPngArchive, buildZplFile, toPrintableLabel } from "~/bulk/label-print.server";
 import { PRINT_FILES, PRINT_FORMATS, printFileName, type PrintFormat } from "~/bulk/print-files";
 import { requireShopContext } from "~/http/shop-context.server";
 
@@ -18,12 +19,14 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const runId = params.runId ?? "";
   const query = QuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!query.success) return Response.json({ error: { message: "Choose pdf, zpl or png." } }, { status: 400 });
-  const labels = (await listBulkRunLabels(db, shop, runId)).flatMap((label) => toPrintableLabel(label) ?? []);
+  const views = await listBulkRunLabels(db, shop, runId);
+  const labels = views.flatMap((label) => toPrintableLabel(label) ?? []);
   const deps = { fetchFile: (url: string, init?: { signal?: AbortSignal }) => fetch(url, init) };
   const format = query.data.format;
+  // Packing slips go into the PDF only: ZPL and PNG files hold the labels as the service made them.
   const built =
     format === "pdf"
-      ? await buildMergedPdf(labels, deps)
+      ? await buildLabelsPdf({ db, shop, ...deps }, views)
       : format === "zpl"
         ? await buildZplFile(labels, deps)
         : await buildPngArchive(labels, deps);

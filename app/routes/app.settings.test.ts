@@ -304,6 +304,27 @@ describe("settings action: label settings", () => {
     });
   });
 
+  it("saves when packing slips print and their note; an empty note clears it, a long one is refused by name", async () => {
+    connect();
+    expect(await post({ ...valid, packingSlips: "after_all", packingSlipNote: "  Thank you!  " })).toMatchObject({
+      ok: true,
+    });
+    expect(await getShopSettings(db, TEST_SHOP)).toMatchObject({
+      packingSlips: "after_all",
+      packingSlipNote: "Thank you!",
+    });
+    const { status, body } = await json(
+      await post({ ...valid, packingSlips: "sometimes", packingSlipNote: "x".repeat(301) }),
+    );
+    expect(status).toBe(422);
+    expect(body.error.fields).toEqual([
+      { path: "packingSlips", message: "Choose when packing slips print" },
+      { path: "packingSlipNote", message: "Keep the packing slip note to 300 characters" },
+    ]);
+    expect(await post({ ...valid, packingSlips: "after_each", packingSlipNote: "" })).toMatchObject({ ok: true });
+    expect(await getShopSettings(db, TEST_SHOP)).toMatchObject({ packingSlips: "after_each", packingSlipNote: null });
+  });
+
   it("puts each invalid value's message next to its field and saves nothing", async () => {
     connect();
     const { status, body } = await json(

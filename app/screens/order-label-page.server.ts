@@ -135,7 +135,10 @@ export type OrderLabelPage = {
     displayFulfillmentStatus: string;
   };
   setup: { apiKeyConfigured: boolean; mode: LabelSettings["mode"] };
-  settings: Pick<LabelSettings, "labelFormat" | "labelSize" | "notifyCustomer" | "addressValidationPolicy" | "box">;
+  settings: Pick<
+    LabelSettings,
+    "labelFormat" | "labelSize" | "notifyCustomer" | "addressValidationPolicy" | "box" | "packingSlips"
+  >;
   boxPresets: BoxPreset[];
   shipFromOptions: ShipFromOption[];
   /** What one address validation costs on this shop's key, in cents (0 in sandbox). */
@@ -304,6 +307,7 @@ export async function loadOrderLabelPage(
       notifyCustomer: settings.notifyCustomer,
       addressValidationPolicy: settings.addressValidationPolicy,
       box: settings.box,
+      packingSlips: settings.packingSlips,
     },
     boxPresets: [...presets],
     shipFromOptions,

@@ -97,6 +97,8 @@ function toLabelSettings(row: ShopSettings | null, defaultPreset: BoxPresetRow |
           autoDraft: row.autoDraft,
           addressValidationPolicy: row.addressValidationPolicy,
           shipFromLocationGid: row.shipFromLocationGid,
+          packingSlips: row.packingSlips,
+          packingSlipNote: row.packingSlipNote,
         }
       : { ...DEFAULT_LABEL_SETTINGS, box },
   );
@@ -178,6 +180,8 @@ export async function saveShopSettings(
     autoDraft: next.autoDraft,
     addressValidationPolicy: next.addressValidationPolicy,
     shipFromLocationGid: next.shipFromLocationGid,
+    packingSlips: next.packingSlips,
+    packingSlipNote: next.packingSlipNote,
   };
   await db.shopSettings.upsert({ where: { shop }, create: { shop, ...data }, update: data });
   return ok(next);

@@ -11,6 +11,11 @@ export const MODES = ["sandbox", "live"] as const;
 export const ADDRESS_VALIDATION_POLICIES = ["never", "on_request", "auto_new"] as const;
 export const BOX_WEIGHT_UNITS = ["oz", "lb", "g", "kg"] as const;
 export const BOX_DIMENSION_UNITS = ["in", "cm"] as const;
+// Packing slips in the printed PDF: none, each label followed by its slip, or every slip after
+// every label (for merchants who print labels and slips on different stock).
+export const PACKING_SLIP_MODES = ["off", "after_each", "after_all"] as const;
+export type PackingSlipMode = (typeof PACKING_SLIP_MODES)[number];
+export const PACKING_SLIP_NOTE_MAX = 300;
 
 export type BoxWeightUnit = (typeof BOX_WEIGHT_UNITS)[number];
 /** The weight units as a select's options, for every form that takes a weight. */
@@ -43,6 +48,9 @@ export const LabelSettingsSchema = z.object({
   // The Shopify location labels ship from when the fulfillment order names none usable; null:
   // the fulfillment order's own location, then the store address.
   shipFromLocationGid: LocationGidSchema.nullable(),
+  packingSlips: z.enum(PACKING_SLIP_MODES),
+  // Printed at the foot of every packing slip (a thank-you, a returns address); null: none.
+  packingSlipNote: z.string().max(PACKING_SLIP_NOTE_MAX).nullable(),
 });
 export type LabelSettings = z.infer<typeof LabelSettingsSchema>;
 
@@ -61,6 +69,8 @@ export const DEFAULT_LABEL_SETTINGS: LabelSettings = {
   autoDraft: false,
   addressValidationPolicy: "on_request",
   shipFromLocationGid: null,
+  packingSlips: "off",
+  packingSlipNote: null,
 };
 
 /** A box the shop packs into; the default one is what prefill packs with (`LabelSettings.box`). */
@@ -92,6 +102,16 @@ export const SettingsFormSchema = z.object({
   addressValidationPolicy: z.enum(ADDRESS_VALIDATION_POLICIES, { error: "Choose when addresses are validated" }),
   // "" is the "fulfillment order's location" choice.
   shipFromLocationGid: z.preprocess((value) => (value === "" ? null : value), LocationGidSchema.nullable()),
+  // Absent (a form without them): left as saved. An empty note clears it.
+  packingSlips: z.enum(PACKING_SLIP_MODES, { error: "Choose when packing slips print" }).optional(),
+  packingSlipNote: z.preprocess(
+    (value) => (typeof value === "string" ? (value.trim() === "" ? null : value.trim()) : value),
+    z
+      .string({ error: "Enter the packing slip note as text" })
+      .max(PACKING_SLIP_NOTE_MAX, `Keep the packing slip note to ${PACKING_SLIP_NOTE_MAX} characters`)
+      .nullable()
+      .optional(),
+  ),
 });
 export type SettingsForm = z.infer<typeof SettingsFormSchema>;
 

@@ -216,7 +216,8 @@ function checkLineItems(
         message: `Only ${foLine.remainingQuantity} of "${foLine.productTitle}" remain to ship.`,
       });
     }
-    return [{ id, quantity: line.quantity }];
+    const title = foLine.variantTitle ? `${foLine.productTitle} – ${foLine.variantTitle}` : foLine.productTitle;
+    return [{ id, quantity: line.quantity, title, sku: foLine.sku }];
   });
   if (chosen.length === 0) {
     problems.push({

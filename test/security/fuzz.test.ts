@@ -431,6 +431,11 @@ const TARGETS: Record<string, Target> = {
         params: { runId },
       })),
   },
+  "app.labels.$labelId.print#loader": {
+    runs: LOADER_RUNS,
+    input: () =>
+      text.map((labelId) => ({ request: getAs(`/app/labels/${safePath(labelId)}/print`, asA()), params: { labelId } })),
+  },
   "app.orders.$orderId#loader": {
     runs: LOADER_RUNS,
     input: () =>

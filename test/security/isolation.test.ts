@@ -187,6 +187,15 @@ const cases: Record<string, Case> = {
       return answers;
     },
   },
+  "app.labels.$labelId.print#loader": {
+    attempt: async ({ a }) => {
+      const { loader } = await route("app.labels.$labelId.print");
+      const get = (labelId: string) => invoke(loader, getAs(`/app/labels/${labelId}/print`, asB()), { labelId });
+      const theirs = await get(a.boughtLabelId);
+      expectSameAsMadeUp(theirs, await get(MADE_UP_CUID), [a.boughtLabelId, MADE_UP_CUID], 404);
+      return [theirs];
+    },
+  },
   "app.labels#loader": {
     attempt: async () => {
       const { loader } = await route("app.labels");

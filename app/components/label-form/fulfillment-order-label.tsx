@@ -178,7 +178,13 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
   };
 
   if (chosen && (chosen.status === "purchased" || chosen.status === "fulfilled")) {
-    return <LabelResult label={chosen} notifyCustomer={notifyCustomer} />;
+    return (
+      <LabelResult
+        label={chosen}
+        notifyCustomer={notifyCustomer}
+        withPackingSlip={page.settings.packingSlips !== "off"}
+      />
+    );
   }
 
   const validated = validation.data?.validation ?? section.storedValidation;

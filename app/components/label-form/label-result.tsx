@@ -6,6 +6,7 @@ import type { LabelSummary } from "~/screens/order-label-page.server";
 import { describeService } from "~/shipping/services";
 import { formatMinorUnits } from "~/utils/money";
 
+import { DownloadButton } from "../download-button";
 import { ParcelStatuses } from "../parcel-statuses";
 
 // A bought label: its file (PDF inline, PNG as an image, ZPL as a download), Print, the
@@ -76,8 +77,18 @@ function AttentionBanner({ labelId, message }: { labelId: string; message: strin
   );
 }
 
-export function LabelResult({ label, notifyCustomer }: { label: LabelSummary; notifyCustomer: boolean }) {
+export function LabelResult({
+  label,
+  notifyCustomer,
+  withPackingSlip = false,
+}: {
+  label: LabelSummary;
+  notifyCustomer: boolean;
+  /** The shop prints packing slips: offer the label and its slip as one PDF. */
+  withPackingSlip?: boolean;
+}) {
   const frame = useRef<HTMLIFrameElement>(null);
+  const [slipProblem, setSlipProblem] = useState<string | null>(null);
   const format = (label.labelFormat ?? "pdf").toLowerCase();
   const sameOrigin = useSameOriginFile(label.labelUrl);
   const print = () => {
@@ -150,6 +161,15 @@ export function LabelResult({ label, notifyCustomer }: { label: LabelSummary; no
               Open to print
             </Button>
           ) : null}
+          {withPackingSlip && label.labelUrl && (format === "pdf" || format === "png") ? (
+            <DownloadButton
+              url={`/app/labels/${encodeURIComponent(label.id)}/print`}
+              fileName={`label-and-packing-slip-${label.id}.pdf`}
+              onError={setSlipProblem}
+            >
+              Label and packing slip (PDF)
+            </DownloadButton>
+          ) : null}
           {label.labelUrl ? (
             // The file lives on the shipping service's host, not in the app: a plain download link
             // is right here (it is not in-app navigation, so no Remix Link and no embedded context).
@@ -158,6 +178,11 @@ export function LabelResult({ label, notifyCustomer }: { label: LabelSummary; no
             </a>
           ) : null}
         </InlineStack>
+        {slipProblem ? (
+          <Banner tone="critical" onDismiss={() => setSlipProblem(null)}>
+            <p>{slipProblem}</p>
+          </Banner>
+        ) : null}
         <BlockStack gap="100">
           <Text as="h3" variant="headingSm">
             Tracking

@@ -62,6 +62,10 @@ export const SESSION_REQUESTS: Record<string, Build> = {
     request: getAs(`/app/bulk/${a.doneRunId}/print?format=pdf`, as),
   }),
   "app.labels#loader": (_a, as) => ({ params: {}, request: getAs("/app/labels", as) }),
+  "app.labels.$labelId.print#loader": (a, as) => ({
+    params: { labelId: a.boughtLabelId },
+    request: getAs(`/app/labels/${a.boughtLabelId}/print`, as),
+  }),
   "app.orders-version#loader": (_a, as) => ({ params: {}, request: getAs("/app/orders-version", as) }),
   "app.orders.$orderId#loader": (a, as) => ({
     params: { orderId: a.sharedOrderId },
