@@ -76,6 +76,14 @@ export function createShippingEventJob(
         ...(deps.now ? { now: deps.now } : {}),
       };
       const event = parsed.data;
+      if (event.type === "label.voided" || event.type === "label.void_rejected") {
+        // Not subscribed yet (SUBSCRIBED_EVENT_TYPES): one that arrives anyway is kept, not applied.
+        await markEvent(deps.db, context.shop, payload.eventId, {
+          outcome: "recorded",
+          detail: `${event.type} is not applied by this app yet`,
+        });
+        return;
+      }
       const result =
         event.type === "label.purchased"
           ? await applyLabelPurchased(eventDeps, event)

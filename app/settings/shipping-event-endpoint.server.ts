@@ -5,7 +5,7 @@ import type { PrismaClient } from "@prisma/client";
 import { getEnv } from "~/env.server";
 import type { ShippingClient } from "~/shipping/client.server";
 import type { ShippingError } from "~/shipping/errors";
-import { SHIPPING_EVENT_TYPES } from "~/shipping/schemas";
+import { SUBSCRIBED_EVENT_TYPES } from "~/shipping/schemas";
 import { err, ok, type Result } from "~/utils/result";
 
 import { openSecret, sealSecret } from "./secret-box.server";
@@ -50,7 +50,7 @@ export async function connectShippingEvents(
   const endpointKey = existing?.endpointKey ?? newEndpointKey();
   const url = urlFor(options.appUrl ?? getEnv().SHOPIFY_APP_URL, endpointKey);
 
-  const registered = await shipping.registerWebhookEndpoint({ url, events: [...SHIPPING_EVENT_TYPES] });
+  const registered = await shipping.registerWebhookEndpoint({ url, events: [...SUBSCRIBED_EVENT_TYPES] });
   if (!registered.ok) return registered;
   const sealed = sealSecret(registered.value.secret, options.encryptionKey ?? getEnv().APP_ENCRYPTION_KEY);
   if (!sealed.ok) {

@@ -9,6 +9,7 @@ import { validateAddress } from "./endpoints/addresses.server";
 import { createDraftLabel, type CreateDraftLabelOptions, getLabel } from "./endpoints/labels.server";
 import { purchaseLabel, type PurchaseOutcome } from "./endpoints/purchase.server";
 import { getRates } from "./endpoints/rates.server";
+import { type LabelVoid, voidLabel } from "./endpoints/void.server";
 import {
   deleteWebhookEndpoint,
   listWebhookEndpoints,
@@ -34,6 +35,7 @@ import { type CallOptions, createTransport, type TransportOptions } from "./tran
 // defined, so that moving code between the transport and the endpoints never touches them.
 export { buildCreateLabelBody, type CreateDraftLabelOptions } from "./endpoints/labels.server";
 export type { PurchaseOutcome } from "./endpoints/purchase.server";
+export type { LabelVoid } from "./endpoints/void.server";
 export type { CallOptions, ShippingLogEntry } from "./transport.server";
 export type { FetchLike, RequestSlots } from "./transport-attempt.server";
 
@@ -51,6 +53,12 @@ export type ShippingClient = {
    * it; with `outcomeUnknown` it may have, and only reading the label back can tell.
    */
   purchaseLabel(labelId: string, options?: CallOptions): Promise<Result<PurchaseOutcome, ShippingError>>;
+  /**
+   * Asks the carrier to void a bought label and refund it; asking again is safe (one refund at
+   * most). Ok: pending or voided. NOT_VOIDABLE (with `voidRefusal`) and NOT_FOUND are refusals;
+   * `outcomeUnknown` means it may have been recorded.
+   */
+  voidLabel(labelId: string, options?: CallOptions): Promise<Result<LabelVoid, ShippingError>>;
   validateAddress(
     request: AddressValidationRequest,
     options?: CallOptions,
@@ -72,6 +80,7 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
     createDraftLabel: (request, createOptions) => createDraftLabel(transport, request, createOptions),
     getLabel: (labelId, callOptions) => getLabel(transport, labelId, callOptions),
     purchaseLabel: (labelId, callOptions) => purchaseLabel(transport, labelId, callOptions),
+    voidLabel: (labelId, callOptions) => voidLabel(transport, labelId, callOptions),
     registerWebhookEndpoint: (request, callOptions) => registerWebhookEndpoint(transport, request, callOptions),
     listWebhookEndpoints: (callOptions) => listWebhookEndpoints(transport, callOptions),
     deleteWebhookEndpoint: (endpointId, callOptions) => deleteWebhookEndpoint(transport, endpointId, callOptions),

@@ -9,6 +9,7 @@ const STATUS: Record<string, number> = {
   ALREADY_PURCHASED: 409,
   INSUFFICIENT_BALANCE: 402,
   RATE_LIMITED: 429,
+  NOT_VOIDABLE: 409,
 };
 
 function body(code: string) {
@@ -72,5 +73,38 @@ describe("mapping HTTP errors", () => {
     expect(parseRetryAfterMs("3")).toBe(3000);
     expect(parseRetryAfterMs("Sun, 22 Nov 2026 00:00:10 GMT", Date.parse("2026-11-22T00:00:00Z"))).toBe(10_000);
     expect(parseRetryAfterMs(null)).toBeNull();
+  });
+});
+
+describe("mapping the void and options errors", () => {
+  const map = (status: number, error: Record<string, unknown>) =>
+    mapHttpError(status, { error, request_id: "req_1" }, { requestId: null, retryAfter: null }, { operation: "test" });
+
+  it("keeps a NOT_VOIDABLE reason the contract names, and words an unknown one generically", () => {
+    expect(map(409, { code: "NOT_VOIDABLE", message: "no", reason: "too_old" })).toMatchObject({
+      code: "NOT_VOIDABLE",
+      voidRefusal: "too_old",
+      message: "This label was bought more than 30 days ago; the carrier no longer voids or refunds it.",
+    });
+    const unknown = map(409, { code: "NOT_VOIDABLE", message: "no", reason: "manifested" });
+    expect(unknown.voidRefusal).toBeUndefined();
+    expect(unknown.message).toBe("The shipping service refused to void this label.");
+  });
+
+  it("words VALIDATION_ERROR on options as an options problem, and on parcels as before", () => {
+    const options = map(400, {
+      code: "VALIDATION_ERROR",
+      message: "bad",
+      fields: [{ field: "options.signature", message: "must be one of standard, adult" }],
+    });
+    expect(options.message).toBe(
+      "Some shipping options are not valid (options.signature: must be one of standard, adult). Correct them and try again.",
+    );
+    const parcels = map(400, {
+      code: "VALIDATION_ERROR",
+      message: "bad",
+      fields: [{ field: "parcel", message: "both" }],
+    });
+    expect(parcels.message).toMatch(/^The shipment was sent both as one box and as several boxes/);
   });
 });

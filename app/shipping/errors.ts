@@ -1,6 +1,6 @@
 import type { AppError, ErrorField } from "~/utils/app-error";
 
-import { ErrorBodySchema } from "./schemas";
+import { ErrorBodySchema, NOT_VOIDABLE_REASONS, type NotVoidableReason } from "./schemas";
 
 // Every way a call to the shipping service can fail, as one closed set. HTTP status and the
 // service's error body are turned into a ShippingError here and nowhere else.
@@ -27,6 +27,10 @@ export const CONTRACT_ERROR_CODES = [
   "INSUFFICIENT_BALANCE",
   "EXPORT_DECLARATION_REQUIRED",
   "RATE_LIMITED",
+  // Label options the chosen service does not offer (contract.md, "Label options").
+  "OPTION_NOT_SUPPORTED",
+  // A void refused (contract.md, "POST /v1/labels/{id}/void"); `voidRefusal` says why.
+  "NOT_VOIDABLE",
 ] as const;
 
 /** Outcomes the client itself detects. */
@@ -71,6 +75,8 @@ export interface ShippingError extends AppError<ShippingErrorCode> {
   readonly retryAfterMs?: number;
   /** The label record a 409 ALREADY_PURCHASED carries in its body (contract: "body also carries `label`"). */
   readonly conflictLabel?: unknown;
+  /** Why a void was refused (409 NOT_VOIDABLE `error.reason`); absent when the service gave no known reason. */
+  readonly voidRefusal?: NotVoidableReason;
 }
 
 const KNOWN_SERVICE_CODES: ReadonlySet<string> = new Set([...SPEC_ERROR_CODES, ...CONTRACT_ERROR_CODES]);
@@ -79,7 +85,18 @@ function isServiceCode(code: string): code is SpecErrorCode | ContractErrorCode 
   return KNOWN_SERVICE_CODES.has(code);
 }
 
-type Describe = { merchant: (fields: ShippingErrorField[]) => string; fixable: boolean; retryable: boolean };
+type Describe = {
+  merchant: (fields: ShippingErrorField[], input: ShippingErrorInput) => string;
+  fixable: boolean;
+  retryable: boolean;
+};
+
+/** How a merchant reads each refusal of a void. */
+const VOID_REFUSALS: Record<NotVoidableReason, string> = {
+  draft: "This label was never bought, so there is nothing to void or refund.",
+  scanned: "Void refused: the parcel was scanned. The carrier has it, so the label can no longer be refunded.",
+  too_old: "This label was bought more than 30 days ago; the carrier no longer voids or refunds it.",
+};
 
 function listFields(fields: ShippingErrorField[]): string {
   return fields.length === 0 ? "" : ` (${fields.map((f) => `${f.path}: ${f.message}`).join("; ")})`;
@@ -92,8 +109,11 @@ const DESCRIPTIONS: Record<ShippingErrorCode, Describe> = {
     retryable: false,
   },
   VALIDATION_ERROR: {
+    // The spec's code for parcel + parcels; the contract's for label options it cannot read.
     merchant: (f) =>
-      `The shipment was sent both as one box and as several boxes${listFields(f)}. Choose one and try again.`,
+      f.some((field) => field.path.startsWith("options."))
+        ? `Some shipping options are not valid${listFields(f)}. Correct them and try again.`
+        : `The shipment was sent both as one box and as several boxes${listFields(f)}. Choose one and try again.`,
     fixable: true,
     retryable: false,
   },
@@ -179,6 +199,20 @@ const DESCRIPTIONS: Record<ShippingErrorCode, Describe> = {
     fixable: false,
     retryable: true,
   },
+  OPTION_NOT_SUPPORTED: {
+    merchant: (f) =>
+      `The chosen service does not offer an option you selected${listFields(f)}. Remove the option or choose another service.`,
+    fixable: true,
+    retryable: false,
+  },
+  NOT_VOIDABLE: {
+    merchant: (_f, input) =>
+      input.voidRefusal === undefined
+        ? "The shipping service refused to void this label."
+        : VOID_REFUSALS[input.voidRefusal],
+    fixable: false,
+    retryable: false,
+  },
   INVALID_REQUEST: {
     merchant: (f) => `Some label details are missing or invalid${listFields(f)}. Correct them and try again.`,
     fixable: true,
@@ -227,6 +261,7 @@ export type ShippingErrorInput = {
   outcomeUnknown?: boolean;
   retryAfterMs?: number;
   conflictLabel?: unknown;
+  voidRefusal?: NotVoidableReason;
 };
 
 export function createShippingError(input: ShippingErrorInput): ShippingError {
@@ -240,12 +275,13 @@ export function createShippingError(input: ShippingErrorInput): ShippingError {
     fields,
     requestId: input.requestId ?? null,
     logMessage: input.logMessage,
-    message: description.merchant(fields),
+    message: description.merchant(fields, input),
     fixable: description.fixable,
     retryable: description.retryable,
     ...(input.outcomeUnknown ? { outcomeUnknown: true } : {}),
     ...(input.retryAfterMs !== undefined ? { retryAfterMs: input.retryAfterMs } : {}),
     ...(input.conflictLabel !== undefined ? { conflictLabel: input.conflictLabel } : {}),
+    ...(input.voidRefusal !== undefined ? { voidRefusal: input.voidRefusal } : {}),
   };
 }
 
@@ -282,6 +318,8 @@ const STATUS_BY_CODE: Record<SpecErrorCode | ContractErrorCode, number> = {
   INSUFFICIENT_BALANCE: 402,
   EXPORT_DECLARATION_REQUIRED: 400,
   RATE_LIMITED: 429,
+  OPTION_NOT_SUPPORTED: 400,
+  NOT_VOIDABLE: 409,
 };
 
 function codeForBareStatus(status: number): ShippingErrorCode {
@@ -340,5 +378,12 @@ export function mapHttpError(
     retryAfterMs,
     logMessage: `${context.operation}: HTTP ${status}${statusNote} ${serviceCode}: ${parsed.data.error.message}`,
     ...(code === "ALREADY_PURCHASED" && "label" in parsed.data ? { conflictLabel: parsed.data.label } : {}),
+    ...(code === "NOT_VOIDABLE" ? readVoidRefusal(parsed.data.error.reason) : {}),
   });
+}
+
+/** `error.reason` of a 409 NOT_VOIDABLE, when it is one the contract names. */
+function readVoidRefusal(reason: unknown): { voidRefusal?: NotVoidableReason } {
+  const known = NOT_VOIDABLE_REASONS.find((r) => r === reason);
+  return known === undefined ? {} : { voidRefusal: known };
 }

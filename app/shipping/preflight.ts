@@ -8,6 +8,7 @@ import type { ProductForCustoms } from "./customs-description";
 import { checkAddress, checkBlockedDestination } from "./preflight/addresses";
 import { checkBilling } from "./preflight/billing";
 import { checkCustoms } from "./preflight/customs";
+import { checkLabelOptions } from "./preflight/options";
 import { checkOrderLink } from "./preflight/order-link";
 import { checkMultiPiece, checkParcels } from "./preflight/parcels";
 import { checkCarrierPrinting, checkLabelFormat } from "./preflight/printing";
@@ -26,6 +27,7 @@ export {
   STATE_REQUIRED_COUNTRIES,
 } from "./preflight/addresses";
 export { EXPORT_DECLARATION_THRESHOLD_USD } from "./preflight/customs";
+export { checkOptionsForService } from "./preflight/options";
 export { MAX_PARCELS } from "./preflight/parcels";
 export { PRINTED_CUSTOM_FIELDS } from "./preflight/printing";
 
@@ -50,9 +52,14 @@ export type RequestPreflightCode =
   | "EXPORT_DECLARATION_EXEMPT"
   | "EXPORT_DECLARATION_REQUIRED"
   | "FIELD_REQUIRED"
+  | "HAZMAT_INVALID"
+  | "INSURANCE_AMOUNT_INVALID"
+  | "INSURANCE_CURRENCY_INVALID"
   | "LABEL_FORMAT_INVALID"
   | "LABEL_SIZE_INVALID"
+  | "LITHIUM_GROUND_ONLY"
   | "MULTI_PIECE_SERVICE_UNSUPPORTED"
+  | "OPTION_UNKNOWN"
   | "PACKAGE_COUNT_MISMATCH"
   | "PARCEL_AND_PARCELS"
   | "PARCEL_REQUIRED"
@@ -76,6 +83,8 @@ export type RequestPreflightCode =
   | "SHIP_DATE_CONFLICT"
   | "SHIP_DATE_DIFFERS_FROM_QUOTE"
   | "SHIP_DATE_INVALID"
+  | "SIGNATURE_INVALID"
+  | "SIGNATURE_NOT_OFFERED"
   | "STATE_DROPPED"
   | "STATE_REQUIRED"
   | "TAX_ID_INVALID"
@@ -189,6 +198,7 @@ export function preflightLabelRequest(
 
   const resolved = resolveService(problems, request, context, { from, to });
   checkMultiPiece(problems, request, resolved);
+  checkLabelOptions(problems, request, resolved);
   checkCustoms(problems, request, resolved, international, to, context.products ?? []);
   checkBilling(problems, request);
   checkOrderLink(problems, request);

@@ -72,6 +72,40 @@ export type Billing = z.infer<typeof BillingSchema>;
 
 const ShipDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
+// ---- label options (contract.md, "Label options") ----
+
+export const SIGNATURE_OPTIONS = ["standard", "adult"] as const;
+export type SignatureOption = (typeof SIGNATURE_OPTIONS)[number];
+export const HAZMAT_OPTIONS = ["lithium_batteries", "none"] as const;
+export type HazmatOption = (typeof HAZMAT_OPTIONS)[number];
+/** Insurance is offered for more than 0 and at most 5,000.00 USD. */
+export const INSURANCE_MAX_CENTS = 500_000;
+
+export const InsuranceOptionSchema = z.strictObject({
+  amount: z
+    .string()
+    .regex(/^\d+(\.\d{1,2})?$/, 'a decimal amount such as "250.00"')
+    .refine((amount) => {
+      const cents = parseAmountCents(amount);
+      return cents !== null && cents > 0 && cents <= INSURANCE_MAX_CENTS;
+    }, "must be greater than 0 and at most 5000.00"),
+  currency: z.literal("USD"),
+});
+export type InsuranceOption = z.infer<typeof InsuranceOptionSchema>;
+
+/**
+ * `options` on label creation and rates. Strict: the service answers VALIDATION_ERROR for an
+ * unknown inner field, so we refuse it before sending. `ship_date` keeps its meaning (the
+ * request builders send it at top level).
+ */
+export const LabelOptionsSchema = z.strictObject({
+  insurance: InsuranceOptionSchema.optional(),
+  signature: z.enum(SIGNATURE_OPTIONS).optional(),
+  hazmat: z.enum(HAZMAT_OPTIONS).optional(),
+  ship_date: ShipDateSchema.optional(),
+});
+export type LabelOptions = z.infer<typeof LabelOptionsSchema>;
+
 export const CreateLabelRequestSchema = z.object({
   rate_id: z.string().optional(),
   from_address: AddressSchema,
@@ -86,8 +120,7 @@ export const CreateLabelRequestSchema = z.object({
   label_size: z.enum(LABEL_SIZES).optional(),
   reference: z.string().optional(),
   label_custom_fields: z.record(z.string(), z.string()).optional(),
-  // Inner fields not shown by the spec beyond ship_date; kept open.
-  options: z.record(z.string(), z.unknown()).optional(),
+  options: LabelOptionsSchema.optional(),
   customs: CustomsSchema.optional(),
   ship_date: ShipDateSchema.optional(),
   billing: BillingSchema.optional(),
@@ -108,6 +141,8 @@ export const RatesRequestSchema = z.object({
   carrier: CarrierSchema.optional(),
   carrier_account_id: z.string().optional(),
   ship_date: ShipDateSchema.optional(),
+  // Rates are quoted for these options; a label made from the rate must carry the same ones.
+  options: LabelOptionsSchema.optional(),
 });
 export type RatesRequest = z.infer<typeof RatesRequestSchema>;
 
@@ -165,6 +200,25 @@ const PurchasedRateSchema = z
   })
   .loose();
 
+export const LABEL_STATUSES = ["draft", "purchased", "void_pending", "voided"] as const;
+export const LabelStatusSchema = z.enum(LABEL_STATUSES);
+export type LabelStatus = z.infer<typeof LabelStatusSchema>;
+
+export const REFUND_STATUSES = ["pending", "refunded", "rejected"] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+/** A void's refund (contract.md, "POST /v1/labels/{id}/void"); `reason` is `scanned` when rejected. */
+export const RefundSchema = z
+  .object({
+    amount: z.string(),
+    currency: z.string(),
+    status: z.enum(REFUND_STATUSES),
+    requested_at: z.string(),
+    reason: z.string().nullish(),
+  })
+  .loose();
+export type Refund = z.infer<typeof RefundSchema>;
+
 export const LabelRecordSchema = z
   .object({
     id: z.string(),
@@ -174,9 +228,23 @@ export const LabelRecordSchema = z
     package_count: z.number().int().optional(),
     tracking_numbers: z.array(z.string()).optional(),
     charged: z.string().optional(),
+    // Present once a void was asked for; null or absent before.
+    refund: RefundSchema.nullish(),
   })
   .loose();
 export type LabelRecord = z.infer<typeof LabelRecordSchema>;
+
+/** The answer to a void (200): the label record, pending or voided, with its refund. */
+export const VoidedLabelSchema = LabelRecordSchema.extend({
+  status: z.enum(["void_pending", "voided"]),
+  refund: RefundSchema,
+  request_id: z.string().optional(),
+});
+export type VoidedLabel = z.infer<typeof VoidedLabelSchema>;
+
+/** Why the service refuses a void (409 NOT_VOIDABLE, `error.reason`). */
+export const NOT_VOIDABLE_REASONS = ["draft", "scanned", "too_old"] as const;
+export type NotVoidableReason = (typeof NOT_VOIDABLE_REASONS)[number];
 
 export const PurchasedLabelSchema = z
   .object({
@@ -262,8 +330,23 @@ export function parseAmountCents(amount: string): number | null {
 
 // ---------- Events (contract.md, "Events") ----------
 
-export const SHIPPING_EVENT_TYPES = ["label.purchased", "label.tracking_updated"] as const;
+/** Every event type the contract defines. */
+export const SHIPPING_EVENT_TYPES = [
+  "label.purchased",
+  "label.tracking_updated",
+  "label.voided",
+  "label.void_rejected",
+] as const;
 export type ShippingEventType = (typeof SHIPPING_EVENT_TYPES)[number];
+
+/**
+ * The types the app's endpoint subscribes to: the ones it applies. The void decisions join this
+ * list when the app applies them; until then the service does not send them to us.
+ */
+export const SUBSCRIBED_EVENT_TYPES = [
+  "label.purchased",
+  "label.tracking_updated",
+] as const satisfies readonly ShippingEventType[];
 
 export const WebhookEndpointRequestSchema = z.object({
   url: z.url(),
@@ -342,10 +425,30 @@ export const TrackingUpdatedEventSchema = z
   })
   .loose();
 
+const VoidDecisionLabel = LabelRecordSchema.extend({
+  refund: RefundSchema,
+  platform: z.string().nullish(),
+  platform_order_id: z.string().nullish(),
+});
+
+function voidDecisionEvent<T extends "label.voided" | "label.void_rejected">(type: T) {
+  return z.object({ ...EventEnvelope, type: z.literal(type), data: z.object({ label: VoidDecisionLabel }) }).loose();
+}
+
+/** The carrier refunded a void: `data.label` is `voided` with `refund.status` `refunded`. */
+export const LabelVoidedEventSchema = voidDecisionEvent("label.voided");
+
+/** The carrier refused a void (a parcel was scanned): `data.label` is `purchased` again, refund `rejected`. */
+export const LabelVoidRejectedEventSchema = voidDecisionEvent("label.void_rejected");
+
 export const ShippingEventSchema = z.discriminatedUnion("type", [
   LabelPurchasedEventSchema,
   TrackingUpdatedEventSchema,
+  LabelVoidedEventSchema,
+  LabelVoidRejectedEventSchema,
 ]);
 export type ShippingEvent = z.infer<typeof ShippingEventSchema>;
 export type LabelPurchasedEvent = z.infer<typeof LabelPurchasedEventSchema>;
 export type TrackingUpdatedEvent = z.infer<typeof TrackingUpdatedEventSchema>;
+export type LabelVoidedEvent = z.infer<typeof LabelVoidedEventSchema>;
+export type LabelVoidRejectedEvent = z.infer<typeof LabelVoidRejectedEventSchema>;

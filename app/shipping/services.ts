@@ -37,6 +37,15 @@ export const SERVICES: readonly ServiceInfo[] = [
 
 export const MULTI_PIECE_SERVICE_CODE = "svc_ups_ground";
 
+/** contract.md "Label options": lithium batteries go by these only; every other service flies. */
+export const GROUND_SERVICE_CODES: readonly string[] = [
+  "svc_usps_ground_advantage",
+  "svc_ups_ground",
+  "svc_fedex_ground",
+];
+/** contract.md "Label options": services that offer no signature confirmation. */
+export const NO_SIGNATURE_SERVICE_CODES: readonly string[] = ["svc_dhl_express_worldwide"];
+
 export function findServiceByCode(serviceCode: string): ServiceInfo | undefined {
   return SERVICES.find((s) => s.serviceCode === serviceCode);
 }

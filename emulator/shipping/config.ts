@@ -19,6 +19,8 @@ export interface EmulatorConfig {
     commercial_addresses: Array<{ street1: string; zip: string }>;
   };
   limits: { max_stored_labels: number; max_stored_rates: number; rate_ttl_seconds: number };
+  /** How long the carrier takes to decide a void (default 900 s, the contract's 15 minutes). */
+  voids?: { decision_seconds: number };
 }
 
 const DEFAULT_CONFIG_URL = new URL("./config.json", import.meta.url);

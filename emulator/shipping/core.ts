@@ -6,6 +6,7 @@ import { type AddressValidationResult, AddressValidator } from "./address-valida
 import { type EmulatorConfig, parseMoneyToCents } from "./config";
 import { type DeliveryOptions, DeliveryQueue } from "./event-delivery";
 import { DELIVERY_FAULT_ENDPOINT } from "./fault-endpoints";
+import { decideDueVoids } from "./handlers/label-void";
 import { respondError } from "./handlers/responses";
 import { matchRoute } from "./routes";
 import { EmulatorState } from "./state";
@@ -39,6 +40,9 @@ export interface RequestContext {
 
 export type Handler = (core: ShippingCore, ctx: RequestContext) => CoreResponse | Promise<CoreResponse>;
 
+/** setTimeout's ceiling (about 24.8 days); a later decision re-arms when this one fires. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -50,6 +54,7 @@ export class ShippingCore {
   readonly validationCache = new Map<string, AddressValidationResult>();
   readonly validationPriceCents: number;
   private fixedNow: Date | null = null;
+  private voidTimer: ReturnType<typeof setTimeout> | null = null;
   /** The origin of the latest request: label URLs for calls made in-process without a baseUrl. */
   private latestOrigin = "http://127.0.0.1:4010";
 
@@ -78,13 +83,44 @@ export class ShippingCore {
     return this.fixedNow ?? this.clock();
   }
 
-  /** Time moved: whatever retry it made due happens now, as it would on the real service. */
+  /** Time moved: whatever retry or void decision it made due happens now, as on the real service. */
   setFixedNow(date: Date): void {
     this.fixedNow = date;
+    this.clearVoidTimer();
+    decideDueVoids(this);
     this.deliveryQueue.startDue();
   }
 
+  /**
+   * A void is decided at `dueMs` on the emulator's clock. Requests settle what is due before they
+   * are handled; while the clock runs, an unref'd timer also wakes up for it (events go out on
+   * time with nobody asking). A fixed clock arms none: moving it decides.
+   */
+  scheduleVoidDecision(labelId: string, dueMs: number): void {
+    this.state.pendingVoids.set(labelId, dueMs);
+    this.armVoidTimer();
+  }
+
+  private armVoidTimer(): void {
+    this.clearVoidTimer();
+    if (this.fixedNow !== null || this.state.pendingVoids.size === 0) return;
+    const earliest = Math.min(...this.state.pendingVoids.values());
+    const delay = Math.min(Math.max(0, earliest - this.now().getTime()), MAX_TIMER_MS);
+    this.voidTimer = setTimeout(() => {
+      this.voidTimer = null;
+      decideDueVoids(this);
+      this.armVoidTimer();
+    }, delay);
+    this.voidTimer.unref();
+  }
+
+  private clearVoidTimer(): void {
+    if (this.voidTimer !== null) clearTimeout(this.voidTimer);
+    this.voidTimer = null;
+  }
+
   reset(): void {
+    this.clearVoidTimer();
     this.state.reset();
     this.deliveryQueue.reset();
     this.fixedNow = null;
@@ -102,6 +138,8 @@ export class ShippingCore {
   async handle(req: CoreRequest): Promise<CoreResponse> {
     const requestId = this.state.nextId("req");
     this.latestOrigin = req.origin;
+    // Whatever the carrier has decided by now shows in this answer.
+    decideDueVoids(this);
     const route = matchRoute(req.method, req.path);
     if (route === null) return respondError(requestId, 404, "NOT_FOUND", `No route for ${req.method} ${req.path}`);
     const ctx: RequestContext = { req, requestId, params: { id: route.id } };

@@ -8,6 +8,7 @@ import { type EmulatorConfig, loadDefaultConfig } from "./config";
 import { type CoreRequest, type CoreResponse, ShippingCore } from "./core";
 import type { DeliveryOptions, DeliveryView } from "./event-delivery";
 import type { EventEnvelope, TrackingStatus } from "./events";
+import type { VoidOutcome } from "./handlers/label-void";
 import type { FaultConfig } from "./state";
 
 export type { EmulatorConfig } from "./config";
@@ -15,6 +16,7 @@ export type { CoreRequest, CoreResponse } from "./core";
 export type { DeliveryOptions, DeliveryView } from "./event-delivery";
 export type { EventEnvelope } from "./events";
 export { DELIVERY_FAULT_ENDPOINT, FAULT_ENDPOINTS } from "./fault-endpoints";
+export type { VoidOutcome } from "./handlers/label-void";
 export type { FaultConfig } from "./state";
 
 /** The body of POST /__emulator/labels/{id}/tracking. */
@@ -63,6 +65,12 @@ export interface ShippingEmulator {
   runDueDeliveries(): Promise<void>;
   /** A manual attempt of every delivery of the event, now (outside the retry schedule). */
   redeliver(eventId: string): Promise<DeliveryView[]>;
+  /** Settles a pending void now, as the carrier would (POST /__emulator/labels/{id}/void_decision). Resolves to the label record. */
+  decideVoid(labelId: string, outcome: VoidOutcome): Promise<Record<string, unknown>>;
+  /** How long the carrier takes to decide voids asked from now on (default 900 s; reset restores the config's). */
+  setVoidDecisionSeconds(seconds: number): void;
+  /** Credits of voided labels, one per label, oldest first. */
+  refunds(orgId: string): Array<{ labelId: string; amountCents: number; refundedAt: string }>;
   /** Inspection for tests: balance in USD cents and the number of charges for an organization/label. */
   balanceCents(orgId: string): number;
   charges(orgId: string): Array<{ labelId: string; amountCents: number }>;
@@ -73,10 +81,20 @@ export interface ShippingEmulator {
 
 /** Creates the emulator: state from the configuration, handlers, and the Fetch adapter. */
 export function createShippingEmulator(
-  options: { config?: EmulatorConfig; now?: () => Date; baseUrl?: string; delivery?: DeliveryOptions } = {},
+  options: {
+    config?: EmulatorConfig;
+    now?: () => Date;
+    baseUrl?: string;
+    delivery?: DeliveryOptions;
+    /** Overrides the config's `voids.decision_seconds` (how long the carrier takes to decide a void). */
+    voidDecisionSeconds?: number;
+  } = {},
 ): ShippingEmulator {
+  const config = options.config ?? loadDefaultConfig();
   const core = new ShippingCore(
-    options.config ?? loadDefaultConfig(),
+    options.voidDecisionSeconds === undefined
+      ? config
+      : { ...config, voids: { decision_seconds: options.voidDecisionSeconds } },
     options.now ?? (() => new Date()),
     options.baseUrl,
     options.delivery,
@@ -136,6 +154,12 @@ export function createShippingEmulator(
       const answer = await callControl(core, "POST", `/__emulator/deliveries/${encodeURIComponent(eventId)}/redeliver`);
       return answer.deliveries as DeliveryView[];
     },
+    decideVoid: async (labelId, outcome) =>
+      await callControl(core, "POST", `/__emulator/labels/${encodeURIComponent(labelId)}/void_decision`, { outcome }),
+    setVoidDecisionSeconds: (seconds) => {
+      core.state.voidDecisionMs = seconds * 1000;
+    },
+    refunds: (orgId) => [...(core.state.organizations.get(orgId)?.refunds ?? [])],
     balanceCents: (orgId) => core.state.organizations.get(orgId)?.balanceCents ?? 0,
     charges: (orgId) => [...(core.state.organizations.get(orgId)?.charges ?? [])],
     labelsCreated: (orgId) => core.state.organizations.get(orgId)?.labelsCreated ?? 0,

@@ -5,7 +5,12 @@ import { createHmac } from "node:crypto";
 
 import { isJsonObject, type ProblemList } from "./validation";
 
-export const EVENT_TYPES = ["label.purchased", "label.tracking_updated"] as const;
+export const EVENT_TYPES = [
+  "label.purchased",
+  "label.tracking_updated",
+  "label.voided",
+  "label.void_rejected",
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export const TRACKING_STATUSES = [

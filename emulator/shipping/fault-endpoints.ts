@@ -9,6 +9,7 @@ export const FAULT_ENDPOINTS = [
   "POST /v1/labels",
   "GET /v1/labels/{id}",
   "POST /v1/labels/{id}/purchase",
+  "POST /v1/labels/{id}/void",
   "POST /v1/addresses/validate",
   "POST /v1/addresses/verify",
   "POST /v1/webhook_endpoints",

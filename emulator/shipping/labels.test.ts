@@ -250,7 +250,7 @@ describe("label creation: body rules", () => {
   it("accepts ship_date at top level and inside options", async () => {
     const top = await createLabel(domesticDraft({ ship_date: "2026-11-25" }));
     expect(top.body.ship_date).toBe("2026-11-25");
-    const inOptions = await createLabel(domesticDraft({ options: { ship_date: "2026-11-26", signature: true } }));
+    const inOptions = await createLabel(domesticDraft({ options: { ship_date: "2026-11-26", signature: "standard" } }));
     expect(inOptions.body.ship_date).toBe("2026-11-26");
     const bad = await createLabel(domesticDraft({ options: { ship_date: "26/11/2026" } }));
     expect(fieldPaths(bad)).toEqual(["options.ship_date"]);

@@ -16,6 +16,7 @@ import {
 } from "./handlers/control";
 import { handleFile } from "./handlers/files";
 import { handlePurchase } from "./handlers/label-purchase";
+import { handleControlVoidDecision, handleVoid, handleVoidSettings } from "./handlers/label-void";
 import { handleCreateLabel, handleGetLabel } from "./handlers/labels";
 import { handleRates } from "./handlers/rates";
 import { handleControlTracking } from "./handlers/tracking";
@@ -57,14 +58,19 @@ export function matchRoute(method: string, rawPath: string): MatchedRoute | null
     const purchase = /^(?:\/api)?\/v1\/labels\/([^/]+)\/purchase$/.exec(path);
     if (purchase?.[1] !== undefined)
       return route("POST /v1/labels/{id}/purchase", true, decodePathSegment(purchase[1]), handlePurchase);
+    const voidLabel = /^(?:\/api)?\/v1\/labels\/([^/]+)\/void$/.exec(path);
+    if (voidLabel?.[1] !== undefined)
+      return route("POST /v1/labels/{id}/void", true, decodePathSegment(voidLabel[1]), handleVoid);
     if (path === "/v1/webhook_endpoints")
       return route("POST /v1/webhook_endpoints", true, "", handleCreateWebhookEndpoint);
-    const control = /^\/__emulator\/labels\/([^/]+)\/(purchase|tracking)$/.exec(path);
+    const control = /^\/__emulator\/labels\/([^/]+)\/(purchase|tracking|void_decision)$/.exec(path);
     if (control?.[1] !== undefined) {
       const id = decodePathSegment(control[1]);
-      return control[2] === "purchase"
-        ? route("POST /__emulator/labels/{id}/purchase", false, id, handleControlPurchase)
-        : route("POST /__emulator/labels/{id}/tracking", false, id, handleControlTracking);
+      if (control[2] === "purchase")
+        return route("POST /__emulator/labels/{id}/purchase", false, id, handleControlPurchase);
+      if (control[2] === "void_decision")
+        return route("POST /__emulator/labels/{id}/void_decision", false, id, handleControlVoidDecision);
+      return route("POST /__emulator/labels/{id}/tracking", false, id, handleControlTracking);
     }
     const redeliver = /^\/__emulator\/deliveries\/([^/]+)\/redeliver$/.exec(path);
     if (redeliver?.[1] !== undefined)
@@ -79,6 +85,7 @@ export function matchRoute(method: string, rawPath: string): MatchedRoute | null
     if (path === "/__emulator/reset") return route("POST /__emulator/reset", false, "", handleReset);
     if (path === "/__emulator/faults") return route("POST /__emulator/faults", false, "", handleFaults);
     if (path === "/__emulator/clock") return route("POST /__emulator/clock", false, "", handleClock);
+    if (path === "/__emulator/voids") return route("POST /__emulator/voids", false, "", handleVoidSettings);
     return null;
   }
   if (method === "GET") {

@@ -30,6 +30,19 @@ export function readDeliveryOptionsFromEnv(env: NodeJS.ProcessEnv = process.env)
   return { retryDelaysMs: seconds.map((s) => s * 1000) };
 }
 
+/**
+ * `SHIPPING_EMULATOR_VOID_DECISION_SECONDS=20`: the carrier decides voids that soon, so a demo
+ * shows the refund arrive. Unset: the config's (15 minutes, as the contract says).
+ */
+export function readVoidDecisionSecondsFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const raw = env.SHIPPING_EMULATOR_VOID_DECISION_SECONDS;
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds < 0)
+    throw new Error(`Invalid SHIPPING_EMULATOR_VOID_DECISION_SECONDS: ${raw} (seconds)`);
+  return seconds;
+}
+
 export async function startShippingEmulatorServer(options: {
   port?: number;
   host?: string;
@@ -38,7 +51,11 @@ export async function startShippingEmulatorServer(options: {
   delivery?: DeliveryOptions;
 }): Promise<RunningServer> {
   const emulator =
-    options.emulator ?? createShippingEmulator({ delivery: options.delivery ?? readDeliveryOptionsFromEnv() });
+    options.emulator ??
+    createShippingEmulator({
+      delivery: options.delivery ?? readDeliveryOptionsFromEnv(),
+      voidDecisionSeconds: readVoidDecisionSecondsFromEnv(),
+    });
   const handle = getRequestHandler(emulator);
   const host = options.host ?? "127.0.0.1";
 
@@ -122,7 +139,11 @@ if (isMain) {
   const running = await startShippingEmulatorServer({
     port,
     host,
-    emulator: createShippingEmulator({ config, delivery: readDeliveryOptionsFromEnv() }),
+    emulator: createShippingEmulator({
+      config,
+      delivery: readDeliveryOptionsFromEnv(),
+      voidDecisionSeconds: readVoidDecisionSecondsFromEnv(),
+    }),
   });
   console.log(`Shipping emulator listening on ${running.url} (keys: see emulator/shipping/README.md)`);
   const stop = (): void => {

@@ -5,6 +5,7 @@ import { type EmulatorConfig, parseMoneyToCents } from "./config";
 import type { EventEnvelope, WebhookEndpointRecord } from "./events";
 import { makeHexToken } from "./ids";
 import type { LabelFormat, LabelSize } from "./label-files";
+import type { LabelOptions } from "./options";
 import type { Carrier, ServiceDefinition } from "./pricing";
 import type { Address, Billing, Customs, JsonObject, Parcel } from "./validation";
 
@@ -15,6 +16,8 @@ export interface OrganizationState {
   balanceCents: number;
   carrierAccounts: ReadonlyMap<string, string>;
   charges: Array<{ labelId: string; amountCents: number }>;
+  /** Credits of voided labels: one per label, never more. */
+  refunds: Array<{ labelId: string; amountCents: number; refundedAt: string }>;
   validationsBilled: number;
 }
 
@@ -25,6 +28,8 @@ export interface RateRecord {
   amountCents: number;
   shipDate: string;
   expiresAtMs: number;
+  /** The options the rate was quoted with (toOptionsKey): it is valid for these only. */
+  optionsKey: string;
 }
 
 export interface PurchaseRecord {
@@ -32,12 +37,24 @@ export interface PurchaseRecord {
   chargedCents: number;
   trackingNumbers: string[];
   purchasedAt: string;
+  /** A parcel has a tracking status beyond pre_transit: the label can no longer be voided. */
+  scanned: boolean;
 }
+
+export interface RefundRecord {
+  amountCents: number;
+  status: "pending" | "refunded" | "rejected";
+  requestedAt: string;
+  decidedAt: string | null;
+  reason: "scanned" | null;
+}
+
+export type LabelStatus = "draft" | "purchased" | "void_pending" | "voided";
 
 export interface LabelRecord {
   id: string;
   orgId: string;
-  status: "draft" | "purchased";
+  status: LabelStatus;
   carrier: Carrier;
   service: ServiceDefinition;
   /** The rate the draft was created from; null for carrier+service drafts and overridden rates. */
@@ -57,10 +74,14 @@ export interface LabelRecord {
   platformOrderId: string | null;
   orderId: string | null;
   labelCustomFields: JsonObject | null;
+  /** As sent (returned on the record) and as read (priced and checked). */
   options: JsonObject | null;
+  labelOptions: LabelOptions;
   warnings: Record<string, string>;
   createdAt: string;
   purchase: PurchaseRecord | null;
+  /** Set by the first void request; kept after a rejection (the record shows it). */
+  refund: RefundRecord | null;
 }
 
 /** Kinds for the service's own endpoints. */
@@ -82,6 +103,8 @@ export interface ActiveFailure {
 }
 
 const MAX_STORED_EVENTS = 10_000;
+/** contract.md: the carrier decides a void 15 minutes after it was asked for. */
+export const DEFAULT_VOID_DECISION_SECONDS = 900;
 
 export class EmulatorState {
   readonly organizations = new Map<string, OrganizationState>();
@@ -89,6 +112,10 @@ export class EmulatorState {
   readonly rates = new Map<string, RateRecord>();
   readonly webhookEndpoints = new Map<string, WebhookEndpointRecord>();
   readonly events = new Map<string, EventEnvelope>();
+  /** Labels whose void the carrier has not decided yet, with when it will (emulator clock, ms). */
+  readonly pendingVoids = new Map<string, number>();
+  /** How long the carrier takes to decide a void; the config's, until a control changes it. */
+  voidDecisionMs = 0;
   latencyMs = new Map<string, number>();
   failures: ActiveFailure[] = [];
   private readonly counters = new Map<string, number>();
@@ -107,6 +134,7 @@ export class EmulatorState {
         balanceCents: parseMoneyToCents(org.balance),
         carrierAccounts: new Map(org.carrier_accounts.map((a) => [a.id, a.carrier])),
         charges: [],
+        refunds: [],
         validationsBilled: 0,
       });
     }
@@ -114,6 +142,8 @@ export class EmulatorState {
     this.rates.clear();
     this.webhookEndpoints.clear();
     this.events.clear();
+    this.pendingVoids.clear();
+    this.voidDecisionMs = (this.config.voids?.decision_seconds ?? DEFAULT_VOID_DECISION_SECONDS) * 1000;
     this.counters.clear();
     this.latencyMs = new Map();
     this.failures = [];

@@ -369,11 +369,7 @@ export function parseLabelRequest(body: JsonObject): LabelRequestResult {
   const options = readObject(body, "options", problems);
   const customs = parseCustoms(body.customs, problems);
   const billing = parseBilling(body.billing, carrierAccountId, problems);
-  const topShipDate = readShipDate(body, "ship_date", "", problems);
-  const optionShipDate = options === null ? null : readShipDate(options, "ship_date", "options", problems);
-  if (topShipDate !== null && optionShipDate !== null && topShipDate !== optionShipDate) {
-    problems.add("options.ship_date", "differs from ship_date");
-  }
+  const shipDate = readShipDates(body, options, problems);
   const platform = readAliased(body, "platform", "channel", problems);
   const platformOrderId = readAliased(body, "platform_order_id", "external_order_id", problems);
   // "Pair with platform_order_id": one without the other cannot be linked to an order.
@@ -401,12 +397,26 @@ export function parseLabelRequest(body: JsonObject): LabelRequestResult {
       options,
       customs,
       billing,
-      shipDate: topShipDate ?? optionShipDate,
+      shipDate,
       platform,
       platformOrderId,
       orderId,
     },
   };
+}
+
+/** `ship_date` at top level or inside `options` (both given and different: a problem). */
+function readShipDates(body: JsonObject, options: JsonObject | null, problems: ProblemList): string | null {
+  const top = readShipDate(body, "ship_date", "", problems);
+  const inOptions = options === null ? null : readShipDate(options, "ship_date", "options", problems);
+  if (top !== null && inOptions !== null && top !== inOptions)
+    problems.add("options.ship_date", "differs from ship_date");
+  return top ?? inOptions;
+}
+
+/** The ship date of a quote: as for a label, top level or in `options`. */
+export function readQuoteShipDate(body: JsonObject, problems: ProblemList): string | null {
+  return readShipDates(body, readObject(body, "options", problems), problems);
 }
 
 function readObject(body: JsonObject, key: string, problems: ProblemList): JsonObject | null {

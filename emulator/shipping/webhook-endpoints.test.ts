@@ -90,7 +90,7 @@ describe("webhook endpoint registration", () => {
   });
 
   it("requires url, and lists every problem of the body at once", async () => {
-    const res = await register({ events: ["label.voided"] });
+    const res = await register({ events: ["label.refunded"] });
     expect(res.status).toBe(400);
     expect(fieldPaths(res)).toEqual(["url", "events[0]"]);
   });

@@ -17,6 +17,7 @@ import {
 import type { CallOptions, ShippingTransport } from "../transport.server";
 import { describeZodIssues, invalidRequest } from "../transport-outcome.server";
 import { withoutForeignState } from "./foreign-state";
+import { takeNestedShipDate } from "./label-options";
 
 export type CreateDraftLabelOptions = CallOptions & {
   /** Send carrier/service/service_code alongside rate_id on purpose, to override the rate. */
@@ -57,13 +58,9 @@ export function buildCreateLabelBody(
   // A ship_date other than the quote's re-prices the label: with a rate, only the quote's date
   // is sent (none at all when the quote is not at hand: the rate's own date then stands).
   // The date is sent in one place only, top level.
-  const nested = body.options?.["ship_date"];
-  const requested = body.ship_date ?? (typeof nested === "string" ? nested : undefined);
-  if (body.options && "ship_date" in body.options) {
-    const rest = { ...body.options };
-    delete rest["ship_date"];
-    body.options = rest;
-  }
+  const nested = takeNestedShipDate(body.options);
+  const requested = body.ship_date ?? nested.shipDate;
+  if (nested.options !== undefined) body.options = nested.options;
   if (body.rate_id !== undefined) {
     if (options.quote) body.ship_date = options.quote.ship_date;
     else delete body.ship_date;

@@ -146,12 +146,12 @@ async function recoverAlreadyPurchased(
 }
 
 /**
- * For a purchase, the answers that prove the service did not buy the label: a refusal in the
+ * For a purchase (and a void), the answers that prove the service did not act: a refusal in the
  * contract's own words (a known code from a readable error body), a 429 it never processed,
  * our own refusal to send, or a deadline that passed before anything was sent. Anything else
  * (a 5xx, a proxy's page, an unknown code, a lost answer) may hide a purchase.
  */
-function isDefiniteRefusal(error: ShippingError): boolean {
+export function isDefiniteRefusal(error: ShippingError): boolean {
   if (error.outcomeUnknown) return false;
   if (error.code === "INVALID_REQUEST" || error.code === "WITHHELD") return true;
   if (error.code === "TIMEOUT") return error.status === null && error.logMessage.includes("not sent");

@@ -7,6 +7,7 @@ import { type RatesRequest, RatesRequestSchema, type RatesResponse, RatesRespons
 import type { CallOptions, ShippingTransport } from "../transport.server";
 import { describeZodIssues, invalidRequest } from "../transport-outcome.server";
 import { withoutForeignState } from "./foreign-state";
+import { takeNestedShipDate } from "./label-options";
 
 export async function getRates(
   transport: ShippingTransport,
@@ -21,6 +22,13 @@ export async function getRates(
   }
   body.from_address = withoutForeignState(body.from_address);
   body.to_address = withoutForeignState(body.to_address);
+  // Options are quoted as sent (a label from the rate must carry the same); the date goes top level.
+  const nested = takeNestedShipDate(body.options);
+  if (nested.shipDate !== undefined && body.ship_date !== undefined && nested.shipDate !== body.ship_date) {
+    return err(invalidRequest("getRates", [{ path: "options.ship_date", message: "differs from ship_date" }]));
+  }
+  if (nested.options !== undefined) body.options = nested.options;
+  if (body.ship_date === undefined && nested.shipDate !== undefined) body.ship_date = nested.shipDate;
   return transport.call({
     operation: "getRates",
     method: "POST",

@@ -146,5 +146,11 @@ export function handleOrganization(core: ShippingCore, ctx: RequestContext): Cor
     labels_created: org.labelsCreated,
     validations_billed: org.validationsBilled,
     charges: org.charges.map((c) => ({ label_id: c.labelId, amount: formatCents(c.amountCents) })),
+    refunds: org.refunds.map((r) => ({
+      label_id: r.labelId,
+      amount: formatCents(r.amountCents),
+      refunded_at: r.refundedAt,
+    })),
+    voids_pending: [...core.state.pendingVoids.keys()].filter((id) => core.state.labels.get(id)?.orgId === org.id),
   });
 }

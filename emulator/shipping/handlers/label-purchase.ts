@@ -10,7 +10,7 @@ import { toWire } from "./label-record";
 import { findLabel } from "./labels";
 import { authenticate } from "./request-steps";
 import { isError, respondError, respondJson } from "./responses";
-import { isNegotiated, priceFor } from "./shipment-pricing";
+import { isNegotiated, priceLabel } from "./shipment-pricing";
 import { emitEvent } from "./webhook-endpoints";
 
 const EXPORT_DECLARATION_THRESHOLD_USD = 2500;
@@ -83,21 +83,13 @@ export function purchaseDraft(
     chargedCents =
       shipDate === label.rate.shipDate
         ? label.rate.amountCents
-        : priceFor(
-            core,
-            label.service,
-            label.from,
-            label.to,
-            label.parcels,
-            shipDate,
-            isNegotiated(org, label.carrierAccountId, label.carrier),
-          );
+        : priceLabel(core, label, shipDate, isNegotiated(org, label.carrierAccountId, label.carrier));
   } else {
     // carrier + service drafts: the cheapest matching rate now (retail or the own account's).
     const shipDate = label.shipDate ?? core.today();
-    const retail = priceFor(core, label.service, label.from, label.to, label.parcels, shipDate, false);
+    const retail = priceLabel(core, label, shipDate, false);
     const own = isNegotiated(org, label.carrierAccountId, label.carrier)
-      ? priceFor(core, label.service, label.from, label.to, label.parcels, shipDate, true)
+      ? priceLabel(core, label, shipDate, true)
       : retail;
     chargedCents = Math.min(retail, own);
     rate = { id: core.state.nextId("rate"), service: label.service, amountCents: chargedCents };
@@ -120,6 +112,7 @@ export function purchaseDraft(
       makeTrackingNumber(core.config.seed, label.carrier, `${label.id}|${i + 1}`),
     ),
     purchasedAt: core.now().toISOString(),
+    scanned: false,
   };
   const record = toWire(core, label, ctx);
   // Emitted as soon as the charge is made: a response lost afterwards does not unmake the purchase.

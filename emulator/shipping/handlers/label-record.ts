@@ -2,9 +2,9 @@
 // and the carrier's tracking page.
 
 import { formatCents } from "../config";
-import type { RequestContext, ShippingCore } from "../core";
+import type { CoreRequest, ShippingCore } from "../core";
 import type { Carrier } from "../pricing";
-import type { LabelRecord } from "../state";
+import type { LabelRecord, RefundRecord } from "../state";
 import type { JsonObject } from "../validation";
 
 function makeTrackingUrl(carrier: Carrier, tracking: string): string {
@@ -20,11 +20,26 @@ function makeTrackingUrl(carrier: Carrier, tracking: string): string {
   }
 }
 
-function getPublicOrigin(core: ShippingCore, ctx: RequestContext): string {
+/** Where the record is read from: the request's origin makes the file URL absolute. */
+type RecordSource = { req: Pick<CoreRequest, "origin"> };
+
+function getPublicOrigin(core: ShippingCore, ctx: RecordSource): string {
   return (core.baseUrl ?? ctx.req.origin).replace(/\/$/, "");
 }
 
-export function toWire(core: ShippingCore, label: LabelRecord, ctx: RequestContext): JsonObject {
+function refundToWire(refund: RefundRecord): JsonObject {
+  const wire: JsonObject = {
+    amount: formatCents(refund.amountCents),
+    currency: "USD",
+    status: refund.status,
+    requested_at: refund.requestedAt,
+  };
+  if (refund.decidedAt !== null) wire.decided_at = refund.decidedAt;
+  if (refund.reason !== null) wire.reason = refund.reason;
+  return wire;
+}
+
+export function toWire(core: ShippingCore, label: LabelRecord, ctx: RecordSource): JsonObject {
   const purchase = label.purchase;
   const wire: JsonObject = {
     id: label.id,
@@ -76,6 +91,7 @@ export function toWire(core: ShippingCore, label: LabelRecord, ctx: RequestConte
       charged: formatCents(purchase.chargedCents),
       currency: "USD",
       purchased_at: purchase.purchasedAt,
+      refund: label.refund === null ? null : refundToWire(label.refund),
     });
   }
   return wire;

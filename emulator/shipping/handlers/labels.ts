@@ -2,6 +2,7 @@
 // with the resolution of the rate or carrier and service a draft is bought at.
 
 import type { CoreResponse, RequestContext, ShippingCore } from "../core";
+import { findUnsupportedOptions, parseLabelOptions, toOptionsKey } from "../options";
 import {
   type Carrier,
   findServiceByCode,
@@ -41,12 +42,16 @@ export function handleCreateLabel(core: ShippingCore, ctx: RequestContext): Core
   // 1. Body shape: every problem at once.
   const parsed = parseLabelRequest(body);
   if (parsed.kind === "both_parcels") return respondBothParcels(ctx.requestId);
+  const parsedOptions = parseLabelOptions(body.options);
+  if (parsedOptions.kind === "invalid")
+    return respondProblems(ctx.requestId, "VALIDATION_ERROR", parsedOptions.problems);
+  const labelOptions = parsedOptions.options;
   if (parsed.kind === "invalid") return respondProblems(ctx.requestId, "VALIDATION_FAILED", parsed.problems);
   const { request, warnings } = parsed;
   const { from, to, customs, carrierAccountId } = request;
 
   // 2. Rate and service resolution.
-  const resolved = resolveService(core, ctx, org, request);
+  const resolved = resolveService(core, ctx, org, { ...request, optionsKey: toOptionsKey(labelOptions) });
   if (isError(resolved)) return resolved;
   if (resolved.overriddenRateId !== null)
     warnings.rate_id = "overridden by the explicit carrier, service or service_code";
@@ -61,6 +66,17 @@ export function handleCreateLabel(core: ShippingCore, ctx: RequestContext): Core
   }
   if (request.multiPiece && !service.multiPiece) {
     return respondError(ctx.requestId, 400, "SERVICE_REQUIRED", "Only UPS Ground can be bought multi-piece (parcels)");
+  }
+  const unsupported = findUnsupportedOptions(service, labelOptions);
+  if (unsupported.length > 0) {
+    const [first] = unsupported;
+    return respondError(
+      ctx.requestId,
+      400,
+      "OPTION_NOT_SUPPORTED",
+      first === undefined ? "An option is not supported" : `${first.field}: ${first.message}`,
+      unsupported,
+    );
   }
 
   // 3. International rules, in the order documented in the README.
@@ -131,9 +147,11 @@ export function handleCreateLabel(core: ShippingCore, ctx: RequestContext): Core
     orderId: request.orderId,
     labelCustomFields: request.labelCustomFields,
     options: request.options,
+    labelOptions,
     warnings,
     createdAt: core.now().toISOString(),
     purchase: null,
+    refund: null,
   };
   core.state.storeLabel(label);
   return respondJson(ctx.requestId, 201, toWire(core, label, ctx));
@@ -143,7 +161,13 @@ function resolveService(
   core: ShippingCore,
   ctx: RequestContext,
   org: OrganizationState,
-  input: { rateId: string | null; carrier: Carrier | null; serviceName: string | null; serviceCode: string | null },
+  input: {
+    rateId: string | null;
+    carrier: Carrier | null;
+    serviceName: string | null;
+    serviceCode: string | null;
+    optionsKey: string;
+  },
 ): { service: ServiceDefinition; rate: RateRecord | null; overriddenRateId: string | null } | CoreResponse {
   const serviceRequired = (message: string): CoreResponse =>
     respondError(ctx.requestId, 400, "SERVICE_REQUIRED", message);
@@ -171,7 +195,11 @@ function resolveService(
         overrideCode = found;
       }
     }
+    // A rate is priced and filtered for the options it was quoted with, and for those only.
+    const otherOptions = (): CoreResponse =>
+      serviceRequired("rate_id was quoted with other options; get new rates with these options and retry");
     if (input.carrier === null && input.serviceName === null && overrideCode === null) {
+      if (rate.optionsKey !== input.optionsKey) return otherOptions();
       return { service: rate.service, rate, overriddenRateId: null };
     }
     const targetCarrier = input.carrier ?? overrideCode?.carrier ?? rate.service.carrier;
@@ -185,7 +213,10 @@ function resolveService(
     if (service === undefined || service.carrier !== targetCarrier) {
       return serviceRequired(`No ${targetCarrier} service matches the request`);
     }
-    if (service === rate.service) return { service, rate, overriddenRateId: null };
+    if (service === rate.service) {
+      if (rate.optionsKey !== input.optionsKey) return otherOptions();
+      return { service, rate, overriddenRateId: null };
+    }
     return { service, rate: null, overriddenRateId: rate.id };
   }
   // No rate: carrier defaults to USPS, and a service (name or code) of that carrier is needed.

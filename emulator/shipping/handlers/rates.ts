@@ -3,9 +3,17 @@
 
 import { formatCents } from "../config";
 import type { CoreResponse, RequestContext, ShippingCore } from "../core";
+import { findUnsupportedOptions, parseLabelOptions, toOptionsKey } from "../options";
 import { isServiceAvailable, SERVICES } from "../pricing";
 import type { RateRecord } from "../state";
-import { parseAddress, parseCarrier, parseParcels, ProblemList, readOptionalString, readShipDate } from "../validation";
+import {
+  parseAddress,
+  parseCarrier,
+  parseParcels,
+  ProblemList,
+  readOptionalString,
+  readQuoteShipDate,
+} from "../validation";
 import { authenticate, parseBody } from "./request-steps";
 import {
   isError,
@@ -25,12 +33,16 @@ export function handleRates(core: ShippingCore, ctx: RequestContext): CoreRespon
   const problems = new ProblemList();
   const parcels = parseParcels(body, problems);
   if (parcels.kind === "both") return respondBothParcels(ctx.requestId);
+  const parsedOptions = parseLabelOptions(body.options);
+  if (parsedOptions.kind === "invalid")
+    return respondProblems(ctx.requestId, "VALIDATION_ERROR", parsedOptions.problems);
+  const { options } = parsedOptions;
   const ignoredWarnings: Record<string, string> = {};
   const from = parseAddress(body.from_address, "from_address", problems, ignoredWarnings);
   const to = parseAddress(body.to_address, "to_address", problems, ignoredWarnings);
   const carrier = parseCarrier(body, problems);
   const carrierAccountId = readOptionalString(body, "carrier_account_id", "", problems);
-  const shipDate = readShipDate(body, "ship_date", "", problems) ?? core.today();
+  const shipDate = readQuoteShipDate(body, problems) ?? core.today();
   if (!problems.isEmpty || from === null || to === null)
     return respondProblems(ctx.requestId, "VALIDATION_FAILED", problems.items);
   if (core.config.blocked_destinations.countries.includes(to.country)) {
@@ -47,7 +59,9 @@ export function handleRates(core: ShippingCore, ctx: RequestContext): CoreRespon
     (s) =>
       isServiceAvailable(s, from.country, to.country) &&
       (carrier === null || s.carrier === carrier) &&
-      (!parcels.multiPiece || s.multiPiece),
+      (!parcels.multiPiece || s.multiPiece) &&
+      // A service that cannot carry the options is left out, not quoted.
+      findUnsupportedOptions(s, options).length === 0,
   ).map((service) => {
     const rate: RateRecord = {
       id: core.state.nextId("rate"),
@@ -61,9 +75,11 @@ export function handleRates(core: ShippingCore, ctx: RequestContext): CoreRespon
         parcels.parcels,
         shipDate,
         isNegotiated(auth.org, carrierAccountId, service.carrier),
+        options,
       ),
       shipDate,
       expiresAtMs,
+      optionsKey: toOptionsKey(options),
     };
     core.state.storeRate(rate);
     return {

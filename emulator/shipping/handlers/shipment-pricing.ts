@@ -2,8 +2,9 @@
 // residential classification and the organization's own carrier accounts taken into account.
 
 import type { ShippingCore } from "../core";
+import { type LabelOptions, priceOptionsCents } from "../options";
 import { type Carrier, priceShipment, type PricingInput, type ServiceDefinition, toInches, toOunces } from "../pricing";
-import type { OrganizationState } from "../state";
+import type { LabelRecord, OrganizationState } from "../state";
 import type { Address, Parcel } from "../validation";
 
 function toParcelsForPricing(parcels: readonly Parcel[]): PricingInput["parcels"] {
@@ -30,20 +31,31 @@ export function priceFor(
   parcels: readonly Parcel[],
   shipDate: string,
   negotiated: boolean,
+  options: LabelOptions,
 ): number {
-  return priceShipment({
-    service,
-    parcels: toParcelsForPricing(parcels),
-    fromZip: from.zip,
-    toZip: to.zip,
-    fromCountry: from.country,
-    toCountry: to.country,
-    residential: classifyResidential(core, to),
-    shipDate,
-    negotiated,
-  });
+  // Options are flat or value-based: added after any negotiated discount, which is the carrier's.
+  const optionsCents = priceOptionsCents(options);
+  return (
+    optionsCents +
+    priceShipment({
+      service,
+      parcels: toParcelsForPricing(parcels),
+      fromZip: from.zip,
+      toZip: to.zip,
+      fromCountry: from.country,
+      toCountry: to.country,
+      residential: classifyResidential(core, to),
+      shipDate,
+      negotiated,
+    })
+  );
 }
 
 export function isNegotiated(org: OrganizationState, carrierAccountId: string | null, carrier: Carrier): boolean {
   return carrierAccountId !== null && org.carrierAccounts.get(carrierAccountId) === carrier;
+}
+
+/** A draft's price on a ship date, its options included (the purchase's re-pricing). */
+export function priceLabel(core: ShippingCore, label: LabelRecord, shipDate: string, negotiated: boolean): number {
+  return priceFor(core, label.service, label.from, label.to, label.parcels, shipDate, negotiated, label.labelOptions);
 }

@@ -5,6 +5,7 @@ import type { CoreResponse, RequestContext, ShippingCore } from "../core";
 import { DEFAULT_STATUS_DETAILS, isScanAtDestination, parseTrackingUpdate } from "../events";
 import type { LabelRecord } from "../state";
 import { ProblemList } from "../validation";
+import { recordScan } from "./label-void";
 import { findAnyLabel } from "./labels";
 import { parseBody } from "./request-steps";
 import { isError, respondError, respondJson, respondProblems } from "./responses";
@@ -25,6 +26,14 @@ export function handleControlTracking(core: ShippingCore, ctx: RequestContext): 
       409,
       "LABEL_NOT_PURCHASED",
       `Label ${label.id} is a draft: only a purchased label has tracking numbers`,
+    );
+  }
+  if (label.status === "voided") {
+    return respondError(
+      ctx.requestId,
+      409,
+      "LABEL_VOIDED",
+      `Label ${label.id} is voided: its parcels can no longer travel on it`,
     );
   }
   if (update.trackingNumber !== null && !purchase.trackingNumbers.includes(update.trackingNumber)) {
@@ -54,6 +63,8 @@ export function handleControlTracking(core: ShippingCore, ctx: RequestContext): 
       location,
     }),
   );
+  // Beyond pre_transit the carrier has the parcel: no void from now on, and a pending one fails.
+  if (update.status !== "pre_transit") recordScan(core, label, ctx.req.origin);
   return respondJson(ctx.requestId, 200, { events });
 }
 
