@@ -36,6 +36,7 @@ const SETTLED = {
 const ACTIONS: Record<ActivityEntry["action"], string> = {
   validate: "Address validation",
   purchase: "Label purchase",
+  refund: "Refund (label voided)",
 };
 
 export function describeStaff(staffMemberId: string | null): string {

@@ -16,6 +16,7 @@ const STATUS: Record<LabelListItem["status"], { label: string; tone: Tone }> = {
   purchased: { label: "Bought", tone: "success" },
   fulfilled: { label: "Fulfilled", tone: "success" },
   failed: { label: "Failed", tone: "critical" },
+  void_pending: { label: "Refund pending", tone: "attention" },
   voided: { label: "Discarded", tone: undefined },
 };
 

@@ -258,6 +258,7 @@ describe("order screens render on the server", () => {
               place: "Brooklyn, NY, US",
             },
           ],
+          void: null,
         })}
       />,
       "/app/orders/1",
@@ -297,6 +298,7 @@ const draftLabel: NonNullable<OrderLabelPage["fulfillmentOrders"][number]["label
   attention: null,
   boughtOutside: false,
   parcels: [],
+  void: null,
 };
 
 /** The page of one shipment whose request and products are patched. */

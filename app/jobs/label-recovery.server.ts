@@ -7,8 +7,10 @@ import {
   listRetryableWriteBackIds,
   listShopsWithRecoveryWork,
   listStuckPurchaseIds,
+  listUnsettledVoids,
 } from "~/labels/label-repository.server";
 import { recoverStuckPurchases } from "~/labels/purchase.server";
+import { settleOverdueVoids } from "~/labels/void-label.server";
 import { retryPendingWriteBacks } from "~/labels/write-tracking.server";
 import { createSpendGuard } from "~/shipments/buy-label.server";
 import type { ShippingClient } from "~/shipping/client.server";
@@ -31,6 +33,8 @@ export type LabelRecoveryReport = {
   purchasesRecovered: number;
   writeBacksDone: number;
   writeBacksPending: number;
+  /** Voids settled by reading them back, or whose Shopify fulfillment was cancelled at last. */
+  voidsSettled: number;
   /** Shops skipped because the app cannot reach them right now, with why. */
   skipped: Array<{ shop: string; reason: string }>;
 };
@@ -40,7 +44,13 @@ export async function recoverShopLabels(deps: LabelRecoveryDeps, shop: string): 
   // A live clock, read at each step: a sweep can take minutes, and a lease written from a
   // clock frozen at its start could already be over when written.
   const now = deps.now ?? (() => new Date());
-  const report: LabelRecoveryReport = { purchasesRecovered: 0, writeBacksDone: 0, writeBacksPending: 0, skipped: [] };
+  const report: LabelRecoveryReport = {
+    purchasesRecovered: 0,
+    writeBacksDone: 0,
+    writeBacksPending: 0,
+    voidsSettled: 0,
+    skipped: [],
+  };
 
   if ((await listStuckPurchaseIds(deps.db, shop, now())).length > 0) {
     const shipping = await deps.shippingFor(shop);
@@ -53,6 +63,22 @@ export async function recoverShopLabels(deps: LabelRecoveryDeps, shop: string): 
       report.purchasesRecovered += recovered.filter((label) => label.status === "purchased").length;
     } else {
       report.skipped.push({ shop, reason: "no shipping API key" });
+    }
+  }
+
+  // Voids whose decision is overdue or whose Shopify fulfillment is still to cancel (ADR 22).
+  if ((await listUnsettledVoids(deps.db, shop, now(), 1)).length > 0) {
+    const admin = await deps.adminFor(shop);
+    if (admin) {
+      report.voidsSettled += await settleOverdueVoids({
+        db: deps.db,
+        shop,
+        admin,
+        shipping: await deps.shippingFor(shop),
+        now,
+      });
+    } else {
+      report.skipped.push({ shop, reason: "no offline session" });
     }
   }
 

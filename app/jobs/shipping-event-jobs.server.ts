@@ -7,7 +7,8 @@ import {
   type EventOutcome,
   type ShippingEventDeps,
 } from "~/labels/shipping-events.server";
-import { ShippingEventSchema } from "~/shipping/schemas";
+import { applyVoidDecision } from "~/labels/void-label.server";
+import { parseAmountCents, ShippingEventSchema } from "~/shipping/schemas";
 
 import { JobFailedError, NotYetJobError } from "./job-outcome";
 import type { JobDefinition, JobKind } from "./job-queue";
@@ -77,10 +78,21 @@ export function createShippingEventJob(
       };
       const event = parsed.data;
       if (event.type === "label.voided" || event.type === "label.void_rejected") {
-        // Not subscribed yet (SUBSCRIBED_EVENT_TYPES): one that arrives anyway is kept, not applied.
+        // The carrier's decision on a void (ADR 22): recorded once, whoever brings it first.
+        const { label } = event.data;
+        const decided = await applyVoidDecision(
+          { db: deps.db, shop: context.shop, admin, ...(deps.now ? { now: deps.now } : {}) },
+          label.id,
+          event.type === "label.voided"
+            ? { outcome: "refunded", refundCents: parseAmountCents(label.refund.amount) }
+            : { outcome: "rejected", reason: label.refund.reason ?? null },
+        );
+        if (!decided.ok) throw new JobFailedError(decided.error);
         await markEvent(deps.db, context.shop, payload.eventId, {
-          outcome: "recorded",
-          detail: `${event.type} is not applied by this app yet`,
+          outcome: decided.value ? "applied" : "recorded",
+          detail: decided.value
+            ? `${event.type}: label ${decided.value.id} is ${decided.value.status}`
+            : `${event.type}: ${label.id} is not a label of this app`,
         });
         return;
       }

@@ -6,7 +6,8 @@ import type { Prisma, PrismaClient } from "@prisma/client";
 // fulfill: a tracking write-back created a Shopify fulfillment (not billed, but a person's act).
 // authorize: a staff member confirmed a bulk run's total, one entry per label it lets the worker
 // buy (not billed itself: the worker's purchase entry is the charge, and names the same person).
-export type AuditAction = "validate" | "purchase" | "fulfill" | "authorize";
+// void: a void asked of the service (its refund pending); refund: the refund credited, as a negative amount.
+export type AuditAction = "validate" | "purchase" | "fulfill" | "authorize" | "void" | "refund";
 /** ok: charged now; recovered: charged by an earlier attempt whose result was lost; error: not charged; unknown: may have been charged. */
 export type AuditOutcome = "ok" | "recovered" | "error" | "unknown";
 

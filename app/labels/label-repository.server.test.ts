@@ -18,6 +18,7 @@ import {
   takeOverCreation,
   voidDraft,
 } from "./label-transitions.server";
+import { acceptVoid, refundVoid, refuseVoid } from "./void-transitions.server";
 import { completeWriteBack } from "./write-back-claims.server";
 
 const SHOP = "repo-shop.myshopify.com";
@@ -37,6 +38,8 @@ async function labelIn(status: LabelStatus, n: number): Promise<string> {
       serviceLabelId: `lbl_${n}`,
       claimToken: TOKEN,
       leaseUntil: PAST,
+      // A void request in flight: what the void transitions leave (the others ignore it).
+      refundStatus: "requesting",
     },
   });
   return row.id;
@@ -95,6 +98,14 @@ const RUN: Record<
   voidDraft: (labelId) => voidDraft({ db, shop: SHOP, labelId }),
   completeWriteBack: (labelId, n) =>
     completeWriteBack({ db, shop: SHOP, labelId }, `gid://shopify/Fulfillment/${n}` as FulfillmentGid),
+  acceptVoid: (labelId) =>
+    acceptVoid({ db, shop: SHOP, labelId }, TOKEN, { refundCents: 900, requestedAt: NOW, hasFulfillment: false }),
+  refundVoid: (labelId) => refundVoid({ db, shop: SHOP, labelId }, { refundCents: 900, decidedAt: NOW }),
+  refuseVoid: (labelId, n) =>
+    refuseVoid(
+      { db, shop: SHOP, labelId },
+      { reason: "scanned", decidedAt: NOW, fulfillmentOrderGid: `gid://shopify/FulfillmentOrder/${n}` as never },
+    ),
 };
 
 describe("the label state machine", () => {
@@ -149,6 +160,7 @@ const REPOSITORY = new Set([
   "labels/label-transitions.server.ts",
   "labels/write-back-claims.server.ts",
   "labels/label-redaction.server.ts",
+  "labels/void-transitions.server.ts",
 ]);
 
 describe("label rows", () => {

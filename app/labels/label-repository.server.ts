@@ -47,6 +47,11 @@ export const LABEL_TRANSITIONS = {
   savePurchased: { from: ["draft", "purchasing"], to: "purchased" },
   voidDraft: { from: ["draft"], to: "voided" },
   completeWriteBack: { from: ["purchased"], to: "fulfilled" },
+  // Voiding a bought label (ADR 22, void-label.server.ts). The claim is on `refundStatus`; the
+  // service's acceptance frees the fulfillment order for a replacement; its decision settles it.
+  acceptVoid: { from: ["purchased", "fulfilled"], to: "void_pending" },
+  refundVoid: { from: ["void_pending", "purchased", "fulfilled"], to: "voided" },
+  refuseVoid: { from: ["void_pending"], to: "purchased" },
   // A label bought in the service's dashboard or by another tool, learned from its event.
   recordOutsidePurchase: { from: [], to: "purchased" },
 } as const satisfies Record<string, { from: readonly LabelStatus[]; to: LabelStatus }>;
@@ -101,6 +106,19 @@ export type LabelView = {
   /** Set when the order changed after the label was bought (see LABEL_ATTENTIONS), and when. */
   attention: { reason: LabelAttention; at: Date } | null;
   purchasedAt: Date | null;
+  /**
+   * A void asked of the service for this bought label (ADR 22): `requesting` while the request is
+   * in flight, then `pending` until the carrier decides, `refunded` or `rejected`; null if never.
+   */
+  void: {
+    status: "requesting" | "pending" | "refunded" | "rejected";
+    refundCents: number | null;
+    refusal: string | null;
+    requestedAt: Date | null;
+    decidedAt: Date | null;
+    /** Where the Shopify fulfillment stands: cancelled for a replacement, or restored on refusal. */
+    shopify: "cancel_pending" | "cancelled" | "restore_pending" | "restored" | null;
+  } | null;
   /** While creating or purchasing: until when the current claim holds (or the quiet period runs). */
   leaseUntil: Date | null;
   createdAt: Date;
@@ -137,6 +155,22 @@ function toLineItems(json: string): LabelLineItem[] {
     ...(line.title === undefined ? {} : { title: line.title }),
     ...(line.sku === undefined ? {} : { sku: line.sku }),
   }));
+}
+
+const VOID_STATUSES = ["requesting", "pending", "refunded", "rejected"] as const;
+const VOID_SHOPIFY_STATUSES = ["cancel_pending", "cancelled", "restore_pending", "restored"] as const;
+
+function toVoid(row: Label): LabelView["void"] {
+  if (!row.refundStatus || !isOneOf(VOID_STATUSES, row.refundStatus)) return null;
+  const shopify = row.voidShopifyStatus;
+  return {
+    status: row.refundStatus,
+    refundCents: row.refundCents,
+    refusal: row.voidRefusal,
+    requestedAt: row.voidRequestedAt,
+    decidedAt: row.voidDecidedAt,
+    shopify: shopify && isOneOf(VOID_SHOPIFY_STATUSES, shopify) ? shopify : null,
+  };
 }
 
 export function toLabelView(row: Label): LabelView {
@@ -185,6 +219,7 @@ export function toLabelView(row: Label): LabelView {
         ? { reason: row.attention, at: row.attentionAt ?? row.updatedAt }
         : null,
     purchasedAt: row.purchasedAt,
+    void: toVoid(row),
     leaseUntil: row.leaseUntil,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
@@ -429,9 +464,31 @@ function retryableWriteBack(now: Date): Prisma.LabelWhereInput {
 }
 
 /** The shops that have stuck purchases or retryable write-backs: the recovery job's work list. */
+/** How long a pending void waits for its event before the recovery job reads the label back. */
+export const VOID_READ_BACK_AFTER_MS = 20 * 60_000;
+
+// A void whose decision is overdue (its event may be lost), or whose Shopify fulfillment is still
+// to be cancelled (ADR 22).
+const unsettledVoid = (now: Date) => ({
+  OR: [
+    { refundStatus: "pending", voidRequestedAt: { lt: new Date(now.getTime() - VOID_READ_BACK_AFTER_MS) } },
+    { voidShopifyStatus: "cancel_pending", status: { in: ["void_pending", "voided"] } },
+  ],
+});
+
+/** Labels whose void needs the recovery job (unsettledVoid), oldest first. */
+export async function listUnsettledVoids(db: PrismaClient, shop: string, now: Date, take = 50): Promise<LabelView[]> {
+  const rows = await db.label.findMany({
+    where: { shop, ...unsettledVoid(now) },
+    orderBy: [{ voidRequestedAt: "asc" }, { id: "asc" }],
+    take,
+  });
+  return rows.map(toLabelView);
+}
+
 export async function listShopsWithRecoveryWork(db: PrismaClient, now: Date): Promise<string[]> {
   const rows = await db.label.findMany({
-    where: { OR: [{ status: "purchasing", leaseUntil: { lt: now } }, retryableWriteBack(now)] },
+    where: { OR: [{ status: "purchasing", leaseUntil: { lt: now } }, retryableWriteBack(now), unsettledVoid(now)] },
     distinct: ["shop"],
     select: { shop: true },
   });

@@ -10,6 +10,8 @@ export const LABEL_STATUSES = [
   "purchased",
   "fulfilled",
   "failed",
+  // A bought label the service agreed to void: its refund is pending the carrier's decision.
+  "void_pending",
   "voided",
 ] as const;
 export type LabelStatus = (typeof LABEL_STATUSES)[number];

@@ -12,6 +12,7 @@ import {
   quoteForOrderPage,
   retryWriteBackForOrderPage,
   validateOrderAddress,
+  voidLabelForOrderPage,
 } from "~/screens/order-label-page.server";
 import { JsonOf, OrderPageActionSchema } from "~/shipments/label-form";
 import { redraftShipment } from "~/shipments/reopen-draft.server";
@@ -110,7 +111,8 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
 
   // Buying spends the shop's money: only for a staff member Shopify lets fulfil orders (ADR 13),
   // asked before anything else so a refusal costs nothing.
-  if (input.intent === "buy") {
+  // Voiding cancels the order's fulfillment in Shopify: the same staff only.
+  if (input.intent === "buy" || input.intent === "void") {
     const allowed = await checkSpendingPermission(request, context);
     if (!allowed.ok) return respondToSpendingRefusal(allowed.refusal);
   }
@@ -143,6 +145,10 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
     }
     case "discard": {
       const result = await discardDraftForOrderPage(deps, { orderGid, labelId: input.labelId });
+      return result.ok ? { intent: input.intent, ...result.value } : answerError(result.error, redirect);
+    }
+    case "void": {
+      const result = await voidLabelForOrderPage(deps, { orderGid, labelId: input.labelId });
       return result.ok ? { intent: input.intent, ...result.value } : answerError(result.error, redirect);
     }
   }

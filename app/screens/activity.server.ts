@@ -8,7 +8,8 @@ import { getNumericId } from "~/shopify/ids";
 // validations and label purchases) from the audit trail, newest first, and what the month cost.
 // "fulfill" entries are audited too but cost nothing, so they are not listed here.
 
-export const BILLABLE_ACTIONS = ["validate", "purchase"] as const;
+// A refund is billable with a negative amount: the month's total is what the shop paid, net.
+export const BILLABLE_ACTIONS = ["validate", "purchase", "refund"] as const;
 export type BillableAction = (typeof BILLABLE_ACTIONS)[number];
 export const ACTIVITY_PAGE_SIZE = 25;
 // What the month total counts: charged now, or charged by an earlier attempt and recovered.

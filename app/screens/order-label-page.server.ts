@@ -6,6 +6,7 @@ import { findLabel, type LabelView } from "~/labels/label-repository.server";
 import { describeLabelProgress, LABEL_ATTENTION_TEXT, type LabelProgress } from "~/labels/label-state";
 import { dismissLabelAttention } from "~/labels/label-transitions.server";
 import { listParcelStatuses, type ParcelStatusView } from "~/labels/parcel-tracking.server";
+import { requestLabelVoid } from "~/labels/void-label.server";
 import { trackingUrlsFor, writeTracking } from "~/labels/write-tracking.server";
 import { type BoxPreset, getAddressValidationPriceCents, type LabelSettings } from "~/settings/settings";
 import { createShippingClientForShop } from "~/settings/settings.server";
@@ -59,6 +60,8 @@ export type LabelSummary = {
   boughtOutside: boolean;
   /** Each parcel's latest status from the service's tracking events. */
   parcels: ParcelStatusView[];
+  /** A void asked for this label (ADR 22): its refund and the carrier's decision; null if never. */
+  void: { status: NonNullable<LabelView["void"]>["status"]; refundCents: number | null; refusal: string | null } | null;
 };
 
 export function toLabelSummary(label: LabelView, parcels: ParcelStatusView[] = []): LabelSummary {
@@ -86,6 +89,9 @@ export function toLabelSummary(label: LabelView, parcels: ParcelStatusView[] = [
     attention: label.attention ? LABEL_ATTENTION_TEXT[label.attention.reason] : null,
     boughtOutside: label.boughtOutside,
     parcels,
+    void: label.void
+      ? { status: label.void.status, refundCents: label.void.refundCents, refusal: label.void.refusal }
+      : null,
   };
 }
 
@@ -457,6 +463,17 @@ export async function dismissAttentionForOrderPage(
   await dismissLabelAttention(deps.db, deps.shop, input.labelId);
   const now = (await findLabel(deps.db, deps.shop, input.labelId)) ?? found.value;
   return ok({ label: toLabelSummary(now) });
+}
+
+/** "Void label": asks the service for a refund; the Shopify fulfillment is cancelled for a replacement. */
+export async function voidLabelForOrderPage(deps: OrderActionDeps, input: { orderGid: OrderGid; labelId: string }) {
+  const found = await requireOrderLabel(deps, input.orderGid, input.labelId, "void");
+  if (!found.ok) return found;
+  const result = await requestLabelVoid(
+    { db: deps.db, shop: deps.shop, shipping: deps.shipping, admin: deps.admin, staffMemberId: deps.staffMemberId },
+    input.labelId,
+  );
+  return result.ok ? ok({ label: toLabelSummary(result.value) }) : result;
 }
 
 export async function discardDraftForOrderPage(deps: OrderActionDeps, input: { orderGid: OrderGid; labelId: string }) {

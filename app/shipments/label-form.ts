@@ -166,6 +166,7 @@ export const OrderPageActionSchema = z.discriminatedUnion("intent", [
     notifyCustomer: z.enum(["true", "false"]).transform((v) => v === "true"),
   }),
   z.object({ intent: z.literal("discard"), labelId: z.string().min(1) }),
+  z.object({ intent: z.literal("void"), labelId: z.string().min(1) }),
   z.object({ intent: z.literal("dismiss-attention"), labelId: z.string().min(1) }),
 ]);
 export type OrderPageAction = z.infer<typeof OrderPageActionSchema>;

@@ -346,6 +346,8 @@ export type ShippingEventType = (typeof SHIPPING_EVENT_TYPES)[number];
 export const SUBSCRIBED_EVENT_TYPES = [
   "label.purchased",
   "label.tracking_updated",
+  "label.voided",
+  "label.void_rejected",
 ] as const satisfies readonly ShippingEventType[];
 
 export const WebhookEndpointRequestSchema = z.object({

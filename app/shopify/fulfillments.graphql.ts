@@ -30,6 +30,23 @@ export const CREATE_FULFILLMENT_WITH_TRACKING_MUTATION = `#graphql
   ${FULFILLMENT_WITH_TRACKING_FRAGMENT}
 `;
 
+// A voided label's fulfillment (ADR 22): its items return to the fulfillment order, which reopens
+// for a replacement label.
+export const CANCEL_FULFILLMENT_MUTATION = `#graphql
+  mutation CancelFulfillment($id: ID!) {
+    fulfillmentCancel(id: $id) {
+      fulfillment {
+        ...FulfillmentWithTracking
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+  ${FULFILLMENT_WITH_TRACKING_FRAGMENT}
+`;
+
 export const UPDATE_FULFILLMENT_TRACKING_MUTATION = `#graphql
   mutation UpdateFulfillmentTracking(
     $fulfillmentId: ID!

@@ -12,6 +12,7 @@ import {
   UserErrorSchema,
 } from "./admin-client";
 import {
+  CANCEL_FULFILLMENT_MUTATION,
   CREATE_FULFILLMENT_WITH_TRACKING_MUTATION,
   FULFILLMENT_ORDER_FOR_WRITE_BACK_QUERY,
   FULFILLMENT_ORDER_LINE_ITEMS_QUERY,
@@ -82,6 +83,7 @@ const FulfillmentSchema = z.object({
 const PayloadSchema = z.object({ fulfillment: FulfillmentSchema.nullish(), userErrors: z.array(UserErrorSchema) });
 const CreateDataSchema = z.object({ fulfillmentCreate: PayloadSchema.nullable() });
 const UpdateDataSchema = z.object({ fulfillmentTrackingInfoUpdate: PayloadSchema.nullable() });
+const CancelDataSchema = z.object({ fulfillmentCancel: PayloadSchema.nullable() });
 
 // numbers/urls only: Shopify rejects mixing them with number/url, and urls need numbers.
 function toTrackingInput(tracking: ShopifyTracking): Result<Record<string, unknown>, ShopifyError> {
@@ -152,6 +154,27 @@ export async function createFulfillmentWithTracking(
   );
   if (!result.ok) return result;
   return readPayload("CreateFulfillmentWithTracking", result.value.data.fulfillmentCreate);
+}
+
+/**
+ * Cancels a fulfillment (a voided label's): Shopify returns its items to the fulfillment order.
+ * One already cancelled is a success here: the caller wanted it gone and it is.
+ */
+export async function cancelFulfillment(
+  admin: AdminGraphqlClient,
+  id: FulfillmentGid,
+  callOptions: RunAdminGraphqlOptions = {},
+): Promise<Result<{ id: FulfillmentGid }, ShopifyError>> {
+  const result = await runAdminGraphql(
+    admin,
+    { operation: "CancelFulfillment", document: CANCEL_FULFILLMENT_MUTATION, variables: { id }, schema: CancelDataSchema },
+    callOptions,
+  );
+  if (!result.ok) return result;
+  const payload = result.value.data.fulfillmentCancel;
+  if (payload?.userErrors.some((e) => /already been cancell?ed/i.test(e.message))) return ok({ id });
+  const read = readPayload("CancelFulfillment", payload);
+  return read.ok ? ok({ id: read.value.id }) : read;
 }
 
 export async function updateFulfillmentTracking(

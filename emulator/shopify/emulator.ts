@@ -21,6 +21,7 @@ import {
 import { BULK_RESULTS_PATH, type BulkOperations, createBulkOperations } from "./bulk-operations";
 import {
   fulfillmentTrackingState,
+  handleFulfillmentCancel,
   handleFulfillmentCreate,
   handleFulfillmentEventCreate,
   handleFulfillmentTrackingInfoUpdate,
@@ -609,6 +610,11 @@ function createRootValue() {
     // field (of this document or the next) sees the change.
     fulfillmentCreate: (args: Rec, ctx: EmulatorContext) => {
       const result = handleFulfillmentCreate(ctx.state, ctx.lookups(), args);
+      ctx.storeChanged();
+      return result;
+    },
+    fulfillmentCancel: (args: Rec, ctx: EmulatorContext) => {
+      const result = handleFulfillmentCancel(ctx.lookups(), args);
       ctx.storeChanged();
       return result;
     },

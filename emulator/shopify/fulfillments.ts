@@ -343,3 +343,33 @@ export function fulfillmentTrackingState(fulfillment: FulfillmentRecord): Fulfil
   }
   return { displayStatus, inTransitAt, deliveredAt, estimatedDeliveryAt };
 }
+
+/**
+ * `fulfillmentCancel(id:)` as Shopify answers it: the fulfillment becomes CANCELLED and its
+ * quantities return to their fulfillment orders, which reopen (OPEN, or IN_PROGRESS while another
+ * fulfillment still holds some of their items). A cancelled fulfillment cannot be cancelled again.
+ */
+export function handleFulfillmentCancel(
+  index: StoreIndex,
+  args: Rec,
+): { fulfillment: FulfillmentRecord | null; userErrors: UserError[] } {
+  const fulfillment = index.fulfillmentById.get(String(args.id));
+  if (!fulfillment) return { fulfillment: null, userErrors: [{ field: ["id"], message: "Fulfillment does not exist." }] };
+  if (fulfillment.status === "CANCELLED") {
+    return { fulfillment: null, userErrors: [{ field: ["id"], message: "Fulfillment has already been cancelled." }] };
+  }
+  const now = new Date().toISOString();
+  for (const line of fulfillment.lineItems) {
+    for (const foId of fulfillment.fulfillmentOrderIds) {
+      const fo = index.fulfillmentOrderById.get(foId);
+      const foLine = fo?.lineItems.find((l) => l.id === line.fulfillmentOrderLineItemId);
+      if (!fo || !foLine) continue;
+      foLine.remainingQuantity = Math.min(foLine.totalQuantity, foLine.remainingQuantity + line.quantity);
+      fo.status = fo.lineItems.every((l) => l.remainingQuantity === l.totalQuantity) ? "OPEN" : "IN_PROGRESS";
+      fo.updatedAt = now;
+    }
+  }
+  fulfillment.status = "CANCELLED";
+  fulfillment.updatedAt = now;
+  return { fulfillment, userErrors: [] };
+}

@@ -8,6 +8,7 @@ import { formatMinorUnits } from "~/utils/money";
 
 import { DownloadButton } from "../download-button";
 import { ParcelStatuses } from "../parcel-statuses";
+import { VoidLabelButton, VoidRefusedBanner } from "./label-void";
 
 // A bought label: its file (PDF inline, PNG as an image, ZPL as a download), Print, the
 // tracking numbers, what happened to the write-back to Shopify, and a charge that differed.
@@ -119,6 +120,7 @@ export function LabelResult({
           </Text>
         </InlineStack>
         {label.attention ? <AttentionBanner labelId={label.id} message={label.attention} /> : null}
+        <VoidRefusedBanner label={label} />
         {label.chargeMismatch ? (
           <Banner tone="warning" title="The charge differed from the quote">
             <p>
@@ -208,6 +210,7 @@ export function LabelResult({
           </List>
         </BlockStack>
         <WriteBackState label={label} notifyCustomer={notifyCustomer} />
+        {label.boughtOutside || label.void?.status === "rejected" ? null : <VoidLabelButton label={label} />}
       </BlockStack>
     </Card>
   );

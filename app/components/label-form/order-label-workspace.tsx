@@ -6,6 +6,7 @@ import type { OrderLabelPage } from "~/screens/order-label-page.server";
 import { getNumericId } from "~/shopify/ids";
 
 import { FulfillmentOrderLabel } from "./fulfillment-order-label";
+import { VoidedLabelsCard } from "./label-void";
 
 // The order page's body: one tab per fulfillment order (a split order ships as several labels),
 // the selected one kept in `?fo=` so a reload or a shared link opens the same shipment.
@@ -21,9 +22,12 @@ export function OrderLabelWorkspace({ page }: { page: OrderLabelPage }) {
   const section = sections[selected];
   if (!section) {
     return (
-      <Card>
-        <Text as="p">This order has nothing left to ship.</Text>
-      </Card>
+      <BlockStack gap="400">
+        <Card>
+          <Text as="p">This order has nothing left to ship.</Text>
+        </Card>
+        <VoidedLabelsCard labels={page.pastLabels} />
+      </BlockStack>
     );
   }
   return (
@@ -45,6 +49,7 @@ export function OrderLabelWorkspace({ page }: { page: OrderLabelPage }) {
       ) : null}
       {/* Keyed by shipment: each keeps its own form state. */}
       <FulfillmentOrderLabel key={section.id} page={page} section={section} />
+      <VoidedLabelsCard labels={page.pastLabels} />
     </BlockStack>
   );
 }

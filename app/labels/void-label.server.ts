@@ -1,0 +1,259 @@
+import { randomUUID } from "node:crypto";
+
+import type { PrismaClient } from "@prisma/client";
+
+import type { ShippingClient } from "~/shipping/client.server";
+import { parseAmountCents } from "~/shipping/schemas";
+import type { AdminGraphqlClient } from "~/shopify/admin-client";
+import { cancelFulfillment } from "~/shopify/fulfillments";
+import { err, ok, type Result } from "~/utils/result";
+
+import { recordAudit } from "./audit.server";
+import { fromShippingError, fromShopifyError, type LabelError, labelError, labelNotFound } from "./label-errors";
+import {
+  findLabel,
+  findLabelByServiceId,
+  type LabelView,
+  listUnsettledVoids,
+  VOID_READ_BACK_AFTER_MS,
+} from "./label-repository.server";
+import {
+  acceptVoid,
+  claimVoid,
+  recordEarlyRefusal,
+  recordVoidShopify,
+  refundVoid,
+  refuseVoid,
+  releaseVoidClaim,
+} from "./void-transitions.server";
+import { completeWriteBack } from "./write-back-claims.server";
+import { writeTracking } from "./write-tracking.server";
+
+// Voiding a bought label and getting its money back (ADR 22), from any door (the order page, the
+// Labels list, a bulk run, the admin extension):
+// 1. checked before anything is sent: bought, within the service's 30 days, no parcel scanned;
+// 2. one request at a time (the claim); the service answers a repeat with the same record and
+//    never refunds twice, so a lost answer is settled by asking again;
+// 3. once accepted, the Shopify fulfillment is cancelled, so its items are open again and a
+//    replacement label can be made and fulfilled at once;
+// 4. the carrier's decision arrives as an event (label.voided / label.void_rejected), or is read
+//    back by the recovery job: refunded, the refund counts once in the shop's spend; refused (a
+//    parcel was scanned), the label is bought again and its tracking goes back to Shopify.
+
+/** The service's window for voids (contract.md). */
+export const VOID_WINDOW_DAYS = 30;
+const VOID_LEASE_MS = 60_000;
+const SCANNED = new Set(["in_transit", "out_for_delivery", "delivered", "attempted_delivery", "exception", "returned"]);
+
+export type VoidDeps = {
+  db: PrismaClient;
+  shop: string;
+  shipping: Pick<ShippingClient, "voidLabel">;
+  admin: AdminGraphqlClient;
+  staffMemberId?: string | null;
+  now?: () => Date;
+};
+
+/** What settles a void once asked: no call to the service. */
+export type VoidDecisionDeps = Omit<VoidDeps, "shipping">;
+
+const refusal = (message: string, logMessage: string) => labelError("INVALID_STATE", message, logMessage);
+
+/** What stops a void before it is asked; null when it may be asked. */
+export function checkVoidable(label: LabelView, now: Date): LabelError | null {
+  if (label.status !== "purchased" && label.status !== "fulfilled") {
+    return refusal(
+      label.status === "draft" ? "Drafts cost nothing: discard it instead." : "Only a bought label can be voided.",
+      `void: ${label.id} is ${label.status}`,
+    );
+  }
+  if (label.tracking && SCANNED.has(label.tracking.status)) {
+    return refusal(
+      "The carrier has already scanned this parcel, so it can't be voided.",
+      `void: ${label.id} tracking ${label.tracking.status}`,
+    );
+  }
+  if (label.purchasedAt && now.getTime() - label.purchasedAt.getTime() > VOID_WINDOW_DAYS * 86_400_000) {
+    return refusal(
+      `Labels can be voided for ${VOID_WINDOW_DAYS} days after purchase; this one is older.`,
+      `void: ${label.id} bought ${label.purchasedAt.toISOString()}`,
+    );
+  }
+  return null;
+}
+
+/** Asks the service to void the label. Ok with the label as it then stands (refund pending). */
+export async function requestLabelVoid(deps: VoidDeps, labelId: string): Promise<Result<LabelView, LabelError>> {
+  const { db, shop } = deps;
+  const now = (deps.now ?? (() => new Date()))();
+  const label = await findLabel(db, shop, labelId);
+  if (!label) return err(labelNotFound("requestLabelVoid", shop, labelId));
+  // Asked already (here or at another door): the same answer, never a second request.
+  if (label.void && label.void.status !== "rejected") return ok(label);
+  const refused = checkVoidable(label, now);
+  if (refused) return err(refused);
+  if (!label.serviceLabelId)
+    return err(refusal("This label has no record at the shipping service.", `void: ${labelId} has no service id`));
+
+  const ref = { db, shop, labelId };
+  const token = randomUUID();
+  if (!(await claimVoid(ref, { token, leaseUntil: new Date(now.getTime() + VOID_LEASE_MS), now }))) {
+    const current = await findLabel(db, shop, labelId);
+    return current ? ok(current) : err(labelNotFound("requestLabelVoid", shop, labelId));
+  }
+  const asked = await deps.shipping.voidLabel(label.serviceLabelId);
+  if (!asked.ok) {
+    await releaseVoidClaim(ref, token);
+    return err(fromShippingError("requestLabelVoid", asked.error));
+  }
+  const refundCents = asked.value.refundCents ?? label.chargedCents;
+  await acceptVoid(ref, token, { refundCents, requestedAt: now, hasFulfillment: label.fulfillmentGid !== null });
+  await recordAudit(db, {
+    shop,
+    action: "void",
+    outcome: "ok",
+    orderGid: label.orderGid,
+    labelId,
+    amountCents: refundCents,
+    detail: `void asked for ${label.serviceLabelId}: refund pending`,
+    staffMemberId: deps.staffMemberId ?? null,
+  });
+  if (asked.value.status === "voided") await settleRefunded(deps, labelId, { refundCents, decidedAt: now });
+  await cancelVoidedFulfillment(deps, labelId);
+  const after = await findLabel(db, shop, labelId);
+  return after ? ok(after) : err(labelNotFound("requestLabelVoid", shop, labelId));
+}
+
+/**
+ * Cancels the Shopify fulfillment of a label whose void is pending or done, once. A failure leaves
+ * it `cancel_pending` for the next decision or the recovery job.
+ */
+export async function cancelVoidedFulfillment(
+  deps: VoidDecisionDeps,
+  labelId: string,
+): Promise<Result<void, LabelError>> {
+  const label = await findLabel(deps.db, deps.shop, labelId);
+  if (!label?.void || label.void.shopify !== "cancel_pending" || !label.fulfillmentGid) return ok(undefined);
+  if (label.status !== "void_pending" && label.status !== "voided") return ok(undefined);
+  const cancelled = await cancelFulfillment(deps.admin, label.fulfillmentGid);
+  if (!cancelled.ok) return err(fromShopifyError("cancelVoidedFulfillment", cancelled.error));
+  await recordVoidShopify(deps.db, { shop: deps.shop, labelId }, "cancelled", { cancelled: label.fulfillmentGid });
+  await recordAudit(deps.db, {
+    shop: deps.shop,
+    action: "fulfill",
+    outcome: "ok",
+    orderGid: label.orderGid,
+    labelId,
+    detail: `fulfillment ${label.fulfillmentGid} cancelled: label voided`,
+    staffMemberId: null,
+  });
+  return ok(undefined);
+}
+
+async function settleRefunded(
+  deps: Pick<VoidDeps, "db" | "shop">,
+  labelId: string,
+  refunded: { refundCents: number | null; decidedAt: Date },
+): Promise<void> {
+  const label = await findLabel(deps.db, deps.shop, labelId);
+  if (!label) return;
+  if (!(await refundVoid({ db: deps.db, shop: deps.shop, labelId }, refunded))) return;
+  // Counted once: only the caller whose transition happened writes the refund.
+  await recordAudit(deps.db, {
+    shop: deps.shop,
+    action: "refund",
+    outcome: "ok",
+    orderGid: label.orderGid,
+    labelId,
+    amountCents: -(refunded.refundCents ?? label.void?.refundCents ?? label.chargedCents ?? 0),
+    detail: `refund for ${label.serviceLabelId ?? labelId}`,
+    staffMemberId: null,
+  });
+}
+
+export type VoidDecision =
+  { outcome: "refunded"; refundCents: number | null } | { outcome: "rejected"; reason: string | null };
+
+/**
+ * The carrier's decision on a void, from the service's event or a read-back: recorded once,
+ * whoever brings it first. Refused, the label's tracking goes back to Shopify.
+ */
+export async function applyVoidDecision(
+  deps: VoidDecisionDeps,
+  serviceLabelId: string,
+  decision: VoidDecision,
+): Promise<Result<LabelView | null, LabelError>> {
+  const { db, shop } = deps;
+  const now = (deps.now ?? (() => new Date()))();
+  const label = await findLabelByServiceId(db, shop, serviceLabelId);
+  if (!label) return ok(null);
+  const ref = { db, shop, labelId: label.id };
+  if (decision.outcome === "refunded") {
+    await settleRefunded(deps, label.id, { refundCents: decision.refundCents, decidedAt: now });
+    const cancelled = await cancelVoidedFulfillment(deps, label.id);
+    if (!cancelled.ok) return cancelled;
+  } else if (
+    await refuseVoid(ref, { reason: decision.reason, decidedAt: now, fulfillmentOrderGid: label.fulfillmentOrderGid })
+  ) {
+    const restored = await restoreFulfillment(deps, label.id);
+    if (!restored.ok) return restored;
+  } else {
+    await recordEarlyRefusal(ref, { reason: decision.reason, decidedAt: now });
+  }
+  return ok(await findLabel(db, shop, label.id));
+}
+
+/**
+ * A refused void's parcel is moving: Shopify must hold its fulfillment again. Never cancelled:
+ * the label is fulfilled as it was. Cancelled: its tracking is written back as a new fulfillment
+ * (of what remains; a replacement that took the items meanwhile leaves the write-back failed, for
+ * the merchant to see).
+ */
+async function restoreFulfillment(deps: VoidDecisionDeps, labelId: string): Promise<Result<void, LabelError>> {
+  const label = await findLabel(deps.db, deps.shop, labelId);
+  if (!label || label.status !== "purchased") return ok(undefined);
+  const ref = { shop: deps.shop, labelId };
+  if (label.fulfillmentGid) {
+    await completeWriteBack({ db: deps.db, ...ref }, label.fulfillmentGid);
+    await recordVoidShopify(deps.db, ref, "restored");
+    return ok(undefined);
+  }
+  await recordVoidShopify(deps.db, ref, "restore_pending");
+  const written = await writeTracking({ db: deps.db, shop: deps.shop, admin: deps.admin }, labelId, {});
+  if (!written.ok) return written;
+  await recordVoidShopify(deps.db, ref, "restored");
+  return ok(undefined);
+}
+
+/**
+ * The recovery job's part (ADR 22): a void whose decision is overdue is read back from the service
+ * (its event may be lost), and a cancel Shopify did not take is tried again. Answers how many
+ * labels it settled.
+ */
+export async function settleOverdueVoids(
+  deps: VoidDecisionDeps & { shipping: Pick<ShippingClient, "getLabel"> | null },
+): Promise<number> {
+  const now = (deps.now ?? (() => new Date()))();
+  let settled = 0;
+  for (const label of await listUnsettledVoids(deps.db, deps.shop, now)) {
+    const overdue =
+      label.void?.status === "pending" &&
+      label.void.requestedAt !== null &&
+      now.getTime() - label.void.requestedAt.getTime() > VOID_READ_BACK_AFTER_MS;
+    if (overdue && label.serviceLabelId && deps.shipping) {
+      const read = await deps.shipping.getLabel(label.serviceLabelId);
+      if (!read.ok) continue;
+      const refund = read.value.refund;
+      const decision: VoidDecision | null =
+        read.value.status === "voided"
+          ? { outcome: "refunded", refundCents: refund ? parseAmountCents(refund.amount) : null }
+          : refund?.status === "rejected"
+            ? { outcome: "rejected", reason: refund.reason ?? null }
+            : null;
+      if (decision && (await applyVoidDecision(deps, label.serviceLabelId, decision)).ok) settled += 1;
+      continue;
+    }
+    if ((await cancelVoidedFulfillment(deps, label.id)).ok) settled += 1;
+  }
+  return settled;
+}
