@@ -4,6 +4,7 @@ import db from "~/db.server";
 import { jobQueueFor } from "~/jobs/queue.server";
 import { createShippingEventJob } from "~/jobs/shipping-event-jobs.server";
 import { connectShippingEvents } from "~/settings/shipping-event-endpoint.server";
+import { buyLabel } from "~/shipments/buy-label.server";
 import { draftShipment } from "~/shipments/draft-shipment.server";
 
 import { createShippingEmulator, type ShippingEmulator } from "../../emulator/shipping/emulator";
@@ -18,10 +19,12 @@ import {
 } from "../../test/helpers/labels";
 import { TEST_ENV } from "../../test/setup/test-env";
 import { action as shippingWebhook } from "../routes/webhooks.shipping.$endpoint";
+import { listAuditEntries } from "./audit.server";
 import { findLabelByServiceId, listLabelsForOrder } from "./label-repository.server";
 import { listParcelStatuses } from "./parcel-tracking.server";
 import { purchase } from "./purchase.server";
 import { applyTrackingUpdate, summarizeShipment } from "./shipping-events.server";
+import { requestLabelVoid } from "./void-label.server";
 
 const SHOP = TEST_LABEL_SHOP;
 
@@ -130,6 +133,39 @@ describe("the shipping service's events", () => {
       expect(label?.status).toBe("fulfilled");
       expect(label?.boughtOutside).toBe(false);
       expect(env.shipping.charges(DEMO_ORG)).toHaveLength(1);
+    } finally {
+      await env.stop();
+    }
+  });
+
+  it("a void's refund arrives as an event, delivered twice, and is counted once", async () => {
+    const env = await setUp();
+    try {
+      const quoted = await quoteSeededOrder(env, "#1004", { client: env.client });
+      const draft = await draftShipment({ db, shop: SHOP, shipping: env.client }, quoted.input);
+      if (!draft.ok) throw new Error(draft.error.logMessage);
+      const deps = { db, shop: SHOP, admin: env.shopify.graphql, shipping: env.client };
+      const bought = await buyLabel(deps, draft.value.label.id, { notifyCustomer: false });
+      if (!bought.ok) throw new Error(bought.error.logMessage);
+      await env.settle();
+      expect((await requestLabelVoid(deps, draft.value.label.id)).ok).toBe(true);
+
+      // The app's first answer is lost: the service delivers label.voided again.
+      env.shipping.setFaults({ failures: [{ endpoint: "DELIVERY", kind: "answer_lost", times: 1 }] });
+      await env.shipping.decideVoid(draft.value.label.serviceLabelId ?? "", "refunded");
+      await env.settle();
+
+      const label = await findLabelByServiceId(db, SHOP, draft.value.label.serviceLabelId ?? "");
+      expect(label?.status).toBe("voided");
+      expect(label?.void?.status).toBe("refunded");
+      const refunds = (await listAuditEntries(db, SHOP, { labelId: draft.value.label.id })).filter(
+        (e) => e.action === "refund",
+      );
+      expect(refunds).toHaveLength(1);
+      expect(env.shipping.refunds(DEMO_ORG)).toHaveLength(1);
+      const voided = env.shipping.deliveries().filter((d) => d.event_type === "label.voided");
+      expect(voided).toHaveLength(1);
+      expect(voided[0]?.attempts.length).toBe(2);
     } finally {
       await env.stop();
     }
