@@ -132,6 +132,7 @@ export type ShippingAccount = {
   labels_created: number;
   validations_billed: number;
   charges: { label_id: string; amount: string }[];
+  refunds: { label_id: string; amount: string }[];
 };
 
 /** The demo organization's account at the emulated shipping service: charges, labels created. */

@@ -6,9 +6,14 @@ import type { LabelSummary } from "~/screens/order-label-page.server";
 import { describeService } from "~/shipping/services";
 import { formatMinorUnits } from "~/utils/money";
 
+import { usePolling } from "../use-polling";
+
 // Voiding a bought label from the order page (ADR 22): a confirmation that names the refund, then
 // the refund's state as the carrier decides it. The label leaves the shipment at once (its
 // Shopify fulfillment is cancelled), so the page offers a replacement label right away.
+
+// The carrier decides within minutes; the page shows it without a reload.
+const VOID_POLL_MS = 5_000;
 
 const refundOf = (label: LabelSummary) =>
   formatMinorUnits(label.void?.refundCents ?? label.chargedCents ?? label.quotedCents, label.currency);
@@ -84,9 +89,13 @@ const VOID_TITLE = {
   rejected: "Void refused",
 };
 
-/** The order's voided labels and where each refund stands. */
+/** The order's voided labels and where each refund stands; followed while a refund is pending. */
 export function VoidedLabelsCard({ labels }: { labels: readonly LabelSummary[] }) {
   const voided = labels.filter((l) => l.void && l.void.status !== "rejected");
+  usePolling(
+    voided.some((l) => l.void?.status === "pending" || l.void?.status === "requesting"),
+    VOID_POLL_MS,
+  );
   if (voided.length === 0) return null;
   return (
     <Card>

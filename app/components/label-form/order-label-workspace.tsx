@@ -47,9 +47,10 @@ export function OrderLabelWorkspace({ page }: { page: OrderLabelPage }) {
           }}
         />
       ) : null}
+      {/* Above the form: after a void, the refund's state is the first thing the merchant sees. */}
+      <VoidedLabelsCard labels={page.pastLabels} />
       {/* Keyed by shipment: each keeps its own form state. */}
       <FulfillmentOrderLabel key={section.id} page={page} section={section} />
-      <VoidedLabelsCard labels={page.pastLabels} />
     </BlockStack>
   );
 }
