@@ -92,6 +92,7 @@ function pageWith(label: OrderLabelPage["fulfillmentOrders"][number]["label"]): 
           ],
         },
         international: true,
+        itemsValue: { amount: "48.00", currency: "USD" },
         label,
         shipToKey: null,
         storedValidation: null,
@@ -259,6 +260,7 @@ describe("order screens render on the server", () => {
             },
           ],
           void: null,
+          options: ["Insured for $250.00", "Adult signature"],
         })}
       />,
       "/app/orders/1",
@@ -267,6 +269,8 @@ describe("order screens render on the server", () => {
     expect(html).toContain("9400100000000000000000");
     expect(html).toContain("The charge differed from the quote");
     expect(html).toContain("Retry sending tracking");
+    expect(html).toContain("Insured for $250.00");
+    expect(html).toContain("Void label");
     expect(html).toContain("The order changed after this label was bought");
     expect(html).toContain("Bought outside the app");
     expect(html).toContain("Out for delivery");
@@ -299,6 +303,7 @@ const draftLabel: NonNullable<OrderLabelPage["fulfillmentOrders"][number]["label
   boughtOutside: false,
   parcels: [],
   void: null,
+  options: [],
 };
 
 /** The page of one shipment whose request and products are patched. */

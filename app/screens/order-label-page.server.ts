@@ -1,4 +1,5 @@
 import type { PrismaClient } from "@prisma/client";
+import { z } from "zod";
 
 import { discardDraft } from "~/labels/discard-draft.server";
 import { type LabelError, labelError, labelNotFound } from "~/labels/label-errors";
@@ -60,9 +61,33 @@ export type LabelSummary = {
   boughtOutside: boolean;
   /** Each parcel's latest status from the service's tracking events. */
   parcels: ParcelStatusView[];
+  /** Insurance, signature and hazmat as the label was drafted with them, in the merchant's words. */
+  options: string[];
   /** A void asked for this label (ADR 22): its refund and the carrier's decision; null if never. */
   void: { status: NonNullable<LabelView["void"]>["status"]; refundCents: number | null; refusal: string | null } | null;
 };
+
+const DraftedOptionsSchema = z.object({
+  options: z
+    .object({
+      insurance: z.object({ amount: z.string() }).optional(),
+      signature: z.enum(["standard", "adult"]).optional(),
+      hazmat: z.string().optional(),
+    })
+    .optional(),
+});
+
+/** "Insured for $250.00", "Adult signature", "Lithium batteries (ground)": what the label carries. */
+export function describeOptions(request: unknown): string[] {
+  const parsed = DraftedOptionsSchema.safeParse(request);
+  const options = parsed.success ? parsed.data.options : undefined;
+  if (!options) return [];
+  return [
+    ...(options.insurance ? [`Insured for $${options.insurance.amount}`] : []),
+    ...(options.signature === "adult" ? ["Adult signature"] : options.signature === "standard" ? ["Signature"] : []),
+    ...(options.hazmat === "lithium_batteries" ? ["Lithium batteries (ground)"] : []),
+  ];
+}
 
 export function toLabelSummary(label: LabelView, parcels: ParcelStatusView[] = []): LabelSummary {
   const urls = trackingUrlsFor(label.trackingNumbers, label.trackingUrl);
@@ -89,10 +114,29 @@ export function toLabelSummary(label: LabelView, parcels: ParcelStatusView[] = [
     attention: label.attention ? LABEL_ATTENTION_TEXT[label.attention.reason] : null,
     boughtOutside: label.boughtOutside,
     parcels,
+    options: describeOptions(label.request),
     void: label.void
       ? { status: label.void.status, refundCents: label.void.refundCents, refusal: label.void.refusal }
       : null,
   };
+}
+
+/** The list value of a fulfillment order's items still to ship, in the shop's currency. */
+function valueOfItems(
+  orderLines: readonly { id: string; unitPrice: { shop: { amount: string; currencyCode: string } } }[],
+  foLines: readonly { lineItemId: string; remainingQuantity: number; requiresShipping: boolean }[],
+): { amount: string; currency: string } | null {
+  let cents = 0;
+  let currency: string | null = null;
+  for (const line of foLines) {
+    if (!line.requiresShipping || line.remainingQuantity === 0) continue;
+    const price = orderLines.find((l) => l.id === line.lineItemId)?.unitPrice.shop;
+    if (!price) return null;
+    if (currency !== null && currency !== price.currencyCode) return null;
+    currency = price.currencyCode;
+    cents += Math.round(Number(price.amount) * 100) * line.remainingQuantity;
+  }
+  return currency && cents > 0 ? { amount: (cents / 100).toFixed(2), currency } : null;
 }
 
 export type ShipFromOption = {
@@ -123,6 +167,8 @@ export type FulfillmentOrderSection = {
     problems: KnownPreflightProblem[];
   };
   international: boolean;
+  /** What the shipment's items sell for (list price × quantity left), to prefill insurance; null if unknown. */
+  itemsValue: { amount: string; currency: string } | null;
   label: LabelSummary | null;
   /** Shopify's ship-to address as it is now (ship-to-key.ts): a draft made for another is stale. */
   shipToKey: string | null;
@@ -291,6 +337,7 @@ export async function loadOrderLabelPage(
               problems: checked.problems,
             },
         international: Boolean(from?.country && to?.country && from.country !== to.country),
+        itemsValue: valueOfItems(data.lineItems, fo.lineItems),
         label: label ? summarize(label) : null,
         shipToKey: shipToKeyOf(data, fo),
         storedValidation: toView(stored),

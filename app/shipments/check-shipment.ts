@@ -174,6 +174,9 @@ function toReadyQuote(request: LabelRequestInput): Result<ReadyQuote, LabelError
       ...(r.carrier ? { carrier: r.carrier } : {}),
       ...(r.carrier_account_id ? { carrier_account_id: r.carrier_account_id } : {}),
       ...(r.ship_date ? { ship_date: r.ship_date } : {}),
+      // Insurance, signature and hazmat price the rates and leave out services that cannot carry
+      // them; a rate is valid only for the options it was quoted with (contract.md).
+      ...(r.options && Object.keys(r.options).length > 0 ? { options: r.options } : {}),
     },
   });
 }

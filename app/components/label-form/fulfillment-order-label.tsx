@@ -32,6 +32,7 @@ import { formatAmount, formatMinorUnits } from "~/utils/money";
 import { AddressFields } from "./address-fields";
 import { fieldId, fieldPathFor, formFieldPaths, mergeProblems } from "./field-links";
 import { LabelResult } from "./label-result";
+import { OptionsCard } from "./options-card";
 import { fieldError, FieldNotes, ProblemSummary } from "./problem-list";
 
 // One fulfillment order's label: the editable request (ship-from, ship-to with validation,
@@ -580,6 +581,13 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
           {section.international ? (
             <CustomsCard request={request} problems={allProblems} set={set} locked={locked} />
           ) : null}
+          <OptionsCard
+            request={request}
+            problems={allProblems}
+            set={set}
+            locked={locked}
+            itemsValue={section.itemsValue}
+          />
 
           <Card>
             <BlockStack gap="300">

@@ -119,6 +119,13 @@ export function LabelResult({
             {formatMinorUnits(label.chargedCents ?? label.quotedCents, label.currency)}
           </Text>
         </InlineStack>
+        {label.options.length > 0 ? (
+          <InlineStack gap="200">
+            {label.options.map((option) => (
+              <Badge key={option}>{option}</Badge>
+            ))}
+          </InlineStack>
+        ) : null}
         {label.attention ? <AttentionBanner labelId={label.id} message={label.attention} /> : null}
         <VoidRefusedBanner label={label} />
         {label.chargeMismatch ? (
@@ -210,7 +217,7 @@ export function LabelResult({
           </List>
         </BlockStack>
         <WriteBackState label={label} notifyCustomer={notifyCustomer} />
-        {label.boughtOutside || label.void?.status === "rejected" ? null : <VoidLabelButton label={label} />}
+        {label.void?.status === "rejected" ? null : <VoidLabelButton label={label} />}
       </BlockStack>
     </Card>
   );
