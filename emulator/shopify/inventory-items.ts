@@ -19,9 +19,13 @@ const EMULATED_FIELDS = new Set(["harmonizedSystemCode", "countryCodeOfOrigin"])
 // The docs: "This must be a number between 6 and 13 digits."
 const HS_CODE_PATTERN = /^\d{6,13}$/;
 
-/** Every record of the item: orders hold their line items' variants, which may be copies. */
+/**
+ * Every record of the item: the catalog's variant (new orders are built from it) and the orders'
+ * line items, which may hold copies (a test's seed may clone orders).
+ */
 function recordsOf(state: ShopifyEmulatorState, id: string): InventoryItemRecord[] {
   const found = new Set<InventoryItemRecord>();
+  for (const variant of state.variants.values()) if (variant.inventoryItem.id === id) found.add(variant.inventoryItem);
   for (const order of state.orders) {
     for (const line of order.lineItems) {
       const item = line.variant?.inventoryItem;
