@@ -450,6 +450,33 @@ describe("Save to product (customs on the order page)", () => {
     expect(item.harmonizedSystemCode).toBeNull();
   });
 
+  it("saves the fix made while editing a draft, when the new draft replaces it", async () => {
+    const { shopify, ready } = setUp();
+    await ready;
+    const { orderId, section, item } = await orderMissingHsCode(shopify);
+    const first = await draftWithHsCode(orderId, section, "6110.20", "false");
+    expect(item.harmonizedSystemCode).toBeNull();
+
+    const request = JSON.stringify({
+      ...section.prefill.request,
+      customs: { ...section.prefill.request.customs, hs_code: "6110.30" },
+    });
+    const rates = await post(orderId, { intent: "get-rates", fulfillmentOrderId: section.id, request });
+    const rate = (rates.body.rates as Rate[])[0];
+    const redrafted = await post(orderId, {
+      intent: "redraft",
+      labelId: String(first.body.labelId),
+      fulfillmentOrderId: section.id,
+      request,
+      lineItems: JSON.stringify(section.prefill.lineItems),
+      rate: JSON.stringify(rate),
+      saveToProduct: "true",
+    });
+    expect(redrafted.status).toBe(200);
+    expect(redrafted.body).toMatchObject({ intent: "redraft", productSave: { saved: "the HS code", error: null } });
+    expect(item.harmonizedSystemCode).toBe("611030");
+  });
+
   it("names the product when Shopify refuses the code, and still saves the draft label", async () => {
     const { shopify, ready } = setUp();
     await ready;
