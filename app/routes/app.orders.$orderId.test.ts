@@ -400,6 +400,8 @@ describe("Save to product (customs on the order page)", () => {
     section: NonNullable<Awaited<ReturnType<typeof orderMissingHsCode>>["section"]>,
     hsCode: string,
     saveToProduct: "true" | "false",
+    /** A draft being edited: the new one replaces it ("redraft"). */
+    replacing?: string,
   ) {
     const request = JSON.stringify({
       ...section.prefill.request,
@@ -409,7 +411,7 @@ describe("Save to product (customs on the order page)", () => {
     const rate = (rates.body.rates as Rate[] | undefined)?.[0];
     if (!rate) throw new Error(`no rate: ${JSON.stringify(rates.body)}`);
     return post(orderId, {
-      intent: "create-draft",
+      ...(replacing ? { intent: "redraft", labelId: replacing } : { intent: "create-draft" }),
       fulfillmentOrderId: section.id,
       request,
       lineItems: JSON.stringify(section.prefill.lineItems),
@@ -457,21 +459,7 @@ describe("Save to product (customs on the order page)", () => {
     const first = await draftWithHsCode(orderId, section, "6110.20", "false");
     expect(item.harmonizedSystemCode).toBeNull();
 
-    const request = JSON.stringify({
-      ...section.prefill.request,
-      customs: { ...section.prefill.request.customs, hs_code: "6110.30" },
-    });
-    const rates = await post(orderId, { intent: "get-rates", fulfillmentOrderId: section.id, request });
-    const rate = (rates.body.rates as Rate[])[0];
-    const redrafted = await post(orderId, {
-      intent: "redraft",
-      labelId: String(first.body.labelId),
-      fulfillmentOrderId: section.id,
-      request,
-      lineItems: JSON.stringify(section.prefill.lineItems),
-      rate: JSON.stringify(rate),
-      saveToProduct: "true",
-    });
+    const redrafted = await draftWithHsCode(orderId, section, "6110.30", "true", String(first.body.labelId));
     expect(redrafted.status).toBe(200);
     expect(redrafted.body).toMatchObject({ intent: "redraft", productSave: { saved: "the HS code", error: null } });
     expect(item.harmonizedSystemCode).toBe("611030");
