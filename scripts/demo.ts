@@ -81,6 +81,7 @@ export const DEMO = {
     "read_merchant_managed_fulfillment_orders",
     "write_merchant_managed_fulfillment_orders",
     "read_products",
+    "write_inventory",
     "read_locations",
     "write_fulfillments",
   ],

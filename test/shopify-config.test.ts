@@ -1,11 +1,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
+import { Kind, OperationTypeNode, parse } from "graphql";
 import { describe, expect, it } from "vitest";
 
 import { ORDER_TOPICS, OrderPayloadSchema } from "../app/webhooks/order-webhooks.server";
 import { readAppWebhookConfig } from "../emulator/shopify/app-config";
+import { findGraphqlDocuments } from "./helpers/graphql-documents";
 import { ROOT } from "./setup/database";
+import { TEST_ENV } from "./setup/test-env";
 
 // The Shopify CLI reads these files; a mistake shows up only when someone runs `shopify app dev`
 // or `deploy`, so the parts this app relies on are checked here.
@@ -40,5 +43,32 @@ describe("Shopify CLI configuration", () => {
         Object.keys(OrderPayloadSchema.shape).sort(),
       );
     }
+  });
+
+  it("asks for a scope each of the app's mutations needs, as the Admin schema documents it", () => {
+    const scopes = (/^scopes = "([^"]*)"$/m.exec(read("shopify.app.toml"))?.[1] ?? "").split(",");
+    // The tests run with the scopes the app asks for.
+    expect(TEST_ENV.SCOPES.split(",")).toEqual(scopes);
+    const schema = JSON.parse(read("app/types/admin-2026-10.schema.json")) as {
+      data: { __schema: { types: { name: string; fields?: { name: string; requiredAccess?: string | null }[] }[] } };
+    };
+    const mutationFields = schema.data.__schema.types.find((t) => t.name === "Mutation")?.fields ?? [];
+    const mutations = findGraphqlDocuments(join(ROOT, "app")).flatMap(({ source }) =>
+      parse(source).definitions.flatMap((d) =>
+        d.kind === Kind.OPERATION_DEFINITION && d.operation === OperationTypeNode.MUTATION
+          ? d.selectionSet.selections.flatMap((f) => (f.kind === Kind.FIELD ? [f.name.value] : []))
+          : [],
+      ),
+    );
+    expect(mutations).toContain("inventoryItemUpdate");
+    // "`write_a` access scope, `write_b` access scope or `write_c` access scope. Also: …": any one.
+    const missing = [...new Set(mutations)].flatMap((name) => {
+      const access = mutationFields.find((f) => f.name === name)?.requiredAccess ?? "";
+      const anyOf = [...(access.split("Also:")[0] ?? "").matchAll(/`(\w+)` access scope/g)].map((m) => m[1] ?? "");
+      return anyOf.length === 0 || anyOf.some((scope) => scopes.includes(scope))
+        ? []
+        : [`${name}: ${anyOf.join(" or ")}`];
+    });
+    expect(missing).toEqual([]);
   });
 });

@@ -30,6 +30,7 @@ const app = {
     "write_merchant_managed_fulfillment_orders",
     "write_fulfillments",
     "read_products",
+    "write_inventory",
     "read_locations",
   ],
 };

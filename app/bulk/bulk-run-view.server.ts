@@ -15,6 +15,7 @@ import {
   ProblemsSchema,
   RETRYING_PREFIX,
 } from "./bulk-runs.server";
+import { listProductsMissingCustoms, type ProductMissingCustoms, StoredMissingCustomsSchema } from "./missing-customs";
 import {
   FORMATS_IN_FILE,
   type LabelFileFormat,
@@ -72,6 +73,8 @@ export type BulkRunView = {
    * and that were bought after it, and what they were charged. Null for any other run.
    */
   boughtAfterCancel: { count: number; chargedCents: number; currency: string } | null;
+  /** The products of its international shipments without an HS code or origin in Shopify, each once. */
+  productsMissingCustoms: ProductMissingCustoms[];
 };
 
 function toItemView(row: BulkRunItem): BulkRunItemView {
@@ -108,6 +111,13 @@ export async function getBulkRun(
   if (!run) return null;
   const rows = await db.bulkRunItem.findMany({ where: { runId }, orderBy: [{ position: "asc" }, { id: "asc" }] });
   const items = rows.map(toItemView);
+  const productsMissingCustoms = listProductsMissingCustoms(
+    rows.map((row) => ({
+      orderGid: row.orderGid,
+      orderName: row.orderName,
+      missingCustoms: parseStoredJson(row.missingCustoms, StoredMissingCustomsSchema, []),
+    })),
+  );
   // A bought item's note that its tracking is not in Shopify yet holds until the label says so.
   const labels = await findLabelsOf(db, shop, items);
   for (const item of items) {
@@ -168,6 +178,7 @@ export async function getBulkRun(
           })
         : null,
     boughtAfterCancel,
+    productsMissingCustoms,
   };
 }
 

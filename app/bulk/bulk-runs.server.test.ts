@@ -26,7 +26,9 @@ const SHOP = TEST_LABEL_SHOP;
 
 // The queue is the worker's business (bulk-run-jobs.server.ts): here each job is a call, so the
 // tests can run them in any order, twice, or not at all.
-function setUp(options: { balance?: string; orders?: number; kinds?: ("domestic" | "international")[] } = {}) {
+function setUp(
+  options: { balance?: string; orders?: number; kinds?: ("domestic" | "international" | "problem")[] } = {},
+) {
   const config = loadDefaultConfig();
   const org = config.organizations[DEMO_ORG];
   if (org && options.balance) org.balance = options.balance;
@@ -75,6 +77,32 @@ function setUp(options: { balance?: string; orders?: number; kinds?: ("domestic"
 }
 
 describe("bulk runs", () => {
+  it("reviews each product its international shipments lack customs data for once, with where to fix it", async () => {
+    const t = setUp({ kinds: ["problem", "domestic", "problem"] });
+    const runId = await t.start();
+    await t.checkAll();
+    const run = await t.review(runId);
+    const [first, , third] = t.orders;
+    if (!first || !third) throw new Error("no orders");
+    const productIdOf = (title: string) =>
+      first.lineItems.find((l) => l.title === title)?.product?.id.split("/").pop() ?? "none";
+    expect(run.productsMissingCustoms).toEqual([
+      {
+        // The declaration carries the tote's code and origin: its order page saves them to the product.
+        title: "Organic Cotton Market Tote",
+        missing: ["hs_code", "country_of_origin"],
+        orderNames: [first.name, third.name],
+        fix: { kind: "order", url: `/app/orders/${first.id.split("/").pop()}`, orderName: first.name },
+      },
+      {
+        title: "Olive Oil Castile Soap Bar",
+        missing: ["hs_code"],
+        orderNames: [first.name, third.name],
+        fix: { kind: "product", url: `shopify:admin/products/${productIdOf("Olive Oil Castile Soap Bar")}` },
+      },
+    ]);
+  });
+
   it("checks every order without spending, shows the total, buys each once and writes tracking back", async () => {
     const t = setUp({ orders: 6 });
     const runId = await t.start();

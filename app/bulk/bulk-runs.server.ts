@@ -6,6 +6,7 @@ import type { AutoDraftRule } from "~/auto-draft/auto-draft-rules";
 import { getAutoDraftSettings } from "~/auto-draft/auto-draft-settings.server";
 import { isTransientLabelError, type LabelError } from "~/labels/label-errors";
 import type { LabelView } from "~/labels/label-repository.server";
+import { checkShipment } from "~/shipments/check-shipment";
 import { loadOrder, loadShopContext, shipmentOf } from "~/shipments/load-shipment.server";
 import type { ShippingClient } from "~/shipping/client.server";
 import { describeService } from "~/shipping/services";
@@ -24,6 +25,7 @@ import {
   RUN_TRANSACTION,
 } from "./bulk-choice";
 import type { RunReads } from "./bulk-run-reads.server";
+import { findMissingCustoms } from "./missing-customs";
 
 // Bulk labelling (issue 12). A run is rows, so its progress survives a reload, a restart or
 // another browser, and a crash resumes from them:
@@ -228,6 +230,8 @@ export async function checkBulkRunItem(deps: BulkCheckDeps, itemId: string): Pro
     if (!gid || !shipment) continue;
     const target = await itemForShipment(db, item, gid, index, order.name);
     if (target.status !== "checking") continue;
+    // Whatever the outcome, the review lists the products to fix once (international shipments).
+    const missingCustoms = JSON.stringify(findMissingCustoms(checkShipment(shipment).prefilled));
     const drafted = await draftShipmentByRules({ db, shop, admin, shipping: deps.shipping }, shipment, {
       rules,
       recordOutcome: false,
@@ -237,16 +241,24 @@ export async function checkBulkRunItem(deps: BulkCheckDeps, itemId: string): Pro
       await settleItem(db, target.id, {
         status: "blocked",
         problems: JSON.stringify([{ path: "label", message: drafted.error.message }]),
+        missingCustoms,
       });
       continue;
     }
     const outcome = drafted.value;
     if (outcome.status === "drafted") {
-      await settleItem(db, target.id, readyFields(outcome.label));
+      await settleItem(db, target.id, { ...readyFields(outcome.label), missingCustoms });
     } else if (outcome.status === "blocked") {
-      await settleItem(db, target.id, { status: "blocked", problems: JSON.stringify(outcome.problems) });
+      await settleItem(db, target.id, {
+        status: "blocked",
+        problems: JSON.stringify(outcome.problems),
+        missingCustoms,
+      });
     } else {
-      await settleItem(db, target.id, fieldsForExisting(outcome.label ?? null, capitalize(outcome.reason)));
+      await settleItem(db, target.id, {
+        ...fieldsForExisting(outcome.label ?? null, capitalize(outcome.reason)),
+        missingCustoms,
+      });
     }
   }
   return finishChecking(db, run.id);

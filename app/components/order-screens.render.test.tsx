@@ -91,6 +91,13 @@ function pageWith(label: OrderLabelPage["fulfillmentOrders"][number]["label"]): 
             },
           ],
         },
+        customsProduct: {
+          title: "Mug",
+          productId: "gid://shopify/Product/7",
+          inventoryItemId: "gid://shopify/InventoryItem/9",
+          hsCode: null,
+          countryOfOrigin: "US",
+        },
         international: true,
         itemsValue: { amount: "48.00", currency: "USD" },
         label,
@@ -221,6 +228,28 @@ describe("order screens render on the server", () => {
     expect(html).toMatch(/CPF/);
     expect(html).toContain("Get rates");
     expect(html).toContain("Customs");
+  });
+
+  it("offers to save a fixed HS code to the product, checked, only when it differs from the product's", () => {
+    const page = pageWith(null);
+    const section = page.fulfillmentOrders[0];
+    if (!section) throw new Error("no section");
+    const withCode = (hs_code: string | undefined) => ({
+      ...page,
+      fulfillmentOrders: [
+        {
+          ...section,
+          prefill: { ...section.prefill, request: { ...request, customs: { ...request.customs, hs_code } } },
+        },
+      ],
+    });
+    const html = render(<OrderLabelWorkspace page={withCode("6912.00")} />, "/app/orders/1");
+    expect(html).toContain("Save to product: Mug");
+    expect(html).toMatch(/<input[^>]*id="[^"]*save_to_product[^"]*"[^>]*checked/);
+    expect(html).toContain("Writes the HS code to the product in Shopify");
+    expect(render(<OrderLabelWorkspace page={withCode(undefined)} />, "/app/orders/1")).not.toContain(
+      "Save to product",
+    );
   });
 
   it("renders a bought label with its preview, tracking and write-back state", () => {

@@ -377,3 +377,109 @@ describe("order label page actions", () => {
     expect(answer.status).toBe(400);
   });
 });
+
+describe("Save to product (customs on the order page)", () => {
+  /** A new international order, its declaration's product stripped of its HS code in Shopify. */
+  async function orderMissingHsCode(shopify: ReturnType<typeof createShopifyAdminEmulator>) {
+    const orderId = String(shopify.createOrder({ kind: "international" }).order.id.split("/").pop());
+    const product = (await load(orderId)).page?.fulfillmentOrders[0]?.customsProduct;
+    if (!product?.inventoryItemId) throw new Error("no customs product");
+    const item = [...shopify.state().variants.values()].find((v) => v.inventoryItem.id === product.inventoryItemId);
+    if (!item) throw new Error("no inventory item");
+    item.inventoryItem.harmonizedSystemCode = null;
+    const section = (await load(orderId)).page?.fulfillmentOrders[0];
+    if (!section) throw new Error("no shipment");
+    expect(section.prefill.request.customs?.hs_code).toBeUndefined();
+    expect(section.prefill.problems).toContainEqual(expect.objectContaining({ code: "HS_CODE_MISSING" }));
+    return { orderId, section, item: item.inventoryItem, title: product.title };
+  }
+
+  /** Drafts the shipment with the HS code the merchant typed, the box checked or not. */
+  async function draftWithHsCode(
+    orderId: string,
+    section: NonNullable<Awaited<ReturnType<typeof orderMissingHsCode>>["section"]>,
+    hsCode: string,
+    saveToProduct: "true" | "false",
+    /** A draft being edited: the new one replaces it ("redraft"). */
+    replacing?: string,
+  ) {
+    const request = JSON.stringify({
+      ...section.prefill.request,
+      customs: { ...section.prefill.request.customs, hs_code: hsCode },
+    });
+    const rates = await post(orderId, { intent: "get-rates", fulfillmentOrderId: section.id, request });
+    const rate = (rates.body.rates as Rate[] | undefined)?.[0];
+    if (!rate) throw new Error(`no rate: ${JSON.stringify(rates.body)}`);
+    return post(orderId, {
+      ...(replacing ? { intent: "redraft", labelId: replacing } : { intent: "create-draft" }),
+      fulfillmentOrderId: section.id,
+      request,
+      lineItems: JSON.stringify(section.prefill.lineItems),
+      rate: JSON.stringify(rate),
+      saveToProduct,
+    });
+  }
+
+  it("saves a fixed HS code to the product when the label is drafted, and the next order of it is prefilled", async () => {
+    const { shopify, ready } = setUp();
+    await ready;
+    const { orderId, section, item, title } = await orderMissingHsCode(shopify);
+
+    const drafted = await draftWithHsCode(orderId, section, "6110.20", "true");
+    expect(drafted.status).toBe(200);
+    expect(drafted.body).toMatchObject({
+      intent: "create-draft",
+      labelId: expect.any(String),
+      productSave: { productTitle: title, saved: "the HS code", error: null },
+    });
+    expect(item.harmonizedSystemCode).toBe("611020");
+
+    // The customer's next order of the same product.
+    const nextId = String(shopify.createOrder({ kind: "international" }).order.id.split("/").pop());
+    const next = (await load(nextId)).page?.fulfillmentOrders[0];
+    expect(next?.prefill.request.customs?.hs_code).toBe("611020");
+    expect(next?.prefill.problems).not.toContainEqual(expect.objectContaining({ code: "HS_CODE_MISSING" }));
+  });
+
+  it("writes nothing to the product when the box is unchecked", async () => {
+    const { shopify, ready } = setUp();
+    await ready;
+    const { orderId, section, item } = await orderMissingHsCode(shopify);
+
+    const drafted = await draftWithHsCode(orderId, section, "6110.20", "false");
+    expect(drafted.status).toBe(200);
+    expect(drafted.body).toMatchObject({ labelId: expect.any(String), productSave: null });
+    expect(item.harmonizedSystemCode).toBeNull();
+  });
+
+  it("saves the fix made while editing a draft, when the new draft replaces it", async () => {
+    const { shopify, ready } = setUp();
+    await ready;
+    const { orderId, section, item } = await orderMissingHsCode(shopify);
+    const first = await draftWithHsCode(orderId, section, "6110.20", "false");
+    expect(item.harmonizedSystemCode).toBeNull();
+
+    const redrafted = await draftWithHsCode(orderId, section, "6110.30", "true", String(first.body.labelId));
+    expect(redrafted.status).toBe(200);
+    expect(redrafted.body).toMatchObject({ intent: "redraft", productSave: { saved: "the HS code", error: null } });
+    expect(item.harmonizedSystemCode).toBe("611030");
+  });
+
+  it("names the product when Shopify refuses the code, and still saves the draft label", async () => {
+    const { shopify, ready } = setUp();
+    await ready;
+    const { orderId, section, item, title } = await orderMissingHsCode(shopify);
+
+    const drafted = await draftWithHsCode(orderId, section, "6110", "true");
+    expect(drafted.status).toBe(200);
+    const labelId = String(drafted.body.labelId);
+    expect(drafted.body.productSave).toEqual({
+      productTitle: title,
+      saved: null,
+      error: expect.stringMatching(new RegExp(`^Couldn't save the HS code to ${title}: .*6 and 13 digits`)),
+    });
+    expect(item.harmonizedSystemCode).toBeNull();
+    expect(await findLabel(db, TEST_SHOP, labelId)).toMatchObject({ status: "draft" });
+    expect((await load(orderId)).page?.fulfillmentOrders[0]?.label).toMatchObject({ id: labelId, status: "draft" });
+  });
+});

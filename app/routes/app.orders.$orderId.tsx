@@ -14,7 +14,7 @@ import {
   validateOrderAddress,
   voidLabelForOrderPage,
 } from "~/screens/order-label-page.server";
-import { JsonOf, OrderPageActionSchema } from "~/shipments/label-form";
+import { JsonOf, OrderPageActionSchema, SaveToProductSchema } from "~/shipments/label-form";
 import { redraftShipment } from "~/shipments/reopen-draft.server";
 import type { LabelRequestInput } from "~/shipping/preflight";
 import { RateSchema } from "~/shipping/schemas";
@@ -58,6 +58,7 @@ const RedraftActionSchema = z.object({
   request: JsonOf(z.record(z.string(), z.unknown())).transform((value) => value as LabelRequestInput),
   lineItems: JsonOf(z.array(z.object({ id: z.string().min(1), quantity: z.number().int() }))),
   rate: JsonOf(RateSchema),
+  saveToProduct: SaveToProductSchema,
 });
 const PageActionSchema = z.union([OrderPageActionSchema, RedraftActionSchema]);
 
@@ -132,12 +133,14 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
     case "create-draft": {
       const result = await createDraftForOrderPage(deps, { orderGid, ...input });
       if (!result.ok) return answerError(result.error, redirect);
-      return { intent: input.intent, labelId: result.value.label.id, existing: result.value.existing };
+      const { label, existing, productSave } = result.value;
+      return { intent: input.intent, labelId: label.id, existing, productSave };
     }
     case "redraft": {
       const result = await redraftShipment(deps, { orderGid, ...input });
       if (!result.ok) return answerError(result.error, redirect);
-      return { intent: input.intent, labelId: result.value.label.id, replaced: result.value.replacedLabelId };
+      const { label, replacedLabelId, productSave } = result.value;
+      return { intent: input.intent, labelId: label.id, replaced: replacedLabelId, productSave };
     }
     case "buy": {
       const result = await buyLabelForOrderPage(deps, { orderGid, ...input });

@@ -16,6 +16,8 @@ import { buyLabel } from "~/shipments/buy-label.server";
 import { checkForDraft, checkForQuote, checkShipment } from "~/shipments/check-shipment";
 import { type DraftOutcome, draftShipment, quoteShipment } from "~/shipments/draft-shipment.server";
 import { isActiveLabel, loadOrder, loadShipment, readShopOrder, shipmentOf } from "~/shipments/load-shipment.server";
+import type { CustomsProduct } from "~/shipments/prefill";
+import { type ProductCustomsSave, saveCustomsToProduct } from "~/shipments/save-customs-to-product.server";
 import { shipToKeyOf } from "~/shipments/ship-to-key";
 import {
   findAddressValidation,
@@ -166,6 +168,8 @@ export type FulfillmentOrderSection = {
     products: ProductForCustoms[];
     problems: KnownPreflightProblem[];
   };
+  /** International: the product whose HS code and origin the declaration carries ("Save to product"). */
+  customsProduct: CustomsProduct | null;
   international: boolean;
   /** What the shipment's items sell for (list price × quantity left), to prefill insurance; null if unknown. */
   itemsValue: { amount: string; currency: string } | null;
@@ -336,6 +340,7 @@ export async function loadOrderLabelPage(
               products: prefilled.products,
               problems: checked.problems,
             },
+        customsProduct: prefilled.customsProduct,
         international: Boolean(from?.country && to?.country && from.country !== to.country),
         itemsValue: valueOfItems(data.lineItems, fo.lineItems),
         label: label ? summarize(label) : null,
@@ -438,15 +443,24 @@ export async function createDraftForOrderPage(
     request: LabelRequestInput;
     lineItems: { id: string; quantity: number }[];
     rate: Rate;
+    /** "Save to product": a fixed HS code or origin goes to the product once the draft is made. */
+    saveToProduct?: boolean;
   },
-): Promise<Result<DraftOutcome, LabelError>> {
+): Promise<Result<DraftOutcome & { productSave: ProductCustomsSave | null }, LabelError>> {
   const located = await loadShipment(deps, { id: input.fulfillmentOrderId, orderGid: input.orderGid });
   if (!located.ok) return located;
   const shipment = located.value;
   const now = new Date();
   const ready = checkForDraft(shipment, { request: input.request, lineItems: input.lineItems, quote: input.rate, now });
   if (!ready.ok) return ready;
-  return draftShipment({ db: deps.db, shop: deps.shop, shipping: deps.shipping, now }, ready.value);
+  const drafted = await draftShipment({ db: deps.db, shop: deps.shop, shipping: deps.shipping, now }, ready.value);
+  if (!drafted.ok) return drafted;
+  // A draft already there was made from another request: what this one fixed is not on a label.
+  const productSave =
+    input.saveToProduct && !drafted.value.existing
+      ? await saveCustomsToProduct(deps, ready.value.customsProduct, ready.value.request.customs)
+      : null;
+  return ok({ ...drafted.value, productSave });
 }
 
 async function requireOrderLabel(deps: OrderPageDeps, orderGid: OrderGid, labelId: string, operation: string) {

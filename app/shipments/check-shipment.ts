@@ -15,7 +15,7 @@ import type { ShopifyShopAndLocations } from "~/shopify/shop";
 import { err, ok, type Result } from "~/utils/result";
 
 import { collectFormProblems, keepPrefillProblems, sortProblems } from "./label-form";
-import { type PrefilledLabel, prefillLabelRequest } from "./prefill";
+import { type CustomsProduct, type PrefilledLabel, prefillLabelRequest } from "./prefill";
 import { shipToKeyOf } from "./ship-to-key";
 
 // The pipeline's one judge (load → CHECK → draft → buy). Every door asks it, so a rule blocks the
@@ -68,6 +68,8 @@ export type ReadyDraft = {
   readonly quote: Rate;
   readonly lineItems: readonly LabelLineItem[];
   readonly products: readonly ProductForCustoms[];
+  /** The product whose HS code and origin the declaration carries, as Shopify has them now. */
+  readonly customsProduct: CustomsProduct | null;
   /** Shopify's ship-to address when checked (ship-to-key.ts), to spot a later change. */
   readonly shipToKey: string | null;
   /** What is worth a look but blocks nothing. */
@@ -283,6 +285,7 @@ export function checkForDraft(facts: ShipmentFacts, input: DraftCheckInput): Res
     quote: input.quote,
     lineItems: items.lineItems,
     products: prefilled.products,
+    customsProduct: prefilled.customsProduct,
     shipToKey: shipToKeyOf(facts.order, facts.fulfillmentOrder),
     warnings: sortProblems(problems),
   });

@@ -15,6 +15,9 @@ export type CustomsLine = {
   unitPrice: ShopifyMoneyBag;
   hsCode: string | null;
   countryOfOrigin: string | null;
+  /** Where the HS code and origin live in Shopify: the variant's inventory item, and its product. */
+  productId: string | null;
+  inventoryItemId: string | null;
 };
 
 export type CustomsInput = {
@@ -51,7 +54,12 @@ export function describeCustomsContents(lines: readonly Pick<CustomsLine, "title
   return parts.length > 3 ? `${joined} and ${parts.length - 3} more` : joined;
 }
 
-export function buildCustoms(input: CustomsInput): { customs: CustomsDraft; problems: KnownPreflightProblem[] } {
+export function buildCustoms(input: CustomsInput): {
+  customs: CustomsDraft;
+  problems: KnownPreflightProblem[];
+  /** The line whose HS code and origin the declaration carries (the most valuable one). */
+  main: CustomsLine | null;
+} {
   const problems: KnownPreflightProblem[] = [];
   const lines = input.lines.filter((line) => line.quantity > 0);
   const quantity = lines.reduce((sum, line) => sum + line.quantity, 0);
@@ -158,5 +166,5 @@ export function buildCustoms(input: CustomsInput): { customs: CustomsDraft; prob
       message: `${taxIdRule.countryName} requires the recipient's ${taxIdRule.idNames}; the customer did not give one at checkout. Ask them and enter it.`,
     });
   }
-  return { customs, problems };
+  return { customs, problems, main: main ?? null };
 }

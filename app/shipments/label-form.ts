@@ -128,6 +128,12 @@ const RequestJsonSchema = JsonOf(z.record(z.string(), z.unknown())).transform((v
 const LineItemsSchema = z.array(z.object({ id: z.string().min(1), quantity: z.number().int() }));
 const FulfillmentOrderIdSchema = z.string().regex(/^gid:\/\/shopify\/FulfillmentOrder\/\d+$/);
 
+/** "Save to product" beside the customs fields; only an explicit "true" writes to Shopify. */
+export const SaveToProductSchema = z
+  .enum(["true", "false"])
+  .optional()
+  .transform((v) => v === "true");
+
 export const OrderPageActionSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("validate-address"),
@@ -154,6 +160,7 @@ export const OrderPageActionSchema = z.discriminatedUnion("intent", [
     request: RequestJsonSchema,
     lineItems: JsonOf(LineItemsSchema),
     rate: JsonOf(RateSchema),
+    saveToProduct: SaveToProductSchema,
   }),
   z.object({
     intent: z.literal("buy"),

@@ -17,6 +17,27 @@ const codes = (problems: { code: string; severity: string }[], severity?: string
   problems.filter((p) => !severity || p.severity === severity).map((p) => p.code);
 
 describe("prefillLabelRequest on the seeded orders", () => {
+  it("names the declaration's product and every product lacking customs data, for Save to product and bulk review", async () => {
+    const result = await prefill("#1014");
+    expect(result.customsProduct).toEqual({
+      title: "Organic Cotton Market Tote",
+      productId: expect.stringMatching(/^gid:\/\/shopify\/Product\//),
+      inventoryItemId: expect.stringMatching(/^gid:\/\/shopify\/InventoryItem\//),
+      hsCode: null,
+      countryOfOrigin: null,
+    });
+    expect(result.productsMissingCustoms.map((p) => [p.title, p.hsCode, p.countryOfOrigin])).toEqual([
+      ["Organic Cotton Market Tote", null, null],
+      ["Olive Oil Castile Soap Bar", null, "US"],
+    ]);
+  });
+
+  it("names no customs product on a domestic order", async () => {
+    const result = await prefill("#1001");
+    expect(result.customsProduct).toBeNull();
+    expect(result.productsMissingCustoms).toEqual([]);
+  });
+
   it("fills a domestic order completely: ship-from the location, ship-to the order, one box, no customs", async () => {
     const result = await prefill("#1001");
     expect(codes(result.problems, "blocking")).toEqual([]);

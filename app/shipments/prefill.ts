@@ -26,6 +26,15 @@ export type PrefillContext = {
   fulfillmentOrderId?: FulfillmentOrderGid;
 };
 
+/** A product as customs need it: where its HS code and origin are kept in Shopify, and their values. */
+export type CustomsProduct = {
+  title: string;
+  productId: string | null;
+  inventoryItemId: string | null;
+  hsCode: string | null;
+  countryOfOrigin: string | null;
+};
+
 export type PrefilledLabel = {
   request: LabelRequestInput;
   fulfillmentOrderId: FulfillmentOrderGid | null;
@@ -36,8 +45,23 @@ export type PrefilledLabel = {
   lineItems: { id: FulfillmentOrderLineItemGid; quantity: number }[];
   /** For preflight's customs description suggestion. */
   products: ProductForCustoms[];
+  /**
+   * International only: the product whose HS code and origin the declaration carries (what the
+   * merchant fixes on the order page, and "Save to product" writes back), and every product
+   * shipped that lacks either in Shopify (what bulk review lists).
+   */
+  customsProduct: CustomsProduct | null;
+  productsMissingCustoms: CustomsProduct[];
   problems: KnownPreflightProblem[];
 };
+
+const toCustomsProduct = (line: CustomsLine): CustomsProduct => ({
+  title: line.title,
+  productId: line.productId,
+  inventoryItemId: line.inventoryItemId,
+  hsCode: line.hsCode,
+  countryOfOrigin: line.countryOfOrigin,
+});
 
 const blocking = (path: string, code: PreflightCode, message: string): KnownPreflightProblem => ({
   path,
@@ -405,6 +429,8 @@ export function prefillLabelRequest(
     productType: orderLines.get(line.lineItemId)?.productType ?? null,
   }));
 
+  let customsProduct: CustomsProduct | null = null;
+  const productsMissingCustoms: CustomsProduct[] = [];
   if (international && to.country) {
     const customsLines: CustomsLine[] = [];
     for (const line of shipped) {
@@ -427,11 +453,18 @@ export function prefillLabelRequest(
         unitPrice: orderLine.paidUnitPrice,
         hsCode: orderLine.hsCode,
         countryOfOrigin: orderLine.countryOfOrigin,
+        productId: orderLine.productId,
+        inventoryItemId: orderLine.inventoryItemId,
       });
     }
     const built = buildCustoms({ lines: customsLines, destinationCountry: to.country, taxId: order.customsTaxId });
     request.customs = built.customs;
     problems.push(...built.problems);
+    customsProduct = built.main ? toCustomsProduct(built.main) : null;
+    for (const line of customsLines) {
+      const known = productsMissingCustoms.some((p) => (p.productId ?? p.title) === (line.productId ?? line.title));
+      if ((!line.hsCode || !line.countryOfOrigin) && !known) productsMissingCustoms.push(toCustomsProduct(line));
+    }
   }
 
   return {
@@ -439,6 +472,8 @@ export function prefillLabelRequest(
     fulfillmentOrderId: fo?.id ?? null,
     lineItems,
     products,
+    customsProduct: notShipped ? null : customsProduct,
+    productsMissingCustoms: notShipped ? [] : productsMissingCustoms,
     problems: notShipped ? problems.filter((p) => p.code === "DELIVERY_NOT_SHIPPING") : problems,
   };
 }

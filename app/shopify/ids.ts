@@ -6,6 +6,7 @@ export type FulfillmentOrderGid = string & { readonly __brand: "FulfillmentOrder
 export type FulfillmentOrderLineItemGid = string & { readonly __brand: "FulfillmentOrderLineItemGid" };
 export type FulfillmentGid = string & { readonly __brand: "FulfillmentGid" };
 export type LocationGid = string & { readonly __brand: "LocationGid" };
+export type InventoryItemGid = string & { readonly __brand: "InventoryItemGid" };
 
 const GID_PATTERN = /^gid:\/\/shopify\/([A-Za-z]+)\/([^/?#]+)/;
 
@@ -20,6 +21,7 @@ export const parseFulfillmentGid = (value: string) => parseGid<FulfillmentGid>("
 export const parseFulfillmentOrderLineItemGid = (value: string) =>
   parseGid<FulfillmentOrderLineItemGid>("FulfillmentOrderLineItem", value);
 export const parseLocationGid = (value: string) => parseGid<LocationGid>("Location", value);
+export const parseInventoryItemGid = (value: string) => parseGid<InventoryItemGid>("InventoryItem", value);
 
 // For callers that hold a numeric id (the admin URL, REST webhooks) and need the GID.
 export function toOrderGid(numericId: string | number | bigint): OrderGid {

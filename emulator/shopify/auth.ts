@@ -115,7 +115,7 @@ export const STAFF_PERMISSION_SCOPES = {
     "write_merchant_managed_fulfillment_orders",
     "write_fulfillments",
   ],
-  products: ["read_products"],
+  products: ["read_products", "write_inventory"],
   locations: ["read_locations"],
 } as const satisfies Record<string, readonly string[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSION_SCOPES;

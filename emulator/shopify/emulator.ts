@@ -28,6 +28,7 @@ import {
   sortFulfillmentEvents,
 } from "./fulfillments";
 import { generateOrders } from "./generated-orders";
+import { handleInventoryItemUpdate } from "./inventory-items";
 import type {
   FulfillmentEventRecord,
   FulfillmentHoldReason,
@@ -625,6 +626,11 @@ function createRootValue() {
     },
     fulfillmentEventCreate: (args: Rec, ctx: EmulatorContext) => {
       const result = handleFulfillmentEventCreate(ctx.state, ctx.lookups(), args, ctx.now());
+      ctx.storeChanged();
+      return result;
+    },
+    inventoryItemUpdate: (args: Rec, ctx: EmulatorContext) => {
+      const result = handleInventoryItemUpdate(ctx.state, args);
       ctx.storeChanged();
       return result;
     },

@@ -6,6 +6,7 @@ import type { BulkRunView } from "~/bulk/bulk-run-view.server";
 import { formatMinorUnits } from "~/utils/money";
 
 import { plural } from "./bulk-run-text";
+import { MissingCustomsList } from "./missing-customs-list";
 
 // The review of a checked run: what will be bought and for how much, and a Buy that asks first,
 // as a single label's Buy does: nothing is charged before the merchant confirms the exact total.
@@ -45,6 +46,7 @@ export function BulkRunReview({ run, busy, onConfirm, onCancel }: Props) {
           ? ` ${plural(blocked, "shipment")} need fixing and are left out: open their orders to fix them.`
           : ""}
       </Text>
+      <MissingCustomsList products={run.productsMissingCustoms} />
       <InlineStack gap="200">
         <Button
           variant="primary"

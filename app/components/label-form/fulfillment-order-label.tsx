@@ -23,7 +23,9 @@ import type {
   OrderLabelPage,
   ValidatedAddressView,
 } from "~/screens/order-label-page.server";
+import { describeCustomsToSave, findCustomsToSave } from "~/shipments/customs-to-product";
 import { collectFormProblems, problemsAt, writePath } from "~/shipments/label-form";
+import type { ProductCustomsSave } from "~/shipments/save-customs-to-product.server";
 import type { KnownPreflightProblem, LabelRequestInput } from "~/shipping/preflight";
 import type { Rate } from "~/shipping/schemas";
 import { describeService } from "~/shipping/services";
@@ -49,6 +51,7 @@ type ActionAnswer = {
   existing?: boolean;
   label?: LabelSummary;
   writeBackError?: string | null;
+  productSave?: ProductCustomsSave | null;
 };
 
 type ParcelInput = NonNullable<LabelRequestInput["parcel"]>;
@@ -97,9 +100,13 @@ function useAnswerToast(answer: ActionAnswer | undefined) {
   const shopify = useAppBridge();
   useEffect(() => {
     if (!answer) return;
+    // "Save to product" is told apart from the draft: a refusal there is a banner, the draft stands.
+    const saved = answer.productSave?.saved
+      ? `; ${answer.productSave.saved} saved to ${answer.productSave.productTitle}`
+      : "";
     if (answer.error) shopify.toast.show(answer.error.message, { isError: true });
-    else if (answer.intent === "create-draft") shopify.toast.show("Draft label created (free)");
-    else if (answer.intent === "redraft") shopify.toast.show("Draft label updated (free)");
+    else if (answer.intent === "create-draft") shopify.toast.show(`Draft label created (free)${saved}`);
+    else if (answer.intent === "redraft") shopify.toast.show(`Draft label updated (free)${saved}`);
     else if (answer.intent === "buy" && !answer.writeBackError)
       shopify.toast.show("Label bought; tracking sent to Shopify");
     else if (answer.intent === "discard") shopify.toast.show("Draft discarded");
@@ -114,6 +121,8 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
   const [shipFromId, setShipFromId] = useState(section.locationId ?? page.shipFromOptions[0]?.locationId ?? "");
   const [notifyCustomer, setNotifyCustomer] = useState(page.settings.notifyCustomer);
   const [confirmBuy, setConfirmBuy] = useState(false);
+  // "Save to product", checked by default: a fixed HS code or origin is fixed once, not per order.
+  const [saveToProduct, setSaveToProduct] = useState(true);
   // "Edit" on a draft: the drafted details open for changes; choosing a rate again replaces the
   // draft (free). Each round gets fresh rates: the last round's were for other details.
   const [editRound, setEditRound] = useState(0);
@@ -189,6 +198,8 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
   }
 
   const validated = validation.data?.validation ?? section.storedValidation;
+  const customsToSave = findCustomsToSave(section.customsProduct, request.customs);
+  const productSave = redraft.data?.productSave ?? draft.data?.productSave ?? null;
   const boxes = boxesOf(request);
   const validatePrice =
     page.validationPriceCents === 0 ? "free in sandbox" : `costs ${formatMinorUnits(page.validationPriceCents)}`;
@@ -206,6 +217,7 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
         request: JSON.stringify(request),
         lineItems: JSON.stringify(lineItems),
         rate: JSON.stringify(rate),
+        saveToProduct: String(saveToProduct && customsToSave !== null),
       },
       { method: "post" },
     );
@@ -221,6 +233,13 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
   return (
     <BlockStack gap="400">
       <ProblemSummary problems={allProblems} fieldFor={(path) => fieldPathFor(path, fields)} onGoTo={goToField} />
+
+      {productSave?.error ? (
+        <Banner tone="warning" title="Not saved to the product">
+          <p>{productSave.error}</p>
+          <p>The draft label was made with the details you entered.</p>
+        </Banner>
+      ) : null}
 
       {chosen && (chosen.status === "draft" || chosen.status === "creating" || chosen.status === "purchasing") ? (
         <Card>
@@ -579,7 +598,22 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
           </Card>
 
           {section.international ? (
-            <CustomsCard request={request} problems={allProblems} set={set} locked={locked} />
+            <CustomsCard
+              request={request}
+              problems={allProblems}
+              set={set}
+              locked={locked}
+              saveToProduct={
+                customsToSave && section.customsProduct && !locked
+                  ? {
+                      productTitle: section.customsProduct.title,
+                      what: describeCustomsToSave(customsToSave),
+                      checked: saveToProduct,
+                      onChange: setSaveToProduct,
+                    }
+                  : null
+              }
+            />
           ) : null}
           <OptionsCard
             request={request}
@@ -725,11 +759,14 @@ function CustomsCard({
   problems,
   set,
   locked,
+  saveToProduct,
 }: {
   request: LabelRequestInput;
   problems: KnownPreflightProblem[];
   set: (path: string, value: unknown) => void;
   locked: boolean;
+  /** Shown when the HS code or origin differs from the product's in Shopify. */
+  saveToProduct: { productTitle: string; what: string; checked: boolean; onChange: (checked: boolean) => void } | null;
 }) {
   const customs = request.customs ?? {};
   const text = (
@@ -780,6 +817,15 @@ function CustomsCard({
             {text("hs_code", "HS code")}
             {text("country_of_origin", "Country of origin")}
           </FormLayout.Group>
+          {saveToProduct ? (
+            <Checkbox
+              id={fieldId("customs.save_to_product")}
+              label={`Save to product: ${saveToProduct.productTitle}`}
+              checked={saveToProduct.checked}
+              onChange={saveToProduct.onChange}
+              helpText={`Writes ${saveToProduct.what} to the product in Shopify when the draft is made, so its next orders are prefilled.`}
+            />
+          ) : null}
           <FormLayout.Group condensed>
             <LockableSelect
               locked={locked}

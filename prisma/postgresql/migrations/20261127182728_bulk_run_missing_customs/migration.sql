@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "BulkRunItem" ADD COLUMN     "missingCustoms" TEXT NOT NULL DEFAULT '[]';
+
