@@ -1,5 +1,4 @@
 import type { PrismaClient } from "@prisma/client";
-import { z } from "zod";
 
 import { discardDraft } from "~/labels/discard-draft.server";
 import { type LabelError, labelError, labelNotFound } from "~/labels/label-errors";
@@ -15,6 +14,7 @@ import { chooseShipFrom } from "~/settings/ship-from";
 import { buyLabel } from "~/shipments/buy-label.server";
 import { checkForDraft, checkForQuote, checkShipment } from "~/shipments/check-shipment";
 import { type DraftOutcome, draftShipment, quoteShipment } from "~/shipments/draft-shipment.server";
+import { describeOptions } from "~/shipments/label-options";
 import { isActiveLabel, loadOrder, loadShipment, readShopOrder, shipmentOf } from "~/shipments/load-shipment.server";
 import type { CustomsProduct } from "~/shipments/prefill";
 import { type ProductCustomsSave, saveCustomsToProduct } from "~/shipments/save-customs-to-product.server";
@@ -68,28 +68,6 @@ export type LabelSummary = {
   /** A void asked for this label (ADR 22): its refund and the carrier's decision; null if never. */
   void: { status: NonNullable<LabelView["void"]>["status"]; refundCents: number | null; refusal: string | null } | null;
 };
-
-const DraftedOptionsSchema = z.object({
-  options: z
-    .object({
-      insurance: z.object({ amount: z.string() }).optional(),
-      signature: z.enum(["standard", "adult"]).optional(),
-      hazmat: z.string().optional(),
-    })
-    .optional(),
-});
-
-/** "Insured for $250.00", "Adult signature", "Lithium batteries (ground)": what the label carries. */
-export function describeOptions(request: unknown): string[] {
-  const parsed = DraftedOptionsSchema.safeParse(request);
-  const options = parsed.success ? parsed.data.options : undefined;
-  if (!options) return [];
-  return [
-    ...(options.insurance ? [`Insured for $${options.insurance.amount}`] : []),
-    ...(options.signature === "adult" ? ["Adult signature"] : options.signature === "standard" ? ["Signature"] : []),
-    ...(options.hazmat === "lithium_batteries" ? ["Lithium batteries (ground)"] : []),
-  ];
-}
 
 export function toLabelSummary(label: LabelView, parcels: ParcelStatusView[] = []): LabelSummary {
   const urls = trackingUrlsFor(label.trackingNumbers, label.trackingUrl);

@@ -1,6 +1,7 @@
 import { BlockStack, Card, Checkbox, FormLayout, Select, Text, TextField } from "@shopify/polaris";
 
 import { problemsAt } from "~/shipments/label-form";
+import { describeOptions } from "~/shipments/label-options";
 import type { KnownPreflightProblem, LabelRequestInput } from "~/shipping/preflight";
 
 import { fieldId } from "./field-links";
@@ -33,11 +34,7 @@ export function OptionsCard({
   const suggested = itemsValue?.currency === "USD" ? itemsValue.amount : "";
   if (locked) {
     // A drafted label's options, read-only yet legible (no disabled controls), like its other fields.
-    const chosen = [
-      ...(insured ? [`Insured for $${amount}`] : []),
-      ...(options.signature === "adult" ? ["Adult signature"] : options.signature === "standard" ? ["Signature"] : []),
-      ...(options.hazmat === "lithium_batteries" ? ["Lithium batteries (ground)"] : []),
-    ];
+    const chosen = describeOptions(request);
     return (
       <Card>
         <TextField
