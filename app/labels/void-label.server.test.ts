@@ -19,8 +19,7 @@ import { applyVoidDecision, requestLabelVoid, settleOverdueVoids } from "./void-
 // Voiding a bought label (ADR 22), judged by what the emulators recorded: refunds credited at the
 // shipping service, fulfillments cancelled and created at Shopify.
 
-async function boughtLabel(name: string) {
-  const emulators = createEmulators();
+async function boughtLabel(name: string, emulators = createEmulators()) {
   const { draft, client, order } = await draftSeededOrder(db, emulators, name);
   const deps = { db, shop: SHOP, admin: emulators.shopify.graphql, shipping: client };
   const bought = await buyLabel(deps, draft.label.id, { notifyCustomer: false });
@@ -130,6 +129,38 @@ describe("voiding a bought label", () => {
     const refunds = (await listAuditEntries(db, SHOP, { labelId: label.id })).filter((e) => e.action === "refund");
     expect(refunds).toHaveLength(1);
     expect(emulators.shipping.refunds(DEMO_ORG)).toHaveLength(1);
+  });
+
+  it("takes over a void whose process died mid-request, and settles a refund that outran the acceptance", async () => {
+    const { emulators, deps, order, label, serviceLabelId } = await boughtLabel("#1006");
+    // A process claimed the void and died before asking: its lease is over.
+    await db.label.update({
+      where: { id: label.id },
+      data: { refundStatus: "requesting", claimToken: "dead", leaseUntil: new Date(Date.now() - 1_000) },
+    });
+    const taken = await requestLabelVoid(deps, label.id);
+    expect(taken.ok && taken.value.status).toBe("void_pending");
+    expect(liveFulfillments(emulators, order.id)).toEqual([]);
+    await emulators.shipping.decideVoid(serviceLabelId, "refunded");
+    expect((await applyVoidDecision(deps, serviceLabelId, { outcome: "refunded", refundCents: null })).ok).toBe(true);
+    expect(emulators.shipping.refunds(DEMO_ORG)).toHaveLength(1);
+
+    // Another label: the service took the void (a process asked and died before recording the
+    // answer) and the refund event arrives first.
+    const other = await boughtLabel("#1002", emulators);
+    await db.label.update({
+      where: { id: other.label.id },
+      data: { refundStatus: "requesting", claimToken: "dead", leaseUntil: new Date(Date.now() + 60_000) },
+    });
+    expect((await other.deps.shipping.voidLabel(other.serviceLabelId)).ok).toBe(true);
+    await other.emulators.shipping.decideVoid(other.serviceLabelId, "refunded");
+    const settled = await applyVoidDecision(other.deps, other.serviceLabelId, {
+      outcome: "refunded",
+      refundCents: null,
+    });
+    expect(settled.ok && settled.value?.status).toBe("voided");
+    expect(liveFulfillments(other.emulators, other.order.id)).toEqual([]);
+    expect(other.emulators.shipping.refunds(DEMO_ORG)).toHaveLength(2);
   });
 
   it("refuses before asking the service: a scanned parcel, a draft, another shop's label", async () => {

@@ -89,7 +89,12 @@ export async function requestLabelVoid(deps: VoidDeps, labelId: string): Promise
   const label = await findLabel(db, shop, labelId);
   if (!label) return err(labelNotFound("requestLabelVoid", shop, labelId));
   // Asked already (here or at another door): the same answer, never a second request.
-  if (label.void && label.void.status !== "rejected") return ok(label);
+  // A request still in flight elsewhere holds its claim; one whose process died (lease over) is
+  // taken over by the claim below and asked again, which the service answers the same.
+  const inFlight = label.void?.status === "requesting" && label.leaseUntil !== null && label.leaseUntil > now;
+  if (label.void && label.void.status !== "rejected" && (label.void.status !== "requesting" || inFlight)) {
+    return ok(label);
+  }
   const refused = checkVoidable(label, now);
   if (refused) return err(refused);
   if (!label.serviceLabelId)
@@ -158,6 +163,11 @@ async function settleRefunded(
   const label = await findLabel(deps.db, deps.shop, labelId);
   if (!label) return;
   if (!(await refundVoid({ db: deps.db, shop: deps.shop, labelId }, refunded))) return;
+  // A refund that outran the acceptance (the event before our answer): the fulfillment is still in
+  // Shopify and nobody marked it to cancel yet.
+  if (label.fulfillmentGid && !label.void?.shopify) {
+    await recordVoidShopify(deps.db, { shop: deps.shop, labelId }, "cancel_pending");
+  }
   // Counted once: only the caller whose transition happened writes the refund.
   await recordAudit(deps.db, {
     shop: deps.shop,

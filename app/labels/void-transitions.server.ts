@@ -134,7 +134,7 @@ export async function recordEarlyRefusal(
 export async function recordVoidShopify(
   db: PrismaClient,
   ref: Omit<Ref, "db">,
-  status: "cancelled" | "restore_pending" | "restored",
+  status: "cancel_pending" | "cancelled" | "restore_pending" | "restored",
   fulfillment?: { cancelled: FulfillmentGid },
 ): Promise<void> {
   await db.label.updateMany({
