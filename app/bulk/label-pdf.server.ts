@@ -2,6 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 
 import type { LabelView } from "~/labels/label-repository.server";
 import { describePackingSlip } from "~/labels/packing-slip";
+import type { PackingSlipMode } from "~/settings/settings";
 import { getShopSettings } from "~/settings/settings.server";
 
 import { buildMergedPdf, type FetchFile, type PrintableLabel, toPrintableLabel } from "./label-print.server";
@@ -15,7 +16,7 @@ export async function withPackingSlips(
   db: PrismaClient,
   shop: string,
   labels: readonly LabelView[],
-): Promise<{ printable: PrintableLabel[]; packingSlips: Awaited<ReturnType<typeof getShopSettings>>["packingSlips"] }> {
+): Promise<{ printable: PrintableLabel[]; packingSlips: PackingSlipMode }> {
   const settings = await getShopSettings(db, shop);
   const printable = labels.flatMap((label) => {
     const file = toPrintableLabel(label);

@@ -89,25 +89,42 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
   return lines;
 }
 
+type SlipFonts = { regular: PDFFont; bold: PDFFont; charset: ReadonlySet<number> };
+// One embedding per document: a bulk run's PDF carries hundreds of slips, and each embedFont
+// call adds another copy of the font's objects to the file.
+const fontsByDocument = new WeakMap<PDFDocument, Promise<SlipFonts>>();
+
+function slipFonts(doc: PDFDocument): Promise<SlipFonts> {
+  let fonts = fontsByDocument.get(doc);
+  if (!fonts) {
+    fonts = (async () => {
+      const regular = await doc.embedFont(StandardFonts.Helvetica);
+      const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+      // Both standard fonts encode the same WinAnsi set.
+      return { regular, bold, charset: new Set(regular.getCharacterSet()) };
+    })();
+    fontsByDocument.set(doc, fonts);
+  }
+  return fonts;
+}
+
 // The standard fonts encode WinAnsi only: anything else (other scripts, emoji) prints as "?"
 // rather than failing the whole file.
-function printable(text: string, font: PDFFont): string {
-  const charset = new Set(font.getCharacterSet());
+function printable(text: string, charset: ReadonlySet<number>): string {
   return [...text.normalize("NFC")].map((c) => (charset.has(c.codePointAt(0) ?? 0) ? c : "?")).join("");
 }
 
 /** Adds the slip as one page of `size` points (a label's stock) at the end of `doc`. */
 export async function appendPackingSlip(doc: PDFDocument, slip: PackingSlip, size: [number, number]): Promise<void> {
   const [width, height] = size;
-  const regular = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const { regular, bold, charset } = await slipFonts(doc);
   const page = doc.addPage(size);
   const inner = width - 2 * MARGIN;
   let y = height - MARGIN;
   const write = (text: string, options: { font?: PDFFont; size?: number; color?: ReturnType<typeof rgb> } = {}) => {
     const font = options.font ?? regular;
     const fontSize = options.size ?? 9;
-    for (const line of wrap(printable(text, font), font, fontSize, inner)) {
+    for (const line of wrap(printable(text, charset), font, fontSize, inner)) {
       if (y - fontSize < MARGIN) return;
       y -= fontSize + 2;
       page.drawText(line, { x: MARGIN, y, size: fontSize, font, color: options.color ?? INK });

@@ -43,7 +43,6 @@ import { writeTracking } from "./write-tracking.server";
 /** The service's window for voids (contract.md). */
 export const VOID_WINDOW_DAYS = 30;
 const VOID_LEASE_MS = 60_000;
-const SCANNED = new Set(["in_transit", "out_for_delivery", "delivered", "attempted_delivery", "exception", "returned"]);
 
 export type VoidDeps = {
   db: PrismaClient;
@@ -67,7 +66,8 @@ export function checkVoidable(label: LabelView, now: Date): LabelError | null {
       `void: ${label.id} is ${label.status}`,
     );
   }
-  if (label.tracking && SCANNED.has(label.tracking.status)) {
+  // The contract's rule: no tracking status beyond pre_transit.
+  if (label.tracking && label.tracking.status !== "pre_transit") {
     return refusal(
       "The carrier has already scanned this parcel, so it can't be voided.",
       `void: ${label.id} tracking ${label.tracking.status}`,
