@@ -2,10 +2,12 @@ import { describe, expect, it } from "vitest";
 
 import db from "~/db.server";
 import { findLabel } from "~/labels/label-repository.server";
+import { NO_OPTION_RULES } from "~/settings/option-rules";
+import { saveShopSettings } from "~/settings/settings.server";
 
 import type { ShopifyAdminEmulator } from "../emulator/shopify/emulator";
 import type { FulfillmentOrderRecord, OrderRecord } from "../emulator/shopify/model";
-import { createDoorWorld, type DoorAnswer, type DoorWorld } from "./helpers/doors";
+import { createDoorWorld, DOOR_SHOP, type DoorAnswer, type DoorWorld } from "./helpers/doors";
 
 // One rule × door matrix (issue 21): every rule of the shipping service's spec that an order can
 // break, and each of the shipment's own rules, run through every door that starts or spends on a
@@ -230,6 +232,59 @@ describe("a valid order through each door", () => {
     expect((await world.autoDraft(ORDER)).outcome).toBe("drafted");
     expect((await world.autoDraft(ORDER)).outcome).toBe("skipped");
     await expectOneDraftAndCharge(world, 0);
+  });
+});
+
+describe("the shop's option rules reach every door", () => {
+  // #1001 ships two mugs and a notebook, for about $100.
+  const ORDER = "#1001";
+  const RULED = { insurance: { amount: expect.stringMatching(/^\d+\.\d{2}$/), currency: "USD" }, signature: "adult" };
+
+  async function withRules(run: (world: DoorWorld) => Promise<void>) {
+    const world = createDoorWorld();
+    const saved = await saveShopSettings(db, DOOR_SHOP, {
+      optionRules: { ...NO_OPTION_RULES, insureAboveCents: 50_00, adultSignatureProductTypes: ["notebooks"] },
+    });
+    expect(saved.ok).toBe(true);
+    try {
+      await run(world);
+    } finally {
+      await saveShopSettings(db, DOOR_SHOP, { optionRules: NO_OPTION_RULES });
+    }
+  }
+
+  it("the order page drafts and buys with them", () =>
+    withRules(async (world) => {
+      const drafted = await world.orderPageDraft(ORDER);
+      if (!drafted.labelId) throw new Error(drafted.messages.join(" / "));
+      expect((await world.orderPageBuy(ORDER, drafted.labelId)).outcome).toBe("bought");
+      expect(await world.optionsAtTheService(ORDER)).toEqual([expect.objectContaining(RULED)]);
+    }));
+
+  it("the extension buys with them", () =>
+    withRules(async (world) => {
+      expect((await world.extensionBuy(ORDER)).outcome).toBe("bought");
+      expect(await world.optionsAtTheService(ORDER)).toEqual([expect.objectContaining(RULED)]);
+    }));
+
+  it("a bulk run drafts with them and its review shows them per shipment and in the total", () =>
+    withRules(async (world) => {
+      const { review } = await world.bulkRun([ORDER], { buy: false });
+      expect(review.items[0]?.options).toEqual(expect.objectContaining({ signature: "adult" }));
+      expect(review.optionsInTotal).toBe("Includes insurance on 1 shipment and an adult signature on 1 shipment.");
+      expect(await world.optionsAtTheService(ORDER)).toEqual([expect.objectContaining(RULED)]);
+    }));
+
+  it("an automatic draft drafts with them", () =>
+    withRules(async (world) => {
+      expect((await world.autoDraft(ORDER)).outcome).toBe("drafted");
+      expect(await world.optionsAtTheService(ORDER)).toEqual([expect.objectContaining(RULED)]);
+    }));
+
+  it("the same order without rules carries no options", async () => {
+    const world = createDoorWorld();
+    expect((await world.autoDraft(ORDER)).outcome).toBe("drafted");
+    expect(await world.optionsAtTheService(ORDER)).toEqual([expect.not.objectContaining({ signature: "adult" })]);
   });
 });
 

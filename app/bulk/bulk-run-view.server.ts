@@ -1,6 +1,7 @@
 import type { BulkRunItem, PrismaClient } from "@prisma/client";
 
 import { findLabel, findLabelPurchases, type LabelPurchase, type LabelView } from "~/labels/label-repository.server";
+import { type LabelOptions, LabelOptionsSchema, summarizeOptions } from "~/shipments/label-options";
 import { parseStoredJson } from "~/utils/stored-json";
 
 import type { BulkChoice } from "./bulk-choice";
@@ -39,6 +40,8 @@ export type BulkRunItemView = {
   service: string | null;
   quotedCents: number | null;
   boxes: number | null;
+  /** The options it was quoted with (insurance, signature, batteries); priced into quotedCents. */
+  options: LabelOptions;
   /** When the run holds more than one shipment of this order: which one ("2 of 3"), in list order. */
   shipment: { index: number; of: number } | null;
   /** A bought label's file format; null before it is bought or when the service named none. */
@@ -64,6 +67,8 @@ export type BulkRunView = {
   counts: Record<BulkItemStatus, number>;
   /** What buying every ready (or queued, bought) item costs, as quoted. */
   totalCents: number;
+  /** What the total pays for beyond postage ("Includes insurance on 3 shipments…"); null: nothing. */
+  optionsInTotal: string | null;
   /** Of the items to buy: how many are done (bought, failed, or refused by Shopify) and how many remain. */
   progress: { bought: number; failed: number; remaining: number; notStarted: number; notFulfillable: number };
   /** Time left while it runs, from the shop's restore rate, the shipping floor and the pace so far. */
@@ -96,6 +101,7 @@ function toItemView(row: BulkRunItem): BulkRunItemView {
     service: row.serviceName,
     quotedCents: row.quotedCents,
     boxes: row.boxes,
+    options: parseStoredJson(row.options, LabelOptionsSchema, {}),
   };
 }
 
@@ -160,6 +166,7 @@ export async function getBulkRun(
       : null,
     counts,
     totalCents,
+    optionsInTotal: summarizeOptions(items.filter((i) => BILLABLE.includes(i.status)).map((i) => i.options)),
     progress: {
       bought: counts.bought,
       failed: counts.failed,

@@ -7,6 +7,7 @@ import { getAutoDraftSettings } from "~/auto-draft/auto-draft-settings.server";
 import { isTransientLabelError, type LabelError } from "~/labels/label-errors";
 import type { LabelView } from "~/labels/label-repository.server";
 import { checkShipment } from "~/shipments/check-shipment";
+import { optionsOf } from "~/shipments/label-options";
 import { loadOrder, loadShopContext, shipmentOf } from "~/shipments/load-shipment.server";
 import type { ShippingClient } from "~/shipping/client.server";
 import { describeService } from "~/shipping/services";
@@ -147,6 +148,7 @@ function readyFields(label: LabelView) {
     serviceName: describeService({ carrier: label.carrier, service: label.serviceName ?? label.serviceCode }),
     quotedCents: label.quotedCents,
     boxes: label.packageCount,
+    options: JSON.stringify(optionsOf(label.request)),
     problems: "[]",
     message: null,
   } as const;

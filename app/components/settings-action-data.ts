@@ -14,7 +14,8 @@ export type SettingsIntent =
   | "deleteBox"
   | "makeDefaultBox"
   | "saveAutoDraft"
-  | "saveRetention";
+  | "saveRetention"
+  | "saveOptionRules";
 
 export type SettingsActionSuccess = {
   ok: true;

@@ -40,10 +40,38 @@ export type SpendingRefusal = {
 
 export type SpendingCheck = { ok: true; staffMemberId: string } | { ok: false; refusal: SpendingRefusal };
 
-const NOT_ALLOWED_MESSAGE =
-  'Your Shopify account is not allowed to fulfill orders, so it cannot buy shipping labels. Nothing was bought. Ask the store owner to give you the "Fulfill and ship orders" permission.';
-const UNKNOWN_STAFF_MESSAGE =
-  "Shopify did not say which staff member is signed in, so nothing was bought. Reload the page and try again.";
+/**
+ * A staff action the app does with its offline token only for someone Shopify lets do it: the app
+ * scopes their online token must keep, and what each refusal says (the action's own words).
+ */
+export type StaffRule = {
+  readonly scopes: readonly string[];
+  readonly notAllowed: string;
+  readonly unknownStaff: string;
+  readonly expired: string;
+  readonly unavailable: string;
+};
+
+/** Buying or voiding a label: someone who may fulfil orders (ADR 13). */
+export const SPENDING_RULE: StaffRule = {
+  scopes: SPENDING_SCOPES,
+  notAllowed:
+    'Your Shopify account is not allowed to fulfill orders, so it cannot buy shipping labels. Nothing was bought. Ask the store owner to give you the "Fulfill and ship orders" permission.',
+  unknownStaff:
+    "Shopify did not say which staff member is signed in, so nothing was bought. Reload the page and try again.",
+  expired: "Your session expired. Nothing was bought; try again.",
+  unavailable: "We could not confirm with Shopify that you may buy labels. Nothing was bought; try again in a moment.",
+};
+
+/** "Save to product": writing an HS code or origin to a product's inventory item, as the admin's "Products" permission allows. */
+export const PRODUCT_EDITING_RULE: StaffRule = {
+  scopes: ["write_inventory"],
+  notAllowed:
+    'Your Shopify account is not allowed to edit products, so this was not saved to the product (the label uses it). Ask the store owner for the "Products" permission, or fix it in Shopify.',
+  unknownStaff: "Shopify did not say which staff member is signed in, so nothing was saved to the product.",
+  expired: "Your session expired, so nothing was saved to the product. Draft again to save it.",
+  unavailable: "We could not confirm with Shopify that you may edit products, so nothing was saved to the product.",
+};
 
 const refuse = (code: SpendingRefusalCode, status: SpendingRefusal["status"], message: string): SpendingCheck => ({
   ok: false,
@@ -56,11 +84,11 @@ function sessionTokenOf(request: Request): string | null {
   return bearer ?? new URL(request.url).searchParams.get("id_token");
 }
 
-function unavailable(logMessage: string): SpendingCheck {
+function unavailable(rule: StaffRule, logMessage: string): SpendingCheck {
   const error: AppError = {
     source: "shopify",
     code: "STAFF_CHECK_UNAVAILABLE",
-    message: "We could not confirm with Shopify that you may buy labels. Nothing was bought; try again in a moment.",
+    message: rule.unavailable,
     logMessage,
     fields: [],
     fixable: false,
@@ -77,13 +105,23 @@ function unavailable(logMessage: string): SpendingCheck {
  * or an answer we cannot read never spends. Call it only after `authenticate.admin` accepted the
  * request (the session token is then known to be genuine, current and for this shop).
  */
-export async function checkSpendingPermission(
+export function checkSpendingPermission(
   request: Request,
   context: { readonly shop: string; readonly staffMemberId: string | null },
+  fetchImpl?: typeof fetch,
+): Promise<SpendingCheck> {
+  return checkStaffPermission(request, context, SPENDING_RULE, fetchImpl);
+}
+
+/** The same question for any staff rule: does Shopify let the signed-in staff member do it? */
+export async function checkStaffPermission(
+  request: Request,
+  context: { readonly shop: string; readonly staffMemberId: string | null },
+  rule: StaffRule,
   fetchImpl: typeof fetch = (input, init) => globalThis.fetch(input, init),
 ): Promise<SpendingCheck> {
   const sessionToken = sessionTokenOf(request);
-  if (!context.staffMemberId || !sessionToken) return refuse("NOT_ALLOWED", 403, UNKNOWN_STAFF_MESSAGE);
+  if (!context.staffMemberId || !sessionToken) return refuse("NOT_ALLOWED", 403, rule.unknownStaff);
   const env = getEnv();
   let response: Response;
   try {
@@ -101,25 +139,30 @@ export async function checkSpendingPermission(
       signal: AbortSignal.timeout(EXCHANGE_TIMEOUT_MS),
     });
   } catch (error) {
-    return unavailable(`online token exchange for ${context.shop}: ${error instanceof Error ? error.name : "failed"}`);
+    return unavailable(
+      rule,
+      `online token exchange for ${context.shop}: ${error instanceof Error ? error.name : "failed"}`,
+    );
   }
   const body: unknown = await response.json().catch(() => null);
   if (response.status === 400 && (body as { error?: unknown } | null)?.error === "invalid_subject_token") {
     // The session token expired since authenticate.admin read it: App Bridge retries with a new one.
-    return refuse("SESSION_EXPIRED", 401, "Your session expired. Nothing was bought; try again.");
+    return refuse("SESSION_EXPIRED", 401, rule.expired);
   }
-  if (!response.ok) return unavailable(`online token exchange for ${context.shop}: HTTP ${response.status}`);
+  if (!response.ok) return unavailable(rule, `online token exchange for ${context.shop}: HTTP ${response.status}`);
   const parsed = OnlineTokenSchema.safeParse(body);
-  if (!parsed.success) return unavailable(`online token exchange for ${context.shop}: not an online access token`);
+  if (!parsed.success) {
+    return unavailable(rule, `online token exchange for ${context.shop}: not an online access token`);
+  }
   const { associated_user: user, associated_user_scope: scope } = parsed.data;
   if (user.id !== context.staffMemberId) {
     logFor({ shop: context.shop }).warn(
       `online token exchange for ${context.shop}: Shopify names user ${user.id}, the session token ${context.staffMemberId}`,
     );
-    return refuse("NOT_ALLOWED", 403, UNKNOWN_STAFF_MESSAGE);
+    return refuse("NOT_ALLOWED", 403, rule.unknownStaff);
   }
   const granted = new Set(scope.split(",").map((s) => s.trim()));
-  if (!SPENDING_SCOPES.every((needed) => granted.has(needed))) return refuse("NOT_ALLOWED", 403, NOT_ALLOWED_MESSAGE);
+  if (!rule.scopes.every((needed) => granted.has(needed))) return refuse("NOT_ALLOWED", 403, rule.notAllowed);
   return { ok: true, staffMemberId: user.id };
 }
 

@@ -452,6 +452,27 @@ describe("Save to product (customs on the order page)", () => {
     expect(item.harmonizedSystemCode).toBeNull();
   });
 
+  it("does not save to the product for a staff member Shopify does not let edit products, and says so", async () => {
+    const { shopify, ready } = setUp();
+    await ready;
+    const { orderId, section, item, title } = await orderMissingHsCode(shopify);
+    // A packer: may fulfil orders, not edit products (no write_inventory in their online token).
+    const calls = mockTokenExchange(
+      TEST_SHOP,
+      "read_orders,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,write_fulfillments",
+    );
+
+    const drafted = await draftWithHsCode(orderId, section, "6110.20", "true");
+    expect(drafted.status).toBe(200);
+    expect(drafted.body).toMatchObject({
+      intent: "create-draft",
+      labelId: expect.any(String),
+      productSave: { productTitle: title, saved: null, error: expect.stringContaining("not allowed to edit products") },
+    });
+    expect(item.harmonizedSystemCode).toBeNull();
+    expect(calls.filter((c) => c.requestedTokenType.endsWith("online-access-token"))).toHaveLength(1);
+  });
+
   it("saves the fix made while editing a draft, when the new draft replaces it", async () => {
     const { shopify, ready } = setUp();
     await ready;

@@ -23,7 +23,12 @@ import { reportError } from "~/utils/error-report.server";
 import { OrderLabelWorkspace } from "../components/label-form/order-label-workspace";
 import { respondWithError } from "../http/error-response.server";
 import { requireShopContext } from "../http/shop-context.server";
-import { checkSpendingPermission, respondToSpendingRefusal } from "../http/spending-permission.server";
+import {
+  checkSpendingPermission,
+  checkStaffPermission,
+  PRODUCT_EDITING_RULE,
+  respondToSpendingRefusal,
+} from "../http/spending-permission.server";
 import type { LabelError } from "../labels/label-errors";
 import { toOrderGid } from "../shopify/ids";
 
@@ -121,6 +126,12 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   // Everything else talks to the shipping service: no key → Settings.
   const shipping = await context.requireShipping();
   const deps = { db, shop, admin, shipping, staffMemberId };
+  // "Save to product" writes with the app's token: Shopify is asked, when there is something to
+  // save, whether this staff member may edit products themselves.
+  const mayEdit = async () => {
+    const allowed = await checkStaffPermission(request, context, PRODUCT_EDITING_RULE);
+    return allowed.ok ? null : allowed.refusal.message;
+  };
   switch (input.intent) {
     case "validate-address": {
       const result = await validateOrderAddress(deps, { orderGid, address: input.address });
@@ -131,13 +142,21 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
       return result.ok ? { intent: input.intent, rates: result.value.rates } : answerError(result.error, redirect);
     }
     case "create-draft": {
-      const result = await createDraftForOrderPage(deps, { orderGid, ...input });
+      const result = await createDraftForOrderPage(deps, {
+        orderGid,
+        ...input,
+        saveToProduct: input.saveToProduct ? { mayEdit } : false,
+      });
       if (!result.ok) return answerError(result.error, redirect);
       const { label, existing, productSave } = result.value;
       return { intent: input.intent, labelId: label.id, existing, productSave };
     }
     case "redraft": {
-      const result = await redraftShipment(deps, { orderGid, ...input });
+      const result = await redraftShipment(deps, {
+        orderGid,
+        ...input,
+        saveToProduct: input.saveToProduct ? { mayEdit } : false,
+      });
       if (!result.ok) return answerError(result.error, redirect);
       const { label, replacedLabelId, productSave } = result.value;
       return { intent: input.intent, labelId: label.id, replaced: replacedLabelId, productSave };

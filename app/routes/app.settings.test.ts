@@ -378,6 +378,51 @@ describe("settings action: how long ship-to details are kept", () => {
   });
 });
 
+describe("settings action: option rules", () => {
+  it("saves the rules as typed, shows them on the page, and turns insurance off with an empty amount", async () => {
+    connect();
+    expect(
+      await post({
+        intent: "saveOptionRules",
+        insureAbove: "200",
+        adultSignatureTags: "wine, 21+ ",
+        adultSignatureProductTypes: "Spirits",
+        lithiumTags: "",
+      }),
+    ).toMatchObject({ ok: true, intent: "saveOptionRules", message: "Option rules saved" });
+    const rules = {
+      insureAboveCents: 20_000,
+      adultSignatureTags: ["wine", "21+"],
+      adultSignatureProductTypes: ["Spirits"],
+      lithiumTags: [],
+    };
+    expect((await getShopSettings(db, TEST_SHOP)).optionRules).toEqual(rules);
+    expect(await callRoute(loader, createAdminRequest("/app/settings"))).toMatchObject({
+      settings: { optionRules: rules },
+    });
+    await post({ intent: "saveOptionRules", insureAbove: "", adultSignatureTags: "", adultSignatureProductTypes: "" });
+    expect((await getShopSettings(db, TEST_SHOP)).optionRules).toEqual({
+      insureAboveCents: null,
+      adultSignatureTags: [],
+      adultSignatureProductTypes: [],
+      lithiumTags: [],
+    });
+  });
+
+  it("refuses an amount the carriers cannot insure, next to its field, and saves nothing", async () => {
+    connect();
+    for (const [amount, message] of [
+      ["9000", "Carriers insure at most $5000.00"],
+      ["-1", "The amount cannot be negative"],
+      ["lots", "Enter the amount as a number, in USD"],
+    ]) {
+      const { status, body } = await json(await post({ intent: "saveOptionRules", insureAbove: amount ?? "" }));
+      expect([status, body.error.fields], amount).toEqual([422, [{ path: "insureAbove", message }]]);
+    }
+    expect(await db.shopSettings.count()).toBe(0);
+  });
+});
+
 describe("settings action: box presets", () => {
   it("adds a first box as the default, edits it, adds a second and makes it the default", async () => {
     connect();

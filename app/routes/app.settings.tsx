@@ -10,10 +10,12 @@ import { SettingsApiKeyCard } from "~/components/settings-api-key-card";
 import { SettingsAutoDraftCard } from "~/components/settings-auto-draft-card";
 import { SettingsBoxPresetsCard } from "~/components/settings-box-presets-card";
 import { SettingsGeneralCard } from "~/components/settings-general-card";
+import { SettingsOptionRulesCard } from "~/components/settings-option-rules-card";
 import { SettingsRetentionCard } from "~/components/settings-retention-card";
 import { type ErrorBody, respondWithError } from "~/http/error-response.server";
 import { requireShopContext } from "~/http/shop-context.server";
 import { loadSettingsScreen } from "~/screens/settings-screen.server";
+import { OptionRulesFormSchema, toOptionRules } from "~/settings/option-rules";
 import { RetentionFormSchema } from "~/settings/retention";
 import { saveShipToRetentionDays } from "~/settings/retention-settings.server";
 import { saveVerifiedShippingApiKey } from "~/settings/save-api-key.server";
@@ -24,6 +26,7 @@ import {
   deleteBoxPreset,
   makeDefaultBoxPreset,
   saveGeneralSettings,
+  saveShopSettings,
   updateBoxPreset,
 } from "~/settings/settings.server";
 import { checkShippingConnection } from "~/settings/test-connection.server";
@@ -71,6 +74,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
       "makeDefaultBox",
       "saveAutoDraft",
       "saveRetention",
+      "saveOptionRules",
     ])
     .safeParse(form.intent);
   if (!intent.success) {
@@ -135,6 +139,13 @@ export const action = async ({ request }: ActionFunctionArgs) => {
       if (!saved.ok) return respondWithError(saved.error, { redirect });
       return done("saveAutoDraft", saved.value.enabled ? "Automatic drafts are on" : "Automatic drafts are off");
     }
+    case "saveOptionRules": {
+      const parsed = OptionRulesFormSchema.safeParse(form);
+      if (!parsed.success) return refuseForm(parsed.error.issues);
+      const saved = await saveShopSettings(db, shop, { optionRules: toOptionRules(parsed.data) });
+      if (!saved.ok) return respondWithError(saved.error, { redirect });
+      return done("saveOptionRules", "Option rules saved");
+    }
     case "saveRetention": {
       const parsed = RetentionFormSchema.safeParse(form);
       if (!parsed.success) return refuseForm(parsed.error.issues);
@@ -186,6 +197,12 @@ export default function SettingsPage() {
           description="The boxes you pack into. New labels start with the default box; heavier orders are split across several."
         >
           <SettingsBoxPresetsCard presets={presets} fallbackBox={settings.box} />
+        </Layout.AnnotatedSection>
+        <Layout.AnnotatedSection
+          title="Insurance, signature and batteries"
+          description="Options every new label starts with, by rule: insure valuable shipments, ask for an adult signature for some products, declare lithium batteries for others."
+        >
+          <SettingsOptionRulesCard optionRules={settings.optionRules} />
         </Layout.AnnotatedSection>
         <Layout.AnnotatedSection
           title="Automatic draft labels"

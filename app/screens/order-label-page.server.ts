@@ -8,16 +8,22 @@ import { dismissLabelAttention } from "~/labels/label-transitions.server";
 import { listParcelStatuses, type ParcelStatusView } from "~/labels/parcel-tracking.server";
 import { requestLabelVoid } from "~/labels/void-label.server";
 import { trackingUrlsFor, writeTracking } from "~/labels/write-tracking.server";
+import { formatUsdCents } from "~/settings/option-rules";
 import { type BoxPreset, getAddressValidationPriceCents, type LabelSettings } from "~/settings/settings";
 import { createShippingClientForShop } from "~/settings/settings.server";
 import { chooseShipFrom } from "~/settings/ship-from";
+import { valueOfLines } from "~/shipments/apply-option-rules";
 import { buyLabel } from "~/shipments/buy-label.server";
 import { checkForDraft, checkForQuote, checkShipment } from "~/shipments/check-shipment";
 import { type DraftOutcome, draftShipment, quoteShipment } from "~/shipments/draft-shipment.server";
 import { describeOptions } from "~/shipments/label-options";
 import { isActiveLabel, loadOrder, loadShipment, readShopOrder, shipmentOf } from "~/shipments/load-shipment.server";
 import type { CustomsProduct } from "~/shipments/prefill";
-import { type ProductCustomsSave, saveCustomsToProduct } from "~/shipments/save-customs-to-product.server";
+import {
+  type ProductCustomsSave,
+  saveCustomsToProduct,
+  type SaveToProduct,
+} from "~/shipments/save-customs-to-product.server";
 import { shipToKeyOf } from "~/shipments/ship-to-key";
 import {
   findAddressValidation,
@@ -30,7 +36,7 @@ import type { KnownPreflightProblem, LabelRequestInput } from "~/shipping/prefli
 import { AddressValidationRequestSchema, CreateLabelRequestSchema, type Rate } from "~/shipping/schemas";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import type { FulfillmentOrderGid, OrderGid } from "~/shopify/ids";
-import type { ShopifyFulfillmentOrder } from "~/shopify/orders";
+import type { ShopifyFulfillmentOrder, ShopifyOrderLineItem } from "~/shopify/orders";
 import type { ShopifyLocation, ShopifyShop } from "~/shopify/shop";
 import { err, ok, type Result } from "~/utils/result";
 
@@ -102,21 +108,20 @@ export function toLabelSummary(label: LabelView, parcels: ParcelStatusView[] = [
 }
 
 /** The list value of a fulfillment order's items still to ship, in the shop's currency. */
+/** What the shipment's items sell for: the insurance the Options card suggests. */
 function valueOfItems(
-  orderLines: readonly { id: string; unitPrice: { shop: { amount: string; currencyCode: string } } }[],
+  orderLines: readonly ShopifyOrderLineItem[],
   foLines: readonly { lineItemId: string; remainingQuantity: number; requiresShipping: boolean }[],
 ): { amount: string; currency: string } | null {
-  let cents = 0;
-  let currency: string | null = null;
-  for (const line of foLines) {
-    if (!line.requiresShipping || line.remainingQuantity === 0) continue;
-    const price = orderLines.find((l) => l.id === line.lineItemId)?.unitPrice.shop;
-    if (!price) return null;
-    if (currency !== null && currency !== price.currencyCode) return null;
-    currency = price.currencyCode;
-    cents += Math.round(Number(price.amount) * 100) * line.remainingQuantity;
-  }
-  return currency && cents > 0 ? { amount: (cents / 100).toFixed(2), currency } : null;
+  const value = valueOfLines(
+    foLines
+      .filter((line) => line.requiresShipping && line.remainingQuantity > 0)
+      .map((line) => ({
+        quantity: line.remainingQuantity,
+        unitPrice: orderLines.find((l) => l.id === line.lineItemId)?.unitPrice ?? null,
+      })),
+  );
+  return value ? { amount: formatUsdCents(value.cents), currency: value.currency } : null;
 }
 
 export type ShipFromOption = {
@@ -422,7 +427,7 @@ export async function createDraftForOrderPage(
     lineItems: { id: string; quantity: number }[];
     rate: Rate;
     /** "Save to product": a fixed HS code or origin goes to the product once the draft is made. */
-    saveToProduct?: boolean;
+    saveToProduct?: SaveToProduct | false;
   },
 ): Promise<Result<DraftOutcome & { productSave: ProductCustomsSave | null }, LabelError>> {
   const located = await loadShipment(deps, { id: input.fulfillmentOrderId, orderGid: input.orderGid });
@@ -436,7 +441,7 @@ export async function createDraftForOrderPage(
   // A draft already there was made from another request: what this one fixed is not on a label.
   const productSave =
     input.saveToProduct && !drafted.value.existing
-      ? await saveCustomsToProduct(deps, ready.value.customsProduct, ready.value.request.customs)
+      ? await saveCustomsToProduct(deps, ready.value.customsProduct, ready.value.request.customs, input.saveToProduct)
       : null;
   return ok({ ...drafted.value, productSave });
 }

@@ -141,6 +141,8 @@ export function toOrderForListPrefill(
       sku: line.sku,
       vendor: null,
       productType: line.productType,
+      // Not read for the list: option rules only price and filter services, never block a badge.
+      productTags: [],
       quantity: line.quantity,
       currentQuantity: line.quantity,
       unfulfilledQuantity: line.unfulfilledQuantity,

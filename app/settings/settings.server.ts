@@ -7,6 +7,7 @@ import { getShopAndLocations } from "~/shopify/shop";
 import type { AppError } from "~/utils/app-error";
 import { err, ok, type Result } from "~/utils/result";
 
+import { joinTagList, splitTagList } from "./option-rules";
 import { openSecret, sealSecret } from "./secret-box.server";
 import {
   type BoxPreset,
@@ -99,6 +100,12 @@ function toLabelSettings(row: ShopSettings | null, defaultPreset: BoxPresetRow |
           shipFromLocationGid: row.shipFromLocationGid,
           packingSlips: row.packingSlips,
           packingSlipNote: row.packingSlipNote,
+          optionRules: {
+            insureAboveCents: row.insureAboveCents,
+            adultSignatureTags: splitTagList(row.adultSignatureTags),
+            adultSignatureProductTypes: splitTagList(row.adultSignatureProductTypes),
+            lithiumTags: splitTagList(row.lithiumTags),
+          },
         }
       : { ...DEFAULT_LABEL_SETTINGS, box },
   );
@@ -182,6 +189,10 @@ export async function saveShopSettings(
     shipFromLocationGid: next.shipFromLocationGid,
     packingSlips: next.packingSlips,
     packingSlipNote: next.packingSlipNote,
+    insureAboveCents: next.optionRules.insureAboveCents,
+    adultSignatureTags: joinTagList(next.optionRules.adultSignatureTags),
+    adultSignatureProductTypes: joinTagList(next.optionRules.adultSignatureProductTypes),
+    lithiumTags: joinTagList(next.optionRules.lithiumTags),
   };
   await db.shopSettings.upsert({ where: { shop }, create: { shop, ...data }, update: data });
   return ok(next);

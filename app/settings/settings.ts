@@ -2,6 +2,8 @@ import { z } from "zod";
 
 import { LABEL_FORMATS, LABEL_SIZES } from "~/shipping/schemas";
 
+import { NO_OPTION_RULES, OptionRulesSchema } from "./option-rules";
+
 // A shop's label settings as the use cases and screens see them. Pure (no secrets, no node
 // imports): the API key lives only in settings.server.ts, encrypted.
 
@@ -51,6 +53,8 @@ export const LabelSettingsSchema = z.object({
   packingSlips: z.enum(PACKING_SLIP_MODES),
   // Printed at the foot of every packing slip (a thank-you, a returns address); null: none.
   packingSlipNote: z.string().max(PACKING_SLIP_NOTE_MAX).nullable(),
+  // Insurance, adult signature and lithium batteries by rule; applied by prefill.
+  optionRules: OptionRulesSchema,
 });
 export type LabelSettings = z.infer<typeof LabelSettingsSchema>;
 
@@ -71,6 +75,7 @@ export const DEFAULT_LABEL_SETTINGS: LabelSettings = {
   shipFromLocationGid: null,
   packingSlips: "off",
   packingSlipNote: null,
+  optionRules: NO_OPTION_RULES,
 };
 
 /** A box the shop packs into; the default one is what prefill packs with (`LabelSettings.box`). */

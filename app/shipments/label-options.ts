@@ -1,26 +1,47 @@
 import { z } from "zod";
 
 // A label's options (insurance, signature, hazmat) in the merchant's words, for the order page's
-// read-only fields and the bought label alike. Pure: the browser loads it too.
+// read-only fields, the bought label and the bulk review alike. Pure: the browser loads it too.
 
-const DraftedOptionsSchema = z.object({
-  options: z
-    .object({
-      insurance: z.object({ amount: z.string() }).optional(),
-      signature: z.enum(["standard", "adult"]).optional(),
-      hazmat: z.string().optional(),
-    })
-    .optional(),
+export const LabelOptionsSchema = z.object({
+  insurance: z.object({ amount: z.string() }).optional(),
+  signature: z.enum(["standard", "adult"]).optional(),
+  hazmat: z.string().optional(),
 });
+export type LabelOptions = z.infer<typeof LabelOptionsSchema>;
+
+const DraftedOptionsSchema = z.object({ options: LabelOptionsSchema.optional() });
+
+/** The options a drafted request carries; {} for none or an unreadable request. */
+export function optionsOf(request: unknown): LabelOptions {
+  const parsed = DraftedOptionsSchema.safeParse(request);
+  return (parsed.success ? parsed.data.options : undefined) ?? {};
+}
 
 /** "Insured for $250.00", "Adult signature", "Lithium batteries (ground)": what the label carries. */
-export function describeOptions(request: unknown): string[] {
-  const parsed = DraftedOptionsSchema.safeParse(request);
-  const options = parsed.success ? parsed.data.options : undefined;
-  if (!options) return [];
+export function describeLabelOptions(options: LabelOptions): string[] {
   return [
     ...(options.insurance ? [`Insured for $${options.insurance.amount}`] : []),
     ...(options.signature === "adult" ? ["Adult signature"] : options.signature === "standard" ? ["Signature"] : []),
     ...(options.hazmat === "lithium_batteries" ? ["Lithium batteries (ground)"] : []),
   ];
+}
+
+/** The options of a drafted request, described. */
+export const describeOptions = (request: unknown): string[] => describeLabelOptions(optionsOf(request));
+
+/** "Includes insurance on 3 shipments and an adult signature on 1": what a total pays for beyond postage. */
+export function summarizeOptions(all: readonly LabelOptions[]): string | null {
+  const count = (keep: (o: LabelOptions) => boolean) => all.filter(keep).length;
+  const shipments = (n: number) => `${n} shipment${n === 1 ? "" : "s"}`;
+  const parts = [
+    [count((o) => o.insurance !== undefined), "insurance"],
+    [count((o) => o.signature === "adult"), "an adult signature"],
+    [count((o) => o.signature === "standard"), "a signature"],
+    [count((o) => o.hazmat === "lithium_batteries"), "lithium batteries (ground only)"],
+  ] as const;
+  const said = parts.filter(([n]) => n > 0).map(([n, what]) => `${what} on ${shipments(n)}`);
+  if (said.length === 0) return null;
+  const last = said.pop();
+  return `Includes ${said.length > 0 ? `${said.join(", ")} and ${last}` : last}.`;
 }

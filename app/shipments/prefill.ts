@@ -11,6 +11,7 @@ import type { FulfillmentOrderGid, FulfillmentOrderLineItemGid } from "~/shopify
 import type { ShopifyFulfillmentOrder, ShopifyOrderForLabel } from "~/shopify/orders";
 import type { ShopifyLocation, ShopifyShop } from "~/shopify/shop";
 
+import { applyOptionRules } from "./apply-option-rules";
 import { buildCustoms, type CustomsLine } from "./customs";
 import { packIntoBoxes, type PackUnit, toGrams } from "./parcels";
 
@@ -423,6 +424,23 @@ export function prefillLabelRequest(
       ),
     );
   }
+
+  // The shop's option rules: insurance, adult signature, lithium batteries (Settings).
+  const ruled = applyOptionRules(
+    settings.optionRules,
+    shipped.map((line) => {
+      const orderLine = orderLines.get(line.lineItemId);
+      return {
+        title: orderLine?.title ?? line.productTitle,
+        productType: orderLine?.productType ?? null,
+        productTags: orderLine?.productTags ?? [],
+        quantity: line.remainingQuantity,
+        unitPrice: orderLine?.unitPrice ?? null,
+      };
+    }),
+  );
+  if (ruled.options) request.options = ruled.options;
+  problems.push(...ruled.problems);
 
   const products: ProductForCustoms[] = shipped.map((line) => ({
     title: orderLines.get(line.lineItemId)?.title ?? line.productTitle,

@@ -11,7 +11,7 @@ import { err, ok, type Result } from "~/utils/result";
 import { checkForDraft } from "./check-shipment";
 import { type DraftOutcome, draftShipment, type DraftShippingPort } from "./draft-shipment.server";
 import { loadShipment } from "./load-shipment.server";
-import { type ProductCustomsSave, saveCustomsToProduct } from "./save-customs-to-product.server";
+import { type ProductCustomsSave, saveCustomsToProduct, type SaveToProduct } from "./save-customs-to-product.server";
 
 // "Edit" on a drafted label: the merchant changes the drafted request and chooses a rate again,
 // and the draft is replaced. A fulfillment order holds one active label, so the old draft is
@@ -37,7 +37,7 @@ export type RedraftInput = {
   lineItems: { id: string; quantity: number }[];
   rate: Rate;
   /** "Save to product": a fixed HS code or origin goes to the product once the draft is made. */
-  saveToProduct?: boolean;
+  saveToProduct?: SaveToProduct | false;
 };
 
 export type RedraftOutcome = DraftOutcome & { replacedLabelId: string; productSave: ProductCustomsSave | null };
@@ -102,7 +102,7 @@ export async function redraftShipment(
     );
   }
   const productSave = input.saveToProduct
-    ? await saveCustomsToProduct(deps, ready.value.customsProduct, ready.value.request.customs)
+    ? await saveCustomsToProduct(deps, ready.value.customsProduct, ready.value.request.customs, input.saveToProduct)
     : null;
   return ok({ ...drafted.value, replacedLabelId: input.labelId, productSave });
 }

@@ -11,6 +11,13 @@ import type { CustomsProduct } from "./prefill";
 // inventory item in Shopify, so its next order is prefilled. Never part of the label's outcome: a
 // refusal is a message naming the product, and the draft stands.
 
+/**
+ * The merchant asked to save to the product; `mayEdit` asks Shopify whether the signed-in staff
+ * member may edit products (null: yes; else the refusal, in their words). Asked only when there is
+ * something to save.
+ */
+export type SaveToProduct = { readonly mayEdit: () => Promise<string | null> };
+
 export type ProductCustomsSave = {
   productTitle: string;
   /** What Shopify now holds, in the merchant's words ("the HS code"); null when it was refused. */
@@ -27,11 +34,15 @@ export async function saveCustomsToProduct(
   deps: { admin: AdminGraphqlClient; shop: string },
   product: CustomsProduct | null,
   customs: LabelRequestInput["customs"],
+  save: SaveToProduct,
 ): Promise<ProductCustomsSave | null> {
   const changes = findCustomsToSave(product, customs);
   const inventoryItemId = product?.inventoryItemId ? parseInventoryItemGid(product.inventoryItemId) : undefined;
   if (!product || !changes || !inventoryItemId) return null;
   const what = describeCustomsToSave(changes);
+  // The app writes with its own token: only for someone Shopify lets edit products themselves.
+  const refused = await save.mayEdit();
+  if (refused) return { productTitle: product.title, saved: null, error: refused };
   const result = await updateInventoryItemCustoms(deps.admin, { inventoryItemId, ...changes });
   if (result.ok) return { productTitle: product.title, saved: what, error: null };
   // Shopify refusing the value is the merchant's to fix (info); anything else is ours to look at.

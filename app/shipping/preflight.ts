@@ -126,6 +126,9 @@ export type LabelFlowCode =
   | "WEIGHT_MISSING"
   | "MULTI_PIECE"
   | "ITEM_OVER_BOX_LIMIT"
+  // prefill: the shop's option rules (insurance, adult signature, lithium batteries)
+  | "OPTION_RULE"
+  | "OPTION_RULE_SKIPPED"
   // customs
   | "LINE_ITEM_MISSING"
   | "CUSTOMS_DESCRIPTION_REQUIRED"

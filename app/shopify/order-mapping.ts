@@ -72,6 +72,7 @@ export function toLineItem(li: LineItemData, problems: ShopifyProblem[]): Shopif
     sku: li.sku ?? li.variant?.sku ?? null,
     vendor: li.vendor,
     productType: productType ? productType : null,
+    productTags: li.product?.tags ?? [],
     quantity: li.quantity,
     currentQuantity: li.currentQuantity,
     unfulfilledQuantity: li.unfulfilledQuantity,

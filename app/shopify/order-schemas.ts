@@ -74,7 +74,7 @@ const LineItemSchema = schemaFor<LineItemForLabelFragment>()(
     weight: RawWeightSchema.nullish(),
     originalUnitPriceSet: MoneyBagSchema,
     discountedUnitPriceAfterAllDiscountsSet: MoneyBagSchema,
-    product: z.object({ id: z.string(), productType: z.string() }).nullish(),
+    product: z.object({ id: z.string(), productType: z.string(), tags: z.array(z.string()) }).nullish(),
     variant: z
       .object({
         id: z.string(),

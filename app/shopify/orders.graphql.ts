@@ -85,6 +85,8 @@ export const LINE_ITEM_FOR_LABEL_FRAGMENT = `#graphql
     product {
       id
       productType
+      # Shop rules ask for an adult signature or declare lithium batteries by tag.
+      tags
     }
     variant {
       id

@@ -71,6 +71,8 @@ export interface ShopifyOrderLineItem {
   readonly vendor: string | null;
   // From the product; may be empty or vague ("Gift"): not a customs description on its own.
   readonly productType: string | null;
+  // The product's tags, which the shop's option rules match (adult signature, lithium batteries).
+  readonly productTags: readonly string[];
   readonly quantity: number;
   readonly currentQuantity: number;
   readonly unfulfilledQuantity: number;

@@ -76,6 +76,13 @@ export async function draftLabelAtService(input: {
   return { label, rate };
 }
 
+/** A label as the service has it (GET /v1/labels/{id}): its options and price as recorded there. */
+export function readLabelAtService(
+  labelId: string,
+): Promise<ServiceLabel & { options?: Record<string, unknown>; rate?: { amount: string } | null }> {
+  return shippingCall("GET", `/v1/labels/${labelId}`);
+}
+
 /** Buys a draft on the service's dashboard: charged, and `label.purchased` sent to the endpoints. */
 export function buyOnServiceDashboard(labelId: string): Promise<ServiceLabel & { tracking_numbers: string[] }> {
   return shippingCall("POST", `/__emulator/labels/${labelId}/purchase`);

@@ -54,6 +54,7 @@ export interface ProductRecord {
   title: string;
   productType: string;
   vendor: string;
+  tags: string[];
 }
 
 export interface InventoryItemRecord {

@@ -54,6 +54,8 @@ interface CatalogEntry {
   title: string;
   productType: string;
   vendor: string;
+  // Product tags, which shop rules match (adult signature, lithium batteries).
+  tags?: string[];
   sku: string | null;
   priceUsd: string;
   weight: WeightRecord | null;
@@ -110,6 +112,8 @@ const CATALOG: CatalogEntry[] = [
     key: "grinder",
     title: "Espresso Grinder Pro 64",
     productType: "Coffee Grinders",
+    // Its cordless scale runs on a lithium-ion cell.
+    tags: ["electric", "lithium-battery"],
     vendor: "Mahlwerk",
     sku: "MW-GRINDER-64",
     priceUsd: "1450.00",
@@ -195,6 +199,7 @@ export function buildVariants(): Map<string, ProductVariantRecord> {
       title: entry.title,
       productType: entry.productType,
       vendor: entry.vendor,
+      tags: entry.tags ?? [],
     };
     variants.set(entry.key, {
       __typename: "ProductVariant",

@@ -26,7 +26,7 @@ import { listOrdersAwaitingShipment, type OrderRow } from "~/screens/order-list.
 import type { Rate } from "~/shipping/schemas";
 import type { FulfillmentOrderGid, OrderGid } from "~/shopify/ids";
 
-import { createEmulators, createTestShippingClient, DEMO_ORG, TEST_LABEL_SHOP } from "./labels";
+import { createEmulators, createTestShippingClient, DEMO_ORG, readAtTheService, TEST_LABEL_SHOP } from "./labels";
 
 export const DOOR_SHOP = TEST_LABEL_SHOP;
 // A domestic order no test breaks: its rate is what a forged request posts for a blocked shipment.
@@ -222,6 +222,12 @@ export function createDoorWorld() {
         };
       }
       return { outcome: "skipped", paths: [], messages: [value.reason] };
+    },
+
+    /** The options of each label of the order, as the shipping service recorded them. */
+    async optionsAtTheService(name: string): Promise<unknown[]> {
+      const rows = await db.label.findMany({ where: { shop: DOOR_SHOP, orderGid: orderGidOf(name) } });
+      return Promise.all(rows.map(async (row) => (await readAtTheService(emulators.shipping, row.serviceLabelId)).options));
     },
 
     /** What the shipping emulator recorded for the shop's organization. */

@@ -142,6 +142,20 @@ export async function buyAtTheService(
   if (response.status !== 200) throw new Error(`buying ${serviceLabelId} at the service: HTTP ${response.status}`);
 }
 
+/** The label as the shipping service has it (GET /v1/labels/{id}): what it recorded, not what the app believes. */
+export async function readAtTheService(
+  shipping: ShippingEmulator,
+  serviceLabelId: string | null,
+  apiKey = "sk_live_demo",
+): Promise<Record<string, unknown>> {
+  if (!serviceLabelId) throw new Error("the label has no service label to read");
+  const response = await shipping.fetch(`${SHIPPING_BASE_URL}/v1/labels/${serviceLabelId}`, {
+    headers: { Authorization: `Bearer ${apiKey}` },
+  });
+  if (response.status !== 200) throw new Error(`reading ${serviceLabelId} at the service: HTTP ${response.status}`);
+  return (await response.json()) as Record<string, unknown>;
+}
+
 /** A fetch in front of the shipping emulator that counts the requests per "METHOD /path-suffix". */
 export function countingFetch(shipping: ShippingEmulator) {
   const requests: string[] = [];

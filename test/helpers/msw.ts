@@ -41,7 +41,11 @@ function subjectOf(token: string | undefined): string {
  * Answers Shopify's token exchange for the shop and records each call: an expiring offline access
  * token, or for an online request (a purchase asks who is buying) one whose user may do everything.
  */
-export function mockTokenExchange(shop: string = TEST_SHOP) {
+export function mockTokenExchange(
+  shop: string = TEST_SHOP,
+  /** What the staff member may do (the online token's associated_user_scope); default everything. */
+  staffScopes: string = EXCHANGED_SCOPES,
+) {
   const calls: TokenExchangeCall[] = [];
   server.use(
     http.post(`https://${shop}/admin/oauth/access_token`, async ({ request }) => {
@@ -52,12 +56,12 @@ export function mockTokenExchange(shop: string = TEST_SHOP) {
         requestedTokenType: body.requested_token_type ?? "",
       });
       if (body.requested_token_type === ONLINE_TOKEN_TYPE) {
-        // An online token for the staff member the session token names, with every permission.
+        // An online token for the staff member the session token names, with their permissions.
         return HttpResponse.json({
           access_token: "shpua_exchanged_online_token",
           scope: EXCHANGED_SCOPES,
           expires_in: 86_399,
-          associated_user_scope: EXCHANGED_SCOPES,
+          associated_user_scope: staffScopes,
           associated_user: { id: Number(subjectOf(body.subject_token)), account_owner: true, email_verified: true },
         });
       }

@@ -2,6 +2,7 @@ import { Badge, BlockStack, Button, DataTable, Text } from "@shopify/polaris";
 
 import type { BulkRunItemView } from "~/bulk/bulk-run-view.server";
 import type { BulkItemStatus } from "~/bulk/bulk-runs.server";
+import { describeLabelOptions } from "~/shipments/label-options";
 import { formatMinorUnits } from "~/utils/money";
 
 import { describeShipment, STATUS_TEXT } from "./bulk-run-text";
@@ -47,6 +48,20 @@ function details(item: BulkRunItemView) {
   return text ? <div style={{ whiteSpace: "normal", minWidth: "16rem", maxWidth: "28rem" }}>{text}</div> : "";
 }
 
+/** The service, and under it the options its price includes (insurance, signature, batteries). */
+function serviceCell(item: BulkRunItemView) {
+  const options = describeLabelOptions(item.options);
+  if (options.length === 0) return item.service ?? "—";
+  return (
+    <BlockStack gap="050">
+      <span>{item.service ?? "—"}</span>
+      <Text as="span" variant="bodySm" tone="subdued">
+        {options.join(" · ")}
+      </Text>
+    </BlockStack>
+  );
+}
+
 export function BulkRunItems({ items }: { items: BulkRunItemView[] }) {
   return (
     <DataTable
@@ -64,7 +79,7 @@ export function BulkRunItems({ items }: { items: BulkRunItemView[] }) {
         >
           {item.retryingBecause ? "Waiting to retry" : STATUS_TEXT[item.status]}
         </Badge>,
-        item.service ?? "—",
+        serviceCell(item),
         item.boxes ?? "—",
         item.quotedCents === null ? "—" : formatMinorUnits(item.quotedCents),
         details(item),

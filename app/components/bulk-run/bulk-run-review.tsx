@@ -41,6 +41,7 @@ export function BulkRunReview({ run, busy, onConfirm, onCancel }: Props) {
       </Text>
       <Text as="p">
         {plural(ready.length, "label")} ready, {total} in total.
+        {run.optionsInTotal ? ` ${run.optionsInTotal}` : ""}
         {blocked === 1 ? " 1 shipment needs fixing and is left out: open its order to fix it." : ""}
         {blocked > 1
           ? ` ${plural(blocked, "shipment")} need fixing and are left out: open their orders to fix them.`
@@ -79,6 +80,7 @@ export function BulkRunReview({ run, busy, onConfirm, onCancel }: Props) {
           <BlockStack gap="200">
             <Text as="p">
               Your shipping account is charged {total} for {plural(ready.length, "label")} ({describeServices(run)}).
+              {run.optionsInTotal ? ` ${run.optionsInTotal}` : ""}
               Then each tracking number is added to its fulfillment in Shopify.
             </Text>
             <Text as="p" tone="subdued">

@@ -347,8 +347,9 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
               <Text as="p">
                 Your shipping account is charged {formatMinorUnits(chosen.quotedCents, chosen.currency)} for{" "}
                 {describeService({ carrier: chosen.carrier, service: chosen.serviceName ?? chosen.serviceCode })}
-                {chosen.packageCount > 1 ? ` (${chosen.packageCount} boxes)` : ""}. Then the tracking number is added to
-                the fulfillment in Shopify{notifyCustomer ? " and the customer is notified" : ""}.
+                {chosen.packageCount > 1 ? ` (${chosen.packageCount} boxes)` : ""}
+                {chosen.options.length > 0 ? `, which includes: ${chosen.options.join(", ")}` : ""}. Then the tracking
+                number is added to the fulfillment in Shopify{notifyCustomer ? " and the customer is notified" : ""}.
               </Text>
             </Modal.Section>
           </Modal>

@@ -5,7 +5,7 @@ import { describeOptions } from "~/shipments/label-options";
 import type { KnownPreflightProblem, LabelRequestInput } from "~/shipping/preflight";
 
 import { fieldId } from "./field-links";
-import { fieldError } from "./problem-list";
+import { fieldError,FieldNotes } from "./problem-list";
 
 // Insurance, a signature and lithium batteries (contract.md, "Label options"): each changes the
 // rates (their price, and which services may carry the parcel), so rates are quoted with them.
@@ -53,6 +53,8 @@ export function OptionsCard({
         <Text as="h2" variant="headingMd">
           Options
         </Text>
+        {/* What the shop's rules chose (Settings), and anything else worth a look on an option. */}
+        <FieldNotes problems={problemsAt(problems, "options")} />
         <FormLayout>
           <Checkbox
             id={fieldId("options.insurance")}

@@ -1,0 +1,70 @@
+-- RedefineTables
+PRAGMA defer_foreign_keys=ON;
+PRAGMA foreign_keys=OFF;
+CREATE TABLE "new_ShopSettings" (
+    "shop" TEXT NOT NULL PRIMARY KEY,
+    "apiKeyCiphertext" TEXT,
+    "apiKeyIv" TEXT,
+    "apiKeyAuthTag" TEXT,
+    "apiKeyVersion" INTEGER NOT NULL DEFAULT 1,
+    "apiKeyHint" TEXT,
+    "mode" TEXT NOT NULL DEFAULT 'sandbox',
+    "boxLength" REAL NOT NULL DEFAULT 12,
+    "boxWidth" REAL NOT NULL DEFAULT 10,
+    "boxHeight" REAL NOT NULL DEFAULT 6,
+    "boxDimensionUnit" TEXT NOT NULL DEFAULT 'in',
+    "boxMaxWeight" REAL NOT NULL DEFAULT 50,
+    "boxWeightUnit" TEXT NOT NULL DEFAULT 'lb',
+    "boxTareWeight" REAL NOT NULL DEFAULT 0,
+    "labelFormat" TEXT NOT NULL DEFAULT 'pdf',
+    "labelSize" TEXT NOT NULL DEFAULT '4x6',
+    "notifyCustomer" BOOLEAN NOT NULL DEFAULT true,
+    "autoDraft" BOOLEAN NOT NULL DEFAULT false,
+    "autoDraftRules" TEXT NOT NULL DEFAULT '[]',
+    "addressValidationPolicy" TEXT NOT NULL DEFAULT 'on_request',
+    "shipFromLocationGid" TEXT,
+    "shipToRetentionDays" INTEGER NOT NULL DEFAULT 90,
+    "packingSlips" TEXT NOT NULL DEFAULT 'off',
+    "packingSlipNote" TEXT,
+    "insureAboveCents" INTEGER,
+    "adultSignatureTags" TEXT NOT NULL DEFAULT '',
+    "adultSignatureProductTypes" TEXT NOT NULL DEFAULT '',
+    "lithiumTags" TEXT NOT NULL DEFAULT '',
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL
+);
+INSERT INTO "new_ShopSettings" ("addressValidationPolicy", "apiKeyAuthTag", "apiKeyCiphertext", "apiKeyHint", "apiKeyIv", "apiKeyVersion", "autoDraft", "autoDraftRules", "boxDimensionUnit", "boxHeight", "boxLength", "boxMaxWeight", "boxTareWeight", "boxWeightUnit", "boxWidth", "createdAt", "labelFormat", "labelSize", "mode", "notifyCustomer", "packingSlipNote", "packingSlips", "shipFromLocationGid", "shipToRetentionDays", "shop", "updatedAt") SELECT "addressValidationPolicy", "apiKeyAuthTag", "apiKeyCiphertext", "apiKeyHint", "apiKeyIv", "apiKeyVersion", "autoDraft", "autoDraftRules", "boxDimensionUnit", "boxHeight", "boxLength", "boxMaxWeight", "boxTareWeight", "boxWeightUnit", "boxWidth", "createdAt", "labelFormat", "labelSize", "mode", "notifyCustomer", "packingSlipNote", "packingSlips", "shipFromLocationGid", "shipToRetentionDays", "shop", "updatedAt" FROM "ShopSettings";
+DROP TABLE "ShopSettings";
+ALTER TABLE "new_ShopSettings" RENAME TO "ShopSettings";
+CREATE TABLE "new_BulkRunItem" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "runId" TEXT NOT NULL,
+    "shop" TEXT NOT NULL,
+    "position" INTEGER NOT NULL,
+    "orderGid" TEXT NOT NULL,
+    "orderName" TEXT NOT NULL,
+    "fulfillmentOrderGid" TEXT,
+    "status" TEXT NOT NULL DEFAULT 'checking',
+    "problems" TEXT NOT NULL DEFAULT '[]',
+    "message" TEXT,
+    "labelId" TEXT,
+    "carrier" TEXT,
+    "serviceName" TEXT,
+    "quotedCents" INTEGER,
+    "boxes" INTEGER,
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    "missingCustoms" TEXT NOT NULL DEFAULT '[]',
+    "options" TEXT NOT NULL DEFAULT '{}'
+);
+INSERT INTO "new_BulkRunItem" ("attempts", "boxes", "carrier", "createdAt", "fulfillmentOrderGid", "id", "labelId", "message", "missingCustoms", "orderGid", "orderName", "position", "problems", "quotedCents", "runId", "serviceName", "shop", "status", "updatedAt") SELECT "attempts", "boxes", "carrier", "createdAt", "fulfillmentOrderGid", "id", "labelId", "message", "missingCustoms", "orderGid", "orderName", "position", "problems", "quotedCents", "runId", "serviceName", "shop", "status", "updatedAt" FROM "BulkRunItem";
+DROP TABLE "BulkRunItem";
+ALTER TABLE "new_BulkRunItem" RENAME TO "BulkRunItem";
+CREATE INDEX "BulkRunItem_runId_status_idx" ON "BulkRunItem"("runId", "status");
+CREATE INDEX "BulkRunItem_runId_position_idx" ON "BulkRunItem"("runId", "position");
+CREATE INDEX "BulkRunItem_shop_idx" ON "BulkRunItem"("shop");
+CREATE UNIQUE INDEX "BulkRunItem_runId_fulfillmentOrderGid_key" ON "BulkRunItem"("runId", "fulfillmentOrderGid");
+PRAGMA foreign_keys=ON;
+PRAGMA defer_foreign_keys=OFF;
+
