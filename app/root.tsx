@@ -1,8 +1,11 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
 
 // Screens add their own title; this one names the app in the browser and to screen readers.
 export const meta: MetaFunction = () => [{ title: "Ship Orders" }];
+
+// Its own icon, so browsers do not ask for a /favicon.ico that is not there.
+export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 export default function App() {
   return (

@@ -8,7 +8,9 @@
 // reloads pages mid-test. A build starts in a second and behaves the same on every run.
 //
 // A small node:http adapter (no Express): static files from build/client, everything else to
-// Remix's request handler. HOST and PORT say where to listen.
+// Remix's request handler, both compressed as `npm start` (remix-serve) compresses them, with the
+// same `compression` middleware: the demo is measured as production serves. HOST and PORT say
+// where to listen.
 
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -17,6 +19,7 @@ import { Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
 
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+import compression from "compression";
 
 import { stopWithDemoParent } from "./demo-parent";
 
@@ -81,14 +84,24 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
     res.end();
     return;
   }
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    res.write(chunk);
+    // A streamed page (deferred data) reaches the browser chunk by chunk, not when gzip's buffer fills.
+    (res as ServerResponse & { flush?: () => void }).flush?.();
+  }
   res.end();
 }
 
 const build = (await import(pathToFileURL(join(root, "build/server/index.js")).href)) as ServerBuild;
 const handle = createRequestHandler(build, "development");
 
+const compress = compression();
+
 const server = createServer((req, res) => {
+  compress(req as Parameters<typeof compress>[0], res as Parameters<typeof compress>[1], () => respond(req, res));
+});
+
+function respond(req: IncomingMessage, res: ServerResponse) {
   if (serveStatic(req, res)) return;
   handle(toRequest(req))
     .then((response) => writeResponse(res, response))
@@ -97,7 +110,7 @@ const server = createServer((req, res) => {
       if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain" });
       res.end("Internal Server Error");
     });
-});
+}
 server.listen(port, host, () => console.log(`app listening on http://${host}:${port}`));
 
 // On SQLite the build started the job worker in this process (app/jobs/in-process-worker.server.ts),

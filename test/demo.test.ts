@@ -59,6 +59,18 @@ describe("npm run demo, started programmatically", () => {
       expect(page).toContain(`src="${demo.shopifyUrl}/app-bridge.js"`);
       expect(page).not.toContain("cdn.shopify.com");
 
+      // Served as production serves it (issue 25): compressed, hashed assets cached for good, an icon.
+      expect(app.headers.get("content-encoding")).toMatch(/^(gzip|br)$/);
+      const asset = /(?:href|src)="(\/assets\/[^"]+\.css)"/.exec(page)?.[1];
+      const css = await fetch(new URL(asset ?? "/missing", demo.appUrl));
+      expect([css.status, css.headers.get("content-encoding"), css.headers.get("cache-control")]).toEqual([
+        200,
+        expect.stringMatching(/^(gzip|br)$/),
+        "public, max-age=31536000, immutable",
+      ]);
+      expect(page).toContain('rel="icon" href="/favicon.svg"');
+      expect((await fetch(new URL("/favicon.svg", demo.appUrl))).status).toBe(200);
+
       // One process on SQLite (ADR 19): the app process runs the jobs, and no worker process runs
       // beside it. An order placed in the store reaches the app by webhook and is drafted there.
       expect(demo.webPids).toHaveLength(1);
