@@ -47,6 +47,7 @@ function pageWith(label: OrderLabelPage["fulfillmentOrders"][number]["label"]): 
       name: "#1007",
       email: null,
       displayFulfillmentStatus: "UNFULFILLED",
+      shippingMethod: "Standard Shipping",
     },
     setup: { apiKeyConfigured: true, mode: "live" },
     settings: {

@@ -172,6 +172,8 @@ export type OrderLabelPage = {
     name: string;
     email: string | null;
     displayFulfillmentStatus: string;
+    /** The shipping method the customer chose at checkout; null when the order names none. */
+    shippingMethod: string | null;
   };
   setup: { apiKeyConfigured: boolean; mode: LabelSettings["mode"] };
   settings: Pick<
@@ -340,6 +342,7 @@ export async function loadOrderLabelPage(
       name: data.name,
       email: data.email,
       displayFulfillmentStatus: data.displayFulfillmentStatus,
+      shippingMethod: data.shippingLine?.title ?? null,
     },
     setup: { apiKeyConfigured: settings.apiKey.configured, mode: settings.mode },
     settings: {

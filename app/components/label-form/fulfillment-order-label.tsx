@@ -29,13 +29,14 @@ import type { ProductCustomsSave } from "~/shipments/save-customs-to-product.ser
 import type { KnownPreflightProblem, LabelRequestInput } from "~/shipping/preflight";
 import type { Rate } from "~/shipping/schemas";
 import { describeService } from "~/shipping/services";
-import { formatAmount, formatMinorUnits } from "~/utils/money";
+import { formatMinorUnits } from "~/utils/money";
 
 import { AddressFields } from "./address-fields";
 import { fieldId, fieldPathFor, formFieldPaths, mergeProblems } from "./field-links";
 import { LabelResult } from "./label-result";
 import { OptionsCard } from "./options-card";
 import { fieldError, FieldNotes, ProblemSummary } from "./problem-list";
+import { RateList } from "./rate-list";
 
 // One fulfillment order's label: the editable request (ship-from, ship-to with validation,
 // items, boxes, customs, format, ship date) checked by preflight on every edit, then rates →
@@ -221,6 +222,14 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
       },
       { method: "post" },
     );
+
+  // The rate whose draft is on its way, to show it working.
+  const busyRateId = ((): string | null => {
+    const pending = [draft, redraft].find((f) => f.state !== "idle")?.formData?.get("rate");
+    if (typeof pending !== "string") return null;
+    const parsed: unknown = JSON.parse(pending);
+    return parsed && typeof parsed === "object" && "rate_id" in parsed ? String(parsed.rate_id) : null;
+  })();
 
   if (notShipped) {
     return (
@@ -722,29 +731,13 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
                       ? "Choosing a rate replaces the draft with one for these details. Drafts are free; you confirm before anything is charged."
                       : "Choosing a rate creates a draft label. Drafts are free; you confirm before anything is charged."}
                   </Text>
-                  {rates.data.rates.map((rate) => (
-                    <InlineStack key={rate.rate_id} align="space-between" blockAlign="center">
-                      <Text as="span">
-                        {rate.carrier} {rate.service}
-                        {rate.delivery_days != null ? ` · ${rate.delivery_days} days` : ""}
-                      </Text>
-                      <InlineStack gap="300" blockAlign="center">
-                        <Text as="span" fontWeight="semibold">
-                          {formatAmount(rate.amount, rate.currency)}
-                        </Text>
-                        <Button
-                          onClick={() => chooseRate(rate)}
-                          disabled={draft.state !== "idle" || redraft.state !== "idle" || lineItems.length === 0}
-                          loading={[draft, redraft].some(
-                            (f) => f.state !== "idle" && f.formData?.get("rate") === JSON.stringify(rate),
-                          )}
-                          accessibilityLabel={`Choose ${rate.carrier} ${rate.service} for ${formatAmount(rate.amount, rate.currency)}`}
-                        >
-                          Choose
-                        </Button>
-                      </InlineStack>
-                    </InlineStack>
-                  ))}
+                  <RateList
+                    rates={rates.data.rates}
+                    customerChose={page.order.shippingMethod}
+                    busyRateId={busyRateId}
+                    disabled={draft.state !== "idle" || redraft.state !== "idle" || lineItems.length === 0}
+                    onChoose={chooseRate}
+                  />
                 </BlockStack>
               )
             ) : null}
