@@ -412,7 +412,13 @@ export async function startShopifyAdminEmulatorServer(
 ): Promise<ShopifyAdminEmulatorServer> {
   const host = options.host ?? "127.0.0.1";
   const webhooks = webhooksFor(options);
-  const emulator = createShopifyAdminEmulator({ ...options, ...(webhooks ? { webhooks } : {}) });
+  // The admin's app gets only what its scopes reach, as on Shopify.
+  const accessScopes = options.accessScopes ?? options.app?.scopes;
+  const emulator = createShopifyAdminEmulator({
+    ...options,
+    ...(webhooks ? { webhooks } : {}),
+    ...(accessScopes ? { accessScopes } : {}),
+  });
   const app = options.app;
   const oauth = app ? createOAuthServer(app, emulator.shop, options.now) : null;
   const appOrigin = app ? new URL(app.appUrl).origin : null;
