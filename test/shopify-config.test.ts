@@ -97,5 +97,6 @@ describe("Shopify CLI configuration", () => {
       );
     }
     expect([...denied]).toEqual([]);
+    expect(documents.some(({ source }) => source.includes("reverseDeliveryCreateWithShipping"))).toBe(true);
   });
 });
