@@ -69,6 +69,7 @@ import {
   requestReturn,
   type ReturnRequestSpec,
   type ReturnsOutcome,
+  seedReturnRequests,
 } from "./returns";
 import { ADMIN_API_VERSION, loadAdminSchema } from "./schema";
 import { createSeedState, DEFAULT_SHOP_DOMAIN, type SeedContext } from "./seed";
@@ -861,6 +862,9 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
       shop,
       ...(count > 0 ? { history: (context: SeedContext) => generateOrders(count, context) } : {}),
     });
+    // A store with history has customers' return requests on its newest shipped orders (the demo).
+    // History comes first in the store's orders (createSeedState).
+    if (count > 0) seedReturnRequests(seeded, seeded.orders.slice(0, count));
     return options.seed ? options.seed(seeded) : seeded;
   };
   let state = freshState();

@@ -438,3 +438,25 @@ describe("access scopes", () => {
     expect(ok.errors).toBeUndefined();
   });
 });
+
+describe("the demo store's returns", () => {
+  it("has a customer's request on a shipped domestic and a shipped international order of its history", () => {
+    const demo = createShopifyAdminEmulator({ generatedOrders: 300 });
+    const requested = demo.returns().map(({ orderName, ret }) => {
+      const order = demo.findOrderByName(orderName);
+      return {
+        orderNumber: Number(orderName.slice(1)),
+        status: ret.status,
+        country: order?.shippingAddress?.countryCodeV2,
+        shipped: order?.fulfillments.length,
+      };
+    });
+    expect(requested).toEqual([
+      { orderNumber: expect.any(Number), status: "REQUESTED", country: expect.not.stringMatching(/^US$/), shipped: 1 },
+      { orderNumber: expect.any(Number), status: "REQUESTED", country: "US", shipped: 1 },
+    ]);
+    // History only: the scenario orders (#1001 on) keep their scenarios.
+    expect(requested.every((r) => r.orderNumber < 1001)).toBe(true);
+    expect(demo.webhookEvents()).toEqual([]);
+  });
+});

@@ -10,6 +10,7 @@ import type {
   ReverseFulfillmentOrderRecord,
   ShopifyEmulatorState,
 } from "./model";
+import { SEED_NOW } from "./seed";
 import { type MutationOutcome, ShopifyEmulatorControlError, type StoreEvent, toGid } from "./store-mutations";
 import { buildReturnCancelledPayload, buildReturnDeclinedPayload, buildReturnPayload } from "./webhook-payloads";
 
@@ -648,3 +649,41 @@ export const declineReturn = (
 /** The customer or merchant cancels a requested or open return. Emits returns/cancel. */
 export const cancelReturn = (index: ReturnsIndex, id: string | number, now: number) =>
   controlOutcome(cancelReturnRecord(index, toGid("Return", id), now));
+
+/**
+ * The demo's returns: among `history` (the generated orders), the newest shipped domestic order
+ * has a customer's request for one item back, and the newest shipped international one for
+ * everything, so a return label can be made at once. The scenario orders are left as they are.
+ * Deterministic; emits nothing (it is the store's past).
+ */
+export function seedReturnRequests(
+  state: ShopifyEmulatorState,
+  history: readonly OrderRecord[],
+  now: number = SEED_NOW,
+): ReturnRecord[] {
+  const index: ReturnsIndex = {
+    orderById: new Map(state.orders.map((o) => [o.id, o])),
+    returnById: new Map(),
+    reverseFulfillmentOrderById: new Map(),
+    reverseDeliveryById: new Map(),
+  };
+  const shipped = history.filter(
+    (o) => !o.cancelledAt && o.shippingAddress && fulfilledLines(o).length > 0 && !(o.returns ?? []).length,
+  );
+  const newest = (international: boolean) =>
+    shipped.findLast((o) => (o.shippingAddress?.countryCodeV2 !== "US") === international);
+  const requests: [OrderRecord | undefined, (order: OrderRecord) => ReturnRequestSpec][] = [
+    [
+      newest(false),
+      (order) => ({
+        lineItems: order.lineItems.slice(0, 1).map((line) => ({ lineItemId: line.id, quantity: 1 })),
+        reason: "SIZE_TOO_SMALL",
+        customerNote: "Smaller than I expected. Could I send it back?",
+      }),
+    ],
+    [newest(true), () => ({ reason: "NOT_AS_DESCRIBED", customerNote: "The colour is not as pictured." })],
+  ];
+  return requests.flatMap(([order, spec]) =>
+    order ? [requestReturn(state, index, order.id, spec(order), now).result] : [],
+  );
+}
