@@ -300,6 +300,20 @@ export async function readOrderReturns(
   return ok({ orderId: order.id, returns, problems });
 }
 
+/** A mutation's payload read as Shopify answers it: its userErrors, else the record it names. */
+function checkPayload<T>(
+  operation: string,
+  payload: { readonly userErrors: readonly z.infer<typeof ReturnUserErrorSchema>[] } | null | undefined,
+  record: T | null | undefined,
+): Result<T, ShopifyError> {
+  if (!payload) return err(createShopifyError("GRAPHQL_ERROR", `${operation}: payload is null`));
+  if (payload.userErrors.length > 0) return err(toUserError(operation, payload.userErrors));
+  if (record === null || record === undefined) {
+    return err(createShopifyError("INVALID_RESPONSE", `${operation}: no result and no userErrors`));
+  }
+  return ok(record);
+}
+
 export interface ApprovedReturn {
   readonly id: ReturnGid;
   readonly status: ShopifyReturnStatus | null;
@@ -320,13 +334,10 @@ export async function approveReturnRequest(
   });
   if (!result.ok) return result;
   const payload = result.value.data.returnApproveRequest;
-  if (!payload) return err(createShopifyError("GRAPHQL_ERROR", `${operation}: payload is null`));
-  if (payload.userErrors.length > 0) return err(toUserError(operation, payload.userErrors));
-  if (!payload.return) {
-    return err(createShopifyError("INVALID_RESPONSE", `${operation}: no return and no userErrors`));
-  }
+  const checked = checkPayload(operation, payload, payload?.return);
+  if (!checked.ok) return checked;
+  const approved = checked.value;
   const problems: ShopifyProblem[] = [];
-  const approved = payload.return;
   return ok({
     id: approved.id,
     status: readEnum(RETURN_STATUSES, approved.status, { operation, path: "status", what: "return status" }, problems),
@@ -382,13 +393,8 @@ async function runReverseDeliveryMutation(
           schema: UpdateDeliverySchema,
         }).then((r) => (r.ok ? ok(r.value.data.reverseDeliveryShippingUpdate) : r));
   if (!result.ok) return result;
-  const payload = result.value;
-  if (!payload) return err(createShopifyError("GRAPHQL_ERROR", `${operation}: payload is null`));
-  if (payload.userErrors.length > 0) return err(toUserError(operation, payload.userErrors));
-  if (!payload.reverseDelivery) {
-    return err(createShopifyError("INVALID_RESPONSE", `${operation}: no reverse delivery and no userErrors`));
-  }
-  return ok(toReverseDelivery(payload.reverseDelivery));
+  const checked = checkPayload(operation, result.value, result.value?.reverseDelivery);
+  return checked.ok ? ok(toReverseDelivery(checked.value)) : checked;
 }
 
 /** Attaches a bought return label (file and tracking) to an OPEN return's reverse fulfillment order. */

@@ -94,14 +94,16 @@ interface RequestedLine {
   customerNote?: string | null;
 }
 
-/** The checks returnRequest and returnCreate share; `path` is the input argument's name. */
+/** The checks returnRequest and returnCreate share; `path` names their input argument. */
 function buildReturn(
   state: ShopifyEmulatorState,
   index: ReturnsIndex,
-  input: { orderId: string; lines: RequestedLine[] },
-  path: string,
+  args: Rec,
+  path: "input" | "returnInput",
   now: number,
 ): ReturnsOutcome<{ order: OrderRecord; ret: ReturnRecord }> {
+  const raw = isRecord(args[path]) ? (args[path] as Rec) : {};
+  const input = { orderId: String(raw.orderId), lines: readLines(raw.returnLineItems) };
   const order = index.orderById.get(input.orderId);
   if (!order) return refuse({ field: [path, "orderId"], code: "NOT_FOUND", message: "Order does not exist." });
   if (input.lines.length === 0) {
@@ -205,14 +207,7 @@ export function handleReturnRequest(
   args: Rec,
   now: number,
 ): ReturnsOutcome<ReturnRecord> {
-  const input = isRecord(args.input) ? args.input : {};
-  const built = buildReturn(
-    state,
-    index,
-    { orderId: String(input.orderId), lines: readLines(input.returnLineItems) },
-    "input",
-    now,
-  );
+  const built = buildReturn(state, index, args, "input", now);
   if (!built.result) return refuse(...built.userErrors);
   const { order, ret } = built.result;
   return accept(ret, [{ topic: "returns/request", payload: buildReturnPayload(ret, order) }]);
@@ -225,14 +220,7 @@ export function handleReturnCreate(
   args: Rec,
   now: number,
 ): ReturnsOutcome<ReturnRecord> {
-  const input = isRecord(args.returnInput) ? args.returnInput : {};
-  const built = buildReturn(
-    state,
-    index,
-    { orderId: String(input.orderId), lines: readLines(input.returnLineItems) },
-    "returnInput",
-    now,
-  );
+  const built = buildReturn(state, index, args, "returnInput", now);
   if (!built.result) return refuse(...built.userErrors);
   openReturn(state, built.result.ret, now);
   return accept(built.result.ret);
