@@ -84,6 +84,8 @@ export const DEMO = {
     "write_inventory",
     "read_locations",
     "write_fulfillments",
+    "read_returns",
+    "write_returns",
   ],
   ports: { app: 3000, shipping: 4010, shopify: 4545 },
   // Seconds between failed event deliveries (the contract's 1 min … 12 h, shortened for a demo).

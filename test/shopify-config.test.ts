@@ -1,11 +1,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-import { Kind, OperationTypeNode, parse } from "graphql";
+import { Kind, OperationTypeNode, parse, TypeInfo, visit, visitWithTypeInfo } from "graphql";
 import { describe, expect, it } from "vitest";
 
 import { ORDER_TOPICS, OrderPayloadSchema } from "../app/webhooks/order-webhooks.server";
+import { createAccessCheck, loadAccessRequirements } from "../emulator/shopify/access-scopes";
 import { readAppWebhookConfig } from "../emulator/shopify/app-config";
+import { loadAdminSchema } from "../emulator/shopify/schema";
 import { findGraphqlDocuments } from "./helpers/graphql-documents";
 import { ROOT } from "./setup/database";
 import { TEST_ENV } from "./setup/test-env";
@@ -70,5 +72,31 @@ describe("Shopify CLI configuration", () => {
         : [`${name}: ${anyOf.join(" or ")}`];
     });
     expect(missing).toEqual([]);
+  });
+
+  it("reaches every type and field the app's documents read with the scopes it asks for", () => {
+    // What Shopify (and the emulator given the app's scopes) would deny with ACCESS_DENIED.
+    const scopes = (/^scopes = "([^"]*)"$/m.exec(read("shopify.app.toml"))?.[1] ?? "").split(",");
+    const schema = loadAdminSchema();
+    const access = createAccessCheck(loadAccessRequirements(), scopes);
+    const denied = new Set<string>();
+    const documents = findGraphqlDocuments(join(ROOT, "app"));
+    for (const { file, source } of documents) {
+      const typeInfo = new TypeInfo(schema);
+      visit(
+        parse(source),
+        visitWithTypeInfo(typeInfo, {
+          Field(node) {
+            const parent = typeInfo.getParentType();
+            const field = typeInfo.getFieldDef();
+            if (!parent || !field) return;
+            const requirement = access.denied(parent.name, node.name.value, field.type);
+            if (requirement) denied.add(`${file}: ${parent.name}.${node.name.value} needs ${requirement}`);
+          },
+        }),
+      );
+    }
+    expect([...denied]).toEqual([]);
+    expect(documents.some(({ source }) => source.includes("reverseDeliveryCreateWithShipping"))).toBe(true);
   });
 });

@@ -7,6 +7,10 @@ export type FulfillmentOrderLineItemGid = string & { readonly __brand: "Fulfillm
 export type FulfillmentGid = string & { readonly __brand: "FulfillmentGid" };
 export type LocationGid = string & { readonly __brand: "LocationGid" };
 export type InventoryItemGid = string & { readonly __brand: "InventoryItemGid" };
+export type ReturnGid = string & { readonly __brand: "ReturnGid" };
+export type ReverseFulfillmentOrderGid = string & { readonly __brand: "ReverseFulfillmentOrderGid" };
+export type ReverseFulfillmentOrderLineItemGid = string & { readonly __brand: "ReverseFulfillmentOrderLineItemGid" };
+export type ReverseDeliveryGid = string & { readonly __brand: "ReverseDeliveryGid" };
 
 const GID_PATTERN = /^gid:\/\/shopify\/([A-Za-z]+)\/([^/?#]+)/;
 
@@ -22,6 +26,10 @@ export const parseFulfillmentOrderLineItemGid = (value: string) =>
   parseGid<FulfillmentOrderLineItemGid>("FulfillmentOrderLineItem", value);
 export const parseLocationGid = (value: string) => parseGid<LocationGid>("Location", value);
 export const parseInventoryItemGid = (value: string) => parseGid<InventoryItemGid>("InventoryItem", value);
+export const parseReturnGid = (value: string) => parseGid<ReturnGid>("Return", value);
+export const parseReverseFulfillmentOrderGid = (value: string) =>
+  parseGid<ReverseFulfillmentOrderGid>("ReverseFulfillmentOrder", value);
+export const parseReverseDeliveryGid = (value: string) => parseGid<ReverseDeliveryGid>("ReverseDelivery", value);
 
 // For callers that hold a numeric id (the admin URL, REST webhooks) and need the GID.
 export function toOrderGid(numericId: string | number | bigint): OrderGid {

@@ -59,7 +59,7 @@ export const LocalizedFieldSchema = schemaFor<LocalizedFieldForLabelFragment>()(
 );
 export type LocalizedFieldData = z.infer<typeof LocalizedFieldSchema>;
 
-const LineItemSchema = schemaFor<LineItemForLabelFragment>()(
+export const LineItemSchema = schemaFor<LineItemForLabelFragment>()(
   z.object({
     id: GidSchema<LineItemGid>("LineItem"),
     title: z.string(),

@@ -28,6 +28,10 @@ describe("reading webhook subscriptions from shopify.app.toml", () => {
         uri: "/webhooks/orders",
         includeFields: ["admin_graphql_api_id", "id", "updated_at"],
       },
+      {
+        topics: ["returns/request", "returns/approve", "returns/decline", "returns/cancel"],
+        uri: "/webhooks/returns",
+      },
       { topics: ["customers/data_request", "customers/redact", "shop/redact"], uri: "/webhooks/compliance" },
     ]);
   });

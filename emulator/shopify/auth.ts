@@ -117,6 +117,8 @@ export const STAFF_PERMISSION_SCOPES = {
   ],
   products: ["read_products", "write_inventory"],
   locations: ["read_locations"],
+  // "Return orders" (what returnRequest's docs call return_orders): approve and ship returns.
+  return_orders: ["read_returns", "write_returns"],
 } as const satisfies Record<string, readonly string[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSION_SCOPES;
 

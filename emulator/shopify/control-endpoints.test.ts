@@ -279,3 +279,109 @@ describe("a server for an embedded app", () => {
     }
   });
 });
+
+describe("returns through the control endpoints", () => {
+  const MUG = "gid://shopify/LineItem/14100010170";
+
+  it("makes a customer's return request for shipped items and delivers a signed returns/request", async () => {
+    const order = seededOrder("#1017");
+    const answer = await post(`/__emulator/orders/${numeric(order.id)}/returns`, {
+      lineItems: [{ lineItemId: numeric(MUG), quantity: 2 }],
+      reason: "DEFECTIVE",
+      customerNote: "Two arrived chipped",
+    });
+    expect(answer.status).toBe(201);
+    expect(answer.body.return).toMatchObject({
+      name: "#1017-R1",
+      orderName: "#1017",
+      status: "REQUESTED",
+      lineItems: [{ lineItemId: MUG, quantity: 2, returnReason: "DEFECTIVE", customerNote: "Two arrived chipped" }],
+      reverseFulfillmentOrders: [],
+    });
+    expect(answer.body.events).toEqual([
+      expect.objectContaining({ topic: "returns/request", urls: [`${receiver.url}/webhooks/returns`] }),
+    ]);
+
+    await running.emulator.flushWebhooks();
+    const [request] = receiver.received;
+    expect(request?.path).toBe("/webhooks/returns");
+    expect(request?.headers).toMatchObject({
+      "x-shopify-topic": "returns/request",
+      "x-shopify-shop-domain": "demo-shop.myshopify.com",
+      "x-shopify-event-id": answer.body.events[0].eventId,
+      "x-shopify-webhook-id": expect.any(String),
+    });
+    expect(request?.headers["x-shopify-hmac-sha256"]).toBe(
+      createHmac("sha256", SECRET)
+        .update(request?.body ?? "")
+        .digest("base64"),
+    );
+    expect(JSON.parse(request?.body ?? "")).toMatchObject({
+      admin_graphql_api_id: answer.body.return.id,
+      status: "requested",
+      order: { id: Number(numeric(order.id)), admin_graphql_api_id: order.id },
+      return_line_items: [
+        {
+          quantity: 2,
+          return_reason: "defective",
+          fulfillment_line_item: { line_item: { admin_graphql_api_id: MUG } },
+        },
+      ],
+    });
+  });
+
+  it("approves, declines and cancels returns as the merchant, delivering each topic, and lists them", async () => {
+    const order = seededOrder("#1017");
+    const first = await post(`/__emulator/orders/${numeric(order.id)}/returns`, {
+      lineItems: [{ lineItemId: MUG, quantity: 1 }],
+    });
+    const second = await post(`/__emulator/orders/${numeric(order.id)}/returns`, {
+      lineItems: [{ lineItemId: MUG, quantity: 1 }],
+    });
+    const approved = await post(`/__emulator/returns/${first.body.return.numericId}/approve`);
+    expect(approved.status).toBe(200);
+    expect(approved.body.return).toMatchObject({
+      status: "OPEN",
+      reverseFulfillmentOrders: [
+        { status: "OPEN", lineItems: [{ lineItemId: MUG, totalQuantity: 1 }], reverseDeliveries: [] },
+      ],
+    });
+    expect((await post(`/__emulator/returns/${first.body.return.numericId}/approve`)).status).toBe(409);
+    const declined = await post(`/__emulator/returns/${second.body.return.numericId}/decline`, {
+      reason: "FINAL_SALE",
+      note: "Sale",
+    });
+    expect(declined.body.return).toMatchObject({ status: "DECLINED", decline: { reason: "FINAL_SALE", note: "Sale" } });
+    expect((await post(`/__emulator/returns/${first.body.return.numericId}/cancel`)).body.return.status).toBe(
+      "CANCELED",
+    );
+
+    await running.emulator.flushWebhooks();
+    expect(receiver.topics()).toEqual([
+      "returns/request",
+      "returns/request",
+      "returns/approve",
+      "returns/decline",
+      "returns/cancel",
+    ]);
+    const listed = (await (await fetch(`${running.url}/__emulator/returns`)).json()) as {
+      returns: { status: string }[];
+    };
+    expect(listed.returns.map((r) => r.status)).toEqual(["CANCELED", "DECLINED"]);
+  });
+
+  it("answers 404, 409 and 422 for an unknown order, nothing shipped and a bad body", async () => {
+    expect((await post("/__emulator/orders/1/returns")).status).toBe(404);
+    expect((await post(`/__emulator/orders/${numeric(seededOrder("#1001").id)}/returns`)).status).toBe(409);
+    const bad = await post(`/__emulator/orders/${numeric(seededOrder("#1017").id)}/returns`, {
+      lineItems: [{ lineItemId: MUG, quantity: 9 }],
+    });
+    expect(bad).toMatchObject({
+      status: 422,
+      body: { error: { code: "INVALID", message: expect.stringContaining("1 to 3") } },
+    });
+    expect(
+      (await post(`/__emulator/orders/${numeric(seededOrder("#1017").id)}/returns`, { reason: "BORED" })).status,
+    ).toBe(422);
+  });
+});

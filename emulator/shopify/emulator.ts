@@ -18,6 +18,7 @@ import {
   validateSchema,
 } from "graphql";
 
+import { type AccessCheck, accessDeniedMessage, createAccessCheck, loadAccessRequirements } from "./access-scopes";
 import { BULK_RESULTS_PATH, type BulkOperations, createBulkOperations } from "./bulk-operations";
 import {
   fulfillmentTrackingState,
@@ -32,10 +33,18 @@ import { handleInventoryItemUpdate } from "./inventory-items";
 import type {
   FulfillmentEventRecord,
   FulfillmentHoldReason,
+  FulfillmentLineItemRecord,
   FulfillmentOrderRecord,
   FulfillmentRecord,
+  MoneyBag,
+  MoneyV2,
   OrderCancelReason,
   OrderRecord,
+  ReturnDeclineReason,
+  ReturnLineItemRecord,
+  ReturnRecord,
+  ReverseDeliveryRecord,
+  ReverseFulfillmentOrderRecord,
   ShopifyEmulatorState,
 } from "./model";
 import type { NewOrderKind } from "./new-orders";
@@ -47,6 +56,21 @@ import {
   type ShopifyPlan,
   type ThrottleStatus,
 } from "./rate-limit";
+import {
+  approveReturn,
+  cancelReturn,
+  declineReturn,
+  handleReturnApproveRequest,
+  handleReturnCreate,
+  handleReturnDeclineRequest,
+  handleReturnRequest,
+  handleReverseDeliveryCreateWithShipping,
+  handleReverseDeliveryShippingUpdate,
+  requestReturn,
+  type ReturnRequestSpec,
+  type ReturnsOutcome,
+  seedReturnRequests,
+} from "./returns";
 import { ADMIN_API_VERSION, loadAdminSchema } from "./schema";
 import { createSeedState, DEFAULT_SHOP_DOMAIN, type SeedContext } from "./seed";
 import {
@@ -106,6 +130,10 @@ export interface ShopifyAdminEmulatorOptions {
   // How long a bulk query operation runs before it completes (bulk-operations.ts); default 1 s
   // plus 1 ms an object.
   bulkOperationDurationMs?: (objectCount: number) => number;
+  // The app's access scopes. When set, a field whose `requiredAccess` (from the schema) none of
+  // them meets resolves to null with an ACCESS_DENIED error (access-scopes.ts); unset, every
+  // field answers. The loopback server passes its app's scopes.
+  accessScopes?: readonly string[];
 }
 
 // One event the store emitted, whether or not a subscription sends it anywhere.
@@ -154,6 +182,14 @@ export interface ShopifyAdminEmulator {
   releaseFulfillmentOrderHold: (fulfillmentOrderId: string | number) => FulfillmentOrderRecord;
   moveFulfillmentOrder: (fulfillmentOrderId: string | number, locationId: string | number) => MovedFulfillmentOrder;
   markScheduledFulfillmentOrderReady: (fulfillmentOrderId: string | number) => FulfillmentOrderRecord;
+  // Returns (returns.ts): a customer's request from their account (REQUESTED; default every
+  // fulfilled item), and the merchant approving, declining or cancelling it in Shopify's admin.
+  requestReturn: (orderId: string | number, spec?: ReturnRequestSpec) => ReturnRecord;
+  approveReturn: (returnId: string | number) => ReturnRecord;
+  declineReturn: (returnId: string | number, decline?: { reason?: ReturnDeclineReason; note?: string }) => ReturnRecord;
+  cancelReturn: (returnId: string | number) => ReturnRecord;
+  // Every return of the store, in the order of the store's orders (what tests assert on).
+  returns: () => { orderName: string; ret: ReturnRecord }[];
   // Emits any topic with any payload (app/uninstalled, customers/redact…), delivered like the rest.
   triggerWebhook: (topic: string, payload: unknown) => EmittedWebhookEvent;
   // Every event emitted since the last reset, oldest first, subscribed to or not.
@@ -180,6 +216,10 @@ export interface EmulatorContext {
   bulk: BulkOperations;
   // A bulk operation's query: connections without `first` or `last` answer every node.
   unbounded?: boolean;
+  // Records a webhook event of a mutation the app ran (returnApproveRequest → returns/approve).
+  emit: (topic: string, payload: unknown) => void;
+  // The app's scopes and the schema's requirements, when access is checked (option accessScopes).
+  access: AccessCheck | null;
 }
 
 // Each index is built on first use and holds what only a mutation (new fulfillments, statuses,
@@ -195,6 +235,9 @@ interface Lookups {
   orderByLineItemId: Map<string, OrderRecord>;
   fulfillmentOrderById: Map<string, FulfillmentOrderRecord>;
   fulfillmentById: Map<string, FulfillmentRecord>;
+  returnById: Map<string, ReturnRecord>;
+  reverseFulfillmentOrderById: Map<string, ReverseFulfillmentOrderRecord>;
+  reverseDeliveryById: Map<string, ReverseDeliveryRecord>;
   // All orders in the order `orders(sortKey:)` returns them (before `reverse`).
   ordersByCreatedAt: readonly OrderRecord[];
   ordersById: readonly OrderRecord[];
@@ -248,6 +291,26 @@ function createLookups(state: ShopifyEmulatorState): Lookups {
       return (cache.fulfillmentById ??= indexFirst(
         orders.flatMap((o) => o.fulfillments),
         (f) => f.id,
+      ));
+    },
+    get returnById() {
+      return (cache.returnById ??= indexFirst(
+        orders.flatMap((o) => o.returns ?? []),
+        (r) => r.id,
+      ));
+    },
+    get reverseFulfillmentOrderById() {
+      return (cache.reverseFulfillmentOrderById ??= indexFirst(
+        orders.flatMap((o) => (o.returns ?? []).flatMap((r) => r.reverseFulfillmentOrders)),
+        (rfo) => rfo.id,
+      ));
+    },
+    get reverseDeliveryById() {
+      return (cache.reverseDeliveryById ??= indexFirst(
+        orders.flatMap((o) =>
+          (o.returns ?? []).flatMap((r) => r.reverseFulfillmentOrders.flatMap((rfo) => rfo.reverseDeliveries)),
+        ),
+        (d) => d.id,
       ));
     },
     // Sorted once rather than per request: sorting 10,000 orders dominated a page. Array sort is
@@ -352,6 +415,7 @@ const COMPUTED: Record<string, Record<string, Computed>> = {
         ),
       ),
     legacyResourceId: (o) => String(o.id).split("/").pop(),
+    returns: (o) => (o as unknown as OrderRecord).returns ?? [],
     fulfillmentOrders: (o, args) =>
       (o as unknown as OrderRecord).fulfillmentOrders.filter(
         (fo) => args.displayable !== true || !fo.hiddenFromMerchant,
@@ -389,13 +453,7 @@ const COMPUTED: Record<string, Record<string, Computed>> = {
   },
   Fulfillment: {
     order: (f, _a, ctx) => ctx.lookups().orderById.get(String(f.orderId)),
-    fulfillmentLineItems: (f) =>
-      (f as unknown as FulfillmentRecord).lineItems.map((l) => ({
-        __typename: "FulfillmentLineItem",
-        id: l.id,
-        quantity: l.quantity,
-        lineItem: l.lineItem,
-      })),
+    fulfillmentLineItems: (f) => (f as unknown as FulfillmentRecord).lineItems.map(fulfillmentLineItemNode),
     legacyResourceId: (f) => String(f.id).split("/").pop(),
     events: (f, args) => sortFulfillmentEvents((f as unknown as FulfillmentRecord).events ?? [], args.sortKey),
     displayStatus: (f) => fulfillmentTrackingState(f as unknown as FulfillmentRecord).displayStatus,
@@ -404,7 +462,87 @@ const COMPUTED: Record<string, Record<string, Computed>> = {
     estimatedDeliveryAt: (f) => fulfillmentTrackingState(f as unknown as FulfillmentRecord).estimatedDeliveryAt,
   },
   Location: { legacyResourceId: (l) => String(l.id).split("/").pop() },
+  Return: {
+    order: (r, _a, ctx) => ctx.lookups().orderById.get(String(r.orderId)),
+    totalQuantity: (r) => (r as unknown as ReturnRecord).returnLineItems.reduce((n, l) => n + l.quantity, 0),
+    // Not modelled: exchanges, refunds, fees (empty, as on a return without them).
+    exchangeLineItems: () => [],
+    refunds: () => [],
+    transactions: () => [],
+    returnShippingFees: () => [],
+  },
+  ReturnLineItem: {
+    fulfillmentLineItem: (l) => fulfillmentLineItemNode((l as unknown as ReturnLineItemRecord).fulfillmentLineItem),
+    // Nothing is processed (restocked or refunded) in the emulator: every item is still to do.
+    processedQuantity: () => 0,
+    refundedQuantity: () => 0,
+    unprocessedQuantity: (l) => l.quantity,
+    processableQuantity: (l) => l.quantity,
+    refundableQuantity: (l) => l.quantity,
+    totalWeight: (l) => {
+      const line = l as unknown as ReturnLineItemRecord;
+      const weight = line.fulfillmentLineItem.lineItem.weight;
+      return weight ? { __typename: "Weight", unit: weight.unit, value: weight.value * line.quantity } : null;
+    },
+    withCodeDiscountedTotalPriceSet: (l) => {
+      const line = l as unknown as ReturnLineItemRecord;
+      return moneyTimes(line.fulfillmentLineItem.lineItem.discountedUnitPriceAfterAllDiscountsSet, line.quantity);
+    },
+  },
+  ReverseFulfillmentOrder: {
+    order: (rfo, _a, ctx) => ctx.lookups().orderById.get(String(rfo.orderId)),
+  },
+  ReverseFulfillmentOrderLineItem: {
+    fulfillmentLineItem: (l) =>
+      fulfillmentLineItemNode((l as unknown as { fulfillmentLineItem: FulfillmentLineItemRecord }).fulfillmentLineItem),
+  },
+  ReverseDelivery: {
+    reverseFulfillmentOrder: (d, _a, ctx) =>
+      ctx.lookups().reverseFulfillmentOrderById.get(String(d.reverseFulfillmentOrderId)),
+    deliverable: (d) => {
+      const { label, tracking } = d as unknown as ReverseDeliveryRecord;
+      return {
+        __typename: "ReverseDeliveryShippingDeliverable",
+        label: label && {
+          __typename: "ReverseDeliveryLabelV2",
+          publicFileUrl: label.fileUrl,
+          createdAt: label.createdAt,
+          updatedAt: label.updatedAt,
+        },
+        tracking: tracking && { __typename: "ReverseDeliveryTrackingV2", ...tracking },
+      };
+    },
+    reverseDeliveryLineItems: (d, _a, ctx) => {
+      const delivery = d as unknown as ReverseDeliveryRecord;
+      const rfo = ctx.lookups().reverseFulfillmentOrderById.get(delivery.reverseFulfillmentOrderId);
+      return delivery.lineItems.map((l) => ({
+        __typename: "ReverseDeliveryLineItem",
+        id: l.id,
+        quantity: l.quantity,
+        reverseFulfillmentOrderLineItem: rfo?.lineItems.find((line) => line.id === l.reverseFulfillmentOrderLineItemId),
+        dispositions: [],
+      }));
+    },
+  },
 };
+
+// FulfillmentLineItem as the schema has it: Fulfillment.fulfillmentLineItems and the returns that
+// point at one.
+function fulfillmentLineItemNode(line: FulfillmentLineItemRecord): Rec {
+  return {
+    __typename: "FulfillmentLineItem",
+    id: line.id,
+    quantity: line.quantity,
+    lineItem: line.lineItem,
+    discountedTotalSet: moneyTimes(line.lineItem.discountedUnitPriceAfterAllDiscountsSet, line.quantity),
+  };
+}
+
+// A unit price times a quantity, in both currencies.
+function moneyTimes(unit: MoneyBag, quantity: number): Rec {
+  const times = (m: MoneyV2) => ({ amount: (Number(m.amount) * quantity).toFixed(2), currencyCode: m.currencyCode });
+  return { shopMoney: times(unit.shopMoney), presentmentMoney: times(unit.presentmentMoney) };
+}
 
 // Every object with an id and a __typename, for node(id:) and nodes(ids:).
 function indexNodes(state: ShopifyEmulatorState): Map<string, Rec> {
@@ -551,6 +689,16 @@ const fieldResolver: GraphQLFieldResolver<unknown, EmulatorContext> = (source, a
       { extensions: { code: "ACCESS_DENIED" } },
     );
   }
+  const denied = ctx.access?.denied(typeName, info.fieldName, info.returnType);
+  if (denied) {
+    throw new GraphQLError(accessDeniedMessage(info.fieldName, denied), {
+      extensions: {
+        code: "ACCESS_DENIED",
+        documentation: "https://shopify.dev/api/usage/access-scopes",
+        requiredAccess: denied,
+      },
+    });
+  }
   const computed = COMPUTED[typeName]?.[info.fieldName];
   let value: unknown = computed ? computed(source, args, ctx) : source[info.fieldName];
   const isRoot = typeName === "QueryRoot" || typeName === "Mutation";
@@ -594,6 +742,11 @@ function createRootValue() {
     fulfillmentOrder: (args: Rec, ctx: EmulatorContext) =>
       ctx.lookups().fulfillmentOrderById.get(String(args.id)) ?? null,
     fulfillment: (args: Rec, ctx: EmulatorContext) => ctx.lookups().fulfillmentById.get(String(args.id)) ?? null,
+    return: (args: Rec, ctx: EmulatorContext) => ctx.lookups().returnById.get(String(args.id)) ?? null,
+    reverseFulfillmentOrder: (args: Rec, ctx: EmulatorContext) =>
+      ctx.lookups().reverseFulfillmentOrderById.get(String(args.id)) ?? null,
+    reverseDelivery: (args: Rec, ctx: EmulatorContext) =>
+      ctx.lookups().reverseDeliveryById.get(String(args.id)) ?? null,
     node: (args: Rec, ctx: EmulatorContext) =>
       // Orders directly: indexing every node of a 10,000-order store takes a moment.
       (ctx.lookups().orderById.get(String(args.id)) as Rec | undefined) ??
@@ -634,7 +787,31 @@ function createRootValue() {
       ctx.storeChanged();
       return result;
     },
+    returnRequest: (args: Rec, ctx: EmulatorContext) =>
+      returnPayload(ctx, "return", handleReturnRequest(ctx.state, ctx.lookups(), args, ctx.now())),
+    returnApproveRequest: (args: Rec, ctx: EmulatorContext) =>
+      returnPayload(ctx, "return", handleReturnApproveRequest(ctx.state, ctx.lookups(), args, ctx.now())),
+    returnDeclineRequest: (args: Rec, ctx: EmulatorContext) =>
+      returnPayload(ctx, "return", handleReturnDeclineRequest(ctx.state, ctx.lookups(), args, ctx.now())),
+    returnCreate: (args: Rec, ctx: EmulatorContext) =>
+      returnPayload(ctx, "return", handleReturnCreate(ctx.state, ctx.lookups(), args, ctx.now())),
+    reverseDeliveryCreateWithShipping: (args: Rec, ctx: EmulatorContext) =>
+      returnPayload(
+        ctx,
+        "reverseDelivery",
+        handleReverseDeliveryCreateWithShipping(ctx.state, ctx.lookups(), args, ctx.now()),
+      ),
+    reverseDeliveryShippingUpdate: (args: Rec, ctx: EmulatorContext) =>
+      returnPayload(ctx, "reverseDelivery", handleReverseDeliveryShippingUpdate(ctx.lookups(), args, ctx.now())),
   };
+}
+
+// A returns mutation's payload ({ return | reverseDelivery, userErrors }); an accepted change
+// drops the indexes and emits its webhooks.
+function returnPayload<T>(ctx: EmulatorContext, key: string, outcome: ReturnsOutcome<T>): Rec {
+  if (outcome.result !== null) ctx.storeChanged();
+  for (const event of outcome.events) ctx.emit(event.topic, event.payload);
+  return { [key]: outcome.result, userErrors: outcome.userErrors };
 }
 
 const jsonResponse = (body: unknown, status = 200) =>
@@ -685,6 +862,9 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
       shop,
       ...(count > 0 ? { history: (context: SeedContext) => generateOrders(count, context) } : {}),
     });
+    // A store with history has customers' return requests on its newest shipped orders (the demo).
+    // History comes first in the store's orders (createSeedState).
+    if (count > 0) seedReturnRequests(seeded, seeded.orders.slice(0, count));
     return options.seed ? options.seed(seeded) : seeded;
   };
   let state = freshState();
@@ -706,6 +886,7 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
   const clock = options.now ?? (() => Date.now());
   const webhooks = options.webhooks ? createWebhookSender({ ...options.webhooks, shop }) : null;
   const emitted: EmittedWebhookEvent[] = [];
+  const access = options.accessScopes ? createAccessCheck(loadAccessRequirements(), options.accessScopes) : null;
 
   const emit = (topic: string, payload: unknown): EmittedWebhookEvent => {
     const event = { eventId: randomUUID(), topic, payload, triggeredAt: new Date(clock()).toISOString() };
@@ -731,6 +912,10 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
     now: clock,
     bulk,
     unbounded,
+    emit: (topic, payload) => {
+      emit(topic, payload);
+    },
+    access,
   });
   const bulk = createBulkOperations({
     schema,
@@ -915,6 +1100,12 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
     releaseFulfillmentOrderHold: (id) => mutate((s, now) => releaseFulfillmentOrderHold(s, id, now)),
     moveFulfillmentOrder: (id, locationId) => mutate((s, now) => moveFulfillmentOrder(s, id, locationId, now)),
     markScheduledFulfillmentOrderReady: (id) => mutate((s, now) => markScheduledFulfillmentOrderReady(s, id, now)),
+    requestReturn: (orderId, spec) => mutate((s, now) => requestReturn(s, getLookups(), orderId, spec ?? {}, now)),
+    approveReturn: (id) => mutate((s, now) => approveReturn(s, getLookups(), id, now)),
+    declineReturn: (id, decline) => mutate((s, now) => declineReturn(s, getLookups(), id, decline ?? {}, now)),
+    cancelReturn: (id) => mutate((_s, now) => cancelReturn(getLookups(), id, now)),
+    returns: () =>
+      state.orders.flatMap((order) => (order.returns ?? []).map((ret) => ({ orderName: order.name, ret }))),
     triggerWebhook: (topic, payload) => emit(topic, payload),
     webhookEvents: () => [...emitted],
     webhooks,

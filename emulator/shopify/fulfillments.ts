@@ -354,7 +354,8 @@ export function handleFulfillmentCancel(
   args: Rec,
 ): { fulfillment: FulfillmentRecord | null; userErrors: UserError[] } {
   const fulfillment = index.fulfillmentById.get(String(args.id));
-  if (!fulfillment) return { fulfillment: null, userErrors: [{ field: ["id"], message: "Fulfillment does not exist." }] };
+  if (!fulfillment)
+    return { fulfillment: null, userErrors: [{ field: ["id"], message: "Fulfillment does not exist." }] };
   if (fulfillment.status === "CANCELLED") {
     return { fulfillment: null, userErrors: [{ field: ["id"], message: "Fulfillment has already been cancelled." }] };
   }

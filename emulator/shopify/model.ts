@@ -248,6 +248,15 @@ export interface FulfillmentEventRecord {
   longitude: number | null;
 }
 
+// Not shaped as the schema's FulfillmentLineItem (no __typename): Fulfillment.fulfillmentLineItems
+// and the returns that point at one answer it through fulfillmentLineItemNode (emulator.ts).
+export interface FulfillmentLineItemRecord {
+  id: string;
+  fulfillmentOrderLineItemId: string;
+  lineItem: LineItemRecord;
+  quantity: number;
+}
+
 export interface FulfillmentRecord {
   __typename: "Fulfillment";
   id: string;
@@ -261,7 +270,7 @@ export interface FulfillmentRecord {
   notifyCustomer: boolean;
   // True for fulfillments the app created through the API (what tests assert on), false for seeded history.
   createdThroughApi: boolean;
-  lineItems: { id: string; fulfillmentOrderLineItemId: string; lineItem: LineItemRecord; quantity: number }[];
+  lineItems: FulfillmentLineItemRecord[];
   // Tracking events in the order they were created; absent (none) on seeded history.
   // displayStatus, inTransitAt, deliveredAt and estimatedDeliveryAt are worked out from them
   // (fulfillmentTrackingState in fulfillments.ts).
@@ -312,6 +321,80 @@ export interface OrderRecord {
   fulfillmentOrders: FulfillmentOrderRecord[];
   fulfillments: FulfillmentRecord[];
   localizedFields: LocalizedFieldRecord[];
+  // Oldest first; absent on orders built before returns were modelled (a test's own records).
+  returns?: ReturnRecord[];
+}
+
+export type ReturnStatus = "REQUESTED" | "OPEN" | "DECLINED" | "CLOSED" | "CANCELED";
+export type ReturnDeclineReason = "FINAL_SALE" | "OTHER" | "RETURN_PERIOD_ENDED";
+export type ReturnReason =
+  | "COLOR"
+  | "DEFECTIVE"
+  | "NOT_AS_DESCRIBED"
+  | "OTHER"
+  | "SIZE_TOO_LARGE"
+  | "SIZE_TOO_SMALL"
+  | "STYLE"
+  | "UNKNOWN"
+  | "UNWANTED"
+  | "WRONG_ITEM";
+
+// Items a customer sends back, counted against what was fulfilled (FulfillmentLineItemRecord).
+export interface ReturnLineItemRecord {
+  __typename: "ReturnLineItem";
+  id: string;
+  quantity: number;
+  fulfillmentLineItem: FulfillmentLineItemRecord;
+  returnReason: ReturnReason;
+  returnReasonNote: string;
+  customerNote: string | null;
+}
+
+export interface ReverseDeliveryRecord {
+  __typename: "ReverseDelivery";
+  id: string;
+  reverseFulfillmentOrderId: string;
+  createdAt: string;
+  // What reverseDeliveryCreateWithShipping / reverseDeliveryShippingUpdate set; null when not given.
+  label: { fileUrl: string; createdAt: string; updatedAt: string } | null;
+  tracking: { number: string | null; url: string | null; carrierName: string | null } | null;
+  lineItems: { id: string; reverseFulfillmentOrderLineItemId: string; quantity: number }[];
+  // Not a schema field: whether Shopify was asked to email the customer the label (notifyCustomer).
+  customerNotified: boolean;
+}
+
+export interface ReverseFulfillmentOrderLineItemRecord {
+  __typename: "ReverseFulfillmentOrderLineItem";
+  id: string;
+  totalQuantity: number;
+  returnLineItemId: string;
+  fulfillmentLineItem: FulfillmentLineItemRecord;
+}
+
+// The work of getting a return's items back, made when the return opens (approved or created).
+export interface ReverseFulfillmentOrderRecord {
+  __typename: "ReverseFulfillmentOrder";
+  id: string;
+  orderId: string;
+  returnId: string;
+  status: "OPEN" | "CLOSED" | "CANCELED";
+  lineItems: ReverseFulfillmentOrderLineItemRecord[];
+  reverseDeliveries: ReverseDeliveryRecord[];
+}
+
+export interface ReturnRecord {
+  __typename: "Return";
+  id: string;
+  // "#1017-R1": the order's name and the return's number on it.
+  name: string;
+  orderId: string;
+  status: ReturnStatus;
+  createdAt: string;
+  requestApprovedAt: string | null;
+  closedAt: string | null;
+  decline: { __typename: "ReturnDecline"; reason: ReturnDeclineReason; note: string | null } | null;
+  returnLineItems: ReturnLineItemRecord[];
+  reverseFulfillmentOrders: ReverseFulfillmentOrderRecord[];
 }
 
 export interface ShopAddressRecord {

@@ -12,12 +12,13 @@ const DEFAULT_SCHEMA_PATH = fileURLToPath(
   new URL(`../../app/types/admin-${ADMIN_API_VERSION}.schema.json`, import.meta.url),
 );
 
+/** Where the schema is read from (SHOPIFY_ADMIN_SCHEMA_PATH overrides, for tests). */
+export const adminSchemaPath = () => process.env.SHOPIFY_ADMIN_SCHEMA_PATH ?? DEFAULT_SCHEMA_PATH;
+
 let cached: { path: string; schema: GraphQLSchema } | undefined;
 
 // Building the schema from the 11 MB JSON takes about half a second: do it once per process.
-export function loadAdminSchema(
-  path: string = process.env.SHOPIFY_ADMIN_SCHEMA_PATH ?? DEFAULT_SCHEMA_PATH,
-): GraphQLSchema {
+export function loadAdminSchema(path: string = adminSchemaPath()): GraphQLSchema {
   if (cached && cached.path === path) return cached.schema;
   let json: { data?: IntrospectionQuery } & Partial<IntrospectionQuery>;
   try {

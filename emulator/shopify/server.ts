@@ -18,8 +18,9 @@ import {
 import { createShopifyAdminEmulator, type ShopifyAdminEmulator, type ShopifyAdminEmulatorOptions } from "./emulator";
 import { fulfillmentTrackingState } from "./fulfillments";
 import { DEFAULT_GENERATED_ORDER_COUNT } from "./generated-orders";
-import type { FulfillmentOrderRecord, OrderRecord } from "./model";
+import type { FulfillmentOrderRecord, OrderRecord, ReturnRecord } from "./model";
 import { DEFAULT_SHOPIFY_PLAN, parseShopifyPlan, SHOPIFY_PLANS } from "./rate-limit";
+import { readReturnDecline, readReturnRequestSpec } from "./returns";
 import { ADMIN_API_VERSION } from "./schema";
 import {
   readCancelReason,
@@ -59,6 +60,11 @@ import type { WebhookSenderOptions, WebhookSubscription } from "./webhooks";
 //   POST /__emulator/fulfillment-orders/<id>/release-hold
 //   POST /__emulator/fulfillment-orders/<id>/move         {locationId}
 //   POST /__emulator/fulfillment-orders/<id>/mark-ready   a SCHEDULED one opens
+//   POST /__emulator/orders/<id>/returns                  a customer asks for a return (REQUESTED) → 201
+//                                                         {lineItems?: [{lineItemId, quantity?}], reason?, customerNote?}
+//   POST /__emulator/returns/<id>/approve|decline|cancel  the merchant decides ({reason?, note?} to decline)
+//   GET  /__emulator/returns                              read-only: every return, its reverse
+//                                                         fulfillment orders and their reverse deliveries
 //   GET  /__emulator/webhooks                             the events and the delivery log
 //   POST /__emulator/webhooks/<eventId>/redeliver         the same event again → 202
 // Failures answer {error: {code, message}}: 400 unreadable body, 404 unknown id, 409 not allowed
@@ -171,6 +177,46 @@ const describeFulfillmentOrder = (fo: FulfillmentOrderRecord) => ({
   locationName: fo.assignedLocation.name,
 });
 
+/** A return as the control endpoints answer it, with what an app attached (label, tracking). */
+function describeReturn(ret: ReturnRecord) {
+  return {
+    id: ret.id,
+    numericId: numericIdOf(ret.id),
+    name: ret.name,
+    orderId: ret.orderId,
+    // "#1017-R1" is the first return of #1017.
+    orderName: ret.name.replace(/-R\d+$/, ""),
+    status: ret.status,
+    decline: ret.decline && { reason: ret.decline.reason, note: ret.decline.note },
+    lineItems: ret.returnLineItems.map((l) => ({
+      id: l.id,
+      lineItemId: l.fulfillmentLineItem.lineItem.id,
+      fulfillmentLineItemId: l.fulfillmentLineItem.id,
+      title: l.fulfillmentLineItem.lineItem.title,
+      quantity: l.quantity,
+      returnReason: l.returnReason,
+      customerNote: l.customerNote,
+    })),
+    reverseFulfillmentOrders: ret.reverseFulfillmentOrders.map((rfo) => ({
+      id: rfo.id,
+      status: rfo.status,
+      lineItems: rfo.lineItems.map((l) => ({
+        id: l.id,
+        lineItemId: l.fulfillmentLineItem.lineItem.id,
+        totalQuantity: l.totalQuantity,
+      })),
+      reverseDeliveries: rfo.reverseDeliveries.map((d) => ({
+        id: d.id,
+        createdAt: d.createdAt,
+        label: d.label,
+        tracking: d.tracking,
+        customerNotified: d.customerNotified,
+        lineItems: d.lineItems,
+      })),
+    })),
+  };
+}
+
 function describeOrder(order: OrderRecord) {
   return {
     id: order.id,
@@ -208,7 +254,22 @@ function runControl(
   body: Record<string, unknown>,
   orders: RegExpExecArray | null,
   fulfillmentOrders: RegExpExecArray | null,
+  returns: RegExpExecArray | null,
 ): [number, Record<string, unknown>] {
+  if (orders?.[2] === "returns") {
+    const ret = emulator.requestReturn(orders[1] ?? "", readReturnRequestSpec(body));
+    return [201, { return: describeReturn(ret) }];
+  }
+  if (returns) {
+    const id = returns[1] ?? "";
+    const ret =
+      returns[2] === "approve"
+        ? emulator.approveReturn(id)
+        : returns[2] === "cancel"
+          ? emulator.cancelReturn(id)
+          : emulator.declineReturn(id, readReturnDecline(body));
+    return [200, { return: describeReturn(ret) }];
+  }
   if (orders && !orders[1]) {
     const kind = readNewOrderKind(body.kind);
     const { order } = emulator.createOrder(kind ? { kind } : {});
@@ -275,9 +336,14 @@ function handleControl(
     return true;
   }
   const redeliver = /^\/__emulator\/webhooks\/([^/]+)\/redeliver$/.exec(path);
-  const orders = /^\/__emulator\/orders(?:\/(\d+)\/(cancel|shipping-address))?$/.exec(path);
+  const orders = /^\/__emulator\/orders(?:\/(\d+)\/(cancel|shipping-address|returns))?$/.exec(path);
   const fulfillmentOrders = /^\/__emulator\/fulfillment-orders\/(\d+)\/(hold|release-hold|move|mark-ready)$/.exec(path);
-  if (method !== "POST" || !(redeliver || orders || fulfillmentOrders)) return false;
+  const returns = /^\/__emulator\/returns\/(\d+)\/(approve|decline|cancel)$/.exec(path);
+  if (method === "GET" && path === "/__emulator/returns") {
+    sendJson(res, 200, { returns: emulator.returns().map(({ ret }) => describeReturn(ret)) });
+    return true;
+  }
+  if (method !== "POST" || !(redeliver || orders || fulfillmentOrders || returns)) return false;
   const body = readJsonObject(raw);
   if (!body) {
     sendJson(res, 400, { error: { code: "BAD_REQUEST", message: "The body must be a JSON object" } });
@@ -292,7 +358,7 @@ function handleControl(
       return true;
     }
     const before = emulator.webhookEvents().length;
-    const [status, answer] = runControl(emulator, body, orders, fulfillmentOrders);
+    const [status, answer] = runControl(emulator, body, orders, fulfillmentOrders, returns);
     sendJson(res, status, {
       ...answer,
       // What the store emitted and where each event goes (nowhere when unsubscribed): the admin
@@ -346,7 +412,13 @@ export async function startShopifyAdminEmulatorServer(
 ): Promise<ShopifyAdminEmulatorServer> {
   const host = options.host ?? "127.0.0.1";
   const webhooks = webhooksFor(options);
-  const emulator = createShopifyAdminEmulator({ ...options, ...(webhooks ? { webhooks } : {}) });
+  // The admin's app gets only what its scopes reach, as on Shopify.
+  const accessScopes = options.accessScopes ?? options.app?.scopes;
+  const emulator = createShopifyAdminEmulator({
+    ...options,
+    ...(webhooks ? { webhooks } : {}),
+    ...(accessScopes ? { accessScopes } : {}),
+  });
   const app = options.app;
   const oauth = app ? createOAuthServer(app, emulator.shop, options.now) : null;
   const appOrigin = app ? new URL(app.appUrl).origin : null;

@@ -4,6 +4,7 @@ import type {
   LocationRecord,
   MailingAddressRecord,
   OrderRecord,
+  ReturnRecord,
   WeightRecord,
 } from "./model";
 
@@ -125,3 +126,48 @@ export function buildFulfillmentOrderMovedPayload(input: {
     fulfillment_order_line_items_requested: input.requested.map(({ line, quantity }) => ({ id: line.id, quantity })),
   };
 }
+
+const ref = (gid: string) => ({ id: numericIdOf(gid), admin_graphql_api_id: gid });
+
+/**
+ * returns/request and returns/approve: the return with its order and items (lower-case status and
+ * reasons, REST-style ids next to GIDs). Exchanges and return shipping fees are not modelled: empty.
+ */
+export function buildReturnPayload(ret: ReturnRecord, order: OrderRecord) {
+  return {
+    ...ref(ret.id),
+    status: ret.status.toLowerCase(),
+    order: ref(order.id),
+    total_return_line_items: ret.returnLineItems.length,
+    name: ret.name,
+    return_line_items: ret.returnLineItems.map((line) => ({
+      ...ref(line.id),
+      fulfillment_line_item: {
+        ...ref(line.fulfillmentLineItem.id),
+        line_item: ref(line.fulfillmentLineItem.lineItem.id),
+      },
+      quantity: line.quantity,
+      return_reason: line.returnReason.toLowerCase(),
+      return_reason_note: line.returnReasonNote,
+      customer_note: line.customerNote,
+    })),
+    return_shipping_fees: [],
+    exchange_line_items: [],
+    total_exchange_line_items: 0,
+  };
+}
+
+export type ReturnPayload = ReturnType<typeof buildReturnPayload>;
+
+/** returns/decline: the return as above plus the merchant's reason and note. */
+export const buildReturnDeclinedPayload = (ret: ReturnRecord, order: OrderRecord) => ({
+  ...buildReturnPayload(ret, order),
+  decline: ret.decline ? { reason: ret.decline.reason.toLowerCase(), note: ret.decline.note } : null,
+});
+
+/** returns/cancel: the return and its order only. */
+export const buildReturnCancelledPayload = (ret: ReturnRecord, order: OrderRecord) => ({
+  ...ref(ret.id),
+  order_id: numericIdOf(order.id),
+  status: ret.status.toLowerCase(),
+});

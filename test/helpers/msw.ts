@@ -25,7 +25,7 @@ export type TokenExchangeCall = { shop: string; subjectToken: string; requestedT
 
 const ONLINE_TOKEN_TYPE = "urn:shopify:params:oauth:token-type:online-access-token";
 const EXCHANGED_SCOPES =
-  "read_orders,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,read_products,write_inventory,read_locations,write_fulfillments";
+  "read_orders,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,read_products,write_inventory,read_locations,write_fulfillments,read_returns,write_returns";
 
 /** The `sub` claim of a session token (unverified: the app verified it before exchanging). */
 function subjectOf(token: string | undefined): string {

@@ -321,6 +321,16 @@ const WEBHOOKS: Record<string, WebhookDelivery> = {
     topic: "fulfillment_orders/cancelled",
     payload: (a) => ({ fulfillment_order: { id: a.ownFulfillmentOrderGid, status: "cancelled" } }),
   },
+  "webhooks.returns#action": {
+    topic: "returns/request",
+    payload: (a) => ({
+      id: 1,
+      admin_graphql_api_id: "gid://shopify/Return/1",
+      status: "requested",
+      order: { id: Number(a.ownOrderId), admin_graphql_api_id: a.ownOrderGid },
+      return_line_items: [],
+    }),
+  },
   "webhooks.compliance#action": {
     topic: "customers/redact",
     payload: (a) => ({

@@ -531,6 +531,12 @@ const TARGETS: Record<string, Target> = {
     "shop/redact",
   ]),
   "webhooks.app.scopes_update#action": shopifyWebhook("/webhooks/app/scopes_update", ["app/scopes_update"]),
+  "webhooks.returns#action": shopifyWebhook("/webhooks/returns", [
+    "returns/request",
+    "returns/approve",
+    "returns/decline",
+    "returns/cancel",
+  ]),
   "webhooks.shipping.$endpoint#action": {
     runs: LOADER_RUNS,
     expectAnswer: expectAcknowledgedOrRefused,

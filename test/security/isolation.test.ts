@@ -579,6 +579,27 @@ const cases: Record<string, Case> = {
       return [answer];
     },
   },
+  "webhooks.returns#action": {
+    writesOwnRows: true,
+    attempt: async ({ a }) => {
+      const { action } = await route("webhooks.returns");
+      const answers: Answer[] = [];
+      for (const topic of ["returns/request", "returns/approve"]) {
+        const payload = {
+          id: 1,
+          admin_graphql_api_id: "gid://shopify/Return/1",
+          status: topic === "returns/request" ? "requested" : "open",
+          order: { id: Number(a.ownOrderId), admin_graphql_api_id: a.ownOrderGid },
+          return_line_items: [],
+        };
+        answers.push(
+          await invoke(action, createWebhookRequest({ topic, path: "/webhooks/returns", shop: SHOP_B, payload })),
+        );
+      }
+      for (const answer of answers) expect(answer.status).toBe(200);
+      return answers;
+    },
+  },
   "webhooks.app.scopes_update#action": {
     writesOwnRows: true,
     attempt: async () => {

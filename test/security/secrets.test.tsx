@@ -117,6 +117,22 @@ const PUBLIC_AND_WEBHOOKS: Record<string, (a: SeededA, world: World) => Promise<
         },
       }),
     ),
+  "webhooks.returns#action": async (a) =>
+    invoke(
+      (await routeModule("webhooks.returns")).action,
+      createWebhookRequest({
+        topic: "returns/request",
+        path: "/webhooks/returns",
+        shop: SHOP_A,
+        payload: {
+          id: 1,
+          admin_graphql_api_id: "gid://shopify/Return/1",
+          status: "requested",
+          order: { id: Number(a.ownOrderId), admin_graphql_api_id: a.ownOrderGid },
+          return_line_items: [],
+        },
+      }),
+    ),
   "webhooks.app.scopes_update#action": async () =>
     invoke(
       (await routeModule("webhooks.app.scopes_update")).action,

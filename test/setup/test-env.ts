@@ -5,7 +5,7 @@ export const TEST_ENV = {
   SHOPIFY_API_SECRET: "test-api-secret",
   SHOPIFY_APP_URL: "https://ship-orders.test",
   SCOPES:
-    "read_orders,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,read_products,write_inventory,read_locations,write_fulfillments",
+    "read_orders,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,read_products,write_inventory,read_locations,write_fulfillments,read_returns,write_returns",
   SHIPPING_API_BASE_URL: "http://shipping.test",
   // A stalled worker's job is taken over within a test's patience (pg-boss, PostgreSQL).
   PG_BOSS_SUPERVISE_SECONDS: "1",
