@@ -49,11 +49,9 @@ export const OrderIdsBodySchema = z.object({
 /** The `orderIds` (or `orders`) query parameter: comma-separated order GIDs or numeric ids. */
 export function readOrderIdsParam(url: URL, name: string) {
   const raw = url.searchParams.get(name) ?? "";
-  const values = raw
-    .split(",")
-    .map((v) => v.trim())
-    .filter(Boolean);
-  if (values.length === 0) return { ok: false as const, response: refuseRequest(name, "Select at least one order.") };
+  if (raw.trim() === "") return { ok: false as const, response: refuseRequest(name, "Select at least one order.") };
+  // Shopify's selection never leaves a gap: ",7" or "7,,8" is a malformed request, not one order.
+  const values = raw.split(",").map((v) => v.trim());
   if (values.length > MAX_EXTENSION_ORDERS) {
     return { ok: false as const, response: refuseRequest(name, `Select at most ${MAX_EXTENSION_ORDERS} orders.`) };
   }

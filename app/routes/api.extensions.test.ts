@@ -413,6 +413,11 @@ describe("Shipping label (print menu)", () => {
       expect.objectContaining({ orderName: "#1002", howTo: expect.stringMatching(/ZPL/) }),
     ]);
     expect(summary.body?.withoutLabel).toHaveLength(1);
+    // A gap in the list is a malformed request (found by the fuzz suite), not fewer orders.
+    for (const ids of [`,${pdfOrder}`, `${pdfOrder},,${zplOrder}`, `${pdfOrder},`]) {
+      const gap = await call(summaryLoader, extensionRequest(`/api/extensions/print/summary?orderIds=${ids}`));
+      expect(gap.status, ids).toBe(400);
+    }
     const pdfPath = summary.body?.pdfPath ?? "";
     expect(pdfPath).toMatch(/^\/api\/extensions\/print\/pdf\?orders=/);
 
