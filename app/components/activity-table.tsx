@@ -11,9 +11,9 @@ type Tone = "success" | "info" | "attention" | "warning" | "critical" | undefine
 export const OUTCOMES: Record<ActivityEntry["outcome"], { label: string; tone: Tone; help: string }> = {
   ok: { label: "Charged", tone: "success", help: "The service charged this call." },
   recovered: {
-    label: "Recovered",
-    tone: "info",
-    help: "Charged once by an earlier attempt whose answer was lost; found and saved later.",
+    label: "Charged",
+    tone: "success",
+    help: "Charged once. The service's answer was lost on the way; the app asked again and kept the label.",
   },
   error: { label: "Not charged", tone: undefined, help: "The service refused the call; nothing was charged." },
   unknown: {
@@ -26,11 +26,15 @@ export const OUTCOMES: Record<ActivityEntry["outcome"], { label: string; tone: T
 // A call whose outcome was unknown, once the service said what became of its label.
 const SETTLED = {
   bought: {
-    label: "Confirmed later",
+    label: "No extra charge",
     tone: "info",
     help: "The label was bought once; its charge is the purchase listed for this order.",
   },
-  not_bought: { label: "Not charged", tone: undefined, help: "Confirmed later: the label was not bought then." },
+  not_bought: {
+    label: "Not charged",
+    tone: undefined,
+    help: "The shipping service confirmed afterwards that nothing was bought then.",
+  },
 } as const satisfies Record<string, (typeof OUTCOMES)[keyof typeof OUTCOMES]>;
 
 const ACTIONS: Record<ActivityEntry["action"], string> = {
@@ -39,12 +43,25 @@ const ACTIONS: Record<ActivityEntry["action"], string> = {
   refund: "Refund (label voided)",
 };
 
-export function describeStaff(staffMemberId: string | null): string {
-  // Names need extra access scopes; the id is what the session token carries.
-  return staffMemberId ? `Staff #${staffMemberId}` : "The app (background)";
+/**
+ * Who made the call, in words: names need Shopify's staff data (a scope the app does not ask
+ * for), so the merchant's own calls say "You" and a colleague's "A staff member".
+ */
+export function describeStaff(staffMemberId: string | null, viewerId: string | null): string {
+  if (!staffMemberId) return "The app, on its own";
+  return staffMemberId === viewerId ? "You" : "A staff member";
 }
 
-export function ActivityTable({ entries, loading }: { entries: ActivityEntry[]; loading: boolean }) {
+export function ActivityTable({
+  entries,
+  loading,
+  viewerId,
+}: {
+  entries: ActivityEntry[];
+  loading: boolean;
+  /** The signed-in staff member (the session token's user), whose calls read "You". */
+  viewerId: string | null;
+}) {
   return (
     <IndexTable
       resourceName={{ singular: "billable call", plural: "billable calls" }}
@@ -58,7 +75,6 @@ export function ActivityTable({ entries, loading }: { entries: ActivityEntry[]; 
         { title: "Amount", alignment: "end" },
         { title: "Outcome" },
         { title: "By" },
-        { title: "Request id" },
       ]}
     >
       {entries.map((entry, index) => {
@@ -89,14 +105,22 @@ export function ActivityTable({ entries, loading }: { entries: ActivityEntry[]; 
                 <Text as="span" tone="subdued" variant="bodySm">
                   {outcome.help}
                 </Text>
+                {entry.requestId ? (
+                  // For the shipping service's support: out of the way until asked for.
+                  <details>
+                    <summary>
+                      <Text as="span" tone="subdued" variant="bodySm">
+                        Details
+                      </Text>
+                    </summary>
+                    <Text as="span" variant="bodySm" breakWord>
+                      Request id {entry.requestId}
+                    </Text>
+                  </details>
+                ) : null}
               </BlockStack>
             </IndexTable.Cell>
-            <IndexTable.Cell>{describeStaff(entry.staffMemberId)}</IndexTable.Cell>
-            <IndexTable.Cell>
-              <Text as="span" variant="bodySm" breakWord>
-                {entry.requestId ?? "—"}
-              </Text>
-            </IndexTable.Cell>
+            <IndexTable.Cell>{describeStaff(entry.staffMemberId, viewerId)}</IndexTable.Cell>
           </IndexTable.Row>
         );
       })}

@@ -17,7 +17,7 @@ import { formatMinorUnits } from "~/utils/money";
 const QuerySchema = z.object({ page: z.coerce.number().int().min(1).max(10_000).catch(1) });
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { db, shop } = await requireShopContext(request);
+  const { db, shop, staffMemberId } = await requireShopContext(request);
   const { page } = QuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const [activity, deadJobs, dataRequests, foreignEvents] = await Promise.all([
     listActivity(db, shop, { page }),
@@ -25,7 +25,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     listCustomerDataRequests(db, shop),
     listForeignShippingEvents(db, shop),
   ]);
-  return { ...activity, deadJobs, dataRequests, foreignEvents };
+  return { ...activity, deadJobs, dataRequests, foreignEvents, viewerId: staffMemberId };
 };
 
 const ActionSchema = z.object({ intent: z.literal("retry-job"), jobId: z.string().min(1).max(64) });
@@ -47,7 +47,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
 const describeCalls = (n: number) => `${n} charged ${n === 1 ? "call" : "calls"}`;
 
 export default function ActivityPage() {
-  const { entries, monthTotal, page, hasNextPage, deadJobs, dataRequests, foreignEvents } =
+  const { entries, monthTotal, page, hasNextPage, deadJobs, dataRequests, foreignEvents, viewerId } =
     useLoaderData<typeof loader>();
   const [searchParams, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
@@ -90,7 +90,7 @@ export default function ActivityPage() {
               ))
             )}
             <Text as="p" tone="subdued">
-              Charged and recovered calls this calendar month (UTC), as the shipping service bills them.
+              What the shipping service charged this calendar month (UTC), refunds taken off.
               {monthTotal.totals.length > 0
                 ? ` ${describeCalls(monthTotal.totals.reduce((n, t) => n + t.calls, 0))}.`
                 : ""}{" "}
@@ -113,7 +113,7 @@ export default function ActivityPage() {
             </EmptyState>
           ) : (
             <BlockStack>
-              <ActivityTable entries={entries} loading={loading} />
+              <ActivityTable entries={entries} loading={loading} viewerId={viewerId} />
               <Box padding="400">
                 <InlineStack align="center">
                   <Pagination
