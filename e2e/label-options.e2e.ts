@@ -25,6 +25,7 @@ describe("label options", () => {
     await frame.getByLabel("Adult signature for product types").fill("Notebooks");
     await frame.getByRole("button", { name: "Save option rules" }).click();
     await see(guarded.page.getByRole("status").getByText("Option rules saved"));
+    await checkScreen(guarded, frame, "settings-option-rules");
 
     // #1001 ships two mugs and a leather notebook, for more than $50.
     frame = await openApp(guarded.page);
@@ -34,6 +35,7 @@ describe("label options", () => {
     const insured = await frame.getByLabel("Insured value").inputValue();
     expect(Number(insured)).toBeGreaterThan(50);
     expect(await frame.getByLabel("Signature on delivery").inputValue()).toBe("adult");
+    await checkScreen(guarded, frame, "options-from-rules");
 
     await getRates(frame);
     const amount = await chooseRate(frame);

@@ -8,7 +8,25 @@ import { useGuardedFetcher } from "./settings-guarded-fetcher";
 
 type Props = { optionRules: OptionRules };
 
-const FIELDS = ["insureAbove", "adultSignatureTags", "adultSignatureProductTypes", "lithiumTags"];
+type TagListName = "adultSignatureTags" | "adultSignatureProductTypes" | "lithiumTags";
+
+// The rules that match products by tag or type: comma-separated lists, as Shopify writes tags.
+const TAG_FIELDS: readonly { name: TagListName; label: string; placeholder: string; helpText?: string }[] = [
+  {
+    name: "adultSignatureTags",
+    label: "Adult signature for products tagged",
+    placeholder: "wine, 21+",
+    helpText: "Separate tags with commas, as in Shopify.",
+  },
+  { name: "adultSignatureProductTypes", label: "Adult signature for product types", placeholder: "Spirits" },
+  {
+    name: "lithiumTags",
+    label: "Lithium batteries for products tagged",
+    placeholder: "lithium-battery",
+    helpText:
+      "Shipments with these products go by ground services only (USPS Ground Advantage, UPS Ground, FedEx Ground).",
+  },
+];
 
 /** Insurance, adult signature and lithium batteries by rule: every new label starts with them. */
 export function SettingsOptionRulesCard({ optionRules }: Props) {
@@ -16,20 +34,16 @@ export function SettingsOptionRulesCard({ optionRules }: Props) {
   const [insureAbove, setInsureAbove] = useState(
     optionRules.insureAboveCents === null ? "" : formatUsdCents(optionRules.insureAboveCents),
   );
-  const [adultSignatureTags, setAdultSignatureTags] = useState(joinTagList(optionRules.adultSignatureTags));
-  const [adultSignatureProductTypes, setAdultSignatureProductTypes] = useState(
-    joinTagList(optionRules.adultSignatureProductTypes),
-  );
-  const [lithiumTags, setLithiumTags] = useState(joinTagList(optionRules.lithiumTags));
-  const problem = formError(data, FIELDS);
+  const [lists, setLists] = useState<Record<TagListName, string>>({
+    adultSignatureTags: joinTagList(optionRules.adultSignatureTags),
+    adultSignatureProductTypes: joinTagList(optionRules.adultSignatureProductTypes),
+    lithiumTags: joinTagList(optionRules.lithiumTags),
+  });
+  const problem = formError(data, ["insureAbove", ...TAG_FIELDS.map((f) => f.name)]);
 
   return (
     <Card>
-      <Form
-        onSubmit={() =>
-          submit({ intent: "saveOptionRules", insureAbove, adultSignatureTags, adultSignatureProductTypes, lithiumTags })
-        }
-      >
+      <Form onSubmit={() => submit({ intent: "saveOptionRules", insureAbove, ...lists })}>
         <BlockStack gap="400">
           {problem ? (
             <Banner tone="critical">
@@ -47,32 +61,18 @@ export function SettingsOptionRulesCard({ optionRules }: Props) {
               error={fieldError(data, "insureAbove")}
               helpText="Insured for what the items sell for, up to $5,000; insurance costs 1% of the amount, at least $1.00. Leave empty to insure only when you choose to."
             />
-            <TextField
-              label="Adult signature for products tagged"
-              autoComplete="off"
-              value={adultSignatureTags}
-              onChange={setAdultSignatureTags}
-              error={fieldError(data, "adultSignatureTags")}
-              placeholder="wine, 21+"
-              helpText="Separate tags with commas, as in Shopify."
-            />
-            <TextField
-              label="Adult signature for product types"
-              autoComplete="off"
-              value={adultSignatureProductTypes}
-              onChange={setAdultSignatureProductTypes}
-              error={fieldError(data, "adultSignatureProductTypes")}
-              placeholder="Spirits"
-            />
-            <TextField
-              label="Lithium batteries for products tagged"
-              autoComplete="off"
-              value={lithiumTags}
-              onChange={setLithiumTags}
-              error={fieldError(data, "lithiumTags")}
-              placeholder="lithium-battery"
-              helpText="Shipments with these products go by ground services only (USPS Ground Advantage, UPS Ground, FedEx Ground)."
-            />
+            {TAG_FIELDS.map((field) => (
+              <TextField
+                key={field.name}
+                label={field.label}
+                autoComplete="off"
+                value={lists[field.name]}
+                onChange={(value) => setLists((current) => ({ ...current, [field.name]: value }))}
+                error={fieldError(data, field.name)}
+                placeholder={field.placeholder}
+                helpText={field.helpText}
+              />
+            ))}
             <Text as="p" tone="subdued">
               New labels, automatic drafts and bulk runs start with these options; you can still change them on an
               order&apos;s label page. Rates include what each option costs.
