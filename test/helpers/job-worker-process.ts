@@ -1,7 +1,7 @@
 // A process running a worker, for tests: the same process wiring as `npm run worker` and the app
 // process on SQLite (runWorkerProcess: signals, grace period, release), with one job whose
 // effects a test can count from outside.
-// Started by app/jobs/worker-process.server.test.ts as
+// Started by test/postgresql/worker-process.test.ts as
 //   node --import tsx test/helpers/job-worker-process.ts
 // with DATABASE_URL, EFFECT_FILE (one line per start and per finish), JOB_MS and GRACE_MS.
 

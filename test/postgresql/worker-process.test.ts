@@ -5,17 +5,16 @@ import { join } from "node:path";
 
 import { afterEach, describe, expect, it } from "vitest";
 
-import db from "~/db.server";
-
-import { SLOW_EFFECT_JOB } from "../../test/helpers/job-worker-process";
-import { ROOT } from "../../test/setup/database";
-import { TEST_SHOP } from "../../test/setup/test-env";
-import { createPrismaJobQueue, providerOf } from "./prisma-job-queue.server";
+import db from "../../app/db.server";
+import { createPrismaJobQueue } from "../../app/jobs/prisma-job-queue.server";
+import { SLOW_EFFECT_JOB } from "../helpers/job-worker-process";
+import { ROOT } from "../setup/database";
+import { TEST_SHOP } from "../setup/test-env";
 
 // Real worker processes (test/helpers/job-worker-process.ts: the same wiring as `npm run worker`)
 // against this test's database; effects are counted in a file the job appends to. A worker
 // process of its own exists only on PostgreSQL: on SQLite the worker runs inside the app's one
-// process (ADR 19), so these run under `npm run test:postgres`.
+// process (ADR 19), so these live in test/postgresql/ and run under `npm run test:postgres` only.
 
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
@@ -59,7 +58,7 @@ function startWorker(env: Record<string, string>): {
 const enqueue = (n: number) => createPrismaJobQueue(db).enqueue(SLOW_EFFECT_JOB, TEST_SHOP, { n });
 const POLL = { timeout: 40_000, interval: 25 };
 
-describe.runIf(providerOf(db) === "postgresql")("the worker process", () => {
+describe("the worker process", () => {
   it("on SIGTERM finishes the jobs it is running, claims no more, and exits 0", async () => {
     const file = effectFile();
     // As many jobs as the worker runs at once (concurrency 4): the one enqueued next must wait.
