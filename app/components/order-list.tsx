@@ -13,6 +13,7 @@ import {
   Link,
   Text,
   Tooltip,
+  useBreakpoints,
   useSetIndexFiltersMode,
 } from "@shopify/polaris";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -83,6 +84,19 @@ export function formatWeight(grams: number | null): string {
   const pounds = grams / 453.59237;
   return pounds >= 1 ? `${pounds.toFixed(1)} lb` : `${(grams / 28.349523125).toFixed(1)} oz`;
 }
+
+/** The row's primary link: keyboard users tab to it; Polaris renders it as a Remix Link. */
+function OrderLink({ row }: { row: OrderRow }) {
+  return (
+    <Link url={`/app/orders/${row.orderId}`} dataPrimaryLink monochrome removeUnderline>
+      <Text as="span" fontWeight="semibold">
+        {row.name}
+      </Text>
+    </Link>
+  );
+}
+
+const formatOrderDate = (iso: string) => new Date(iso).toLocaleDateString("en-US", { dateStyle: "medium" });
 
 function ProblemsCell({ row }: { row: OrderRow }) {
   if (row.attention.length === 0) return <ProblemsBadge problems={row.problems} />;
@@ -167,6 +181,8 @@ export function OrderList({
   // "Select all" past this page: the server lists every order the tab and search show.
   const [choosingServices, setChoosingServices] = useState(false);
   const [tooMany, setTooMany] = useState<string | null>(null);
+  // Phone-sized: one stacked cell per order instead of eight columns off the screen's edge.
+  const condensed = useBreakpoints().smDown;
   const createLabels = (choice: BulkChoice) => {
     setChoosingServices(false);
     // Said here, before anything is sent: the run would refuse it.
@@ -322,6 +338,7 @@ export function OrderList({
         }}
       >
         <IndexTable
+          condensed={condensed}
           resourceName={{ singular: "order", plural: "orders" }}
           itemCount={rows.length}
           selectedItemsCount={allInView ? "All" : summary.onThisPage}
@@ -360,37 +377,56 @@ export function OrderList({
               selected={allInView || selection.orders.has(row.orderGid)}
               onClick={() => open(row)}
             >
-              <IndexTable.Cell>
-                {/* The row's primary link: keyboard users tab to it; Polaris renders it as a Remix Link. */}
-                <Link url={`/app/orders/${row.orderId}`} dataPrimaryLink monochrome removeUnderline>
-                  <Text as="span" fontWeight="semibold">
-                    {row.name}
-                  </Text>
-                </Link>
-              </IndexTable.Cell>
-              <IndexTable.Cell>
-                {new Date(row.createdAt).toLocaleDateString("en-US", { dateStyle: "medium" })}
-              </IndexTable.Cell>
-              <IndexTable.Cell>{row.customer ?? "—"}</IndexTable.Cell>
-              <IndexTable.Cell>{row.destination ?? "—"}</IndexTable.Cell>
-              <IndexTable.Cell>
-                <Text as="span" alignment="end" numeric>
-                  {row.items}
-                </Text>
-              </IndexTable.Cell>
-              <IndexTable.Cell>
-                <Text as="span" alignment="end" numeric>
-                  {formatWeight(row.weightGrams)}
-                </Text>
-              </IndexTable.Cell>
-              <IndexTable.Cell>
-                <BlockStack inlineAlign="start">
-                  <Badge tone={PROGRESS_TONE[row.label.progress]}>{LABEL_PROGRESS_TEXT[row.label.progress]}</Badge>
-                </BlockStack>
-              </IndexTable.Cell>
-              <IndexTable.Cell>
-                <ProblemsCell row={row} />
-              </IndexTable.Cell>
+              {condensed ? (
+                // A phone: one cell per order, what decides the next step first (Polaris's condensed list).
+                <div style={{ padding: "var(--p-space-300) var(--p-space-400)", width: "100%" }}>
+                  <BlockStack gap="150">
+                    <InlineStack align="space-between" blockAlign="center" gap="200">
+                      <OrderLink row={row} />
+                      <Text as="span" tone="subdued" variant="bodySm">
+                        {formatOrderDate(row.createdAt)}
+                      </Text>
+                    </InlineStack>
+                    <Text as="span" variant="bodySm">
+                      {[row.customer, row.destination].filter(Boolean).join(" · ") || "—"}
+                    </Text>
+                    <Text as="span" variant="bodySm" tone="subdued">
+                      {`${row.items} ${row.items === 1 ? "item" : "items"} · ${formatWeight(row.weightGrams)}`}
+                    </Text>
+                    <InlineStack gap="200" blockAlign="start" wrap>
+                      <Badge tone={PROGRESS_TONE[row.label.progress]}>{LABEL_PROGRESS_TEXT[row.label.progress]}</Badge>
+                      <ProblemsCell row={row} />
+                    </InlineStack>
+                  </BlockStack>
+                </div>
+              ) : (
+                <>
+                  <IndexTable.Cell>
+                    <OrderLink row={row} />
+                  </IndexTable.Cell>
+                  <IndexTable.Cell>{formatOrderDate(row.createdAt)}</IndexTable.Cell>
+                  <IndexTable.Cell>{row.customer ?? "—"}</IndexTable.Cell>
+                  <IndexTable.Cell>{row.destination ?? "—"}</IndexTable.Cell>
+                  <IndexTable.Cell>
+                    <Text as="span" alignment="end" numeric>
+                      {row.items}
+                    </Text>
+                  </IndexTable.Cell>
+                  <IndexTable.Cell>
+                    <Text as="span" alignment="end" numeric>
+                      {formatWeight(row.weightGrams)}
+                    </Text>
+                  </IndexTable.Cell>
+                  <IndexTable.Cell>
+                    <BlockStack inlineAlign="start">
+                      <Badge tone={PROGRESS_TONE[row.label.progress]}>{LABEL_PROGRESS_TEXT[row.label.progress]}</Badge>
+                    </BlockStack>
+                  </IndexTable.Cell>
+                  <IndexTable.Cell>
+                    <ProblemsCell row={row} />
+                  </IndexTable.Cell>
+                </>
+              )}
             </IndexTable.Row>
           ))}
         </IndexTable>

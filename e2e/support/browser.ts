@@ -44,11 +44,16 @@ export type GuardedPage = {
   close: () => Promise<void>;
 };
 
-export async function openGuardedPage(browser: Browser, testName: string): Promise<GuardedPage> {
+export async function openGuardedPage(
+  browser: Browser,
+  testName: string,
+  /** The window's size; default a laptop's (a phone: 390 × 844). */
+  viewport: { width: number; height: number } = { width: 1360, height: 900 },
+): Promise<GuardedPage> {
   // A desktop Chrome user agent: Shopify's library answers "410 Gone" to bots, and headless
   // Chromium's default agent reads as one.
   const context = await browser.newContext({
-    viewport: { width: 1360, height: 900 },
+    viewport,
     userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
   });
   const consoleErrors: string[] = [];

@@ -97,6 +97,13 @@ export function renderAdminPage(input: AdminPageInput): string {
   .simulate button:hover { background: #fff; }
   .simulate button[aria-busy="true"] { opacity: .6; cursor: progress; }
   .simulate select:focus-visible, .simulate button:focus-visible { outline: 2px solid #8fb3ff; outline-offset: 2px; }
+  /* A phone, as Shopify's admin shows one: the store's sidebar folds away and the app takes the width. */
+  @media (max-width: 767px) {
+    .frame { grid-template-columns: 1fr; border-radius: 0; }
+    nav.side, .search, .simulate label, .store span:not(.avatar) { display: none; }
+    .brand { width: auto; }
+    header.top { gap: 8px; }
+  }
 </style>
 </head>
 <body>
