@@ -14,6 +14,7 @@ import { parseAmountCents, type Rate } from "~/shipping/schemas";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { hasItemsToShip, isOpenToShip } from "~/shopify/fulfillment-order-choice";
 import { getNumericId, type OrderGid, parseOrderGid, toOrderGid } from "~/shopify/ids";
+import { mapBounded } from "~/utils/map-bounded";
 import { formatMinorUnits } from "~/utils/money";
 import { err, ok, type Result } from "~/utils/result";
 
@@ -367,19 +368,6 @@ export async function buyForExtension(
   const bought = await buyLabel(deps, labelId, { notifyCustomer: loaded.value.loaded.settings.notifyCustomer });
   if (!bought.ok) return { ok: false, error: bought.error };
   return { ok: true, label: { ...toExtensionLabel(bought.value.label), writeBackError: bought.value.writeBackError } };
-}
-
-async function mapBounded<T, R>(items: readonly T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await run(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return results;
 }
 
 /**
