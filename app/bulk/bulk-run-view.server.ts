@@ -148,7 +148,9 @@ export async function getBulkRun(
     if (item.status === "bought") item.labelFormat = resolveLabelFormat(label);
     item.chargedCents = label.chargedCents;
     item.currency = label.currency;
-    item.refund = label.void ? { status: label.void.status, cents: label.void.refundCents ?? label.chargedCents } : null;
+    item.refund = label.void
+      ? { status: label.void.status, cents: label.void.refundCents ?? label.chargedCents }
+      : null;
     if (item.status === "bought") item.voidBlocker = describeVoidBlocker(label, now);
     // A voided label must not ship: it leaves the print files.
     if (label.status === "void_pending" || label.status === "voided") item.labelFormat = null;

@@ -1,7 +1,7 @@
 import { Banner, BlockStack, List, Modal, Text } from "@shopify/polaris";
 import type { ReactNode } from "react";
 
-import type { LabelVoidOutcome } from "~/labels/void-label.server";
+import type { LabelVoidOutcomes } from "~/labels/void-label.server";
 import { formatMinorUnits } from "~/utils/money";
 
 import {
@@ -101,23 +101,19 @@ export function VoidLabelsModal({ open, candidates, busy, onConfirm, onClose, pi
 }
 
 /** What happened to each label the merchant asked to void. */
-export function VoidResultsBanner({
-  results,
-  onDismiss,
-}: {
-  results: readonly LabelVoidOutcome[];
-  onDismiss: () => void;
-}) {
+export function VoidResultsBanner({ answer, onDismiss }: { answer: LabelVoidOutcomes; onDismiss: () => void }) {
+  const { results, notFound } = answer;
   const asked = results.filter((r) => r.outcome !== "refused");
   const refused = results.filter((r) => r.outcome === "refused");
-  if (results.length === 0) return null;
-  const total = describeRefundTotal(asked.map((r) => ({ refundCents: r.refundCents, currency: r.currency ?? "USD" })));
+  const notVoided = refused.length + notFound;
+  if (results.length === 0 && notFound === 0) return null;
+  const total = describeRefundTotal(asked);
   return (
     <Banner
-      tone={refused.length === 0 ? "success" : asked.length === 0 ? "critical" : "warning"}
+      tone={notVoided === 0 ? "success" : asked.length === 0 ? "critical" : "warning"}
       title={
         asked.length === 0
-          ? `${countOf(refused.length, "label was", "labels were")} not voided`
+          ? `${countOf(notVoided, "label was", "labels were")} not voided`
           : `Refund pending for ${countOf(asked.length, "label")}: ${total}`
       }
       onDismiss={onDismiss}
@@ -131,22 +127,18 @@ export function VoidResultsBanner({
             ready for new labels.
           </p>
         ) : null}
-        {refused.length > 0 ? (
-          <>
-            {asked.length > 0 ? (
-              <Text
-                as="p"
-                fontWeight="semibold"
-              >{`${countOf(refused.length, "label was", "labels were")} not voided:`}</Text>
+        {notVoided > 0 && asked.length > 0 ? (
+          <Text as="p" fontWeight="semibold">{`${countOf(notVoided, "label was", "labels were")} not voided:`}</Text>
+        ) : null}
+        {notVoided > 0 ? (
+          <List type="bullet">
+            {refused.map((r) => (
+              <List.Item key={r.labelId}>{`${r.orderName}: ${r.message ?? "It can't be voided."}`}</List.Item>
+            ))}
+            {notFound > 0 ? (
+              <List.Item>{`${countOf(notFound, "label")} no longer found: reload the page.`}</List.Item>
             ) : null}
-            <List type="bullet">
-              {refused.map((r) => (
-                <List.Item
-                  key={r.labelId}
-                >{`${r.orderName ?? "A label"}: ${r.message ?? "It can't be voided."}`}</List.Item>
-              ))}
-            </List>
-          </>
+          </List>
         ) : null}
       </BlockStack>
     </Banner>

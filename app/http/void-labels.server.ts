@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { type LabelVoidOutcome, MAX_LABELS_PER_VOID, requestLabelVoids } from "~/labels/void-label.server";
+import { type LabelVoidOutcomes, MAX_LABELS_PER_VOID, requestLabelVoids } from "~/labels/void-label.server";
 import { JsonOf } from "~/shipments/label-form";
 
 import type { ShopContext } from "./shop-context.server";
@@ -17,35 +17,26 @@ export const LabelIdsFieldSchema = JsonOf(
     .max(MAX_LABELS_PER_VOID, `Select at most ${MAX_LABELS_PER_VOID} labels at a time.`),
 );
 
-export type VoidLabelsAnswer = { intent: "void"; results: LabelVoidOutcome[] };
+export type VoidLabelsAnswer = { intent: "void" } & LabelVoidOutcomes;
 
 /**
  * Voids the labels for the staff member behind the request. Voiding cancels fulfillments in
  * Shopify and moves money like buying: only for staff Shopify lets fulfil orders (ADR 13), asked
  * before anything is sent. A shop without a shipping key is sent to Settings. With `within` (a
- * bulk run's labels), an id outside it is refused without being looked at.
+ * bulk run's labels), an id outside it is counted as not found without being looked at.
  */
 export async function voidLabelsForStaff(
   request: Request,
   context: ShopContext,
   labelIds: readonly string[],
-  within?: { labelIds: ReadonlySet<string>; refusal: string },
+  within?: ReadonlySet<string>,
 ): Promise<Response | VoidLabelsAnswer> {
   const allowed = await checkSpendingPermission(request, context);
   if (!allowed.ok) return respondToSpendingRefusal(allowed.refusal);
   const shipping = await context.requireShipping();
   const { db, shop, admin, staffMemberId } = context;
-  const inside = within ? labelIds.filter((id) => within.labelIds.has(id)) : labelIds;
-  const outside: LabelVoidOutcome[] = within
-    ? [...new Set(labelIds.filter((id) => !within.labelIds.has(id)))].map((labelId) => ({
-        labelId,
-        orderName: null,
-        outcome: "refused",
-        refundCents: null,
-        currency: null,
-        message: within.refusal,
-      }))
-    : [];
-  const results = await requestLabelVoids({ db, shop, admin, shipping, staffMemberId }, inside);
-  return { intent: "void", results: [...results, ...outside] };
+  const unique = [...new Set(labelIds)];
+  const inside = within ? unique.filter((id) => within.has(id)) : unique;
+  const { results, notFound } = await requestLabelVoids({ db, shop, admin, shipping, staffMemberId }, inside);
+  return { intent: "void", results, notFound: notFound + unique.length - inside.length };
 }

@@ -149,8 +149,7 @@ export async function requestLabelVoid(deps: VoidDeps, labelId: string): Promise
 /** One label's answer when several are voided at once. */
 export type LabelVoidOutcome = {
   labelId: string;
-  /** Null for an id the shop has no label for. */
-  orderName: string | null;
+  orderName: string;
   /**
    * `pending`: the service took the void (or had it already), the refund waits for the carrier;
    * `refunded`: refunded already; `refused`: not voided, `message` says why (nothing was sent
@@ -158,9 +157,15 @@ export type LabelVoidOutcome = {
    */
   outcome: "pending" | "refunded" | "refused";
   refundCents: number | null;
-  currency: string | null;
+  currency: string;
   message: string | null;
 };
+
+/**
+ * What "Void labels" came to: per label of the shop, and how many ids named no label of the shop
+ * (removed, or never its own). Those are only counted: an id the shop does not have is not echoed.
+ */
+export type LabelVoidOutcomes = { results: LabelVoidOutcome[]; notFound: number };
 
 /** Labels one request may void: a page of the Labels list, or a bulk run's labels. */
 export const MAX_LABELS_PER_VOID = 250;
@@ -172,9 +177,9 @@ const VOIDS_IN_FLIGHT = 4;
  * `requestLabelVoid`, so each is checked, claimed and asked once exactly as from the order page.
  * One label's refusal never stops the others; the answer says per label what happened.
  */
-export async function requestLabelVoids(deps: VoidDeps, labelIds: readonly string[]): Promise<LabelVoidOutcome[]> {
+export async function requestLabelVoids(deps: VoidDeps, labelIds: readonly string[]): Promise<LabelVoidOutcomes> {
   const unique = [...new Set(labelIds)].slice(0, MAX_LABELS_PER_VOID);
-  return mapBounded(unique, VOIDS_IN_FLIGHT, async (labelId): Promise<LabelVoidOutcome> => {
+  const outcomes = await mapBounded(unique, VOIDS_IN_FLIGHT, async (labelId): Promise<LabelVoidOutcome | null> => {
     const result = await requestLabelVoid(deps, labelId);
     if (result.ok) {
       const label = result.value;
@@ -188,21 +193,22 @@ export async function requestLabelVoids(deps: VoidDeps, labelIds: readonly strin
       };
     }
     const label = result.error.code === "NOT_FOUND" ? null : await findLabel(deps.db, deps.shop, labelId);
+    if (!label) return null;
     return {
       labelId,
-      orderName: label?.orderName ?? null,
+      orderName: label.orderName,
       outcome: "refused",
       refundCents: null,
-      currency: label?.currency ?? null,
+      currency: label.currency,
       message:
-        result.error.code === "NOT_FOUND"
-          ? "This label was not found."
-          : result.error.fixable || result.error.code === "INVALID_STATE"
-            ? result.error.message
-            : // The service or Shopify failed: logged under a reference the merchant can quote.
-              reportError(result.error, { level: "warn", context: { shop: deps.shop } }).message,
+        result.error.fixable || result.error.code === "INVALID_STATE"
+          ? result.error.message
+          : // The service or Shopify failed: logged under a reference the merchant can quote.
+            reportError(result.error, { level: "warn", context: { shop: deps.shop } }).message,
     };
   });
+  const results = outcomes.filter((o): o is LabelVoidOutcome => o !== null);
+  return { results, notFound: outcomes.length - results.length };
 }
 
 /**

@@ -63,10 +63,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   if (input.intent === "void") {
     const labelIds = await listBulkRunLabelIds(db, shop, runId);
     if (!labelIds) return Response.json({ error: { message: "This run does not exist." } }, { status: 404 });
-    return voidLabelsForStaff(request, context, input.labelIds, {
-      labelIds,
-      refusal: "This label is not one of this run's.",
-    });
+    return voidLabelsForStaff(request, context, input.labelIds, labelIds);
   }
   // Confirming and retrying let the worker spend: only for a staff member Shopify lets fulfil
   // orders (ADR 13), who is then named on every purchase. Cancelling is anyone's.

@@ -114,7 +114,7 @@ export default function LabelsPage() {
     <Page title="Labels" subtitle="Every label of the shop, newest first.">
       <BlockStack gap="400">
         {showResults && answer && "results" in answer ? (
-          <VoidResultsBanner results={answer.results} onDismiss={() => setShowResults(false)} />
+          <VoidResultsBanner answer={answer} onDismiss={() => setShowResults(false)} />
         ) : null}
         {showResults && answer && "error" in answer ? (
           <Banner tone="critical" title="No label was voided" onDismiss={() => setShowResults(false)}>

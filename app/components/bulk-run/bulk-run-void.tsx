@@ -53,7 +53,7 @@ export function BulkRunVoid({ run }: { run: BulkRunView }) {
   return (
     <>
       {showResults && answer && "results" in answer ? (
-        <VoidResultsBanner results={answer.results} onDismiss={() => setShowResults(false)} />
+        <VoidResultsBanner answer={answer} onDismiss={() => setShowResults(false)} />
       ) : null}
       {showResults && answer && "error" in answer ? (
         <Banner tone="critical" title="No label was voided" onDismiss={() => setShowResults(false)}>
