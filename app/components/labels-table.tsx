@@ -186,7 +186,18 @@ function LabelRow({
       </IndexTable.Cell>
       <IndexTable.Cell>
         <BlockStack gap="050" inlineAlign="start">
-          <Badge tone={writeBack.tone}>{writeBack.label}</Badge>
+          {voided && item.refund?.shopify === "cancelled" ? (
+            // Its tracking left Shopify with the cancelled fulfillment: "Not yet" would promise it.
+            <Badge>Fulfillment cancelled</Badge>
+          ) : voided && item.refund?.shopify === "cancel_pending" ? (
+            <Badge tone="attention">Cancelling fulfillment</Badge>
+          ) : voided ? (
+            <Text as="span" tone="subdued">
+              —
+            </Text>
+          ) : (
+            <Badge tone={writeBack.tone}>{writeBack.label}</Badge>
+          )}
           {item.writeBack.status === "failed" && item.writeBack.lastError ? (
             <Text as="span" tone="critical" variant="bodySm">
               {item.writeBack.lastError}
@@ -199,7 +210,7 @@ function LabelRow({
           {voided && item.labelUrl ? (
             // A voided label must not ship: no download offered.
             <Text as="span" tone="subdued">
-              Voided: don&apos;t use
+              Voided
             </Text>
           ) : item.labelUrl ? (
             // The label file is served by the shipping service, not by this app: a plain download
@@ -220,7 +231,7 @@ function LabelRow({
                 variant="plain"
                 tone="critical"
                 onClick={onVoid}
-                accessibilityLabel={`Void the label of ${item.orderName}`}
+                accessibilityLabel={`Void label of ${item.orderName}`}
               >
                 Void label
               </Button>

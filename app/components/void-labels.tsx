@@ -101,9 +101,19 @@ export function VoidLabelsModal({ open, candidates, busy, onConfirm, onClose, pi
 }
 
 /** What happened to each label the merchant asked to void. */
-export function VoidResultsBanner({ answer, onDismiss }: { answer: LabelVoidOutcomes; onDismiss: () => void }) {
+export function VoidResultsBanner({
+  answer,
+  refunded,
+  onDismiss,
+}: {
+  answer: LabelVoidOutcomes;
+  /** The labels refunded by now, as the page last loaded them: the banner follows the carrier. */
+  refunded: ReadonlySet<string>;
+  onDismiss: () => void;
+}) {
   const { results, notFound } = answer;
   const asked = results.filter((r) => r.outcome !== "refused");
+  const allRefunded = asked.length > 0 && asked.every((r) => r.outcome === "refunded" || refunded.has(r.labelId));
   const refused = results.filter((r) => r.outcome === "refused");
   const notVoided = refused.length + notFound;
   if (results.length === 0 && notFound === 0) return null;
@@ -114,14 +124,18 @@ export function VoidResultsBanner({ answer, onDismiss }: { answer: LabelVoidOutc
       title={
         asked.length === 0
           ? `${countOf(notVoided, "label was", "labels were")} not voided`
-          : `Refund pending for ${countOf(asked.length, "label")}: ${total}`
+          : allRefunded
+            ? `Refunded ${countOf(asked.length, "label")}: ${total}`
+            : `Refund pending for ${countOf(asked.length, "label")}: ${total}`
       }
       onDismiss={onDismiss}
     >
       <BlockStack gap="200">
         {asked.length > 0 ? (
           <p>
-            The money goes back to your shipping balance once the carrier confirms, usually within minutes.{" "}
+            {allRefunded
+              ? "The carrier confirmed: the money is back in your shipping balance. "
+              : "The money goes back to your shipping balance once the carrier confirms, usually within minutes. "}
             {asked.length === 1 ? "Its fulfillment" : "Their fulfillments"} in Shopify{" "}
             {asked.length === 1 ? "is" : "are"} cancelled, so {asked.length === 1 ? "the order is" : "the orders are"}{" "}
             ready for new labels.

@@ -114,7 +114,11 @@ export default function LabelsPage() {
     <Page title="Labels" subtitle="Every label of the shop, newest first.">
       <BlockStack gap="400">
         {showResults && answer && "results" in answer ? (
-          <VoidResultsBanner answer={answer} onDismiss={() => setShowResults(false)} />
+          <VoidResultsBanner
+            answer={answer}
+            refunded={new Set(items.filter((i) => i.refund?.status === "refunded").map((i) => i.id))}
+            onDismiss={() => setShowResults(false)}
+          />
         ) : null}
         {showResults && answer && "error" in answer ? (
           <Banner tone="critical" title="No label was voided" onDismiss={() => setShowResults(false)}>

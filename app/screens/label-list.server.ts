@@ -38,7 +38,13 @@ export type LabelListItem = {
   /** Each parcel's latest status from the service's tracking events. */
   parcels: ParcelStatusView[];
   /** A void asked for this label (ADR 22): where its refund stands, and how much; null if never. */
-  refund: { status: NonNullable<LabelView["void"]>["status"]; cents: number | null; refusal: string | null } | null;
+  refund: {
+    status: NonNullable<LabelView["void"]>["status"];
+    cents: number | null;
+    refusal: string | null;
+    /** Where its Shopify fulfillment stands: cancelled for a replacement, or restored on refusal. */
+    shopify: NonNullable<LabelView["void"]>["shopify"];
+  } | null;
   /** Why "Void label" is not offered for it now; null when it is. */
   voidBlocker: string | null;
 };
@@ -116,6 +122,7 @@ function toLabelListItem(label: LabelView, parcels: ParcelStatusView[], now: Dat
           status: label.void.status,
           cents: label.void.refundCents ?? label.chargedCents,
           refusal: label.void.refusal,
+          shopify: label.void.shopify,
         }
       : null,
     voidBlocker: describeVoidBlocker(label, now),

@@ -53,7 +53,13 @@ export function BulkRunVoid({ run }: { run: BulkRunView }) {
   return (
     <>
       {showResults && answer && "results" in answer ? (
-        <VoidResultsBanner answer={answer} onDismiss={() => setShowResults(false)} />
+        <VoidResultsBanner
+          answer={answer}
+          refunded={
+            new Set(run.items.flatMap((i) => (i.labelId && i.refund?.status === "refunded" ? [i.labelId] : [])))
+          }
+          onDismiss={() => setShowResults(false)}
+        />
       ) : null}
       {showResults && answer && "error" in answer ? (
         <Banner tone="critical" title="No label was voided" onDismiss={() => setShowResults(false)}>
