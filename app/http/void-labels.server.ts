@@ -12,7 +12,8 @@ import { checkSpendingPermission, respondToSpendingRefusal } from "./spending-pe
 /** The form field that names the labels: a JSON array of label ids. */
 export const LabelIdsFieldSchema = JsonOf(
   z
-    .array(z.string().min(1).max(64))
+    // The app's label ids (cuids): anything else is not a label the page listed.
+    .array(z.string().regex(/^[a-z0-9]{1,64}$/, "Select labels from the list."))
     .min(1, "Select at least one label.")
     .max(MAX_LABELS_PER_VOID, `Select at most ${MAX_LABELS_PER_VOID} labels at a time.`),
 );

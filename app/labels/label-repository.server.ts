@@ -243,7 +243,12 @@ export function withRequestId(list: readonly string[], requestId: string | null 
   return JSON.stringify(requestId && !list.includes(requestId) ? [...list, requestId] : list);
 }
 
+// A lone UTF-16 surrogate (from an edited URL or a forged form) cannot be sent to the database
+// driver, which fails on it; no label id has one, so such an id finds nothing.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 export async function findLabel(db: PrismaClient, shop: string, labelId: string): Promise<LabelView | null> {
+  if (LONE_SURROGATE.test(labelId)) return null;
   const row = await db.label.findFirst({ where: { id: labelId, shop } });
   return row ? toLabelView(row) : null;
 }

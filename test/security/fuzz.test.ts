@@ -214,7 +214,7 @@ const notLabelIds = jsonText.filter((v) => {
       Array.isArray(parsed) &&
       parsed.length > 0 &&
       parsed.length <= 250 &&
-      parsed.every((id) => typeof id === "string" && id.length > 0 && id.length <= 64)
+      parsed.every((id) => typeof id === "string" && /^[a-z0-9]{1,64}$/.test(id))
     );
   } catch {
     return true;
