@@ -1,6 +1,8 @@
+import { useFetcher } from "@remix-run/react";
 import { Banner, BlockStack, List, Modal, Text } from "@shopify/polaris";
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 
+import type { VoidLabelsAnswer } from "~/http/void-labels.server";
 import type { LabelVoidOutcomes } from "~/labels/void-label.server";
 import { formatMinorUnits } from "~/utils/money";
 
@@ -157,4 +159,38 @@ export function VoidResultsBanner({
       </BlockStack>
     </Banner>
   );
+}
+
+type VoidFetcherData = VoidLabelsAnswer | { error: { message: string } };
+
+/**
+ * Sends "Void labels" for the route the screen is on (its action takes `intent=void` and
+ * `labelIds`), and shows what came back until dismissed. `onAnswered` runs once per answer (to
+ * close the modal, clear a selection).
+ */
+export function useVoidLabels(onAnswered: (answer: VoidFetcherData) => void) {
+  const fetcher = useFetcher<VoidFetcherData>();
+  const [shown, setShown] = useState(false);
+  const answered = useRef(onAnswered);
+  answered.current = onAnswered;
+  const answer = fetcher.data;
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !answer) return;
+    setShown(true);
+    answered.current(answer);
+  }, [fetcher.state, answer]);
+  return {
+    busy: fetcher.state !== "idle",
+    submit: (labelIds: string[]) =>
+      fetcher.submit({ intent: "void", labelIds: JSON.stringify(labelIds) }, { method: "post" }),
+    /** The answer's banner; `refunded` are the labels refunded by now, as the page last loaded them. */
+    banner: (refunded: ReadonlySet<string>) =>
+      !shown || !answer ? null : "error" in answer ? (
+        <Banner tone="critical" title="No label was voided" onDismiss={() => setShown(false)}>
+          <p>{answer.error.message}</p>
+        </Banner>
+      ) : (
+        <VoidResultsBanner answer={answer} refunded={refunded} onDismiss={() => setShown(false)} />
+      ),
+  };
 }

@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { useFetcher, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import {
-  Banner,
   BlockStack,
   Box,
   Card,
@@ -13,14 +12,14 @@ import {
   Text,
   useIndexResourceState,
 } from "@shopify/polaris";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { z } from "zod";
 
 import { EMPTY_STATE_IMAGE, LABEL_STATUS_NAMES, LabelsTable } from "~/components/labels-table";
 import { usePolling } from "~/components/use-polling";
-import { VoidLabelsModal, VoidResultsBanner } from "~/components/void-labels";
+import { useVoidLabels, VoidLabelsModal } from "~/components/void-labels";
 import { requireShopContext } from "~/http/shop-context.server";
-import { LabelIdsFieldSchema, type VoidLabelsAnswer, voidLabelsForStaff } from "~/http/void-labels.server";
+import { LabelIdsFieldSchema, voidLabelsForStaff } from "~/http/void-labels.server";
 import { LABEL_LIST_FILTERS } from "~/screens/label-list";
 import { listShopLabels } from "~/screens/label-list.server";
 
@@ -62,18 +61,12 @@ export default function LabelsPage() {
   const loading = navigation.state === "loading" && navigation.location.pathname === "/app/labels";
   const { selectedResources, allResourcesSelected, handleSelectionChange, clearSelection } =
     useIndexResourceState(items);
-  const voiding = useFetcher<VoidLabelsAnswer | { error: { message: string } }>();
   const [chosen, setChosen] = useState<string[] | null>(null);
-  const [showResults, setShowResults] = useState(false);
-  const answer = voiding.data;
-  useEffect(() => {
-    if (voiding.state !== "idle" || !answer) return;
-    // Answered: the modal closes, the selection is done with, and the outcome shows above the table.
+  const voiding = useVoidLabels((answer) => {
+    // Answered: the modal closes and, once voided, the selection is done with.
     setChosen(null);
-    setShowResults(true);
     if ("results" in answer) clearSelection();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per answer
-  }, [voiding.state, answer]);
+  });
   usePolling(
     items.some((i) => i.status === "void_pending" || i.refund?.status === "requesting"),
     VOID_POLL_MS,
@@ -113,18 +106,7 @@ export default function LabelsPage() {
   return (
     <Page title="Labels" subtitle="Every label of the shop, newest first.">
       <BlockStack gap="400">
-        {showResults && answer && "results" in answer ? (
-          <VoidResultsBanner
-            answer={answer}
-            refunded={new Set(items.filter((i) => i.refund?.status === "refunded").map((i) => i.id))}
-            onDismiss={() => setShowResults(false)}
-          />
-        ) : null}
-        {showResults && answer && "error" in answer ? (
-          <Banner tone="critical" title="No label was voided" onDismiss={() => setShowResults(false)}>
-            <p>{answer.error.message}</p>
-          </Banner>
-        ) : null}
+        {voiding.banner(new Set(items.filter((i) => i.refund?.status === "refunded").map((i) => i.id)))}
         <Card padding="0">
           <Box padding="400">
             <InlineStack align="space-between" blockAlign="center">
@@ -190,11 +172,9 @@ export default function LabelsPage() {
       <VoidLabelsModal
         open={chosen !== null}
         candidates={candidates}
-        busy={voiding.state !== "idle"}
+        busy={voiding.busy}
         onClose={() => setChosen(null)}
-        onConfirm={(labelIds) =>
-          voiding.submit({ intent: "void", labelIds: JSON.stringify(labelIds) }, { method: "post" })
-        }
+        onConfirm={voiding.submit}
       />
     </Page>
   );

@@ -94,6 +94,13 @@ const bodiesSentTo = (requests: SentRequest[], method: string, path: string) =>
 
 const { serve } = harnessExtension(extension, [ORDER_GID]);
 
+const findVoidButton = () =>
+  waitFor(() => {
+    const button = [...document.body.querySelectorAll("s-button")].find((b) => b.textContent === "Void label");
+    if (!button) throw new Error("no Void label button");
+    return button;
+  });
+
 async function renderReady() {
   await extension.render();
   await waitFor(() => expect(primaryButton().textContent).toBe("Buy label for $8.40"));
@@ -536,12 +543,7 @@ describe("order label action", () => {
       },
     });
     await extension.render();
-    const voidButton = await waitFor(() => {
-      const button = [...document.body.querySelectorAll("s-button")].find((b) => b.textContent === "Void label");
-      if (!button) throw new Error("no Void label button");
-      return button;
-    });
-    fireEvent.click(voidButton);
+    fireEvent.click(await findVoidButton());
 
     // The confirmation names the refund; nothing is sent until it is confirmed.
     await waitFor(() => expect(primaryButton().textContent).toBe("Void label and refund $8.40"));
@@ -574,12 +576,7 @@ describe("order label action", () => {
         json(errorBody("NOT_VOIDABLE", "The carrier has already scanned this parcel, so it can't be voided."), 409),
     });
     await extension.render();
-    const voidButton = await waitFor(() => {
-      const button = [...document.body.querySelectorAll("s-button")].find((b) => b.textContent === "Void label");
-      if (!button) throw new Error("no Void label button");
-      return button;
-    });
-    fireEvent.click(voidButton);
+    fireEvent.click(await findVoidButton());
     await waitFor(() => expect(primaryButton().textContent).toBe("Void label and refund $8.40"));
     fireEvent.click(primaryButton());
     await waitFor(() => expect(screenText()).toContain("The label wasn't voided"));
