@@ -1,6 +1,7 @@
 import type { BulkRunItem, PrismaClient } from "@prisma/client";
 
 import { findLabel, findLabelPurchases, type LabelPurchase, type LabelView } from "~/labels/label-repository.server";
+import { describeVoidBlocker } from "~/labels/void-label.server";
 import { type LabelOptions, LabelOptionsSchema, summarizeOptions } from "~/shipments/label-options";
 import { parseStoredJson } from "~/utils/stored-json";
 
@@ -48,6 +49,13 @@ export type BulkRunItemView = {
   labelFormat: LabelFileFormat | null;
   /** Waiting for its job to try again after a passing failure: the cause, in the merchant's words. */
   retryingBecause: string | null;
+  /** A bought label's charge, for "Void labels" (the refund). */
+  chargedCents: number | null;
+  currency: string;
+  /** A void asked for its label (ADR 22): where the refund stands; null if never. */
+  refund: { status: NonNullable<LabelView["void"]>["status"]; cents: number | null } | null;
+  /** Why its label cannot be voided now; null when it can (only bought items can). */
+  voidBlocker: string | null;
 };
 
 export type BulkRunView = {
@@ -90,6 +98,10 @@ function toItemView(row: BulkRunItem): BulkRunItemView {
     shipment: null,
     labelFormat: null,
     retryingBecause,
+    chargedCents: null,
+    currency: "USD",
+    refund: null,
+    voidBlocker: "Only a bought label can be voided.",
     id: row.id,
     orderGid: row.orderGid,
     orderName: row.orderName,
@@ -140,6 +152,14 @@ export async function getBulkRun(
       item.retryingBecause = null;
     }
     if (item.status === "bought") item.labelFormat = resolveLabelFormat(label);
+    item.chargedCents = label.chargedCents;
+    item.currency = label.currency;
+    item.refund = label.void
+      ? { status: label.void.status, cents: label.void.refundCents ?? label.chargedCents }
+      : null;
+    if (item.status === "bought") item.voidBlocker = describeVoidBlocker(label, now);
+    // A voided label must not ship: it leaves the print files.
+    if (label.status === "void_pending" || label.status === "voided") item.labelFormat = null;
   }
   numberShipments(items);
   const counts = Object.fromEntries(BULK_ITEM_STATUSES.map((s) => [s, 0])) as Record<BulkItemStatus, number>;
@@ -208,8 +228,11 @@ function numberShipments(items: BulkRunItemView[]): void {
   }
 }
 
+const isVoided = (item: BulkRunItemView) =>
+  item.refund !== null && item.refund.status !== "rejected" && item.refund.status !== "requesting";
+
 function describePrintable(items: readonly BulkRunItemView[]): BulkRunView["printable"] {
-  const bought = items.filter((i) => i.status === "bought");
+  const bought = items.filter((i) => i.status === "bought" && !isVoided(i));
   const entries = PRINT_FORMATS.map((format) => {
     const takes = (item: BulkRunItemView) =>
       item.labelFormat !== null && FORMATS_IN_FILE[format].includes(item.labelFormat);
@@ -248,5 +271,18 @@ export async function listBulkRunLabels(db: PrismaClient, shop: string, runId: s
     orderBy: [{ position: "asc" }, { id: "asc" }],
   });
   const labels = await Promise.all(rows.map((row) => (row.labelId ? findLabel(db, shop, row.labelId) : null)));
-  return labels.filter((label): label is LabelView => label !== null);
+  // A voided label must not ship: never printed.
+  return labels.filter(
+    (label): label is LabelView => label !== null && label.status !== "void_pending" && label.status !== "voided",
+  );
+}
+
+/** The ids of the run's labels (bought or not); null when the shop has no such run. */
+export async function listBulkRunLabelIds(db: PrismaClient, shop: string, runId: string): Promise<Set<string> | null> {
+  if (!(await db.bulkRun.findFirst({ where: { id: runId, shop }, select: { id: true } }))) return null;
+  const rows = await db.bulkRunItem.findMany({
+    where: { runId, shop, labelId: { not: null } },
+    select: { labelId: true },
+  });
+  return new Set(rows.flatMap((row) => (row.labelId ? [row.labelId] : [])));
 }

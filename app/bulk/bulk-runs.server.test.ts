@@ -85,7 +85,10 @@ describe("bulk runs", () => {
     const [first, , third] = t.orders;
     if (!first || !third) throw new Error("no orders");
     const productIdOf = (title: string) =>
-      first.lineItems.find((l) => l.title === title)?.product?.id.split("/").pop() ?? "none";
+      first.lineItems
+        .find((l) => l.title === title)
+        ?.product?.id.split("/")
+        .pop() ?? "none";
     expect(run.productsMissingCustoms).toEqual([
       {
         // The declaration carries the tote's code and origin: its order page saves them to the product.

@@ -215,7 +215,13 @@ describe("buildMergedPdf", () => {
     expect(each.sizes[5]).toBe("288x432");
     const slip = readPageText(each.pages[3] as PDFPage);
     expect(slip).toEqual(
-      expect.arrayContaining(["Ana Souza", "500 W 56th St", "Brooklyn Kettlebells", "2 × Kettlebell 16 kg", "SKU KB-16"]),
+      expect.arrayContaining([
+        "Ana Souza",
+        "500 W 56th St",
+        "Brooklyn Kettlebells",
+        "2 × Kettlebell 16 kg",
+        "SKU KB-16",
+      ]),
     );
     expect(slip.at(-1)).toBe("Thank you for your order!");
 

@@ -1,5 +1,7 @@
 import { Link as RemixLink } from "@remix-run/react";
-import { Badge, BlockStack, IndexTable, InlineStack, Text, Tooltip } from "@shopify/polaris";
+import type { IndexTableProps } from "@shopify/polaris";
+import { Badge, BlockStack, Button, IndexTable, InlineStack, Text, Tooltip } from "@shopify/polaris";
+import type { ReactNode } from "react";
 
 import type { LabelListItem } from "~/screens/label-list.server";
 import { formatMinorUnits } from "~/utils/money";
@@ -17,8 +19,18 @@ const STATUS: Record<LabelListItem["status"], { label: string; tone: Tone }> = {
   fulfilled: { label: "Fulfilled", tone: "success" },
   failed: { label: "Failed", tone: "critical" },
   void_pending: { label: "Refund pending", tone: "attention" },
+  // A discarded draft, or a bought label voided and refunded (shown "Refunded", see statusOf).
   voided: { label: "Discarded", tone: undefined },
 };
+
+/** The row's badge: a voided label that was bought reads "Refunded", a discarded draft "Discarded". */
+function statusOf(item: LabelListItem): { label: string; tone: Tone } {
+  if (item.status === "voided" && item.refund?.status === "refunded") return { label: "Refunded", tone: "success" };
+  if (item.refund?.status === "requesting" && (item.status === "purchased" || item.status === "fulfilled")) {
+    return { label: "Voiding…", tone: "attention" };
+  }
+  return STATUS[item.status];
+}
 
 const WRITE_BACK: Record<LabelListItem["writeBack"]["status"], { label: string; tone: Tone }> = {
   none: { label: "Not yet", tone: undefined },
@@ -28,17 +40,46 @@ const WRITE_BACK: Record<LabelListItem["writeBack"]["status"], { label: string; 
   failed: { label: "Failed", tone: "critical" },
 };
 
-export const LABEL_STATUS_NAMES = Object.fromEntries(Object.entries(STATUS).map(([k, v]) => [k, v.label])) as Record<
-  LabelListItem["status"],
-  string
->;
+/** The states as the filter names them: "voided" holds refunded labels and discarded drafts alike. */
+export const LABEL_STATUS_NAMES = {
+  ...(Object.fromEntries(Object.entries(STATUS).map(([k, v]) => [k, v.label])) as Record<
+    LabelListItem["status"],
+    string
+  >),
+  voided: "Refunded or discarded",
+};
 
-export function LabelsTable({ items, loading }: { items: LabelListItem[]; loading: boolean }) {
+/** Links and buttons in a selectable row act themselves instead of toggling the row's selection. */
+function OwnClick({ children }: { children: ReactNode }) {
+  // Not a control itself: it only keeps a click on the control inside from reaching the row.
+  return <span onClick={(event) => event.stopPropagation()}>{children}</span>;
+}
+
+type Selection = {
+  selected: readonly string[];
+  allSelected: boolean;
+  onSelectionChange: NonNullable<IndexTableProps["onSelectionChange"]>;
+};
+
+export function LabelsTable({
+  items,
+  loading,
+  selection,
+  onVoid,
+}: {
+  items: LabelListItem[];
+  loading: boolean;
+  selection: Selection;
+  /** "Void labels" on the selection, or "Void" on one row. */
+  onVoid: (labelIds: string[]) => void;
+}) {
   return (
     <IndexTable
       resourceName={{ singular: "label", plural: "labels" }}
       itemCount={items.length}
-      selectable={false}
+      selectedItemsCount={selection.allSelected ? "All" : selection.selected.length}
+      onSelectionChange={selection.onSelectionChange}
+      promotedBulkActions={[{ content: "Void labels", onAction: () => onVoid([...selection.selected]) }]}
       loading={loading}
       headings={[
         { title: "Order" },
@@ -52,22 +93,41 @@ export function LabelsTable({ items, loading }: { items: LabelListItem[]; loadin
       ]}
     >
       {items.map((item, index) => (
-        <LabelRow key={item.id} item={item} index={index} />
+        <LabelRow
+          key={item.id}
+          item={item}
+          index={index}
+          selected={selection.selected.includes(item.id)}
+          onVoid={() => onVoid([item.id])}
+        />
       ))}
     </IndexTable>
   );
 }
 
-function LabelRow({ item, index }: { item: LabelListItem; index: number }) {
-  const status = STATUS[item.status];
+function LabelRow({
+  item,
+  index,
+  selected,
+  onVoid,
+}: {
+  item: LabelListItem;
+  index: number;
+  selected: boolean;
+  onVoid: () => void;
+}) {
+  const status = statusOf(item);
   const writeBack = WRITE_BACK[item.writeBack.status];
+  const voided = item.status === "void_pending" || item.status === "voided";
   return (
-    <IndexTable.Row id={item.id} position={index}>
+    <IndexTable.Row id={item.id} position={index} selected={selected}>
       <IndexTable.Cell>
         <BlockStack gap="050">
           {item.orderNumericId ? (
             // Remix Link: in-app navigation that keeps the embedded admin's context.
-            <RemixLink to={`/app/orders/${item.orderNumericId}`}>{item.orderName}</RemixLink>
+            <OwnClick>
+              <RemixLink to={`/app/orders/${item.orderNumericId}`}>{item.orderName}</RemixLink>
+            </OwnClick>
           ) : (
             <Text as="span">{item.orderName}</Text>
           )}
@@ -78,13 +138,18 @@ function LabelRow({ item, index }: { item: LabelListItem; index: number }) {
         </BlockStack>
       </IndexTable.Cell>
       <IndexTable.Cell>
-        {item.lastError && item.status === "failed" ? (
-          <Tooltip content={item.lastError}>
+        <BlockStack gap="100" inlineAlign="start">
+          {item.lastError && item.status === "failed" ? (
+            <Tooltip content={item.lastError}>
+              <Badge tone={status.tone}>{status.label}</Badge>
+            </Tooltip>
+          ) : (
             <Badge tone={status.tone}>{status.label}</Badge>
-          </Tooltip>
-        ) : (
-          <Badge tone={status.tone}>{status.label}</Badge>
-        )}
+          )}
+          {item.refund?.status === "rejected" && !voided ? (
+            <Badge tone="warning">Void refused: the parcel was scanned</Badge>
+          ) : null}
+        </BlockStack>
       </IndexTable.Cell>
       <IndexTable.Cell>
         {item.carrier ? `${item.carrier} · ${item.serviceName ?? "service not recorded"}` : "—"}
@@ -95,9 +160,11 @@ function LabelRow({ item, index }: { item: LabelListItem; index: number }) {
             "—"
           ) : item.trackingUrl ? (
             // The carrier's tracking page is outside the app: a new tab, not in-app navigation.
-            <a href={item.trackingUrl} target="_blank" rel="noopener noreferrer">
-              {item.trackingNumbers.join(", ")}
-            </a>
+            <OwnClick>
+              <a href={item.trackingUrl} target="_blank" rel="noopener noreferrer">
+                {item.trackingNumbers.join(", ")}
+              </a>
+            </OwnClick>
           ) : (
             item.trackingNumbers.join(", ")
           )}
@@ -119,7 +186,18 @@ function LabelRow({ item, index }: { item: LabelListItem; index: number }) {
       </IndexTable.Cell>
       <IndexTable.Cell>
         <BlockStack gap="050" inlineAlign="start">
-          <Badge tone={writeBack.tone}>{writeBack.label}</Badge>
+          {voided && item.refund?.shopify === "cancelled" ? (
+            // Its tracking left Shopify with the cancelled fulfillment: "Not yet" would promise it.
+            <Badge>Fulfillment cancelled</Badge>
+          ) : voided && item.refund?.shopify === "cancel_pending" ? (
+            <Badge tone="attention">Cancelling fulfillment</Badge>
+          ) : voided ? (
+            <Text as="span" tone="subdued">
+              —
+            </Text>
+          ) : (
+            <Badge tone={writeBack.tone}>{writeBack.label}</Badge>
+          )}
           {item.writeBack.status === "failed" && item.writeBack.lastError ? (
             <Text as="span" tone="critical" variant="bodySm">
               {item.writeBack.lastError}
@@ -128,17 +206,38 @@ function LabelRow({ item, index }: { item: LabelListItem; index: number }) {
         </BlockStack>
       </IndexTable.Cell>
       <IndexTable.Cell>
-        {item.labelUrl ? (
-          // The label file is served by the shipping service, not by this app: a plain download
-          // link is right here (a Remix Link would try to route it inside the app).
-          <a href={item.labelUrl} download target="_blank" rel="noopener noreferrer">
-            Download {item.labelFormat ? item.labelFormat.toUpperCase() : "label"}
-          </a>
-        ) : (
-          <Text as="span" tone="subdued">
-            Not bought yet
-          </Text>
-        )}
+        <BlockStack gap="100" inlineAlign="start">
+          {voided && item.labelUrl ? (
+            // A voided label must not ship: no download offered.
+            <Text as="span" tone="subdued">
+              Voided
+            </Text>
+          ) : item.labelUrl ? (
+            // The label file is served by the shipping service, not by this app: a plain download
+            // link is right here (a Remix Link would try to route it inside the app).
+            <OwnClick>
+              <a href={item.labelUrl} download target="_blank" rel="noopener noreferrer">
+                Download {item.labelFormat ? item.labelFormat.toUpperCase() : "label"}
+              </a>
+            </OwnClick>
+          ) : (
+            <Text as="span" tone="subdued">
+              {item.status === "voided" ? "Discarded" : "Not bought yet"}
+            </Text>
+          )}
+          {item.voidBlocker === null ? (
+            <OwnClick>
+              <Button
+                variant="plain"
+                tone="critical"
+                onClick={onVoid}
+                accessibilityLabel={`Void label of ${item.orderName}`}
+              >
+                Void label
+              </Button>
+            </OwnClick>
+          ) : null}
+        </BlockStack>
       </IndexTable.Cell>
     </IndexTable.Row>
   );

@@ -3,6 +3,7 @@ import type { PrismaClient } from "@prisma/client";
 import { describeNothingToLabel, shipmentsToLabel } from "~/bulk/bulk-runs.server";
 import { type LabelError, labelError } from "~/labels/label-errors";
 import { type LabelView, listActiveLabelsForOrders } from "~/labels/label-repository.server";
+import { describeVoidBlocker } from "~/labels/void-label.server";
 import { trackingUrlsFor } from "~/labels/write-tracking.server";
 import { buyLabel } from "~/shipments/buy-label.server";
 import { checkForDraft, checkShipment, quoteRequestOf, type ShipmentCheck } from "~/shipments/check-shipment";
@@ -14,6 +15,7 @@ import { parseAmountCents, type Rate } from "~/shipping/schemas";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { hasItemsToShip, isOpenToShip } from "~/shopify/fulfillment-order-choice";
 import { getNumericId, type OrderGid, parseOrderGid, toOrderGid } from "~/shopify/ids";
+import { mapBounded } from "~/utils/map-bounded";
 import { formatMinorUnits } from "~/utils/money";
 import { err, ok, type Result } from "~/utils/result";
 
@@ -47,14 +49,18 @@ export const orderAppUrl = (legacyId: string) => appUrlFor(`/app/orders/${legacy
 const BOUGHT: ReadonlySet<LabelView["status"]> = new Set(["purchased", "fulfilled"]);
 const PRINTABLE_FORMATS = new Set(["pdf", "png"]);
 
-export function toExtensionLabel(label: LabelView): ExtensionLabel {
+export function toExtensionLabel(label: LabelView, now = new Date()): ExtensionLabel {
   const bought = BOUGHT.has(label.status);
-  const cents = bought ? (label.chargedCents ?? label.quotedCents) : label.quotedCents;
+  const voided = label.status === "void_pending" || label.status === "voided";
+  const cents = bought || voided ? (label.chargedCents ?? label.quotedCents) : label.quotedCents;
+  // A request still in flight reads as pending: the merchant asked, the carrier has not decided.
+  const refund = label.void;
+  const refundCents = refund?.refundCents ?? cents;
   const format = label.labelFormat?.toLowerCase() ?? null;
   const urls = trackingUrlsFor(label.trackingNumbers, label.trackingUrl);
   return {
     id: label.id,
-    state: label.status === "draft" ? "draft" : bought ? "bought" : "in_progress",
+    state: label.status === "draft" ? "draft" : bought ? "bought" : voided ? "voided" : "in_progress",
     carrier: label.carrier,
     serviceName: label.serviceName,
     serviceCode: label.serviceCode,
@@ -63,6 +69,13 @@ export function toExtensionLabel(label: LabelView): ExtensionLabel {
     format,
     printable: bought && format !== null && PRINTABLE_FORMATS.has(format) && label.labelUrl !== null,
     writeBackError: bought && label.writeBack.status === "failed" ? label.writeBack.lastError : null,
+    canVoid: bought && describeVoidBlocker(label, now) === null,
+    refund: refund
+      ? {
+          status: refund.status === "requesting" ? "pending" : refund.status,
+          amount: refundCents === null ? null : { cents: refundCents, currency: label.currency },
+        }
+      : null,
   };
 }
 
@@ -367,19 +380,6 @@ export async function buyForExtension(
   const bought = await buyLabel(deps, labelId, { notifyCustomer: loaded.value.loaded.settings.notifyCustomer });
   if (!bought.ok) return { ok: false, error: bought.error };
   return { ok: true, label: { ...toExtensionLabel(bought.value.label), writeBackError: bought.value.writeBackError } };
-}
-
-async function mapBounded<T, R>(items: readonly T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await run(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return results;
 }
 
 /**

@@ -12,8 +12,11 @@ export type ExtensionProblem = { path: string; message: string; fix: string | nu
 
 export type ExtensionLabel = {
   id: string;
-  /** "draft" (free, not bought), "bought" (paid; tracking may still be on its way to Shopify), or "in_progress". */
-  state: "draft" | "bought" | "in_progress";
+  /**
+   * "draft" (free, not bought), "bought" (paid; tracking may still be on its way to Shopify),
+   * "in_progress" (being drafted or bought), or "voided" (a void asked: `refund` says where it stands).
+   */
+  state: "draft" | "bought" | "in_progress" | "voided";
   carrier: string | null;
   serviceName: string | null;
   /** The service's code: a draft is bought with it, at its quoted price. */
@@ -26,6 +29,10 @@ export type ExtensionLabel = {
   printable: boolean;
   /** Set when the tracking could not be written to Shopify yet (it is retried automatically). */
   writeBackError: string | null;
+  /** A bought label that may be voided now (ADR 22): bought, not scanned, within 30 days. */
+  canVoid: boolean;
+  /** A void asked for this label: its refund, pending until the carrier decides; null if never. */
+  refund: { status: "pending" | "refunded" | "rejected"; amount: ExtensionMoney | null } | null;
 };
 
 export type ExtensionShipment = {
@@ -92,6 +99,14 @@ export type ExtensionBuyRequest = {
 };
 export type ExtensionBuyResponse = { label: ExtensionLabel };
 
+/**
+ * POST /api/extensions/labels/:labelId/void  (no body)
+ * Asks the carrier to void a bought label: its refund is then pending and its Shopify fulfillment
+ * cancelled, so the shipment can be labelled again. Asked twice, the same answer (one refund).
+ * A label that can't be voided (scanned, older than 30 days, not bought) is 409 NOT_VOIDABLE.
+ */
+export type ExtensionVoidResponse = { label: ExtensionLabel };
+
 /** POST /api/extensions/bulk/preflight  body: { orderIds } (Order GIDs, at most 250). Spends nothing. */
 export type ExtensionBulkPreflightRequest = { orderIds: string[] };
 export type ExtensionBulkPreflightResponse = {
@@ -130,6 +145,8 @@ export type ExtensionErrorCode =
   | "PREFLIGHT_BLOCKED"
   | "PRICE_CHANGED"
   | "ALREADY_LABELLED"
+  /** The label can't be voided (scanned, older than 30 days, not bought); the message says which. */
+  | "NOT_VOIDABLE"
   | "SERVICE_UNAVAILABLE"
   | "SHIPPING_REFUSED"
   | "SHOPIFY_UNAVAILABLE"

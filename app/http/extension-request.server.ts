@@ -6,6 +6,7 @@ import { createErrorReference, reportError } from "~/utils/error-report.server";
 
 import type { ExtensionErrorBody, ExtensionErrorCode } from "./extension-contract";
 import { type ShopContext, shopContextFrom } from "./shop-context.server";
+import type { SpendingRefusal } from "./spending-permission.server";
 
 // The app's API for its admin UI extensions (app/routes/api.extensions.*). An extension runs on
 // Shopify's extensions origin and calls the app cross-origin with the admin's session token as a
@@ -46,6 +47,19 @@ export function extensionError(
 /** A request body or query that does not fit: 400 naming the field. */
 export function refuseRequest(path: string, message: string): Response {
   return extensionError(400, "INVALID_REQUEST", message, { fields: [{ path, message }] });
+}
+
+/** Who-may-spend's refusal (ADR 13) in the extensions' error body; a stale token is retried by App Bridge. */
+export function answerSpendingRefusal(refusal: SpendingRefusal): Response {
+  const code =
+    refusal.code === "SESSION_EXPIRED"
+      ? "NOT_AUTHENTICATED"
+      : refusal.code === "NOT_ALLOWED"
+        ? "NOT_ALLOWED"
+        : "SHOPIFY_UNAVAILABLE";
+  const response = extensionError(refusal.status, code, refusal.message);
+  if (refusal.status === 401) response.headers.set("X-Shopify-Retry-Invalid-Session-Request", "1");
+  return response;
 }
 
 /** A label use case's failure, in the extensions' error body. */

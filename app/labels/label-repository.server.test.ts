@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import db from "~/db.server";
 import type { FulfillmentGid, FulfillmentOrderGid, OrderGid } from "~/shopify/ids";
 
-import { LABEL_TRANSITIONS, type LabelTransition } from "./label-repository.server";
+import { findLabel, LABEL_TRANSITIONS, type LabelTransition } from "./label-repository.server";
 import { LABEL_STATUSES, type LabelStatus } from "./label-state";
 import {
   claimPurchase,
@@ -144,6 +144,12 @@ describe("the label state machine", () => {
     const labelId = await labelIn("draft", 1);
     expect(await voidDraft({ db, shop: "other.myshopify.com", labelId })).toBe(false);
     expect((await db.label.findUniqueOrThrow({ where: { id: labelId } })).status).toBe("draft");
+  });
+
+  it("finds nothing for an id with a lone surrogate (an edited URL), instead of failing in the driver", async () => {
+    await labelIn("draft", 1);
+    expect(await findLabel(db, SHOP, "\ud800")).toBeNull();
+    expect(await findLabel(db, SHOP, "cm\udc00x")).toBeNull();
   });
 
   it("keeps branded ids typed across the boundary", () => {

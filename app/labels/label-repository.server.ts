@@ -160,7 +160,16 @@ function toLineItems(json: string): LabelLineItem[] {
 const VOID_STATUSES = ["requesting", "pending", "refunded", "rejected"] as const;
 const VOID_SHOPIFY_STATUSES = ["cancel_pending", "cancelled", "restore_pending", "restored"] as const;
 
-function toVoid(row: Label): LabelView["void"] {
+function toTracking(row: Pick<Label, "trackingStatus" | "trackingStatusAt" | "updatedAt">): LabelView["tracking"] {
+  return row.trackingStatus ? { status: row.trackingStatus, at: row.trackingStatusAt ?? row.updatedAt } : null;
+}
+
+type VoidColumns = Pick<
+  Label,
+  "refundStatus" | "refundCents" | "voidRefusal" | "voidRequestedAt" | "voidDecidedAt" | "voidShopifyStatus"
+>;
+
+function toVoid(row: VoidColumns): LabelView["void"] {
   if (!row.refundStatus || !isOneOf(VOID_STATUSES, row.refundStatus)) return null;
   const shopify = row.voidShopifyStatus;
   return {
@@ -213,7 +222,7 @@ export function toLabelView(row: Label): LabelView {
     lastError: row.lastError,
     shipToKey: row.shipToKey,
     boughtOutside: row.boughtOutside,
-    tracking: row.trackingStatus ? { status: row.trackingStatus, at: row.trackingStatusAt ?? row.updatedAt } : null,
+    tracking: toTracking(row),
     attention:
       row.attention && isOneOf(LABEL_ATTENTIONS, row.attention)
         ? { reason: row.attention, at: row.attentionAt ?? row.updatedAt }
@@ -234,7 +243,12 @@ export function withRequestId(list: readonly string[], requestId: string | null 
   return JSON.stringify(requestId && !list.includes(requestId) ? [...list, requestId] : list);
 }
 
+// A lone UTF-16 surrogate (from an edited URL or a forged form) cannot be sent to the database
+// driver, which fails on it; no label id has one, so such an id finds nothing.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 export async function findLabel(db: PrismaClient, shop: string, labelId: string): Promise<LabelView | null> {
+  if (LONE_SURROGATE.test(labelId)) return null;
   const row = await db.label.findFirst({ where: { id: labelId, shop } });
   return row ? toLabelView(row) : null;
 }
@@ -376,16 +390,17 @@ export async function findLabelStatuses(
   return new Map(rows.flatMap((row) => (isOneOf(LABEL_STATUSES, row.status) ? [[row.id, row.status] as const] : [])));
 }
 
-export type LabelPurchase = {
-  status: string;
-  purchasedAt: Date | null;
+/** What decides whether a label may be voided (void-label.server.ts, `checkVoidable`). */
+export type LabelVoidFacts = Pick<LabelView, "id" | "status" | "serviceLabelId" | "tracking" | "purchasedAt" | "void">;
+
+export type LabelPurchase = LabelVoidFacts & {
   chargedCents: number | null;
   currency: string;
   labelFormat: string | null;
   labelUrl: string | null;
 };
 
-/** Each of these labels' state, when it was bought, what it was charged and its file, by id. */
+/** Each of these labels' state, when it was bought, what it was charged, its file and its void, by id. */
 export async function findLabelPurchases(
   db: PrismaClient | Prisma.TransactionClient,
   shop: string,
@@ -402,9 +417,36 @@ export async function findLabelPurchases(
       currency: true,
       labelFormat: true,
       labelUrl: true,
+      serviceLabelId: true,
+      trackingStatus: true,
+      trackingStatusAt: true,
+      updatedAt: true,
+      refundStatus: true,
+      refundCents: true,
+      voidRefusal: true,
+      voidRequestedAt: true,
+      voidDecidedAt: true,
+      voidShopifyStatus: true,
     },
   });
-  return new Map(rows.map((row) => [row.id, row]));
+  return new Map(
+    rows.flatMap((row) => {
+      if (!isOneOf(LABEL_STATUSES, row.status)) return [];
+      const purchase: LabelPurchase = {
+        id: row.id,
+        status: row.status,
+        serviceLabelId: row.serviceLabelId,
+        tracking: toTracking(row),
+        purchasedAt: row.purchasedAt,
+        void: toVoid(row),
+        chargedCents: row.chargedCents,
+        currency: row.currency,
+        labelFormat: row.labelFormat,
+        labelUrl: row.labelUrl,
+      };
+      return [[row.id, purchase] as const];
+    }),
+  );
 }
 
 /** The order names (#1001) the shop's labels know for these order GIDs. */

@@ -6,6 +6,8 @@ import type { ShippingClient } from "~/shipping/client.server";
 import { parseAmountCents } from "~/shipping/schemas";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { cancelFulfillment } from "~/shopify/fulfillments";
+import { reportError } from "~/utils/error-report.server";
+import { mapBounded } from "~/utils/map-bounded";
 import { err, ok, type Result } from "~/utils/result";
 
 import { recordAudit } from "./audit.server";
@@ -14,6 +16,7 @@ import {
   findLabel,
   findLabelByServiceId,
   type LabelView,
+  type LabelVoidFacts,
   listUnsettledVoids,
   VOID_READ_BACK_AFTER_MS,
 } from "./label-repository.server";
@@ -59,7 +62,7 @@ export type VoidDecisionDeps = Omit<VoidDeps, "shipping">;
 const refusal = (message: string, logMessage: string) => labelError("INVALID_STATE", message, logMessage);
 
 /** What stops a void before it is asked; null when it may be asked. */
-export function checkVoidable(label: LabelView, now: Date): LabelError | null {
+export function checkVoidable(label: LabelVoidFacts, now: Date): LabelError | null {
   if (label.status !== "purchased" && label.status !== "fulfilled") {
     return refusal(
       label.status === "draft" ? "Drafts cost nothing: discard it instead." : "Only a bought label can be voided.",
@@ -82,6 +85,21 @@ export function checkVoidable(label: LabelView, now: Date): LabelError | null {
   return null;
 }
 
+const NO_SERVICE_RECORD = "This label has no record at the shipping service.";
+
+/**
+ * Why "Void label" is not offered for this label now, in the merchant's words; null when it is.
+ * For the screens that list many labels: the same rules `requestLabelVoid` checks before sending.
+ */
+export function describeVoidBlocker(label: LabelVoidFacts, now: Date): string | null {
+  if (label.void?.status === "refunded") return "Already voided and refunded.";
+  if (label.void && label.void.status !== "rejected") return "Already voided: its refund is pending.";
+  if (label.void?.status === "rejected" && label.status !== "purchased" && label.status !== "fulfilled") {
+    return "Only a bought label can be voided.";
+  }
+  return checkVoidable(label, now)?.message ?? (label.serviceLabelId ? null : NO_SERVICE_RECORD);
+}
+
 /** Asks the service to void the label. Ok with the label as it then stands (refund pending). */
 export async function requestLabelVoid(deps: VoidDeps, labelId: string): Promise<Result<LabelView, LabelError>> {
   const { db, shop } = deps;
@@ -97,8 +115,7 @@ export async function requestLabelVoid(deps: VoidDeps, labelId: string): Promise
   }
   const refused = checkVoidable(label, now);
   if (refused) return err(refused);
-  if (!label.serviceLabelId)
-    return err(refusal("This label has no record at the shipping service.", `void: ${labelId} has no service id`));
+  if (!label.serviceLabelId) return err(refusal(NO_SERVICE_RECORD, `void: ${labelId} has no service id`));
 
   const ref = { db, shop, labelId };
   const token = randomUUID();
@@ -127,6 +144,71 @@ export async function requestLabelVoid(deps: VoidDeps, labelId: string): Promise
   await cancelVoidedFulfillment(deps, labelId);
   const after = await findLabel(db, shop, labelId);
   return after ? ok(after) : err(labelNotFound("requestLabelVoid", shop, labelId));
+}
+
+/** One label's answer when several are voided at once. */
+export type LabelVoidOutcome = {
+  labelId: string;
+  orderName: string;
+  /**
+   * `pending`: the service took the void (or had it already), the refund waits for the carrier;
+   * `refunded`: refunded already; `refused`: not voided, `message` says why (nothing was sent
+   * when the app's own checks refused it).
+   */
+  outcome: "pending" | "refunded" | "refused";
+  refundCents: number | null;
+  currency: string;
+  message: string | null;
+};
+
+/**
+ * What "Void labels" came to: per label of the shop, and how many ids named no label of the shop
+ * (removed, or never its own). Those are only counted: an id the shop does not have is not echoed.
+ */
+export type LabelVoidOutcomes = { results: LabelVoidOutcome[]; notFound: number };
+
+/** Labels one request may void: a page of the Labels list, or a bulk run's labels. */
+export const MAX_LABELS_PER_VOID = 250;
+// Each void is a call to the service and one to Shopify (the fulfillment cancel).
+const VOIDS_IN_FLIGHT = 4;
+
+/**
+ * "Void labels" over a selection (the Labels list, a bulk run's page): each label through
+ * `requestLabelVoid`, so each is checked, claimed and asked once exactly as from the order page.
+ * One label's refusal never stops the others; the answer says per label what happened.
+ */
+export async function requestLabelVoids(deps: VoidDeps, labelIds: readonly string[]): Promise<LabelVoidOutcomes> {
+  const unique = [...new Set(labelIds)].slice(0, MAX_LABELS_PER_VOID);
+  const outcomes = await mapBounded(unique, VOIDS_IN_FLIGHT, async (labelId): Promise<LabelVoidOutcome | null> => {
+    const result = await requestLabelVoid(deps, labelId);
+    if (result.ok) {
+      const label = result.value;
+      return {
+        labelId,
+        orderName: label.orderName,
+        outcome: label.void?.status === "refunded" ? "refunded" : "pending",
+        refundCents: label.void?.refundCents ?? label.chargedCents,
+        currency: label.currency,
+        message: null,
+      };
+    }
+    const label = result.error.code === "NOT_FOUND" ? null : await findLabel(deps.db, deps.shop, labelId);
+    if (!label) return null;
+    return {
+      labelId,
+      orderName: label.orderName,
+      outcome: "refused",
+      refundCents: null,
+      currency: label.currency,
+      message:
+        result.error.fixable || result.error.code === "INVALID_STATE"
+          ? result.error.message
+          : // The service or Shopify failed: logged under a reference the merchant can quote.
+            reportError(result.error, { level: "warn", context: { shop: deps.shop } }).message,
+    };
+  });
+  const results = outcomes.filter((o): o is LabelVoidOutcome => o !== null);
+  return { results, notFound: outcomes.length - results.length };
 }
 
 /**

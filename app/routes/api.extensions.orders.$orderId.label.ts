@@ -6,6 +6,7 @@ import type { ExtensionBuyResponse, ExtensionOrderState } from "~/http/extension
 import { readJsonBody, requireExtensionOrderGid } from "~/http/extension-input.server";
 import {
   answerLabelError,
+  answerSpendingRefusal,
   extensionError,
   handleExtensionRequest,
   refuseRequest,
@@ -43,18 +44,7 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     if (!body.ok) return body.response;
     // Only a staff member Shopify lets fulfil orders may spend (ADR 13); asked before any draft.
     const allowed = await checkSpendingPermission(request, { shop, staffMemberId });
-    if (!allowed.ok) {
-      const { refusal } = allowed;
-      const code =
-        refusal.code === "SESSION_EXPIRED"
-          ? "NOT_AUTHENTICATED"
-          : refusal.code === "NOT_ALLOWED"
-            ? "NOT_ALLOWED"
-            : "SHOPIFY_UNAVAILABLE";
-      const response = extensionError(refusal.status, code, refusal.message);
-      if (refusal.status === 401) response.headers.set("X-Shopify-Retry-Invalid-Session-Request", "1");
-      return response;
-    }
+    if (!allowed.ok) return answerSpendingRefusal(allowed.refusal);
     const shipping = await createShippingClientForShop(db, shop);
     if (!shipping.ok) return answerLabelError(shipping.error);
     const outcome = await buyForExtension(

@@ -9,6 +9,7 @@ import type {
   ExtensionOrderState,
   ExtensionPrintSummary,
   ExtensionRatesResponse,
+  ExtensionVoidResponse,
 } from "~/http/extension-contract";
 import { handleExtensionRequest } from "~/http/extension-request.server";
 import { setShippingApiKey } from "~/settings/settings.server";
@@ -22,11 +23,13 @@ import {
   routeShippingToEmulator,
   setupMockServer,
 } from "../../test/helpers/msw";
+import { draftOnOrderPage, recordVoidRequests } from "../../test/helpers/order-page-labels";
 import { createSessionToken } from "../../test/helpers/shopify-requests";
 import { TEST_ENV, TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
 import { action as preflightAction, loader as preflightLoader } from "./api.extensions.bulk.preflight";
 import { action as runsAction } from "./api.extensions.bulk.runs";
+import { action as voidAction, loader as voidLoader } from "./api.extensions.labels.$labelId.void";
 import { action as labelAction, loader as labelLoader } from "./api.extensions.orders.$orderId.label";
 import { action as ratesAction, loader as ratesLoader } from "./api.extensions.orders.$orderId.rates";
 import { loader as pdfLoader } from "./api.extensions.print.pdf";
@@ -508,5 +511,74 @@ describe("Create label on a shipment that changed or is one of several", () => {
       needsFixing: [],
       leftOut: [{ orderName: "#1016", reason: "Nothing left to ship by carrier on this order." }],
     });
+  });
+});
+
+describe("Void label (order page action)", () => {
+  const voidLabel = (labelId: string, shop = TEST_SHOP) =>
+    call<ExtensionVoidResponse>(
+      voidAction,
+      extensionRequest(`/api/extensions/labels/${labelId}/void`, { method: "POST", shop }),
+      { labelId },
+    );
+
+  it("voids the shown bought label once: its refund pending, the shipment open for a replacement", async () => {
+    const { shopify, shipping, ready } = setUp();
+    await ready;
+    const orderId = legacyIdOf(shopify, "#1001");
+    const request = await cheapestBuy(orderId);
+    const bought = (await buy(orderId, request)).body?.label;
+    expect(bought).toMatchObject({ state: "bought", canVoid: true, refund: null });
+    const voids = recordVoidRequests();
+
+    const voided = await voidLabel(bought?.id ?? "");
+    expect(voided.status, JSON.stringify(voided.body)).toBe(200);
+    expectCors(voided.headers);
+    expect(voided.body?.label).toMatchObject({
+      id: bought?.id,
+      state: "voided",
+      canVoid: false,
+      refund: { status: "pending", amount: { cents: request.expectedCents, currency: request.currency } },
+    });
+    // Asked again (a second click): the same answer, one void at the service.
+    expect((await voidLabel(bought?.id ?? "")).body?.label.refund?.status).toBe("pending");
+    const serviceLabelId = (await db.label.findUniqueOrThrow({ where: { id: bought?.id ?? "" } })).serviceLabelId;
+    expect(voids).toEqual([serviceLabelId]);
+    // The shipment has no label now: the extension offers a replacement.
+    expect((await loadOrder(orderId)).body?.shipment?.label).toBeNull();
+    expect(shopify.fulfillments().filter((f) => f.status === "SUCCESS")).toEqual([]);
+    expect(shipping.refunds(DEMO_ORG)).toEqual([]);
+  });
+
+  it("refuses a draft with 409 NOT_VOIDABLE and another shop's label as not found, sending nothing", async () => {
+    const { shopify, ready } = setUp();
+    await ready;
+    const orderId = legacyIdOf(shopify, "#1001");
+    const bought = (await buy(orderId, await cheapestBuy(orderId))).body?.label;
+    const draftId = await draftOnOrderPage(shopify, "#1002");
+    const voids = recordVoidRequests();
+
+    const draft = await voidLabel(draftId);
+    expect(draft.status).toBe(409);
+    expect(draft.body?.error).toMatchObject({ code: "NOT_VOIDABLE", message: expect.stringMatching(/discard/i) });
+
+    mockTokenExchange(OTHER_SHOP);
+    routeAdminToEmulator(createShopifyAdminEmulator({ shop: OTHER_SHOP }), OTHER_SHOP);
+    await setShippingApiKey(db, OTHER_SHOP, "sk_live_demo");
+    const theirs = await voidLabel(bought?.id ?? "", OTHER_SHOP);
+    const madeUp = await voidLabel("cm0000000000000000000000", OTHER_SHOP);
+    expect(theirs.status).toBe(404);
+    expect(theirs.body).toEqual(madeUp.body);
+    expect(voids).toEqual([]);
+    expect((await db.label.findUniqueOrThrow({ where: { id: bought?.id ?? "" } })).status).toBe("fulfilled");
+  });
+
+  it("answers GET (the browser's preflight route) 405 and a malformed id 400, sending nothing", async () => {
+    const { ready } = setUp();
+    await ready;
+    const voids = recordVoidRequests();
+    expect((await call(voidLoader, extensionRequest("/api/extensions/labels/x/void"))).status).toBe(405);
+    expect((await voidLabel("not a label!")).status).toBe(400);
+    expect(voids).toEqual([]);
   });
 });

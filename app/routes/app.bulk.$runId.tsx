@@ -6,14 +6,16 @@ import { useEffect, useRef, useState } from "react";
 import { z } from "zod";
 
 import { cancelBulkRun, confirmBulkRun, retryFailedBulkItems } from "~/bulk/bulk-buying.server";
-import { getBulkRun } from "~/bulk/bulk-run-view.server";
+import { getBulkRun, listBulkRunLabelIds } from "~/bulk/bulk-run-view.server";
 import { BulkRunItems } from "~/components/bulk-run/bulk-run-items";
 import { BulkRunProgress } from "~/components/bulk-run/bulk-run-progress";
 import { BulkRunReview } from "~/components/bulk-run/bulk-run-review";
 import { describeRunSize, describeRunTitle, plural } from "~/components/bulk-run/bulk-run-text";
+import { BulkRunVoid } from "~/components/bulk-run/bulk-run-void";
 import { usePolling } from "~/components/use-polling";
 import { requireShopContext } from "~/http/shop-context.server";
 import { checkSpendingPermission, respondToSpendingRefusal } from "~/http/spending-permission.server";
+import { LabelIdsFieldSchema, voidLabelsForStaff } from "~/http/void-labels.server";
 import { enqueueBulkBuy } from "~/jobs/bulk-run-jobs.server";
 import { readRestoreRate } from "~/shopify/paced-admin-client";
 
@@ -46,15 +48,23 @@ const ActionSchema = z.discriminatedUnion("intent", [
   }),
   z.object({ intent: z.literal("cancel") }),
   z.object({ intent: z.literal("retry-failed") }),
+  // "Void selected": the run's bought labels, each through the one void use case (ADR 22).
+  z.object({ intent: z.literal("void"), labelIds: LabelIdsFieldSchema }),
 ]);
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
-  const { db, shop, staffMemberId } = await requireShopContext(request);
+  const context = await requireShopContext(request);
+  const { db, shop, staffMemberId } = context;
   const runId = requireRunId(params);
   const parsed = ActionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return Response.json({ error: { message: "Unknown action." } }, { status: 400 });
   const enqueueBuy = (tx: Prisma.TransactionClient, itemId: string) => enqueueBulkBuy(tx, shop, itemId);
   const input = parsed.data;
+  if (input.intent === "void") {
+    const labelIds = await listBulkRunLabelIds(db, shop, runId);
+    if (!labelIds) return Response.json({ error: { message: "This run does not exist." } }, { status: 404 });
+    return voidLabelsForStaff(request, context, input.labelIds, labelIds);
+  }
   // Confirming and retrying let the worker spend: only for a staff member Shopify lets fulfil
   // orders (ADR 13), who is then named on every purchase. Cancelling is anyone's.
   if (input.intent !== "cancel") {
@@ -87,7 +97,9 @@ export default function BulkRunPage() {
   const working =
     run.status === "checking" || run.status === "running" || run.progress.remaining > 0 || run.counts.checking > 0;
 
-  usePolling(working, POLL_MS);
+  // And while a refund is pending: the carrier's decision shows without a reload.
+  const refundPending = run.items.some((i) => i.refund?.status === "pending" || i.refund?.status === "requesting");
+  usePolling(working || refundPending, POLL_MS);
 
   const checked = run.items.filter((i) => i.status !== "checking").length;
   const submit = (data: Record<string, string>) => fetcher.submit(data, { method: "post" });
@@ -154,6 +166,13 @@ export default function BulkRunPage() {
             )}
           </Card>
         </Layout.Section>
+        {run.status === "review" || run.status === "checking" ? null : (
+          <Layout.Section>
+            <BlockStack gap="300">
+              <BulkRunVoid run={run} />
+            </BlockStack>
+          </Layout.Section>
+        )}
         <Layout.Section>
           <Card padding="0">
             <BulkRunItems items={run.items} />

@@ -1,10 +1,14 @@
 import { describe, expect, it } from "vitest";
 
+import type { BulkRunView } from "~/bulk/bulk-run-view.server";
+import type { VoidLabelsAnswer } from "~/http/void-labels.server";
+
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
 import { withGeneratedOrders } from "../../test/fixtures/generated-orders";
 import { callRoute, createAdminFormRequest } from "../../test/helpers/admin-form-requests";
 import { countJobs, listJobs } from "../../test/helpers/jobs";
 import { mockTokenExchange, routeAdminToEmulator, setupMockServer } from "../../test/helpers/msw";
+import { buyOnOrderPage, readServiceLabel, recordVoidRequests, setUpShop } from "../../test/helpers/order-page-labels";
 import { createAdminRequest } from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
@@ -167,5 +171,84 @@ describe("/app/bulk", () => {
       runId: run.id,
     })) as Response;
     expect(response.status).toBe(404);
+  });
+});
+
+describe("/app/bulk/:runId: void selected", () => {
+  /** A done run whose items are labels bought on the order page (what a run's purchases leave). */
+  async function doneRunOf(labelIds: string[]) {
+    const run = await db.bulkRun.create({ data: { shop: TEST_SHOP, status: "done" } });
+    for (const [position, labelId] of labelIds.entries()) {
+      const label = await db.label.findUniqueOrThrow({ where: { id: labelId } });
+      await db.bulkRunItem.create({
+        data: {
+          runId: run.id,
+          shop: TEST_SHOP,
+          position,
+          orderGid: label.orderGid,
+          orderName: label.orderName,
+          fulfillmentOrderGid: label.fulfillmentOrderGid,
+          status: "bought",
+          labelId,
+          serviceName: label.serviceName,
+          quotedCents: label.quotedCents,
+        },
+      });
+    }
+    return run.id;
+  }
+
+  const voidOnRun = (runId: string, labelIds: string[]) =>
+    callRoute(
+      runAction,
+      createAdminFormRequest(`/app/bulk/${runId}`, { intent: "void", labelIds: JSON.stringify(labelIds) }),
+      {
+        runId,
+      },
+    );
+
+  it("voids the selected labels of the run, one void each, and counts a label that is not the run's as not found, sending nothing for it", async () => {
+    const { shopify, shipping } = await setUpShop();
+    const first = await buyOnOrderPage(shopify, "#1001");
+    const second = await buyOnOrderPage(shopify, "#1002");
+    const elsewhere = await buyOnOrderPage(shopify, "#1003");
+    const runId = await doneRunOf([first, second]);
+    const before = (await callRoute(runLoader, createAdminRequest(`/app/bulk/${runId}`), { runId })) as {
+      run: BulkRunView;
+    };
+    expect(before.run.items.map((i) => i.voidBlocker)).toEqual([null, null]);
+    const voids = recordVoidRequests();
+
+    const answer = (await voidOnRun(runId, [first, second, elsewhere])) as VoidLabelsAnswer;
+
+    // A label that is not the run's is not looked at: counted as not found.
+    expect(answer.results.map((r) => [r.labelId, r.outcome])).toEqual([
+      [first, "pending"],
+      [second, "pending"],
+    ]);
+    expect(answer.notFound).toBe(1);
+    const serviceIds = await Promise.all(
+      [first, second, elsewhere].map(
+        async (id) => (await db.label.findUniqueOrThrow({ where: { id } })).serviceLabelId ?? "",
+      ),
+    );
+    expect(voids.sort()).toEqual(serviceIds.slice(0, 2).sort());
+    expect((await readServiceLabel(shipping, serviceIds[2] ?? "")).status).toBe("purchased");
+
+    // The run's page shows the refunds, offers them no more, and prints neither.
+    const after = (await callRoute(runLoader, createAdminRequest(`/app/bulk/${runId}`), { runId })) as {
+      run: BulkRunView;
+    };
+    expect(after.run.items.map((i) => i.refund?.status)).toEqual(["pending", "pending"]);
+    expect(after.run.items.every((i) => i.voidBlocker !== null)).toBe(true);
+    expect(after.run.printable.pdf.count).toBe(0);
+  });
+
+  it("answers 404 for a run of another shop or none, before asking anything", async () => {
+    await setUpShop();
+    const voids = recordVoidRequests();
+    const answer = await voidOnRun("cm0000000000000000000000", ["cm0000000000000000000001"]);
+    expect((answer as Response).status).toBe(404);
+    expect(voids).toEqual([]);
   });
 });

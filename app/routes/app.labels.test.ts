@@ -1,12 +1,25 @@
 import { describe, expect, it } from "vitest";
 
+import db from "~/db.server";
+import type { VoidLabelsAnswer } from "~/http/void-labels.server";
+import { findLabel, VOID_READ_BACK_AFTER_MS } from "~/labels/label-repository.server";
+import { settleOverdueVoids } from "~/labels/void-label.server";
 import type { LabelListPage } from "~/screens/label-list.server";
+import { createShippingClientForShop } from "~/settings/settings.server";
 
-import { callRoute } from "../../test/helpers/admin-form-requests";
+import { callRoute, createAdminFormRequest } from "../../test/helpers/admin-form-requests";
 import { insertLabelRow } from "../../test/helpers/label-rows";
 import { mockTokenExchange, setupMockServer } from "../../test/helpers/msw";
+import {
+  buyOnOrderPage,
+  draftOnOrderPage,
+  readServiceLabel,
+  recordVoidRequests,
+  setUpShop,
+} from "../../test/helpers/order-page-labels";
 import { createAdminRequest } from "../../test/helpers/shopify-requests";
-import { loader } from "./app.labels";
+import { TEST_SHOP } from "../../test/setup/test-env";
+import { action, loader } from "./app.labels";
 
 setupMockServer();
 
@@ -88,5 +101,116 @@ describe("labels loader", () => {
   it("answers a request with an expired session token with 401", async () => {
     const result = await callRoute(loader, createAdminRequest("/app/labels", { expiresIn: -120 }));
     expect((result as Response).status).toBe(401);
+  });
+});
+
+async function voidFromList(labelIds: string[]) {
+  const answer = await callRoute(
+    action,
+    createAdminFormRequest("/app/labels", { intent: "void", labelIds: JSON.stringify(labelIds) }),
+  );
+  if (answer instanceof Response) throw new Error(`answered ${answer.status}: ${await answer.text()}`);
+  return answer as VoidLabelsAnswer;
+}
+
+const serviceIdOf = async (labelId: string) => (await findLabel(db, TEST_SHOP, labelId))?.serviceLabelId ?? "";
+const daysAgo = (d: number) => new Date(Date.now() - d * 86_400_000);
+
+describe("voiding from the Labels list", () => {
+  it("voids one bought label: one void asked of the service, its refund pending, offered no more", async () => {
+    const { shopify, shipping } = await setUpShop();
+    const labelId = await buyOnOrderPage(shopify, "#1001");
+    const listed = (await load("/app/labels")).items.find((i) => i.id === labelId);
+    expect(listed).toMatchObject({ status: "fulfilled", voidBlocker: null, refund: null });
+    const voids = recordVoidRequests();
+
+    const { results } = await voidFromList([labelId]);
+
+    const serviceLabelId = await serviceIdOf(labelId);
+    expect(results).toEqual([
+      expect.objectContaining({ labelId, orderName: "#1001", outcome: "pending", message: null }),
+    ]);
+    expect(voids).toEqual([serviceLabelId]);
+    expect(await readServiceLabel(shipping, serviceLabelId)).toMatchObject({
+      status: "void_pending",
+      refund: { status: "pending" },
+    });
+    const after = (await load("/app/labels")).items.find((i) => i.id === labelId);
+    expect(after).toMatchObject({ status: "void_pending", refund: { status: "pending" } });
+    expect(after?.voidBlocker).toMatch(/already voided/i);
+  });
+
+  it("voids many at once, and for a selection that mixes in labels it can't void sends exactly one void per eligible label", async () => {
+    const { shopify, shipping } = await setUpShop();
+    const first = await buyOnOrderPage(shopify, "#1001");
+    const second = await buyOnOrderPage(shopify, "#1002");
+    const draft = await draftOnOrderPage(shopify, "#1003");
+    // Bought 31 days ago: past the service's window.
+    const old = await insertLabelRow({
+      orderName: "#0990",
+      status: "fulfilled",
+      serviceLabelId: "lbl_old",
+      chargedCents: 840,
+      purchasedAt: daysAgo(31),
+    });
+    const voids = recordVoidRequests();
+
+    const { results, notFound } = await voidFromList([first, draft, second, old.id, "cm0000000000000000000000"]);
+
+    // An id the shop has no label for is counted, not echoed.
+    expect(notFound).toBe(1);
+    expect(results).toHaveLength(4);
+    const byId = new Map(results.map((r) => [r.labelId, r]));
+    expect(byId.get(first)?.outcome).toBe("pending");
+    expect(byId.get(second)?.outcome).toBe("pending");
+    expect(byId.get(draft)).toMatchObject({
+      outcome: "refused",
+      orderName: "#1003",
+      message: expect.stringMatching(/discard/i),
+    });
+    expect(byId.get(old.id)).toMatchObject({ outcome: "refused", message: expect.stringMatching(/30 days/) });
+    // The service's records: exactly one void per eligible label, none for the rest.
+    expect(voids.sort()).toEqual([await serviceIdOf(first), await serviceIdOf(second)].sort());
+    for (const id of [first, second]) {
+      expect((await readServiceLabel(shipping, await serviceIdOf(id))).status).toBe("void_pending");
+    }
+    expect((await readServiceLabel(shipping, await serviceIdOf(draft))).status).toBe("draft");
+    expect(shipping.refunds("org_demo")).toEqual([]);
+
+    // Asked again (a double click, another tab): the same answer, nothing sent again.
+    const again = await voidFromList([first, second]);
+    expect(again.results.map((r) => r.outcome)).toEqual(["pending", "pending"]);
+    expect(voids).toHaveLength(2);
+  });
+
+  it("lists pending and refunded voids under their filter, with the refund", async () => {
+    const { shopify, shipping } = await setUpShop();
+    const labelId = await buyOnOrderPage(shopify, "#1001");
+    await voidFromList([labelId]);
+    const pending = await load("/app/labels?status=void_pending");
+    expect(pending.items.map((i) => i.id)).toEqual([labelId]);
+    expect(pending.counts.void_pending).toBe(1);
+
+    await shipping.decideVoid(await serviceIdOf(labelId), "refunded");
+    // No event endpoint in this test: the decision as the recovery job reads it back.
+    const client = await createShippingClientForShop(db, TEST_SHOP);
+    if (!client.ok) throw new Error(client.error.logMessage);
+    const overdue = () => new Date(Date.now() + VOID_READ_BACK_AFTER_MS + 60_000);
+    await settleOverdueVoids({ db, shop: TEST_SHOP, admin: shopify.graphql, shipping: client.value, now: overdue });
+    const voided = await load("/app/labels?status=voided");
+    expect(voided.items).toEqual([
+      expect.objectContaining({ id: labelId, refund: expect.objectContaining({ status: "refunded" }) }),
+    ]);
+    expect(shipping.refunds("org_demo")).toHaveLength(1);
+  });
+
+  it("refuses a malformed selection without sending anything", async () => {
+    await setUpShop();
+    const voids = recordVoidRequests();
+    for (const labelIds of ["[]", "not json", JSON.stringify(["x".repeat(65)])]) {
+      const answer = await callRoute(action, createAdminFormRequest("/app/labels", { intent: "void", labelIds }));
+      expect((answer as Response).status).toBe(400);
+    }
+    expect(voids).toEqual([]);
   });
 });

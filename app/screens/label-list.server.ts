@@ -3,6 +3,7 @@ import type { PrismaClient } from "@prisma/client";
 import { countLabelsByStatus, type LabelView, listLabels } from "~/labels/label-repository.server";
 import { type LabelStatus, type WriteBackStatus } from "~/labels/label-state";
 import { listParcelStatuses, type ParcelStatusView } from "~/labels/parcel-tracking.server";
+import { describeVoidBlocker } from "~/labels/void-label.server";
 import { getNumericId } from "~/shopify/ids";
 
 import { type LabelListFilter } from "./label-list";
@@ -36,6 +37,16 @@ export type LabelListItem = {
   boughtOutside: boolean;
   /** Each parcel's latest status from the service's tracking events. */
   parcels: ParcelStatusView[];
+  /** A void asked for this label (ADR 22): where its refund stands, and how much; null if never. */
+  refund: {
+    status: NonNullable<LabelView["void"]>["status"];
+    cents: number | null;
+    refusal: string | null;
+    /** Where its Shopify fulfillment stands: cancelled for a replacement, or restored on refusal. */
+    shopify: NonNullable<LabelView["void"]>["shopify"];
+  } | null;
+  /** Why "Void label" is not offered for it now; null when it is. */
+  voidBlocker: string | null;
 };
 
 export type LabelListPage = {
@@ -50,7 +61,7 @@ export type LabelListPage = {
 export async function listShopLabels(
   db: PrismaClient,
   shop: string,
-  options: { filter?: LabelListFilter; page?: number; pageSize?: number } = {},
+  options: { filter?: LabelListFilter; page?: number; pageSize?: number; now?: Date } = {},
 ): Promise<LabelListPage> {
   const filter = options.filter ?? "all";
   const page = Math.max(1, Math.floor(options.page ?? 1));
@@ -78,12 +89,14 @@ export async function listShopLabels(
     filter,
     page,
     hasNextPage: labels.length > pageSize,
-    items: labels.slice(0, pageSize).map((label) => toLabelListItem(label, parcels.get(label.id) ?? [])),
+    items: labels
+      .slice(0, pageSize)
+      .map((label) => toLabelListItem(label, parcels.get(label.id) ?? [], options.now ?? new Date())),
     counts,
   };
 }
 
-function toLabelListItem(label: LabelView, parcels: ParcelStatusView[]): LabelListItem {
+function toLabelListItem(label: LabelView, parcels: ParcelStatusView[], now: Date): LabelListItem {
   return {
     id: label.id,
     orderName: label.orderName,
@@ -104,5 +117,14 @@ function toLabelListItem(label: LabelView, parcels: ParcelStatusView[]): LabelLi
     createdAt: label.createdAt.toISOString(),
     boughtOutside: label.boughtOutside,
     parcels,
+    refund: label.void
+      ? {
+          status: label.void.status,
+          cents: label.void.refundCents ?? label.chargedCents,
+          refusal: label.void.refusal,
+          shopify: label.void.shopify,
+        }
+      : null,
+    voidBlocker: describeVoidBlocker(label, now),
   };
 }

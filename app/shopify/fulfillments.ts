@@ -167,7 +167,12 @@ export async function cancelFulfillment(
 ): Promise<Result<{ id: FulfillmentGid }, ShopifyError>> {
   const result = await runAdminGraphql(
     admin,
-    { operation: "CancelFulfillment", document: CANCEL_FULFILLMENT_MUTATION, variables: { id }, schema: CancelDataSchema },
+    {
+      operation: "CancelFulfillment",
+      document: CANCEL_FULFILLMENT_MUTATION,
+      variables: { id },
+      schema: CancelDataSchema,
+    },
     callOptions,
   );
   if (!result.ok) return result;

@@ -206,6 +206,21 @@ function shopifyWebhook(path: string, topics: string[]) {
   } satisfies Target;
 }
 
+/** A `labelIds` field no selection has: not JSON, not a list, empty, too long, or not label ids. */
+const notLabelIds = jsonText.filter((v) => {
+  try {
+    const parsed: unknown = JSON.parse(v);
+    return !(
+      Array.isArray(parsed) &&
+      parsed.length > 0 &&
+      parsed.length <= 250 &&
+      parsed.every((id) => typeof id === "string" && /^[a-z0-9]{1,64}$/.test(id))
+    );
+  } catch {
+    return true;
+  }
+});
+
 const TARGETS: Record<string, Target> = {
   "app.activity#action": {
     runs: ACTION_RUNS,
@@ -256,7 +271,11 @@ const TARGETS: Record<string, Target> = {
           runIdArb(a),
           fc.oneof(
             formWith({ intent: fc.constant("confirm"), count: otherThan("0", "1", "2", "3") }, { totalCents: text }),
-            formWith({ intent: otherThan("confirm", "cancel", "retry-failed") }, { count: text, totalCents: text }),
+            formWith(
+              { intent: otherThan("confirm", "cancel", "retry-failed", "void") },
+              { count: text, totalCents: text },
+            ),
+            formWith({ intent: fc.constant("void"), labelIds: notLabelIds }),
           ),
         )
         .map(([runId, fields]) => form(`/app/bulk/${safePath(runId)}`, fields, { runId })),
@@ -414,6 +433,16 @@ const TARGETS: Record<string, Target> = {
         params: {},
       })),
   },
+  "app.labels#action": {
+    runs: ACTION_RUNS,
+    input: () =>
+      fc
+        .oneof(
+          formWith({ intent: otherThan("void") }, { labelIds: jsonText }),
+          formWith({ intent: fc.constant("void"), labelIds: notLabelIds }),
+        )
+        .map((fields) => form("/app/labels", fields)),
+  },
   "app.settings#loader": {
     runs: LOADER_RUNS,
     expectAnswer: expectPageOrNotFound,
@@ -494,6 +523,15 @@ const TARGETS: Record<string, Target> = {
           request: extensionAs(`/api/extensions/orders/${safePath(orderId)}/rates`, asA(), { rawBody: body.raw }),
           params: { orderId },
         })),
+  },
+  "api.extensions.labels.$labelId.void#action": {
+    runs: ACTION_RUNS,
+    // Any label id (none is one of A's labels) with any body: refused or not found, nothing sent.
+    input: () =>
+      fc.tuple(text, jsonText).map(([labelId, body]) => ({
+        request: extensionAs(`/api/extensions/labels/${safePath(labelId)}/void`, asA(), { rawBody: body }),
+        params: { labelId },
+      })),
   },
   "api.extensions.bulk.preflight#action": {
     runs: ACTION_RUNS,
@@ -577,6 +615,7 @@ const NO_INPUT = {
   "api.extensions.bulk.preflight#loader": "answers 405 to every GET (its browser preflight only)",
   "api.extensions.bulk.runs#loader": "answers 405 to every GET (its browser preflight only)",
   "api.extensions.orders.$orderId.rates#loader": "answers 405 to every GET (its browser preflight only)",
+  "api.extensions.labels.$labelId.void#loader": "answers 405 to every GET (its browser preflight only)",
 };
 
 async function fuzz(key: string, target: Target, world: World, a: SeededA, checks: Checks): Promise<void> {

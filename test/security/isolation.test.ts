@@ -159,10 +159,13 @@ const cases: Record<string, Case> = {
         invoke(action, postFormAs(`/app/bulk/${runId}`, fields, asB()), { runId });
       const ids = [a.reviewRunId, a.doneRunId, MADE_UP_CUID];
       const answers: Answer[] = [];
+      const bought = await db.bulkRunItem.findFirstOrThrow({ where: { runId: a.doneRunId, labelId: { not: null } } });
+      const voidSelected = { intent: "void", labelIds: JSON.stringify([bought.labelId]) };
       for (const [runId, fields] of [
         [a.reviewRunId, confirm],
         [a.reviewRunId, { intent: "cancel" }],
         [a.doneRunId, { intent: "retry-failed" }],
+        [a.doneRunId, voidSelected],
       ] as const) {
         const theirs = await post(runId, fields);
         expectSameAsMadeUp(theirs, await post(MADE_UP_CUID, fields), ids, 404);
@@ -202,6 +205,19 @@ const cases: Record<string, Case> = {
       const list = await invoke(loader, getAs("/app/labels", asB()));
       expect(list.json).toMatchObject({ items: [], counts: { all: 0 } });
       return [list];
+    },
+  },
+  "app.labels#action": {
+    attempt: async ({ a }) => {
+      const { action } = await route("app.labels");
+      const post = (labelId: string) =>
+        invoke(action, postFormAs("/app/labels", { intent: "void", labelIds: JSON.stringify([labelId]) }, asB()));
+      const theirs = await post(a.boughtLabelId);
+      // A selection is answered per label: A's label is, for B, a label that does not exist.
+      expect(theirs.status).toBe(200);
+      expect(theirs.json).toEqual({ intent: "void", results: [], notFound: 1 });
+      expect(normalized(theirs, [a.boughtLabelId])).toEqual(normalized(await post(MADE_UP_CUID), [MADE_UP_CUID]));
+      return [theirs];
     },
   },
   "app.orders.$orderId#loader": {
@@ -359,6 +375,26 @@ const cases: Record<string, Case> = {
         invoke(action, extensionAs(`/api/extensions/orders/${orderId}/label`, asB(), { body }), { orderId });
       const theirs = await post(a.ownOrderId);
       expectSameAsMadeUp(theirs, await post(MADE_UP_ORDER_ID), [a.ownOrderId, MADE_UP_ORDER_ID], 404);
+      return [theirs];
+    },
+  },
+  "api.extensions.labels.$labelId.void#loader": {
+    attempt: async ({ a }) => {
+      const { loader } = await route("api.extensions.labels.$labelId.void");
+      const theirs = await invoke(loader, extensionAs(`/api/extensions/labels/${a.boughtLabelId}/void`, asB()), {
+        labelId: a.boughtLabelId,
+      });
+      expect(theirs.status).toBe(405);
+      return [theirs];
+    },
+  },
+  "api.extensions.labels.$labelId.void#action": {
+    attempt: async ({ a }) => {
+      const { action } = await route("api.extensions.labels.$labelId.void");
+      const post = (labelId: string) =>
+        invoke(action, extensionAs(`/api/extensions/labels/${labelId}/void`, asB(), { method: "POST" }), { labelId });
+      const theirs = await post(a.boughtLabelId);
+      expectSameAsMadeUp(theirs, await post(MADE_UP_CUID), [a.boughtLabelId, MADE_UP_CUID], 404);
       return [theirs];
     },
   },

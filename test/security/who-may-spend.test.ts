@@ -60,14 +60,33 @@ async function draftBuyBody(labelId: string) {
   };
 }
 
-/** The three ways to spend, as `userId`: order page, admin extension, bulk run confirmation. */
+/**
+ * The ways to spend, as `userId`: buying (order page, admin extension), a bulk run's confirmation
+ * and retry, and voiding (ADR 22: it moves money and cancels fulfillments) from the Labels list,
+ * a bulk run's page and the admin extension.
+ */
 async function spendAs(userId: string, a: SeededA) {
   const page = await routeModule("app.orders.$orderId");
   const extension = await routeModule("api.extensions.orders.$orderId.label");
   const run = await routeModule("app.bulk.$runId");
+  const labels = await routeModule("app.labels");
+  const voidExtension = await routeModule("api.extensions.labels.$labelId.void");
   const ready = await db.bulkRunItem.findMany({ where: { runId: a.reviewRunId, status: "ready" } });
+  const inRun = await db.bulkRunItem.findFirstOrThrow({ where: { runId: a.doneRunId, labelId: { not: null } } });
   const as = asA({ userId });
+  const voidFields = (labelId: string | null) => ({ intent: "void", labelIds: JSON.stringify([labelId]) });
   return {
+    voidFromLabelsList: () => invoke(labels.action, postFormAs("/app/labels", voidFields(a.boughtLabelId), as)),
+    voidFromRun: () =>
+      invoke(run.action, postFormAs(`/app/bulk/${a.doneRunId}`, voidFields(inRun.labelId), as), {
+        runId: a.doneRunId,
+      }),
+    voidFromExtension: () =>
+      invoke(
+        voidExtension.action,
+        extensionAs(`/api/extensions/labels/${a.boughtLabelId}/void`, as, { method: "POST" }),
+        { labelId: a.boughtLabelId },
+      ),
     orderPage: () =>
       invoke(
         page.action,
@@ -142,7 +161,7 @@ describe("who may spend", () => {
       await checks.run("auth", `${path}: refused to a staff member without "Fulfill and ship orders"`, () => {
         expect(answer.status, answer.text).toBe(403);
         expect(messageOf(answer)).toMatch(/not allowed to fulfill orders.*Nothing was bought.*Fulfill and ship orders/);
-        if (path === "extension") {
+        if (path === "extension" || path === "voidFromExtension") {
           expect(answer.json).toMatchObject({ error: { code: "NOT_ALLOWED" } });
           expect(answer.headers.get("Access-Control-Allow-Origin")).toBe("*");
         }
@@ -151,6 +170,7 @@ describe("who may spend", () => {
     await world.drainJobs();
     await checks.run("auth", "refused purchases bought nothing and changed nothing", async () => {
       expect(world.books()).toEqual(books);
+      expect(world.shippingCalls.filter((c) => c.path.endsWith("/void"))).toEqual([]);
       expectUnchanged(before, await snapshotDb(), "refused purchases");
     });
     // What costs nothing stays open to them: the pages, drafts, and starting a run to review.

@@ -62,6 +62,32 @@ function serviceCell(item: BulkRunItemView) {
   );
 }
 
+/** A bought item whose label was voided reads as its refund (ADR 22). */
+function badgeOf(item: BulkRunItemView): {
+  text: string;
+  tone?: "success" | "critical" | "warning" | "attention" | "info";
+} {
+  if (item.retryingBecause) return { text: "Waiting to retry", tone: "attention" };
+  if (item.status === "bought" && item.refund) {
+    switch (item.refund.status) {
+      case "requesting":
+      case "pending":
+        return { text: "Refund pending", tone: "attention" };
+      case "refunded":
+        return { text: "Refunded" };
+      case "rejected":
+        return { text: "Void refused: the parcel was scanned", tone: "warning" };
+    }
+  }
+  const tone = STATUS_TONE[item.status];
+  return { text: STATUS_TEXT[item.status], ...(tone ? { tone } : {}) };
+}
+
+function ItemBadge({ item }: { item: BulkRunItemView }) {
+  const { text, tone } = badgeOf(item);
+  return <Badge {...(tone ? { tone } : {})}>{text}</Badge>;
+}
+
 export function BulkRunItems({ items }: { items: BulkRunItemView[] }) {
   return (
     <DataTable
@@ -69,16 +95,7 @@ export function BulkRunItems({ items }: { items: BulkRunItemView[] }) {
       headings={["Order", "Status", "Service", "Boxes", "Price", "Details"]}
       rows={items.map((item) => [
         orderLink(item),
-        <Badge
-          key="s"
-          {...(item.retryingBecause
-            ? { tone: "attention" as const }
-            : STATUS_TONE[item.status]
-              ? { tone: STATUS_TONE[item.status] }
-              : {})}
-        >
-          {item.retryingBecause ? "Waiting to retry" : STATUS_TEXT[item.status]}
-        </Badge>,
+        <ItemBadge key="s" item={item} />,
         serviceCell(item),
         item.boxes ?? "—",
         item.quotedCents === null ? "—" : formatMinorUnits(item.quotedCents),

@@ -9,6 +9,7 @@ import type {
   ExtensionRate,
   ExtensionRatesResponse,
   ExtensionShipment,
+  ExtensionVoidResponse,
 } from "../../../app/http/extension-contract";
 import { type ApiFailure, legacyIdOf, plural, requestJson } from "../../shared/api";
 import { formatMoney } from "../../shared/money";
@@ -38,7 +39,9 @@ type Notice =
   | { kind: "blocked"; message: string }
   | { kind: "failed"; failure: ApiFailure }
   // The purchase may have gone through (no answer, a server error, still being settled).
-  | { kind: "unconfirmed"; failure: ApiFailure };
+  | { kind: "unconfirmed"; failure: ApiFailure }
+  | { kind: "voided"; label: ExtensionLabel }
+  | { kind: "voidFailed"; failure: ApiFailure };
 
 // Refusals that certainly bought nothing; any other failure of a purchase may have charged.
 const NOTHING_BOUGHT = new Set([
@@ -89,6 +92,8 @@ function Extension() {
   const [notice, setNotice] = useState<Notice | null>(null);
   const [buying, setBuying] = useState(false);
   const buyingRef = useRef(false);
+  // "Void label": asked to confirm (naming the refund), then sent once.
+  const [voidStep, setVoidStep] = useState<"idle" | "confirm" | "voiding">("idle");
 
   const loadOrder = useCallback(() => {
     if (!legacyId) return undefined;
@@ -213,6 +218,20 @@ function Extension() {
     }
   };
 
+  const voidLabel = async (toVoid: ExtensionLabel) => {
+    if (voidStep === "voiding") return;
+    setVoidStep("voiding");
+    setNotice(null);
+    const result = await requestJson<ExtensionVoidResponse>(`/api/extensions/labels/${toVoid.id}/void`, {
+      method: "POST",
+    });
+    setVoidStep("idle");
+    if (!result.ok) return setNotice({ kind: "voidFailed", failure: result.failure });
+    setNotice({ kind: "voided", label: result.data.label });
+    // The shipment is open again: the order as the app has it now offers a replacement label.
+    loadOrder();
+  };
+
   const closeButton = (text: string) => (
     <s-button slot="secondary-actions" onClick={() => shopify.close()}>
       {text}
@@ -274,6 +293,36 @@ function Extension() {
   const loadedRates = rates.status === "loaded" ? rates.rates : [];
   const noticeView = notice ? <NoticeBanner notice={notice} /> : null;
 
+  // "Void label" asks first, naming what comes back.
+  if (label && label.state === "bought" && voidStep !== "idle") {
+    return (
+      <s-admin-action heading="Void this label?">
+        <s-stack gap="base">
+          <LabelDetails label={label} appUrl={loaded.appUrl} />
+          <s-banner tone="warning" heading={`${refundOf(label)} back once the carrier confirms`}>
+            <s-paragraph>
+              The refund goes to your shipping balance, usually within minutes. Don't ship with this label. Its
+              fulfillment in Shopify is cancelled now, so you can buy a replacement label right away.
+            </s-paragraph>
+          </s-banner>
+        </s-stack>
+        <s-button
+          slot="primary-action"
+          variant="primary"
+          tone="critical"
+          loading={voidStep === "voiding"}
+          disabled={voidStep === "voiding"}
+          onClick={() => void voidLabel(label)}
+        >
+          {`Void label and refund ${refundOf(label)}`}
+        </s-button>
+        <s-button slot="secondary-actions" onClick={() => setVoidStep("idle")}>
+          Keep the label
+        </s-button>
+      </s-admin-action>
+    );
+  }
+
   // The shipment has a label: show it instead of offering a second one.
   if (label) {
     const isDraft = label.state === "draft";
@@ -284,6 +333,11 @@ function Extension() {
           {noticeView}
           {setupBanner}
           <LabelDetails label={label} appUrl={loaded.appUrl} />
+          {label.state === "bought" && label.canVoid ? (
+            <s-button tone="critical" onClick={() => setVoidStep("confirm")}>
+              Void label
+            </s-button>
+          ) : null}
           {isDraft && shipment.problems.length > 0 ? (
             <ProblemsBanner problems={shipment.problems} appUrl={loaded.appUrl} />
           ) : null}
@@ -333,6 +387,8 @@ function Extension() {
     </s-admin-action>
   );
 }
+
+const refundOf = (label: ExtensionLabel) => (label.price ? formatMoney(label.price) : "The label's price");
 
 function BuyButton({
   rate,
@@ -398,6 +454,23 @@ function NoticeBanner({ notice }: { notice: Notice }) {
       );
     case "failed":
       return <ErrorBanner failure={notice.failure} heading="The label wasn't bought" />;
+    case "voided": {
+      const amount = notice.label.refund?.amount ?? notice.label.price;
+      return notice.label.refund?.status === "refunded" ? (
+        <s-banner tone="success" heading="Label voided and refunded">
+          <s-paragraph>{amount ? formatMoney(amount) : "Its price"} went back to your shipping balance.</s-paragraph>
+        </s-banner>
+      ) : (
+        <s-banner tone="success" heading={`Refund pending${amount ? `: ${formatMoney(amount)}` : ""}`}>
+          <s-paragraph>
+            The carrier confirms the void within minutes, then the money goes back to your shipping balance. The
+            fulfillment in Shopify is cancelled: you can buy a replacement label now.
+          </s-paragraph>
+        </s-banner>
+      );
+    }
+    case "voidFailed":
+      return <ErrorBanner failure={notice.failure} heading="The label wasn't voided" />;
   }
 }
 
@@ -517,7 +590,11 @@ function LabelDetails({ label, appUrl }: { label: ExtensionLabel; appUrl: string
       ? "Bought"
       : label.state === "in_progress"
         ? "Being bought: check back in a minute."
-        : "Draft, not bought yet.";
+        : label.state === "voided"
+          ? label.refund?.status === "refunded"
+            ? "Voided and refunded."
+            : "Voided: refund pending."
+          : "Draft, not bought yet.";
   return (
     <s-section heading={label.state === "draft" ? "Draft label" : "Shipping label"}>
       <s-stack gap="small-200">

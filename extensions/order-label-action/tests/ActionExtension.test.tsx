@@ -17,6 +17,7 @@ const ORDER_GID = "gid://shopify/Order/42";
 const STATE_PATH = "GET /api/extensions/orders/42/label";
 const RATES_PATH = "POST /api/extensions/orders/42/rates";
 const BUY_PATH = "POST /api/extensions/orders/42/label";
+const VOID_PATH = "POST /api/extensions/labels/lbl_1/void";
 const APP_URL = "app:app/orders/42";
 
 function shipment(overrides: Partial<ExtensionShipment> = {}): ExtensionShipment {
@@ -71,6 +72,8 @@ function boughtLabel(overrides: Partial<ExtensionLabel> = {}): ExtensionLabel {
     format: "pdf",
     printable: true,
     writeBackError: null,
+    canVoid: false,
+    refund: null,
     ...overrides,
   };
 }
@@ -90,6 +93,13 @@ const bodiesSentTo = (requests: SentRequest[], method: string, path: string) =>
   requests.filter((r) => r.method === method && r.path === path).map((r) => r.body);
 
 const { serve } = harnessExtension(extension, [ORDER_GID]);
+
+const findVoidButton = () =>
+  waitFor(() => {
+    const button = [...document.body.querySelectorAll("s-button")].find((b) => b.textContent === "Void label");
+    if (!button) throw new Error("no Void label button");
+    return button;
+  });
 
 async function renderReady() {
   await extension.render();
@@ -514,5 +524,62 @@ describe("order label action", () => {
       ),
     );
     expect(primaryButton().textContent).toBe("Try again");
+  });
+
+  it("voids a bought label after a confirmation naming the refund, once, then offers a replacement", async () => {
+    let voided = false;
+    const { requests } = serve({
+      [STATE_PATH]: () =>
+        json(orderState({ shipment: shipment({ label: voided ? null : boughtLabel({ canVoid: true }) }) })),
+      [RATES_PATH]: () => json({ rates: [ground] }),
+      [VOID_PATH]: () => {
+        voided = true;
+        return json({
+          label: boughtLabel({
+            state: "voided",
+            refund: { status: "pending", amount: { cents: 840, currency: "USD" } },
+          }),
+        });
+      },
+    });
+    await extension.render();
+    fireEvent.click(await findVoidButton());
+
+    // The confirmation names the refund; nothing is sent until it is confirmed.
+    await waitFor(() => expect(primaryButton().textContent).toBe("Void label and refund $8.40"));
+    expect(screenText()).toContain("Don't ship with this label");
+    expect(requests.filter((r) => r.path.endsWith("/void"))).toEqual([]);
+    fireEvent.click(primaryButton());
+    fireEvent.click(primaryButton());
+
+    await waitFor(() => expect(screenText()).toContain("Refund pending: $8.40"));
+    expect(requests.filter((r) => r.method === "POST" && r.path === "/api/extensions/labels/lbl_1/void")).toHaveLength(
+      1,
+    );
+    // The shipment is open again: rates for a replacement.
+    await waitFor(() => expect(primaryButton().textContent).toBe("Buy label for $8.40"));
+  });
+
+  it("offers no void for a label that can't be voided", async () => {
+    serve({
+      [STATE_PATH]: () => json(orderState({ shipment: shipment({ label: boughtLabel({ canVoid: false }) }) })),
+    });
+    await extension.render();
+    await waitFor(() => expect(screenText()).toContain("1Z999AA10123456784"));
+    expect([...document.body.querySelectorAll("s-button")].map((b) => b.textContent)).not.toContain("Void label");
+  });
+
+  it("says why the app refused a void", async () => {
+    serve({
+      [STATE_PATH]: () => json(orderState({ shipment: shipment({ label: boughtLabel({ canVoid: true }) }) })),
+      [VOID_PATH]: () =>
+        json(errorBody("NOT_VOIDABLE", "The carrier has already scanned this parcel, so it can't be voided."), 409),
+    });
+    await extension.render();
+    fireEvent.click(await findVoidButton());
+    await waitFor(() => expect(primaryButton().textContent).toBe("Void label and refund $8.40"));
+    fireEvent.click(primaryButton());
+    await waitFor(() => expect(screenText()).toContain("The label wasn't voided"));
+    expect(screenText()).toContain("already scanned this parcel");
   });
 });

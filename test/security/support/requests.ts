@@ -62,6 +62,10 @@ export const SESSION_REQUESTS: Record<string, Build> = {
     request: getAs(`/app/bulk/${a.doneRunId}/print?format=pdf`, as),
   }),
   "app.labels#loader": (_a, as) => ({ params: {}, request: getAs("/app/labels", as) }),
+  "app.labels#action": (a, as) => ({
+    params: {},
+    request: postFormAs("/app/labels", { intent: "void", labelIds: JSON.stringify([a.boughtLabelId]) }, as),
+  }),
   "app.labels.$labelId.print#loader": (a, as) => ({
     params: { labelId: a.boughtLabelId },
     request: getAs(`/app/labels/${a.boughtLabelId}/print`, as),
@@ -101,6 +105,14 @@ export const SESSION_REQUESTS: Record<string, Build> = {
   "api.extensions.bulk.runs#action": (a, as) => ({
     params: {},
     request: extensionAs("/api/extensions/bulk/runs", as, { body: { orderIds: [a.ownOrderGid] } }),
+  }),
+  "api.extensions.labels.$labelId.void#loader": (a, as) => ({
+    params: { labelId: a.boughtLabelId },
+    request: extensionAs(`/api/extensions/labels/${a.boughtLabelId}/void`, as),
+  }),
+  "api.extensions.labels.$labelId.void#action": (a, as) => ({
+    params: { labelId: a.boughtLabelId },
+    request: extensionAs(`/api/extensions/labels/${a.boughtLabelId}/void`, as, { method: "POST" }),
   }),
   "api.extensions.orders.$orderId.label#loader": (a, as) => ({
     params: { orderId: a.ownOrderId },
