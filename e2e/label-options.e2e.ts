@@ -21,7 +21,7 @@ describe("label options", () => {
     const guarded = await openGuardedPage(browser(), "label-options");
     let frame = await openApp(guarded.page);
     await openFromSidebar(guarded, frame, "Settings", "Settings");
-    await frame.getByLabel("Insure shipments whose items sell for more than").fill("50");
+    await frame.getByLabel("Insure shipments worth more than").fill("50");
     await frame.getByLabel("Adult signature for product types").fill("Notebooks");
     await frame.getByRole("button", { name: "Save option rules" }).click();
     await see(guarded.page.getByRole("status").getByText("Option rules saved"));

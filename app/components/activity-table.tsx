@@ -23,6 +23,13 @@ export const OUTCOMES: Record<ActivityEntry["outcome"], { label: string; tone: T
   },
 };
 
+// A void the carrier accepted: money back, not a charge.
+const REFUNDED = {
+  label: "Refunded",
+  tone: "success",
+  help: "The shipping service credited this label's charge back to your balance.",
+} as const satisfies (typeof OUTCOMES)[keyof typeof OUTCOMES];
+
 // A call whose outcome was unknown, once the service said what became of its label.
 const SETTLED = {
   bought: {
@@ -78,7 +85,12 @@ export function ActivityTable({
       ]}
     >
       {entries.map((entry, index) => {
-        const outcome = entry.outcome === "unknown" && entry.settled ? SETTLED[entry.settled] : OUTCOMES[entry.outcome];
+        const outcome =
+          entry.action === "refund" && entry.outcome === "ok"
+            ? REFUNDED
+            : entry.outcome === "unknown" && entry.settled
+              ? SETTLED[entry.settled]
+              : OUTCOMES[entry.outcome];
         return (
           <IndexTable.Row id={entry.id} key={entry.id} position={index}>
             <IndexTable.Cell>{formatDateTime(entry.createdAt)}</IndexTable.Cell>

@@ -52,14 +52,14 @@ export function SettingsOptionRulesCard({ optionRules }: Props) {
           ) : null}
           <FormLayout>
             <TextField
-              label="Insure shipments whose items sell for more than"
+              label="Insure shipments worth more than"
               type="number"
               prefix="$"
               autoComplete="off"
               value={insureAbove}
               onChange={setInsureAbove}
               error={fieldError(data, "insureAbove")}
-              helpText="Insured for what the items sell for, up to $5,000; insurance costs 1% of the amount, at least $1.00. Leave empty to insure only when you choose to."
+              helpText="Worth: what the customer paid for the items. Insured for that amount, up to $5,000; insurance costs 1% of it, at least $1.00. Leave empty to insure only when you choose to."
             />
             {TAG_FIELDS.map((field) => (
               <TextField

@@ -44,7 +44,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   return { ok: true };
 };
 
-const describeCalls = (n: number) => `${n} charged ${n === 1 ? "call" : "calls"}`;
+const describeCalls = (n: number) => `${n} ${n === 1 ? "entry" : "entries"} (purchases, validations and refunds)`;
 
 export default function ActivityPage() {
   const { entries, monthTotal, page, hasNextPage, deadJobs, dataRequests, foreignEvents, viewerId } =

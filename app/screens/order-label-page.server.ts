@@ -108,7 +108,7 @@ export function toLabelSummary(label: LabelView, parcels: ParcelStatusView[] = [
 }
 
 /** The list value of a fulfillment order's items still to ship, in the shop's currency. */
-/** What the shipment's items sell for: the insurance the Options card suggests. */
+/** What the customer paid for the shipment's items: the insurance the Options card suggests. */
 function valueOfItems(
   orderLines: readonly ShopifyOrderLineItem[],
   foLines: readonly { lineItemId: string; remainingQuantity: number; requiresShipping: boolean }[],
@@ -118,7 +118,7 @@ function valueOfItems(
       .filter((line) => line.requiresShipping && line.remainingQuantity > 0)
       .map((line) => ({
         quantity: line.remainingQuantity,
-        unitPrice: orderLines.find((l) => l.id === line.lineItemId)?.unitPrice ?? null,
+        unitPrice: orderLines.find((l) => l.id === line.lineItemId)?.paidUnitPrice ?? null,
       })),
   );
   return value ? { amount: formatUsdCents(value.cents), currency: value.currency } : null;
@@ -154,7 +154,7 @@ export type FulfillmentOrderSection = {
   /** International: the product whose HS code and origin the declaration carries ("Save to product"). */
   customsProduct: CustomsProduct | null;
   international: boolean;
-  /** What the shipment's items sell for (list price × quantity left), to prefill insurance; null if unknown. */
+  /** What the customer paid for the shipment's items (after discounts, × quantity left), to prefill insurance; null if unknown. */
   itemsValue: { amount: string; currency: string } | null;
   label: LabelSummary | null;
   /** Shopify's ship-to address as it is now (ship-to-key.ts): a draft made for another is stale. */

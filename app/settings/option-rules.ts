@@ -12,7 +12,7 @@ export const OPTION_RULE_LIST_MAX = 20;
 const tagList = z.array(z.string().trim().min(1).max(255)).max(OPTION_RULE_LIST_MAX);
 
 export const OptionRulesSchema = z.object({
-  // Insure shipments whose items sell for more than this, in USD cents; null: never by rule.
+  // Insure shipments whose items the customer paid more than this for, in USD cents; null: never by rule.
   insureAboveCents: z.number().int().min(0).max(INSURANCE_MAX_CENTS).nullable(),
   // An adult signature for products with one of these tags, or of one of these product types.
   adultSignatureTags: tagList,
@@ -84,7 +84,7 @@ export function toOptionRules(form: z.infer<typeof OptionRulesFormSchema>): Opti
 /** The rules in a sentence each, for the Settings card and the bulk review. */
 export function describeOptionRules(rules: OptionRules): string[] {
   const out: string[] = [];
-  if (rules.insureAboveCents !== null) out.push(`Insure shipments whose items sell for more than $${formatUsdCents(rules.insureAboveCents)}`);
+  if (rules.insureAboveCents !== null) out.push(`Insure shipments worth more than $${formatUsdCents(rules.insureAboveCents)}`);
   const signature = [
     ...rules.adultSignatureTags.map((t) => `tagged "${t}"`),
     ...rules.adultSignatureProductTypes.map((t) => `of type "${t}"`),

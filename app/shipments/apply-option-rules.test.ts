@@ -25,7 +25,7 @@ describe("applyOptionRules", () => {
     expect(applyOptionRules(NO_OPTION_RULES, [line()])).toEqual({ options: null, problems: [] });
   });
 
-  it("insures for what the items sell for once they sell for more than the threshold", () => {
+  it("insures for what the customer paid once the items are worth more than the threshold", () => {
     const applied = applyOptionRules(rules({ insureAboveCents: 100_00 }), [line({ quantity: 2 })]);
     expect(applied.options).toEqual({ insurance: { amount: "2900.00", currency: "USD" } });
     expect(applied.problems).toEqual([
@@ -34,6 +34,8 @@ describe("applyOptionRules", () => {
   });
 
   it("leaves shipments at or under the threshold uninsured", () => {
+    // Worth is what was paid: a $150 list price sold at $100 is not over a $100 threshold.
+    expect(applyOptionRules(rules({ insureAboveCents: 100_00 }), [line({ unitPrice: usd("100.00") })]).options).toBeNull();
     const cheap = line({ unitPrice: usd("100.00") });
     expect(applyOptionRules(rules({ insureAboveCents: 100_00 }), [cheap]).options).toBeNull();
   });

@@ -12,11 +12,11 @@ export type OptionRuleLine = {
   readonly productType: string | null;
   readonly productTags: readonly string[];
   readonly quantity: number;
-  /** The list price per unit (what a lost item would be replaced at). */
+  /** What the customer paid per unit, after discounts (what a claim pays back). */
   readonly unitPrice: ShopifyMoneyBag | null;
 };
 
-/** What the items of a shipment sell for, in the shop's currency; null when a price is unknown or currencies mix. */
+/** What the customer paid for a shipment's items, in the shop's currency; null when a price is unknown or currencies mix. */
 export function valueOfLines(
   lines: readonly Pick<OptionRuleLine, "quantity" | "unitPrice">[],
 ): { cents: number; currency: string } | null {
@@ -66,8 +66,8 @@ export function applyOptionRules(rules: OptionRules, lines: readonly OptionRuleL
       info(
         "options.insurance",
         cents < value.cents
-          ? `Insured for the most the carrier covers, $${formatUsdCents(cents)}: the items sell for $${formatUsdCents(value.cents)} (your rule insures shipments over $${formatUsdCents(rules.insureAboveCents)}).`
-          : `Insured for $${formatUsdCents(cents)}, what the items sell for (your rule insures shipments over $${formatUsdCents(rules.insureAboveCents)}).`,
+          ? `Insured for the most the carrier covers, $${formatUsdCents(cents)}: the customer paid $${formatUsdCents(value.cents)} for the items (your rule insures shipments worth more than $${formatUsdCents(rules.insureAboveCents)}).`
+          : `Insured for $${formatUsdCents(cents)}, what the customer paid for the items (your rule insures shipments worth more than $${formatUsdCents(rules.insureAboveCents)}).`,
       );
     }
   }

@@ -435,7 +435,8 @@ export function prefillLabelRequest(
         productType: orderLine?.productType ?? null,
         productTags: orderLine?.productTags ?? [],
         quantity: line.remainingQuantity,
-        unitPrice: orderLine?.unitPrice ?? null,
+        // What the customer paid (after discounts), as customs declares it: what a claim pays back.
+        unitPrice: orderLine?.paidUnitPrice ?? null,
       };
     }),
   );

@@ -24,7 +24,7 @@ export function OptionsCard({
   problems: KnownPreflightProblem[];
   set: (path: string, value: unknown) => void;
   locked: boolean;
-  /** The items' value, to insure them for what they sell for; null when unknown. */
+  /** What the customer paid for the items, to insure them for it; null when unknown. */
   itemsValue: { amount: string; currency: string } | null;
 }) {
   const options = ((request as { options?: Options }).options ?? {}) satisfies Options;
@@ -74,7 +74,9 @@ export function OptionsCard({
               value={amount}
               onChange={(v) => set("options.insurance.amount", v)}
               autoComplete="off"
-              helpText={itemsValue ? `The items sell for ${itemsValue.amount} ${itemsValue.currency}.` : undefined}
+              helpText={
+                itemsValue ? `The customer paid ${itemsValue.amount} ${itemsValue.currency} for the items.` : undefined
+              }
               error={fieldError(problemsAt(problems, "options.insurance"))}
             />
           ) : null}

@@ -87,6 +87,22 @@ describe("preflight: label options", () => {
     ]);
   });
 
+  it("stops lithium batteries abroad before any rate: no ground service leaves the country", () => {
+    const quote = { ...dhlToGermany, options: { hazmat: "lithium_batteries" } } as LabelRequestInput;
+    delete quote.service_code;
+    delete quote.carrier;
+    delete quote.service;
+    const problems = preflightLabelRequest(quote, { now }).filter((p) => p.code === "LITHIUM_GROUND_ONLY");
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ path: "options.hazmat", severity: "blocking" });
+    expect(problems[0]?.message).toContain("no ground service");
+    expect(problems[0]?.message).toContain("to DE");
+    // At home a ground service carries them.
+    const domestic = { ...upsGroundDomestic, options: { hazmat: "lithium_batteries" } } as LabelRequestInput;
+    delete domestic.service_code;
+    expect(blocking(domestic).filter((p) => p.path.startsWith("options"))).toEqual([]);
+  });
+
   it("checks a service on its own, for a page that lists rates", () => {
     const dhl = findServiceByCode("svc_dhl_express_worldwide") ?? null;
     const fedexGround = findServiceByCode("svc_fedex_ground") ?? null;

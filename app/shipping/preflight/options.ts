@@ -7,11 +7,12 @@ import { HAZMAT_OPTIONS, INSURANCE_MAX_CENTS, parseAmountCents, SIGNATURE_OPTION
 import {
   describeService,
   GROUND_SERVICE_CODES,
+  isServiceOfferedOnRoute,
   NO_SIGNATURE_SERVICE_CODES,
   type ServiceInfo,
   SERVICES,
 } from "../services";
-import { isBlank, isOneOf, type ProblemList } from "./problem-list";
+import { countryOf, isBlank, isOneOf, type ProblemList } from "./problem-list";
 import type { ResolvedService } from "./service";
 
 const KNOWN_OPTIONS = ["insurance", "signature", "hazmat", "ship_date"];
@@ -45,6 +46,27 @@ export function checkLabelOptions(problems: ProblemList, request: LabelRequestIn
     );
   }
   for (const problem of checkOptionsForService(options, resolved.info)) problems.push(problem);
+  checkLithiumRoute(problems, request);
+}
+
+/**
+ * Lithium batteries go by ground only, and every ground service is domestic: abroad no service
+ * can carry them, so the shipment is stopped at its field rather than quoted into an empty list.
+ */
+function checkLithiumRoute(problems: ProblemList, request: LabelRequestInput): void {
+  if (request.options?.hazmat !== "lithium_batteries") return;
+  // The chosen service's own verdict already says it (an air service): one message, not two.
+  if (problems.items.some((p) => p.code === "LITHIUM_GROUND_ONLY")) return;
+  if (isBlank(request.from_address?.country) || isBlank(request.to_address?.country)) return;
+  const from = countryOf(request.from_address);
+  const to = countryOf(request.to_address);
+  const ground = GROUND_SERVICE_CODES.map((code) => SERVICES.find((s) => s.serviceCode === code));
+  if (ground.some((info) => info && isServiceOfferedOnRoute(info, from, to))) return;
+  problems.block(
+    "options.hazmat",
+    "LITHIUM_GROUND_ONLY",
+    `Lithium batteries travel by ground only, and no ground service (${GROUND_NAMES}) ships from ${from} to ${to}. Ship the batteries separately, or remove the lithium batteries option if none are in this parcel.`,
+  );
 }
 
 function checkInsurance(problems: ProblemList, options: OptionsInput): void {
