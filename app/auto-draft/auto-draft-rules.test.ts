@@ -97,6 +97,17 @@ describe("chooseAutoDraftRate", () => {
     expect(missing?.note).toMatch(/^FedEx 2Day was not offered/);
   });
 
+  it("says when the shipment's options are why the named service was left out", () => {
+    const ground = [rates[0] as Rate];
+    const air = rule({ choice: "service", serviceCode: "svc_ups_next_day_air" });
+    const lithium = chooseAutoDraftRate(ground, air, { hazmat: "lithium_batteries" });
+    expect(lithium?.rate.service_code).toBe("svc_ups_ground");
+    expect(lithium?.note).toMatch(
+      /^Lithium batteries travel by ground only .*UPS Next Day Air flies, so the cheapest rate that can was drafted\.$/,
+    );
+    expect(chooseAutoDraftRate(ground, air, null)?.note).toMatch(/^UPS Next Day Air was not offered/);
+  });
+
   it("chooses nothing from no rates", () => {
     expect(chooseAutoDraftRate([], null)).toBeNull();
   });

@@ -2,6 +2,7 @@ import { z } from "zod";
 
 import { BOX_WEIGHT_UNITS } from "~/settings/settings";
 import { unitToGrams } from "~/shipments/parcels";
+import { checkOptionsForService } from "~/shipping/preflight";
 import type { Rate } from "~/shipping/schemas";
 import { describeService, findServiceByCode, isServiceOfferedOnRoute, SERVICES } from "~/shipping/services";
 
@@ -103,8 +104,16 @@ export type ChosenRate = {
   note: string | null;
 };
 
-/** The rate a rule picks from a quote; cheapest when no rule applies or its service was not offered. */
-export function chooseAutoDraftRate(rates: readonly Rate[], rule: AutoDraftRule | null): ChosenRate | null {
+/**
+ * The rate a rule picks from a quote; cheapest when no rule applies or its service was not offered.
+ * `options` are the shipment's (a shop rule's insurance, signature or batteries): when they are why
+ * the named service was left out, the note says so.
+ */
+export function chooseAutoDraftRate(
+  rates: readonly Rate[],
+  rule: AutoDraftRule | null,
+  options: { signature?: string | null; hazmat?: string | null } | null = null,
+): ChosenRate | null {
   const cheapest = [...rates].sort(byPrice)[0];
   if (!cheapest) return null;
   if (!rule || rule.choice === "cheapest") return { rate: cheapest, note: null };
@@ -113,6 +122,8 @@ export function chooseAutoDraftRate(rates: readonly Rate[], rule: AutoDraftRule 
   if (named) return { rate: named, note: null };
   const service = rule.serviceCode ? findServiceByCode(rule.serviceCode) : undefined;
   const name = service ? describeService(service) : (rule.serviceCode ?? "The chosen service");
+  const why = checkOptionsForService(options, service ?? null)[0];
+  if (why) return { rate: cheapest, note: `${why.message.split(". ")[0]}, so the cheapest rate that can was drafted.` };
   return { rate: cheapest, note: `${name} was not offered for this shipment, so the cheapest rate was drafted.` };
 }
 

@@ -166,7 +166,7 @@ export async function draftShipmentByRules(
   if (!forQuote.ok) return settle(forQuote.error, block);
   const quote = await quoteShipment(deps.shipping, forQuote.value);
   if (!quote.ok) return settle(quote.error, block);
-  const chosen = chooseAutoDraftRate(quote.value.rates, match?.rule ?? null);
+  const chosen = chooseAutoDraftRate(quote.value.rates, match?.rule ?? null, check.request.options ?? null);
   if (!chosen) return block([{ path: "rate", message: "No carrier offered a rate for this shipment." }]);
   if (chosen.note) notes.push(chosen.note);
 
