@@ -1,5 +1,6 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
+import { useEffect } from "react";
 
 // Screens add their own title; this one names the app in the browser and to screen readers.
 export const meta: MetaFunction = () => [{ title: "Ship Orders" }];
@@ -8,6 +9,11 @@ export const meta: MetaFunction = () => [{ title: "Ship Orders" }];
 export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 export default function App() {
+  // Marks the page hydrated once every child's effects ran (App Bridge's navigation listener
+  // among them): browser tests wait for it before clicking the admin's sidebar.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <html lang="en">
       <head>

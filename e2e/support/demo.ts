@@ -37,6 +37,9 @@ export async function openApp(page: Page, path = "/app"): Promise<Frame> {
   const frame = await handle.contentFrame();
   if (!frame) throw new Error("the admin page has no app frame");
   await frame.waitForLoadState("networkidle");
+  // A sidebar click before hydration is lost (App Bridge's listener is not there yet); on a busy
+  // machine hydration can end after the network went quiet.
+  await frame.waitForSelector("html[data-hydrated]", { state: "attached", timeout: 30_000 });
   return frame;
 }
 
