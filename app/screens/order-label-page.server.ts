@@ -12,7 +12,6 @@ import { formatUsdCents } from "~/settings/option-rules";
 import { type BoxPreset, getAddressValidationPriceCents, type LabelSettings } from "~/settings/settings";
 import { createShippingClientForShop } from "~/settings/settings.server";
 import { chooseShipFrom } from "~/settings/ship-from";
-import { valueOfLines } from "~/shipments/apply-option-rules";
 import { buyLabel } from "~/shipments/buy-label.server";
 import { checkForDraft, checkForQuote, checkShipment } from "~/shipments/check-shipment";
 import { type DraftOutcome, draftShipment, quoteShipment } from "~/shipments/draft-shipment.server";
@@ -36,7 +35,7 @@ import type { KnownPreflightProblem, LabelRequestInput } from "~/shipping/prefli
 import { AddressValidationRequestSchema, CreateLabelRequestSchema, type Rate } from "~/shipping/schemas";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import type { FulfillmentOrderGid, OrderGid } from "~/shopify/ids";
-import type { ShopifyFulfillmentOrder, ShopifyOrderLineItem } from "~/shopify/orders";
+import type { ShopifyFulfillmentOrder } from "~/shopify/orders";
 import type { ShopifyLocation, ShopifyShop } from "~/shopify/shop";
 import { err, ok, type Result } from "~/utils/result";
 
@@ -105,23 +104,6 @@ export function toLabelSummary(label: LabelView, parcels: ParcelStatusView[] = [
       ? { status: label.void.status, refundCents: label.void.refundCents, refusal: label.void.refusal }
       : null,
   };
-}
-
-/** The list value of a fulfillment order's items still to ship, in the shop's currency. */
-/** What the customer paid for the shipment's items: the insurance the Options card suggests. */
-function valueOfItems(
-  orderLines: readonly ShopifyOrderLineItem[],
-  foLines: readonly { lineItemId: string; remainingQuantity: number; requiresShipping: boolean }[],
-): { amount: string; currency: string } | null {
-  const value = valueOfLines(
-    foLines
-      .filter((line) => line.requiresShipping && line.remainingQuantity > 0)
-      .map((line) => ({
-        quantity: line.remainingQuantity,
-        unitPrice: orderLines.find((l) => l.id === line.lineItemId)?.paidUnitPrice ?? null,
-      })),
-  );
-  return value ? { amount: formatUsdCents(value.cents), currency: value.currency } : null;
 }
 
 export type ShipFromOption = {
@@ -327,7 +309,9 @@ export async function loadOrderLabelPage(
             },
         customsProduct: prefilled.customsProduct,
         international: Boolean(from?.country && to?.country && from.country !== to.country),
-        itemsValue: valueOfItems(data.lineItems, fo.lineItems),
+        itemsValue: prefilled.itemsValue
+          ? { amount: formatUsdCents(prefilled.itemsValue.cents), currency: prefilled.itemsValue.currency }
+          : null,
         label: label ? summarize(label) : null,
         shipToKey: shipToKeyOf(data, fo),
         storedValidation: toView(stored),

@@ -11,7 +11,7 @@ import type { FulfillmentOrderGid, FulfillmentOrderLineItemGid } from "~/shopify
 import type { ShopifyFulfillmentOrder, ShopifyOrderForLabel } from "~/shopify/orders";
 import type { ShopifyLocation, ShopifyShop } from "~/shopify/shop";
 
-import { applyOptionRules } from "./apply-option-rules";
+import { applyOptionRules, valueOfLines } from "./apply-option-rules";
 import { buildCustoms, type CustomsLine } from "./customs";
 import { packIntoBoxes, type PackUnit, toGrams } from "./parcels";
 
@@ -53,6 +53,8 @@ export type PrefilledLabel = {
    */
   customsProduct: CustomsProduct | null;
   productsMissingCustoms: CustomsProduct[];
+  /** What the customer paid for the items shipped (shop currency): what the insurance rule weighs, and the Options card suggests. */
+  itemsValue: { cents: number; currency: string } | null;
   problems: KnownPreflightProblem[];
 };
 
@@ -426,20 +428,18 @@ export function prefillLabelRequest(
   }
 
   // The shop's option rules: insurance, adult signature, lithium batteries (Settings).
-  const ruled = applyOptionRules(
-    settings.optionRules,
-    shipped.map((line) => {
-      const orderLine = orderLines.get(line.lineItemId);
-      return {
-        title: orderLine?.title ?? line.productTitle,
-        productType: orderLine?.productType ?? null,
-        productTags: orderLine?.productTags ?? [],
-        quantity: line.remainingQuantity,
-        // What the customer paid (after discounts), as customs declares it: what a claim pays back.
-        unitPrice: orderLine?.paidUnitPrice ?? null,
-      };
-    }),
-  );
+  const ruleLines = shipped.map((line) => {
+    const orderLine = orderLines.get(line.lineItemId);
+    return {
+      title: orderLine?.title ?? line.productTitle,
+      productType: orderLine?.productType ?? null,
+      productTags: orderLine?.productTags ?? [],
+      quantity: line.remainingQuantity,
+      // What the customer paid (after discounts), as customs declares it: what a claim pays back.
+      unitPrice: orderLine?.paidUnitPrice ?? null,
+    };
+  });
+  const ruled = applyOptionRules(settings.optionRules, ruleLines);
   if (ruled.options) request.options = ruled.options;
   problems.push(...ruled.problems);
 
@@ -493,6 +493,7 @@ export function prefillLabelRequest(
     products,
     customsProduct: notShipped ? null : customsProduct,
     productsMissingCustoms: notShipped ? [] : productsMissingCustoms,
+    itemsValue: valueOfLines(ruleLines),
     problems: notShipped ? problems.filter((p) => p.code === "DELIVERY_NOT_SHIPPING") : problems,
   };
 }
