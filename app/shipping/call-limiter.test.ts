@@ -79,15 +79,16 @@ describe("createCallLimiter", () => {
     const client = createShippingClient({
       baseUrl: "https://shipping.test",
       apiKey: "sk_test",
-      // Each answer takes 40 ms; three requests queued for one slot wait up to 80 ms for it, more
-      // than the 60 ms an attempt may take: only the wire time may count against that.
-      timeoutMs: 60,
+      // Each answer takes 200 ms; three requests queued for one slot wait up to 400 ms for it, more
+      // than the 350 ms an attempt may take: only the wire time may count against that. The
+      // margins are wide so a busy machine's late timers do not turn the answer into a timeout.
+      timeoutMs: 350,
       maxRetries: 0,
       slots: limiter,
       fetch: async () => {
         inFlight += 1;
         most = Math.max(most, inFlight);
-        await new Promise((resolve) => setTimeout(resolve, 40));
+        await new Promise((resolve) => setTimeout(resolve, 200));
         inFlight -= 1;
         return Response.json({ id: "lbl_1", status: "draft" });
       },
