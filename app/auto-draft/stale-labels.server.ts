@@ -4,9 +4,9 @@ import { discardDraft, type DiscardShippingPort } from "~/labels/discard-draft.s
 import { fromShopifyError, type LabelError } from "~/labels/label-errors";
 import {
   type LabelAttention,
-  type LabelView,
   listActiveLabelsForFulfillmentOrders,
   listActiveLabelsForOrders,
+  type OutboundLabelView,
 } from "~/labels/label-repository.server";
 import { clearOnHold, flagLabelAttention, markDraftOnHold } from "~/labels/label-transitions.server";
 import { shipToKeyOf } from "~/shipments/ship-to-key";
@@ -68,7 +68,7 @@ type Verdict =
   | { kind: "gone"; attention: LabelAttention }
   | { kind: "changed"; attention: LabelAttention; message: string };
 
-function judge(label: LabelView, cancelled: boolean, order: ShopifyOrderForLabel | null): Verdict {
+function judge(label: OutboundLabelView, cancelled: boolean, order: ShopifyOrderForLabel | null): Verdict {
   if (cancelled || !order) return { kind: "gone", attention: "order_cancelled" };
   const fo = order.fulfillmentOrders.find((f) => f.id === label.fulfillmentOrderGid);
   // Not shown any more (merged or moved away) or closed: it ships nothing now.
@@ -86,7 +86,7 @@ function judge(label: LabelView, cancelled: boolean, order: ShopifyOrderForLabel
   return { kind: "fits" };
 }
 
-function itemsStillFit(label: LabelView, fo: ShopifyFulfillmentOrder): boolean {
+function itemsStillFit(label: OutboundLabelView, fo: ShopifyFulfillmentOrder): boolean {
   const remaining = new Map(fo.lineItems.map((l) => [l.id, l.remainingQuantity]));
   return label.lineItems.every((line) => (remaining.get(line.id) ?? 0) >= line.quantity);
 }
@@ -176,7 +176,7 @@ export async function recheckLabels(
  * A draft whose shipment Shopify holds reads "On hold" (buyLabel refuses it meanwhile); once the
  * hold is released it is a plain draft again, buyable.
  */
-async function markHold(deps: RecheckDeps, report: RecheckReport, label: LabelView, order: ShopifyOrderForLabel) {
+async function markHold(deps: RecheckDeps, report: RecheckReport, label: OutboundLabelView, order: ShopifyOrderForLabel) {
   const held = order.fulfillmentOrders.find((f) => f.id === label.fulfillmentOrderGid)?.status === "ON_HOLD";
   if (held && (await markDraftOnHold(deps.db, deps.shop, label.id, deps.now?.()))) {
     report.flagged.push({ labelId: label.id, reason: "on_hold" });
@@ -188,7 +188,7 @@ async function markHold(deps: RecheckDeps, report: RecheckReport, label: LabelVi
 /** "discarded", "bought" (the service says it was bought: saved as such, to be flagged) or "kept" (no key). */
 async function discardStale(
   deps: RecheckDeps,
-  label: LabelView,
+  label: OutboundLabelView,
   verdict: Exclude<Verdict, { kind: "fits" }>,
   order: ShopifyOrderForLabel | null,
 ): Promise<Result<"discarded" | "bought" | "kept", LabelError>> {

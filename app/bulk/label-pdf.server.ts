@@ -21,7 +21,11 @@ export async function withPackingSlips(
   const printable = labels.flatMap((label) => {
     const file = toPrintableLabel(label);
     if (!file) return [];
-    const slip = settings.packingSlips === "off" ? null : describePackingSlip(label, settings.packingSlipNote);
+    // A return label's parcel is packed by the customer: no packing slip goes with it.
+    const slip =
+      settings.packingSlips === "off" || label.kind === "return"
+        ? null
+        : describePackingSlip(label, settings.packingSlipNote);
     return [{ ...file, slip }];
   });
   return { printable, packingSlips: settings.packingSlips };

@@ -10,6 +10,14 @@ import {
   parseFulfillmentOrderGid,
   parseFulfillmentOrderLineItemGid,
   parseOrderGid,
+  parseReturnGid,
+  parseReverseDeliveryGid,
+  parseReverseFulfillmentOrderGid,
+  parseReverseFulfillmentOrderLineItemGid,
+  type ReturnGid,
+  type ReverseDeliveryGid,
+  type ReverseFulfillmentOrderGid,
+  type ReverseFulfillmentOrderLineItemGid,
 } from "~/shopify/ids";
 import { parseStoredJson } from "~/utils/stored-json";
 
@@ -61,16 +69,55 @@ export type LabelTransition = keyof typeof LABEL_TRANSITIONS;
  * One item a label ships. `title` and `sku` are as Shopify named them when the label was drafted
  * (for its packing slip); labels drafted before they were kept have neither.
  */
-export type LabelLineItem = { id: FulfillmentOrderLineItemGid; quantity: number; title?: string; sku?: string | null };
+export type LabelLineItem<Id extends string = FulfillmentOrderLineItemGid> = {
+  id: Id;
+  quantity: number;
+  title?: string;
+  sku?: string | null;
+};
+/** One item a return label brings back: a line of the return's reverse fulfillment order. */
+export type ReturnLabelLineItem = LabelLineItem<ReverseFulfillmentOrderLineItemGid>;
+
+/** outbound: to the customer; return: a Shopify return's items back to the merchant (ADR 23). */
+export const LABEL_KINDS = ["outbound", "return"] as const;
+export type LabelKind = (typeof LABEL_KINDS)[number];
 
 export type { LabelAttention };
 
-export type LabelView = {
+/**
+ * A label: an outbound one ships a fulfillment order to the customer and its tracking becomes a
+ * Shopify fulfillment; a return label brings a Shopify return's reverse fulfillment order back,
+ * and its file and tracking become the return's reverse delivery (ADR 23).
+ */
+export type LabelView = OutboundLabelView | ReturnLabelView;
+
+export type OutboundLabelView = LabelViewCommon & {
+  kind: "outbound";
+  returnGid: null;
+  fulfillmentOrderGid: FulfillmentOrderGid;
+  /** The fulfillment-order line items this label ships, and how many of each. */
+  lineItems: LabelLineItem[];
+  fulfillmentGid: FulfillmentGid | null;
+};
+
+export type ReturnLabelView = LabelViewCommon & {
+  kind: "return";
+  returnGid: ReturnGid;
+  /** The return's reverse fulfillment order: the label's one active slot is keyed on it. */
+  fulfillmentOrderGid: ReverseFulfillmentOrderGid;
+  lineItems: ReturnLabelLineItem[];
+  /** The reverse delivery that carries the label in Shopify, once attached. */
+  fulfillmentGid: ReverseDeliveryGid | null;
+};
+
+export const isOutboundLabel = (label: LabelView): label is OutboundLabelView => label.kind === "outbound";
+export const isReturnLabel = (label: LabelView): label is ReturnLabelView => label.kind === "return";
+
+type LabelViewCommon = {
   id: string;
   shop: string;
   orderGid: OrderGid;
   orderName: string;
-  fulfillmentOrderGid: FulfillmentOrderGid;
   status: LabelStatus;
   serviceLabelId: string | null;
   rateId: string | null;
@@ -89,12 +136,9 @@ export type LabelView = {
   labelUrl: string | null;
   shipDate: string | null;
   packageCount: number;
-  /** The fulfillment-order line items this label ships, and how many of each. */
-  lineItems: LabelLineItem[];
   /** The request the draft was created from (addresses, boxes, customs), as sent; null before. */
   request: unknown;
   requestIds: string[];
-  fulfillmentGid: FulfillmentGid | null;
   writeBack: { status: WriteBackStatus; attempts: number; lastError: string | null };
   lastError: string | null;
   /** The Shopify ship-to address the label was drafted for (ship-to-key.ts); null for older labels. */
@@ -148,9 +192,9 @@ function requireGid<T>(parse: (value: string) => T | undefined, value: string, w
   return parsed;
 }
 
-function toLineItems(json: string): LabelLineItem[] {
+function toLineItems<Id extends string>(json: string, parse: (value: string) => Id | undefined): LabelLineItem<Id>[] {
   return parseStoredJson(json, LineItemListSchema, []).map((line) => ({
-    id: requireGid(parseFulfillmentOrderLineItemGid, line.id, "fulfillment order line item id"),
+    id: requireGid(parse, line.id, "line item id"),
     quantity: line.quantity,
     ...(line.title === undefined ? {} : { title: line.title }),
     ...(line.sku === undefined ? {} : { sku: line.sku }),
@@ -187,12 +231,12 @@ export function toLabelView(row: Label): LabelView {
   if (!isOneOf(WRITE_BACK_STATUSES, row.writeBackStatus)) {
     throw new Error(`label ${row.id} has unknown write-back status ${row.writeBackStatus}`);
   }
-  return {
+  if (!isOneOf(LABEL_KINDS, row.kind)) throw new Error(`label ${row.id} has unknown kind ${row.kind}`);
+  const common: LabelViewCommon = {
     id: row.id,
     shop: row.shop,
     orderGid: requireGid(parseOrderGid, row.orderGid, "order id"),
     orderName: row.orderName,
-    fulfillmentOrderGid: requireGid(parseFulfillmentOrderGid, row.fulfillmentOrderGid, "fulfillment order id"),
     status: row.status,
     serviceLabelId: row.serviceLabelId,
     rateId: row.rateId,
@@ -210,10 +254,8 @@ export function toLabelView(row: Label): LabelView {
     labelUrl: row.labelUrl,
     shipDate: row.shipDate,
     packageCount: row.packageCount,
-    lineItems: toLineItems(row.lineItems),
     request: row.request === null ? null : parseStoredJson(row.request, z.unknown(), null),
     requestIds: parseStoredJson(row.requestIds, StringListSchema, []),
-    fulfillmentGid: row.fulfillmentGid ? requireGid(parseFulfillmentGid, row.fulfillmentGid, "fulfillment id") : null,
     writeBack: {
       status: row.writeBackStatus,
       attempts: row.writeBackAttempts,
@@ -233,9 +275,29 @@ export function toLabelView(row: Label): LabelView {
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
+  if (row.kind === "return") {
+    return {
+      ...common,
+      kind: "return",
+      returnGid: requireGid(parseReturnGid, row.returnGid ?? "", "return id"),
+      fulfillmentOrderGid: requireGid(parseReverseFulfillmentOrderGid, row.fulfillmentOrderGid, "reverse fulfillment order id"),
+      lineItems: toLineItems(row.lineItems, parseReverseFulfillmentOrderLineItemGid),
+      fulfillmentGid: row.fulfillmentGid
+        ? requireGid(parseReverseDeliveryGid, row.fulfillmentGid, "reverse delivery id")
+        : null,
+    };
+  }
+  return {
+    ...common,
+    kind: "outbound",
+    returnGid: null,
+    fulfillmentOrderGid: requireGid(parseFulfillmentOrderGid, row.fulfillmentOrderGid, "fulfillment order id"),
+    lineItems: toLineItems(row.lineItems, parseFulfillmentOrderLineItemGid),
+    fulfillmentGid: row.fulfillmentGid ? requireGid(parseFulfillmentGid, row.fulfillmentGid, "fulfillment id") : null,
+  };
 }
 
-export function activeKeyFor(shop: string, fulfillmentOrderGid: FulfillmentOrderGid): string {
+export function activeKeyFor(shop: string, fulfillmentOrderGid: FulfillmentOrderGid | ReverseFulfillmentOrderGid): string {
   return `${shop}:${fulfillmentOrderGid}`;
 }
 
@@ -260,7 +322,7 @@ export const DRAFT_MAY_EXIST = "draft may exist at the service: ";
 export async function findUnconfirmedDraft(
   db: PrismaClient,
   shop: string,
-  fulfillmentOrderGid: FulfillmentOrderGid,
+  fulfillmentOrderGid: FulfillmentOrderGid | ReverseFulfillmentOrderGid,
   since: Date,
 ): Promise<{ labelId: string; at: Date } | null> {
   const row = await db.label.findFirst({
@@ -280,7 +342,7 @@ export async function findUnconfirmedDraft(
 export async function findActiveLabel(
   db: PrismaClient,
   shop: string,
-  fulfillmentOrderGid: FulfillmentOrderGid,
+  fulfillmentOrderGid: FulfillmentOrderGid | ReverseFulfillmentOrderGid,
 ): Promise<LabelView | null> {
   const row = await db.label.findFirst({ where: { shop, activeKey: activeKeyFor(shop, fulfillmentOrderGid) } });
   return row ? toLabelView(row) : null;
@@ -291,16 +353,16 @@ export async function listLabelsForOrder(db: PrismaClient, shop: string, orderGi
   return rows.map(toLabelView);
 }
 
-/** The active labels of several orders in one query (a page of the Orders list). */
+/** The active outbound labels of several orders in one query (a page of the Orders list). */
 export async function listActiveLabelsForOrders(
   db: PrismaClient,
   shop: string,
   orderGids: readonly string[],
-): Promise<LabelView[]> {
+): Promise<OutboundLabelView[]> {
   const rows = await db.label.findMany({
-    where: { shop, orderGid: { in: [...orderGids] }, status: { in: [...ACTIVE_STATUSES] } },
+    where: { shop, orderGid: { in: [...orderGids] }, status: { in: [...ACTIVE_STATUSES] }, kind: "outbound" },
   });
-  return rows.map(toLabelView);
+  return rows.map(toLabelView).filter(isOutboundLabel);
 }
 
 /** The label the service knows by this id, if it is one of this shop's. */
@@ -318,11 +380,11 @@ export async function listActiveLabelsForFulfillmentOrders(
   db: Prisma.TransactionClient,
   shop: string,
   fulfillmentOrderGids: readonly FulfillmentOrderGid[],
-): Promise<LabelView[]> {
+): Promise<OutboundLabelView[]> {
   const rows = await db.label.findMany({
     where: { shop, activeKey: { in: fulfillmentOrderGids.map((gid) => activeKeyFor(shop, gid)) } },
   });
-  return rows.map(toLabelView);
+  return rows.map(toLabelView).filter(isOutboundLabel);
 }
 
 /** Whether the order has a label not voided or failed: only then can a change to the order make one stale. */

@@ -1,6 +1,6 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 
-import type { FulfillmentOrderGid, OrderGid } from "~/shopify/ids";
+import type { FulfillmentOrderGid, OrderGid, ReturnGid, ReverseFulfillmentOrderGid } from "~/shopify/ids";
 import { isUniqueViolation } from "~/utils/prisma-errors";
 import { parseStoredJson } from "~/utils/stored-json";
 
@@ -11,6 +11,7 @@ import {
   LABEL_TRANSITIONS,
   type LabelLineItem,
   type LabelTransition,
+  type ReturnLabelLineItem,
   StringListSchema,
   withRequestId,
 } from "./label-repository.server";
@@ -38,12 +39,22 @@ export async function apply(
   return result.count === 1;
 }
 
-export type NewLabel = {
-  orderGid: OrderGid;
-  orderName: string;
-  fulfillmentOrderGid: FulfillmentOrderGid;
-  lineItems: readonly LabelLineItem[];
-};
+export type NewLabel =
+  | {
+      kind: "outbound";
+      orderGid: OrderGid;
+      orderName: string;
+      fulfillmentOrderGid: FulfillmentOrderGid;
+      lineItems: readonly LabelLineItem[];
+    }
+  | {
+      kind: "return";
+      returnGid: ReturnGid;
+      orderGid: OrderGid;
+      orderName: string;
+      fulfillmentOrderGid: ReverseFulfillmentOrderGid;
+      lineItems: readonly ReturnLabelLineItem[];
+    };
 
 /**
  * Takes the fulfillment order's one active slot (a unique key) as `creating`, owned by `token`
@@ -61,6 +72,8 @@ export async function claimCreationSlot(
         shop,
         orderGid: label.orderGid,
         orderName: label.orderName,
+        kind: label.kind,
+        returnGid: label.kind === "return" ? label.returnGid : null,
         fulfillmentOrderGid: label.fulfillmentOrderGid,
         activeKey: activeKeyFor(shop, label.fulfillmentOrderGid),
         status: LABEL_TRANSITIONS.claimCreationSlot.to,
@@ -79,7 +92,7 @@ export async function claimCreationSlot(
 /** A `creating` label whose owner's lease ran out is taken over by a new owner. */
 export function takeOverCreation(
   ref: Ref,
-  claim: { token: string; leaseUntil: Date; now: Date; lineItems: readonly LabelLineItem[] },
+  claim: { token: string; leaseUntil: Date; now: Date; lineItems: readonly LabelLineItem<string>[] },
 ): Promise<boolean> {
   return apply(
     ref.db,

@@ -40,7 +40,7 @@ function addressLines(address: SlipAddress): string[] {
 
 /** The slip of a drafted or bought label; null when the label keeps no request to read it from. */
 export function describePackingSlip(
-  label: { orderName: string; lineItems: readonly LabelLineItem[]; request: unknown; packageCount: number },
+  label: { orderName: string; lineItems: readonly LabelLineItem<string>[]; request: unknown; packageCount: number },
   note: string | null,
 ): PackingSlip | null {
   const request = SlipRequestSchema.safeParse(label.request);

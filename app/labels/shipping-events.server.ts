@@ -267,9 +267,15 @@ async function sendShipmentStatus(deps: ShippingEventDeps, label: LabelView): Pr
     const summary = summarizeShipment(label.trackingNumbers, parcels);
     const current = await findLabel(deps.db, deps.shop, label.id);
     if (!summary || !current || !isForward(current.tracking, summary)) return ok(false);
+    const next = { status: summary.status, at: summary.occurredAt };
+    // A return label's reverse delivery takes no tracking events in Shopify (its carrier's
+    // tracking page shows them): the status is kept for the app's own lists only.
+    if (current.kind === "return") {
+      await claimTrackingStatus(deps.db, deps.shop, label.id, current.tracking, next);
+      return ok(false);
+    }
     // The fulfillment is made by the write-back; until then there is nothing to add the event to.
     if (!current.fulfillmentGid) return err(notYet(`${label.id}: no Shopify fulfillment yet for its tracking`));
-    const next = { status: summary.status, at: summary.occurredAt };
     if (!(await claimTrackingStatus(deps.db, deps.shop, label.id, current.tracking, next))) continue;
     const sent = await sendFulfillmentEvent(deps, current.fulfillmentGid, summary);
     if (!sent.ok) await releaseTrackingStatus(deps.db, deps.shop, label.id, next, current.tracking);

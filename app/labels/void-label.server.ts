@@ -129,7 +129,10 @@ export async function requestLabelVoid(deps: VoidDeps, labelId: string): Promise
     return err(fromShippingError("requestLabelVoid", asked.error));
   }
   const refundCents = asked.value.refundCents ?? label.chargedCents;
-  await acceptVoid(ref, token, { refundCents, requestedAt: now, hasFulfillment: label.fulfillmentGid !== null });
+  // A return label's reverse delivery stays on the return in Shopify, which has no way to take a
+  // label off it (ADR 23): only an outbound label's fulfillment is cancelled.
+  const hasFulfillment = label.kind === "outbound" && label.fulfillmentGid !== null;
+  await acceptVoid(ref, token, { refundCents, requestedAt: now, hasFulfillment });
   await recordAudit(db, {
     shop,
     action: "void",
@@ -220,7 +223,9 @@ export async function cancelVoidedFulfillment(
   labelId: string,
 ): Promise<Result<void, LabelError>> {
   const label = await findLabel(deps.db, deps.shop, labelId);
-  if (!label?.void || label.void.shopify !== "cancel_pending" || !label.fulfillmentGid) return ok(undefined);
+  if (!label?.void || label.void.shopify !== "cancel_pending" || label.kind !== "outbound" || !label.fulfillmentGid) {
+    return ok(undefined);
+  }
   if (label.status !== "void_pending" && label.status !== "voided") return ok(undefined);
   const cancelled = await cancelFulfillment(deps.admin, label.fulfillmentGid);
   if (!cancelled.ok) return err(fromShopifyError("cancelVoidedFulfillment", cancelled.error));
@@ -247,7 +252,7 @@ async function settleRefunded(
   if (!(await refundVoid({ db: deps.db, shop: deps.shop, labelId }, refunded))) return;
   // A refund that outran the acceptance (the event before our answer): the fulfillment is still in
   // Shopify and nobody marked it to cancel yet.
-  if (label.fulfillmentGid && !label.void?.shopify) {
+  if (label.kind === "outbound" && label.fulfillmentGid && !label.void?.shopify) {
     await recordVoidShopify(deps.db, { shop: deps.shop, labelId }, "cancel_pending");
   }
   // Counted once: only the caller whose transition happened writes the refund.

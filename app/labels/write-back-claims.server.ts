@@ -1,4 +1,4 @@
-import type { FulfillmentGid } from "~/shopify/ids";
+import type { FulfillmentGid, ReverseDeliveryGid } from "~/shopify/ids";
 
 import { apply, type Ref } from "./label-transitions.server";
 
@@ -33,10 +33,11 @@ export async function claimWriteBack(
 }
 
 /**
- * Records the fulfillment that carries the label's tracking. Shopify holding it is a fact, so
- * any writer may record it (no token); false when one was recorded already.
+ * Records the fulfillment (a return label's reverse delivery) that carries the label's tracking.
+ * Shopify holding it is a fact, so any writer may record it (no token); false when one was
+ * recorded already.
  */
-export function completeWriteBack(ref: Ref, fulfillmentGid: FulfillmentGid): Promise<boolean> {
+export function completeWriteBack(ref: Ref, fulfillmentGid: FulfillmentGid | ReverseDeliveryGid): Promise<boolean> {
   return apply(
     ref.db,
     ref,

@@ -10,12 +10,19 @@ import {
   type ShopifyError,
 } from "~/shopify/admin-client";
 import { createFulfillmentWithTracking, getFulfillmentOrderForWriteBack } from "~/shopify/fulfillments";
-import type { FulfillmentGid } from "~/shopify/ids";
+import type { FulfillmentGid, ReverseDeliveryGid } from "~/shopify/ids";
+import { attachReturnLabel, findReverseDeliveryWithTracking, readOrderReturns } from "~/shopify/returns";
 import { err, ok, type Result } from "~/utils/result";
 
 import { recordAudit } from "./audit.server";
 import { fromShopifyError, type LabelError, labelError, labelNotFound } from "./label-errors";
-import { findLabel, type LabelLineItem, type LabelView, listRetryableWriteBackIds } from "./label-repository.server";
+import {
+  findLabel,
+  type LabelLineItem,
+  type LabelView,
+  listRetryableWriteBackIds,
+  type ReturnLabelView,
+} from "./label-repository.server";
 import { claimWriteBack, completeWriteBack, releaseWriteBack } from "./write-back-claims.server";
 
 // After purchase, the tracking goes to Shopify as a fulfillment of exactly the label's items,
@@ -105,8 +112,14 @@ export async function writeTracking(
     now: () => (deps.now ?? (() => new Date()))().getTime(),
   };
 
+  if (label.kind === "return") return attachReturn(deps, label, token, calls, options);
+  const findExisting = async () => {
+    const found = await getFulfillmentOrderForWriteBack(admin, label.fulfillmentOrderGid, label.trackingNumbers, calls);
+    return found.ok ? ok(found.value.fulfillmentWithTracking) : found;
+  };
+
   const fo = await getFulfillmentOrderForWriteBack(admin, label.fulfillmentOrderGid, label.trackingNumbers, calls);
-  if (!fo.ok) return giveUp(deps, label, token, fo.error, calls);
+  if (!fo.ok) return giveUp(deps, label, token, fo.error, findExisting);
   if (fo.value.fulfillmentWithTracking) return record(deps, labelId, fo.value.fulfillmentWithTracking);
 
   const lineItems = capToRemaining(label.lineItems, fo.value.remaining);
@@ -121,7 +134,7 @@ export async function writeTracking(
           : "None of this label's items are left to fulfil in Shopify (they were fulfilled or removed). Check the order in Shopify.",
         `writeTracking: nothing of ${labelId}'s ${label.lineItems.length} lines remains on ${label.fulfillmentOrderGid}`,
       ),
-      calls,
+      findExisting,
     );
   }
   const notifyCustomer = options.notifyCustomer ?? (await getShopSettings(db, shop)).notifyCustomer;
@@ -139,7 +152,7 @@ export async function writeTracking(
     },
     calls,
   );
-  if (!created.ok) return giveUp(deps, label, token, created.error, calls);
+  if (!created.ok) return giveUp(deps, label, token, created.error, findExisting);
   await recordAudit(db, {
     shop,
     action: "fulfill",
@@ -152,6 +165,67 @@ export async function writeTracking(
   return record(deps, labelId, created.value.id);
 }
 
+/**
+ * A return label goes to Shopify as the return's reverse delivery, with its file and tracking, so
+ * Shopify can send it to the customer (ADR 23). The same claim and the same search first: a
+ * reverse delivery carrying this tracking number is adopted, never made twice.
+ */
+async function attachReturn(
+  deps: WriteTrackingDeps,
+  label: ReturnLabelView,
+  token: string,
+  calls: RunAdminGraphqlOptions,
+  options: WriteTrackingOptions,
+): Promise<Result<LabelView, LabelError>> {
+  const findExisting = async () => {
+    const returns = await readOrderReturns(deps.admin, label.orderGid, calls);
+    if (!returns.ok) return returns;
+    return ok(
+      findReverseDeliveryWithTracking(returns.value, label.fulfillmentOrderGid, label.trackingNumbers)?.id ?? null,
+    );
+  };
+  const existing = await findExisting();
+  if (!existing.ok) return giveUp(deps, label, token, existing.error, findExisting);
+  if (existing.value) return record(deps, label.id, existing.value);
+  if (!label.labelUrl) {
+    return giveUp(
+      deps,
+      label,
+      token,
+      refusal(
+        "The shipping service gave no label file to send to the customer. Print the label and send it yourself.",
+        `writeTracking: return label ${label.id} has no label URL`,
+      ),
+      findExisting,
+    );
+  }
+  const [trackingNumber] = label.trackingNumbers;
+  const notifyCustomer = options.notifyCustomer ?? (await getShopSettings(deps.db, deps.shop)).notifyCustomer;
+  const attached = await attachReturnLabel(
+    deps.admin,
+    {
+      reverseFulfillmentOrderId: label.fulfillmentOrderGid,
+      lineItems: label.lineItems.map((line) => ({ id: line.id, quantity: line.quantity })),
+      labelFileUrl: label.labelUrl,
+      trackingNumber: trackingNumber ?? null,
+      trackingUrl: trackingNumber ? (trackingUrlsFor([trackingNumber], label.trackingUrl)[0] ?? null) : null,
+      notifyCustomer,
+    },
+    calls,
+  );
+  if (!attached.ok) return giveUp(deps, label, token, attached.error, findExisting);
+  await recordAudit(deps.db, {
+    shop: deps.shop,
+    action: "fulfill",
+    outcome: "ok",
+    orderGid: label.orderGid,
+    labelId: label.id,
+    detail: `return label attached as reverse delivery ${attached.value.id}`,
+    staffMemberId: deps.staffMemberId ?? null,
+  });
+  return record(deps, label.id, attached.value.id);
+}
+
 // Nothing to send is Shopify's refusal in advance: the merchant must look, as for a userError.
 const refusal = (message: string, logMessage: string): ShopifyError =>
   createShopifyError("USER_ERROR", logMessage, { message });
@@ -160,7 +234,7 @@ const refusal = (message: string, logMessage: string): ShopifyError =>
 async function record(
   deps: WriteTrackingDeps,
   labelId: string,
-  fulfillmentGid: FulfillmentGid,
+  fulfillmentGid: FulfillmentGid | ReverseDeliveryGid,
 ): Promise<Result<LabelView, LabelError>> {
   await completeWriteBack({ db: deps.db, shop: deps.shop, labelId }, fulfillmentGid);
   return currentLabel(deps, labelId);
@@ -182,17 +256,10 @@ async function giveUp(
   label: LabelView,
   token: string,
   error: ShopifyError,
-  calls: RunAdminGraphqlOptions,
+  findExisting: () => Promise<Result<FulfillmentGid | ReverseDeliveryGid | null, ShopifyError>>,
 ): Promise<Result<LabelView, LabelError>> {
-  const again = await getFulfillmentOrderForWriteBack(
-    deps.admin,
-    label.fulfillmentOrderGid,
-    label.trackingNumbers,
-    calls,
-  );
-  if (again.ok && again.value.fulfillmentWithTracking) {
-    return record(deps, label.id, again.value.fulfillmentWithTracking);
-  }
+  const again = await findExisting();
+  if (again.ok && again.value) return record(deps, label.id, again.value);
   const attempts = label.writeBack.attempts + 1;
   const needsMerchant =
     (error.code === "USER_ERROR" && again.ok) || error.code === "NOT_FOUND" || attempts >= MAX_WRITE_BACK_ATTEMPTS;

@@ -1,12 +1,13 @@
 import type { PrismaClient } from "@prisma/client";
 
 import { fromShopifyError, type LabelError, labelError } from "~/labels/label-errors";
-import { findLabel, type LabelView } from "~/labels/label-repository.server";
+import { findLabel, type LabelView, type ReturnLabelView } from "~/labels/label-repository.server";
 import { purchase, type PurchaseOptions, type PurchaseShippingPort } from "~/labels/purchase.server";
 import { writeTracking } from "~/labels/write-tracking.server";
 import type { KnownPreflightProblem, PreflightCode } from "~/shipping/preflight";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { type FulfillmentOrderGuard, getFulfillmentOrderGuard } from "~/shopify/fulfillment-order-state";
+import { readOrderReturns, type ShopifyOrderReturns } from "~/shopify/returns";
 import { ok, type Result } from "~/utils/result";
 
 import { shipToKeyOf } from "./ship-to-key";
@@ -143,6 +144,7 @@ export function createSpendGuard(admin: AdminGraphqlClient | null): (label: Labe
         `spend guard: no Admin API for ${label.id}`,
       );
     }
+    if (label.kind === "return") return guardReturnSpend(admin, label);
     const guard = await getFulfillmentOrderGuard(admin, label.fulfillmentOrderGid);
     if (!guard.ok) {
       if (guard.error.code === "NOT_FOUND") {
@@ -158,6 +160,56 @@ export function createSpendGuard(admin: AdminGraphqlClient | null): (label: Labe
     const refusal = judgeSpend(label, guard.value);
     return refusal ? refuse(label, refusal) : null;
   };
+}
+
+/** Why Shopify would not take this return label now; null when it would (ADR 23). */
+export function judgeReturnSpend(
+  label: Pick<ReturnLabelView, "returnGid" | "fulfillmentOrderGid">,
+  returns: ShopifyOrderReturns,
+): Refusal | null {
+  const ret = returns.returns.find((r) => r.id === label.returnGid);
+  const look = "Open the return in Shopify to see what changed.";
+  if (!ret)
+    return { code: "CANNOT_FULFILL", message: "This return is no longer on the order in Shopify.", suggestion: look };
+  if (ret.status !== "OPEN") {
+    const state = ret.status ? ret.status.toLowerCase() : "in a state this app doesn't know";
+    return {
+      code: "CANNOT_FULFILL",
+      message:
+        ret.status === "REQUESTED"
+          ? `Return ${ret.name} is still a request in Shopify: approve it first.`
+          : `Return ${ret.name} is ${state} in Shopify, so it takes no return label.`,
+      suggestion: ret.status === "REQUESTED" ? "Approve the return, then buy the label." : look,
+    };
+  }
+  const rfo = ret.reverseFulfillmentOrders.find((r) => r.id === label.fulfillmentOrderGid);
+  if (!rfo || rfo.status !== "OPEN") {
+    return { code: "CANNOT_FULFILL", message: `Return ${ret.name} has nothing left to send back.`, suggestion: look };
+  }
+  if (rfo.reverseDeliveries.some((d) => d.labelUrl !== null || d.trackingNumber !== null)) {
+    return {
+      code: "CANNOT_FULFILL",
+      message: `Return ${ret.name} already has a return label in Shopify.`,
+      suggestion: "Use that label, or remove it in Shopify first.",
+    };
+  }
+  return null;
+}
+
+async function guardReturnSpend(admin: AdminGraphqlClient, label: ReturnLabelView): Promise<LabelError | null> {
+  const returns = await readOrderReturns(admin, label.orderGid);
+  if (!returns.ok) {
+    if (returns.error.code === "NOT_FOUND") {
+      return refuse(label, {
+        code: "CANNOT_FULFILL",
+        message: "This order is no longer in Shopify.",
+        suggestion: "Open the order in Shopify to see what changed.",
+      });
+    }
+    return fromShopifyError("spend guard", returns.error);
+  }
+  const refusal = judgeReturnSpend(label, returns.value);
+  return refusal ? refuse(label, refusal) : null;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type LabelError, labelError } from "~/labels/label-errors";
-import type { LabelLineItem } from "~/labels/label-repository.server";
+import type { LabelLineItem, ReturnLabelLineItem } from "~/labels/label-repository.server";
 import type { BoxPreset, LabelSettings } from "~/settings/settings";
 import type { ProductForCustoms } from "~/shipping/customs-description";
 import {
@@ -9,13 +9,20 @@ import {
   preflightLabelRequest,
 } from "~/shipping/preflight";
 import { type CreateLabelRequest, CreateLabelRequestSchema, type Rate, type RatesRequest } from "~/shipping/schemas";
-import { type FulfillmentOrderGid, type OrderGid, parseFulfillmentOrderLineItemGid } from "~/shopify/ids";
+import {
+  type FulfillmentOrderGid,
+  type OrderGid,
+  parseFulfillmentOrderLineItemGid,
+  type ReturnGid,
+  type ReverseFulfillmentOrderGid,
+} from "~/shopify/ids";
 import type { ShopifyFulfillmentOrder, ShopifyOrderForLabel } from "~/shopify/orders";
 import type { ShopifyShopAndLocations } from "~/shopify/shop";
 import { err, ok, type Result } from "~/utils/result";
 
 import { collectFormProblems, keepPrefillProblems, sortProblems } from "./label-form";
 import { type CustomsProduct, type PrefilledLabel, prefillLabelRequest } from "./prefill";
+import { type PrefilledReturn, prefillReturnLabel, type ReturnFacts } from "./return-prefill";
 import { shipToKeyOf } from "./ship-to-key";
 
 // The pipeline's one judge (load → CHECK → draft → buy). Every door asks it, so a rule blocks the
@@ -57,16 +64,35 @@ const CHECKED: unique symbol = Symbol("checked shipment");
 /** A rates request that passed the check; only checkForQuote makes one. */
 export type ReadyQuote = { readonly [CHECKED]: "quote"; readonly ratesRequest: RatesRequest };
 
-/** A draft request that passed every rule; only checkForDraft makes one, and only it is drafted. */
-export type ReadyDraft = {
+/**
+ * A draft request that passed every rule; only checkForDraft (an outbound shipment) and
+ * checkReturnForDraft (a return's items coming back) make one, and only it is drafted.
+ */
+export type ReadyDraft = ReadyDraftCommon &
+  (
+    | {
+        readonly kind: "outbound";
+        readonly fulfillmentOrderGid: FulfillmentOrderGid;
+        readonly lineItems: readonly LabelLineItem[];
+      }
+    | {
+        readonly kind: "return";
+        readonly returnGid: ReturnGid;
+        readonly fulfillmentOrderGid: ReverseFulfillmentOrderGid;
+        readonly lineItems: readonly ReturnLabelLineItem[];
+      }
+  );
+
+export type ReadyOutboundDraft = Extract<ReadyDraft, { kind: "outbound" }>;
+export type ReadyReturnDraft = Extract<ReadyDraft, { kind: "return" }>;
+
+type ReadyDraftCommon = {
   readonly [CHECKED]: "draft";
   readonly orderGid: OrderGid;
   readonly orderName: string;
-  readonly fulfillmentOrderGid: FulfillmentOrderGid;
   /** The request as the service gets it: the chosen rate's id, no carrier or service overriding it. */
   readonly request: CreateLabelRequest;
   readonly quote: Rate;
-  readonly lineItems: readonly LabelLineItem[];
   readonly products: readonly ProductForCustoms[];
   /** The product whose HS code and origin the declaration carries, as Shopify has them now. */
   readonly customsProduct: CustomsProduct | null;
@@ -144,7 +170,9 @@ function parseRequest(request: LabelRequestInput, operation: string): Result<Cre
  * The rates request of a shipment the check found ready: nothing blocks it, so preflight need not
  * run again (a bulk run quotes a thousand of them).
  */
-export function quoteRequestOf(check: ShipmentCheck): Result<ReadyQuote, LabelError> {
+export function quoteRequestOf(
+  check: Pick<ShipmentCheck, "ready" | "problems" | "request">,
+): Result<ReadyQuote, LabelError> {
   if (!check.ready) return err(blocked("Fix the label details before getting rates.", "quote", check.problems));
   return toReadyQuote(check.request);
 }
@@ -249,8 +277,30 @@ export type DraftCheckInput = CheckInput & {
  * Every rule, with the chosen rate: the shipment's own (unless the merchant edited the field they
  * name), the service's with the quote, and the items. Ok only when nothing blocks.
  */
-export function checkForDraft(facts: ShipmentFacts, input: DraftCheckInput): Result<ReadyDraft, LabelError> {
+export function checkForDraft(facts: ShipmentFacts, input: DraftCheckInput): Result<ReadyOutboundDraft, LabelError> {
   const prefilled = input.checked?.prefilled ?? prefill(facts, input.box);
+  const items = checkLineItems(facts.fulfillmentOrder, input.lineItems ?? prefilled.lineItems);
+  const judged = judgeWithRate(prefilled, input, items.problems);
+  if (!judged.ok) return judged;
+  return ok({
+    [CHECKED]: "draft",
+    kind: "outbound",
+    orderGid: facts.order.id,
+    orderName: facts.order.name,
+    fulfillmentOrderGid: facts.fulfillmentOrder.id,
+    ...judged.value,
+    lineItems: items.lineItems,
+    customsProduct: prefilled.customsProduct,
+    shipToKey: shipToKeyOf(facts.order, facts.fulfillmentOrder),
+  });
+}
+
+/** The request with the chosen rate, judged by every rule; what the two draft checks share. */
+function judgeWithRate(
+  prefilled: Pick<PrefilledLabel, "request" | "problems" | "products">,
+  input: Pick<DraftCheckInput, "request" | "quote" | "now">,
+  itemProblems: readonly KnownPreflightProblem[],
+): Result<Pick<ReadyDraft, "request" | "quote" | "products" | "warnings">, LabelError> {
   const current = input.request ?? prefilled.request;
   // Only the chosen rate: carrier/service fields would override it.
   const request: LabelRequestInput = { ...current, rate_id: input.quote.rate_id };
@@ -262,7 +312,6 @@ export function checkForDraft(facts: ShipmentFacts, input: DraftCheckInput): Res
     now: input.now,
     products: prefilled.products,
   });
-  const items = checkLineItems(facts.fulfillmentOrder, input.lineItems ?? prefilled.lineItems);
   const problems = [
     ...keepPrefillProblems({
       prefilled: prefilled.request,
@@ -270,23 +319,65 @@ export function checkForDraft(facts: ShipmentFacts, input: DraftCheckInput): Res
       current,
       besides: live,
     }),
-    ...items.problems,
+    ...itemProblems,
     ...live,
   ];
   if (isBlocking(problems)) return err(blocked("Fix the highlighted label details first.", "draft", problems));
   const parsed = parseRequest(request, "draft");
   if (!parsed.ok) return parsed;
   return ok({
-    [CHECKED]: "draft",
-    orderGid: facts.order.id,
-    orderName: facts.order.name,
-    fulfillmentOrderGid: facts.fulfillmentOrder.id,
     request: parsed.value,
     quote: input.quote,
-    lineItems: items.lineItems,
     products: prefilled.products,
-    customsProduct: prefilled.customsProduct,
-    shipToKey: shipToKeyOf(facts.order, facts.fulfillmentOrder),
     warnings: sortProblems(problems),
+  });
+}
+
+export type ReturnCheck = Omit<ShipmentCheck, "prefilled"> & { readonly prefilled: PrefilledReturn };
+
+/** Every problem of a return label before a rate is chosen (ADR 23): the same rules as outbound. */
+export function checkReturn(facts: ReturnFacts, input: CheckInput = {}): ReturnCheck {
+  const prefilled = prefillReturnLabel(facts, input.box);
+  const request = input.request ?? prefilled.request;
+  const problems = collectFormProblems({
+    prefilled: prefilled.request,
+    prefillProblems: prefilled.problems,
+    current: request,
+    products: prefilled.products,
+  });
+  return { prefilled, request, problems, ready: !isBlocking(problems) };
+}
+
+/** A return label's draft request with the chosen rate; ok only when nothing blocks. */
+export function checkReturnForDraft(
+  facts: ReturnFacts,
+  input: Omit<DraftCheckInput, "lineItems" | "checked"> & { readonly checked?: ReturnCheck },
+): Result<ReadyReturnDraft, LabelError> {
+  const prefilled = input.checked?.prefilled ?? prefillReturnLabel(facts, input.box);
+  const itemProblems: KnownPreflightProblem[] =
+    prefilled.lineItems.length === 0
+      ? [
+          {
+            path: "line_items",
+            code: "INVALID",
+            severity: "blocking",
+            message: "This return has no items to send back.",
+          },
+        ]
+      : [];
+  const judged = judgeWithRate(prefilled, input, itemProblems);
+  if (!judged.ok) return judged;
+  return ok({
+    [CHECKED]: "draft",
+    kind: "return",
+    returnGid: facts.ret.id,
+    orderGid: facts.order.id,
+    orderName: facts.order.name,
+    fulfillmentOrderGid: facts.reverseFulfillmentOrder.id,
+    ...judged.value,
+    lineItems: prefilled.lineItems,
+    customsProduct: prefilled.customsProduct,
+    // Where a return comes from is the customer's business: a later address change moves nothing back.
+    shipToKey: null,
   });
 }

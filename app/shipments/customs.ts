@@ -2,7 +2,7 @@ import { isVagueCustomsDescription } from "~/shipping/customs-description";
 import { EXPORT_DECLARATION_THRESHOLD_USD, type KnownPreflightProblem } from "~/shipping/preflight";
 import { type Customs, parseAmountCents } from "~/shipping/schemas";
 import { taxIdRuleFor } from "~/shipping/tax-ids";
-import type { CustomsTaxId, ShopifyMoneyBag } from "~/shopify/orders";
+import type { CustomsTaxId, ShopifyMoneyBag, ShopifyOrderLineItem } from "~/shopify/orders";
 
 // The one customs object the service takes, built from the shipment's line items. Anything we
 // cannot know (a USD value, a tax id, a specific description) becomes a problem, not a guess.
@@ -19,6 +19,20 @@ export type CustomsLine = {
   productId: string | null;
   inventoryItemId: string | null;
 };
+
+/** An order line as customs declare it: what the customer paid, after discounts (ADR 0006). */
+export function customsLineOf(line: ShopifyOrderLineItem, quantity: number): CustomsLine {
+  return {
+    title: line.title,
+    productType: line.productType,
+    quantity,
+    unitPrice: line.paidUnitPrice,
+    hsCode: line.hsCode,
+    countryOfOrigin: line.countryOfOrigin,
+    productId: line.productId,
+    inventoryItemId: line.inventoryItemId,
+  };
+}
 
 export type CustomsInput = {
   lines: readonly CustomsLine[];

@@ -12,7 +12,7 @@ import type { ShopifyFulfillmentOrder, ShopifyOrderForLabel } from "~/shopify/or
 import type { ShopifyLocation, ShopifyShop } from "~/shopify/shop";
 
 import { applyOptionRules, valueOfLines } from "./apply-option-rules";
-import { buildCustoms, type CustomsLine } from "./customs";
+import { buildCustoms, type CustomsLine, customsLineOf } from "./customs";
 import { packIntoBoxes, type PackUnit, toGrams } from "./parcels";
 
 // Turns a Shopify order into a label request the merchant only has to check. Pure: the order
@@ -464,17 +464,7 @@ export function prefillLabelRequest(
         );
         continue;
       }
-      customsLines.push({
-        title: orderLine.title,
-        productType: orderLine.productType,
-        quantity: line.remainingQuantity,
-        // The price paid after discounts, not the list price (ADR 0006).
-        unitPrice: orderLine.paidUnitPrice,
-        hsCode: orderLine.hsCode,
-        countryOfOrigin: orderLine.countryOfOrigin,
-        productId: orderLine.productId,
-        inventoryItemId: orderLine.inventoryItemId,
-      });
+      customsLines.push(customsLineOf(orderLine, line.remainingQuantity));
     }
     const built = buildCustoms({ lines: customsLines, destinationCountry: to.country, taxId: order.customsTaxId });
     request.customs = built.customs;

@@ -29,6 +29,8 @@ export const parseInventoryItemGid = (value: string) => parseGid<InventoryItemGi
 export const parseReturnGid = (value: string) => parseGid<ReturnGid>("Return", value);
 export const parseReverseFulfillmentOrderGid = (value: string) =>
   parseGid<ReverseFulfillmentOrderGid>("ReverseFulfillmentOrder", value);
+export const parseReverseFulfillmentOrderLineItemGid = (value: string) =>
+  parseGid<ReverseFulfillmentOrderLineItemGid>("ReverseFulfillmentOrderLineItem", value);
 export const parseReverseDeliveryGid = (value: string) => parseGid<ReverseDeliveryGid>("ReverseDelivery", value);
 
 // For callers that hold a numeric id (the admin URL, REST webhooks) and need the GID.

@@ -15,6 +15,7 @@ import {
   type AdminGraphqlClient,
   createShopifyError,
   runAdminGraphql,
+  type RunAdminGraphqlOptions,
   type ShopifyError,
   type ShopifyProblem,
   toUserError,
@@ -245,14 +246,14 @@ const truncated = (path: string, what: string): ShopifyProblem => ({
 export async function readOrderReturns(
   admin: AdminGraphqlClient,
   orderId: OrderGid,
+  callOptions: RunAdminGraphqlOptions = {},
 ): Promise<Result<ShopifyOrderReturns, ShopifyError>> {
   const operation = "OrderReturns";
-  const result = await runAdminGraphql(admin, {
-    operation,
-    document: ORDER_RETURNS_QUERY,
-    variables: { id: orderId },
-    schema: OrderReturnsSchema,
-  });
+  const result = await runAdminGraphql(
+    admin,
+    { operation, document: ORDER_RETURNS_QUERY, variables: { id: orderId }, schema: OrderReturnsSchema },
+    callOptions,
+  );
   if (!result.ok) return result;
   const order = result.value.data.order;
   if (!order) {
@@ -376,22 +377,31 @@ async function runReverseDeliveryMutation(
   request:
     | { operation: "CreateReverseDeliveryWithShipping"; variables: Record<string, unknown> }
     | { operation: "UpdateReverseDeliveryShipping"; variables: Record<string, unknown> },
+  callOptions: RunAdminGraphqlOptions = {},
 ): Promise<Result<ShopifyReverseDelivery, ShopifyError>> {
   const { operation, variables } = request;
   const result =
     operation === "CreateReverseDeliveryWithShipping"
-      ? await runAdminGraphql(admin, {
-          operation,
-          document: CREATE_REVERSE_DELIVERY_WITH_SHIPPING_MUTATION,
-          variables,
-          schema: CreateDeliverySchema,
-        }).then((r) => (r.ok ? ok(r.value.data.reverseDeliveryCreateWithShipping) : r))
-      : await runAdminGraphql(admin, {
-          operation,
-          document: UPDATE_REVERSE_DELIVERY_SHIPPING_MUTATION,
-          variables,
-          schema: UpdateDeliverySchema,
-        }).then((r) => (r.ok ? ok(r.value.data.reverseDeliveryShippingUpdate) : r));
+      ? await runAdminGraphql(
+          admin,
+          {
+            operation,
+            document: CREATE_REVERSE_DELIVERY_WITH_SHIPPING_MUTATION,
+            variables,
+            schema: CreateDeliverySchema,
+          },
+          callOptions,
+        ).then((r) => (r.ok ? ok(r.value.data.reverseDeliveryCreateWithShipping) : r))
+      : await runAdminGraphql(
+          admin,
+          {
+            operation,
+            document: UPDATE_REVERSE_DELIVERY_SHIPPING_MUTATION,
+            variables,
+            schema: UpdateDeliverySchema,
+          },
+          callOptions,
+        ).then((r) => (r.ok ? ok(r.value.data.reverseDeliveryShippingUpdate) : r));
   if (!result.ok) return result;
   const checked = checkPayload(operation, result.value, result.value?.reverseDelivery);
   return checked.ok ? ok(toReverseDelivery(checked.value)) : checked;
@@ -401,6 +411,7 @@ async function runReverseDeliveryMutation(
 export async function attachReturnLabel(
   admin: AdminGraphqlClient,
   input: AttachReturnLabelInput,
+  callOptions: RunAdminGraphqlOptions = {},
 ): Promise<Result<ShopifyReverseDelivery, ShopifyError>> {
   if (input.lineItems.length === 0) {
     return err(
@@ -410,19 +421,37 @@ export async function attachReturnLabel(
       }),
     );
   }
-  return runReverseDeliveryMutation(admin, {
-    operation: "CreateReverseDeliveryWithShipping",
-    variables: {
-      reverseFulfillmentOrderId: input.reverseFulfillmentOrderId,
-      reverseDeliveryLineItems: input.lineItems.map((l) => ({
-        reverseFulfillmentOrderLineItemId: l.id,
-        quantity: l.quantity,
-      })),
-      labelInput: { fileUrl: input.labelFileUrl },
-      trackingInput: trackingInputOf(input),
-      notifyCustomer: input.notifyCustomer,
+  return runReverseDeliveryMutation(
+    admin,
+    {
+      operation: "CreateReverseDeliveryWithShipping",
+      variables: {
+        reverseFulfillmentOrderId: input.reverseFulfillmentOrderId,
+        reverseDeliveryLineItems: input.lineItems.map((l) => ({
+          reverseFulfillmentOrderLineItemId: l.id,
+          quantity: l.quantity,
+        })),
+        labelInput: { fileUrl: input.labelFileUrl },
+        trackingInput: trackingInputOf(input),
+        notifyCustomer: input.notifyCustomer,
+      },
     },
-  });
+    callOptions,
+  );
+}
+
+/** The reverse delivery of a reverse fulfillment order that carries one of these tracking numbers. */
+export function findReverseDeliveryWithTracking(
+  returns: ShopifyOrderReturns,
+  reverseFulfillmentOrderId: ReverseFulfillmentOrderGid,
+  trackingNumbers: readonly string[],
+): ShopifyReverseDelivery | null {
+  const rfo = returns.returns
+    .flatMap((ret) => ret.reverseFulfillmentOrders)
+    .find((candidate) => candidate.id === reverseFulfillmentOrderId);
+  return (
+    rfo?.reverseDeliveries.find((d) => d.trackingNumber !== null && trackingNumbers.includes(d.trackingNumber)) ?? null
+  );
 }
 
 /** Replaces a reverse delivery's tracking (and its label file, when given). */

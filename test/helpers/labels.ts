@@ -1,5 +1,6 @@
 // Shared set-up for the label tests: both emulators in-process, the seeded order fetched through
 // the real adapters. Not a test file itself.
+import { isOutboundLabel } from "~/labels/label-repository.server";
 import { createShippingClient, type FetchLike, type RequestSlots, type ShippingClient } from "~/shipping/client.server";
 import { selectFulfillmentOrder } from "~/shopify/fulfillment-order-choice";
 import type { OrderGid } from "~/shopify/ids";
@@ -56,7 +57,7 @@ import {
   checkForQuote,
   checkShipment,
   type DraftCheckInput,
-  type ReadyDraft,
+  type ReadyOutboundDraft,
   type ShipmentFacts,
 } from "../../app/shipments/check-shipment";
 import { draftShipment, quoteShipment } from "../../app/shipments/draft-shipment.server";
@@ -105,11 +106,11 @@ export async function quoteSeededOrder(
 export function readyDraftFor(
   quoted: { facts: ShipmentFacts; rate: Rate },
   edits: Partial<Omit<DraftCheckInput, "now">> = {},
-): ReadyDraft {
+): ReadyOutboundDraft {
   return requireReady(checkForDraft(quoted.facts, { quote: quoted.rate, ...edits, now: new Date() }), "edited draft");
 }
 
-function requireReady(result: ReturnType<typeof checkForDraft>, name: string): ReadyDraft {
+function requireReady(result: ReturnType<typeof checkForDraft>, name: string): ReadyOutboundDraft {
   if (!result.ok) throw new Error(`${name} draft check: ${result.error.logMessage}`);
   return result.value;
 }
@@ -124,7 +125,9 @@ export async function draftSeededOrder(
   const quoted = await quoteSeededOrder(emulators, name, options);
   const draft = await draftShipment({ db, shop: TEST_LABEL_SHOP, shipping: quoted.client }, quoted.input);
   if (!draft.ok) throw new Error(`${name} draft: ${draft.error.logMessage}`);
-  return { ...quoted, draft: draft.value };
+  const { label } = draft.value;
+  if (!isOutboundLabel(label)) throw new Error(`${name} draft: expected an outbound label`);
+  return { ...quoted, draft: { ...draft.value, label } };
 }
 
 /** Buys a draft at the service directly, as its dashboard or another tool would. */

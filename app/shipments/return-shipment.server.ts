@@ -1,0 +1,146 @@
+import { discardDraft } from "~/labels/discard-draft.server";
+import { fromShopifyError, type LabelError, labelError } from "~/labels/label-errors";
+import { isReturnLabel, type ReturnLabelView } from "~/labels/label-repository.server";
+import type { ShippingClient } from "~/shipping/client.server";
+import type { LabelRequestInput } from "~/shipping/preflight";
+import type { Rate } from "~/shipping/schemas";
+import type { LocationGid, OrderGid, ReturnGid } from "~/shopify/ids";
+import {
+  approveReturnRequest,
+  readOrderReturns,
+  type ShopifyOrderReturns,
+  type ShopifyReturn,
+  type ShopifyReverseFulfillmentOrder,
+} from "~/shopify/returns";
+import { err, ok, type Result } from "~/utils/result";
+
+import { type BoughtLabel, type BuyDeps,buyLabel } from "./buy-label.server";
+import { checkReturn, checkReturnForDraft, quoteRequestOf, type ReturnCheck } from "./check-shipment";
+import { draftShipment, quoteShipment } from "./draft-shipment.server";
+import { isActiveLabel, type LoadedOrder, loadOrder, type ShipmentDeps } from "./load-shipment.server";
+import type { ReturnFacts } from "./return-prefill";
+
+// Return labels through the one pipeline (ADR 23): load (the order and its Shopify returns) →
+// check (checkReturn, the same judge as outbound) → quote → draft (the reverse fulfillment order's
+// one active slot) → buy (buyLabel: its spend guard asks Shopify that the return is still open,
+// and its write-back attaches the label to the return as a reverse delivery).
+
+export type LoadedReturns = LoadedOrder & { readonly returns: ShopifyOrderReturns };
+
+export type LoadedReturn = ReturnFacts & {
+  readonly loaded: LoadedReturns;
+  /** The reverse fulfillment order's one active label (creating … fulfilled), if any. */
+  readonly activeLabel: ReturnLabelView | null;
+};
+
+/** The order, its labels and the shop's context, with the order's Shopify returns. */
+export async function loadReturns(deps: ShipmentDeps, orderGid: OrderGid): Promise<Result<LoadedReturns, LabelError>> {
+  const [loaded, returns] = await Promise.all([loadOrder(deps, orderGid), readOrderReturns(deps.admin, orderGid)]);
+  if (!loaded.ok) return loaded;
+  if (!returns.ok) return err(fromShopifyError("loadReturns", returns.error));
+  return ok({
+    ...loaded.value,
+    returns: returns.value,
+    shopifyProblems: [...loaded.value.shopifyProblems, ...returns.value.problems.map((p) => p.message)],
+  });
+}
+
+/** What a return label is made from: an OPEN return's open reverse fulfillment order. */
+export function openReverseFulfillmentOrder(ret: ShopifyReturn): ShopifyReverseFulfillmentOrder | null {
+  return ret.reverseFulfillmentOrders.find((rfo) => rfo.status === "OPEN") ?? null;
+}
+
+/** One return of the loaded order, as the return label's check needs it. */
+export function returnOf(
+  loaded: LoadedReturns,
+  returnGid: ReturnGid,
+  returnLocationId: LocationGid | null = null,
+): Result<LoadedReturn, LabelError> {
+  const ret = loaded.returns.returns.find((r) => r.id === returnGid);
+  if (!ret) {
+    return err(
+      labelError("NOT_FOUND", "This return is no longer on the order in Shopify.", `returnOf: no ${returnGid}`),
+    );
+  }
+  const rfo = openReverseFulfillmentOrder(ret);
+  if (!rfo) {
+    return err(
+      labelError(
+        "INVALID_STATE",
+        ret.status === "REQUESTED"
+          ? `Return ${ret.name} is still a request: approve it before making its label.`
+          : `Return ${ret.name} has nothing left to send back.`,
+        `returnOf: ${returnGid} is ${ret.status ?? "unknown"} without an open reverse fulfillment order`,
+      ),
+    );
+  }
+  const activeLabel =
+    loaded.labels.filter(isReturnLabel).find((l) => l.fulfillmentOrderGid === rfo.id && isActiveLabel(l)) ?? null;
+  return ok({
+    loaded,
+    order: loaded.order,
+    ret,
+    reverseFulfillmentOrder: rfo,
+    shopAndLocations: loaded.shopAndLocations,
+    settings: loaded.settings,
+    returnLocationId,
+    activeLabel,
+  });
+}
+
+/** Approves a customer's return request in Shopify (REQUESTED → OPEN), so it can take a label. */
+export async function approveReturn(
+  deps: Pick<ShipmentDeps, "admin">,
+  returnGid: ReturnGid,
+): Promise<Result<ShopifyReturn["status"], LabelError>> {
+  const approved = await approveReturnRequest(deps.admin, returnGid);
+  if (!approved.ok) return err(fromShopifyError("approveReturn", approved.error));
+  return ok(approved.value.status);
+}
+
+/** The merchant's edits to a return label's prefill: the parcel's weight and where it goes. */
+export type ReturnEdits = { readonly weight?: number | null };
+
+export function editedReturnRequest(check: ReturnCheck, edits: ReturnEdits): LabelRequestInput {
+  const request = check.prefilled.request;
+  if (edits.weight === undefined || edits.weight === null || !request.parcel) return request;
+  return { ...request, parcel: { ...request.parcel, weight: edits.weight } };
+}
+
+/** Rates for a return label (free). */
+export async function quoteReturn(
+  shipping: Pick<ShippingClient, "getRates">,
+  facts: LoadedReturn,
+  edits: ReturnEdits,
+): Promise<Result<{ rates: Rate[] }, LabelError>> {
+  const prefilled = checkReturn(facts);
+  const check = checkReturn(facts, { request: editedReturnRequest(prefilled, edits) });
+  const ready = quoteRequestOf(check);
+  if (!ready.ok) return ready;
+  const quoted = await quoteShipment(shipping, ready.value);
+  return quoted.ok ? ok({ rates: quoted.value.rates }) : quoted;
+}
+
+/**
+ * Drafts the return label at the chosen rate (once: the reverse fulfillment order's slot) and buys
+ * it. A draft left by an earlier attempt at another rate is discarded first (drafts cost nothing),
+ * so what is bought is what the merchant confirmed.
+ */
+export async function buyReturnLabel(
+  deps: BuyDeps & { shipping: ShippingClient },
+  facts: LoadedReturn,
+  input: { quote: Rate; edits: ReturnEdits; notifyCustomer: boolean; now: Date },
+): Promise<Result<BoughtLabel, LabelError>> {
+  const prefilled = checkReturn(facts);
+  const request = editedReturnRequest(prefilled, input.edits);
+  const ready = checkReturnForDraft(facts, { quote: input.quote, request, now: input.now });
+  if (!ready.ok) return ready;
+  const stale = facts.activeLabel;
+  if (stale?.status === "draft" && stale.rateId !== input.quote.rate_id) {
+    const discarded = await discardDraft({ db: deps.db, shop: deps.shop, shipping: deps.shipping }, stale.id);
+    if (!discarded.ok) return discarded;
+  }
+  const drafted = await draftShipment({ db: deps.db, shop: deps.shop, shipping: deps.shipping }, ready.value);
+  if (!drafted.ok) return drafted;
+  return buyLabel(deps, drafted.value.label.id, { notifyCustomer: input.notifyCustomer });
+}
