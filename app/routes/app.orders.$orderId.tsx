@@ -21,6 +21,7 @@ import { RateSchema } from "~/shipping/schemas";
 import { reportError } from "~/utils/error-report.server";
 
 import { OrderLabelWorkspace } from "../components/label-form/order-label-workspace";
+import { OrderReturnsCard } from "../components/order-returns-card";
 import { respondWithError } from "../http/error-response.server";
 import { requireShopContext } from "../http/shop-context.server";
 import {
@@ -208,6 +209,7 @@ export default function OrderLabelPage() {
           </Banner>
         ) : null}
         <OrderLabelWorkspace page={page} />
+        <OrderReturnsCard orderId={page.order.legacyId} />
       </BlockStack>
     </Page>
   );

@@ -325,6 +325,31 @@ const TARGETS: Record<string, Target> = {
         )
         .map(([orderId, fields]) => form(`/app/orders/${safePath(orderId)}`, fields, { orderId })),
   },
+  "app.orders.$orderId.returns#action": {
+    runs: ACTION_RUNS,
+    input: (a) =>
+      fc
+        .tuple(
+          orderIdArb(a),
+          fc.oneof(
+            formWith({ intent: otherThan("approve", "get-rates", "buy") }, { returnId: text }),
+            formWith({
+              intent: fc.constantFrom("approve", "get-rates", "buy"),
+              returnId: text.filter((v) => !/^gid:\/\/shopify\/Return\/\d+$/.test(v)),
+            }),
+            formWith({
+              intent: fc.constant("get-rates"),
+              returnId: fc.constant("gid://shopify/Return/4242"),
+              weight: text.filter((v) => !(Number(v) > 0 && Number(v) <= 1000)),
+            }),
+            formWith(
+              { intent: fc.constant("buy"), returnId: fc.constant("gid://shopify/Return/4242"), rate: jsonText },
+              { notifyCustomer: text, weight: text },
+            ),
+          ),
+        )
+        .map(([orderId, fields]) => form(`/app/orders/${safePath(orderId)}/returns`, fields, { orderId })),
+  },
   "app.settings#action": {
     runs: ACTION_RUNS * 2,
     input: () =>
@@ -469,6 +494,14 @@ const TARGETS: Record<string, Target> = {
     runs: LOADER_RUNS,
     input: () =>
       notAnId.map((orderId) => ({ request: getAs(`/app/orders/${safePath(orderId)}`, asA()), params: { orderId } })),
+  },
+  "app.orders.$orderId.returns#loader": {
+    runs: LOADER_RUNS,
+    input: () =>
+      notAnId.map((orderId) => ({
+        request: getAs(`/app/orders/${safePath(orderId)}/returns`, asA()),
+        params: { orderId },
+      })),
   },
   "api.extensions.orders.$orderId.label#loader": {
     runs: LOADER_RUNS,

@@ -234,6 +234,34 @@ const cases: Record<string, Case> = {
       return [theirs, shared];
     },
   },
+  "app.orders.$orderId.returns#loader": {
+    attempt: async ({ a }) => {
+      const { loader } = await route("app.orders.$orderId.returns");
+      const get = (orderId: string) => invoke(loader, getAs(`/app/orders/${orderId}/returns`, asB()), { orderId });
+      const theirs = await get(a.ownOrderId);
+      expectSameAsMadeUp(theirs, await get(MADE_UP_ORDER_ID), [a.ownOrderId, MADE_UP_ORDER_ID], 404);
+      return [theirs];
+    },
+  },
+  "app.orders.$orderId.returns#action": {
+    attempt: async ({ a }) => {
+      const { action } = await route("app.orders.$orderId.returns");
+      const post = (orderId: string, fields: Record<string, string>) =>
+        invoke(action, postFormAs(`/app/orders/${orderId}/returns`, fields, asB()), { orderId });
+      const answers: Answer[] = [];
+      // A's order, aimed at from B's session: each intent answers as for an order nobody has.
+      const attempts: Record<string, string>[] = [
+        { intent: "approve", returnId: "gid://shopify/Return/4242" },
+        { intent: "get-rates", returnId: "gid://shopify/Return/4242", weight: "2" },
+      ];
+      for (const fields of attempts) {
+        const theirs = await post(a.ownOrderId, fields);
+        expectSameAsMadeUp(theirs, await post(MADE_UP_ORDER_ID, fields), [a.ownOrderId, MADE_UP_ORDER_ID], 404);
+        answers.push(theirs);
+      }
+      return answers;
+    },
+  },
   "app.orders.$orderId#action": {
     attempt: async ({ a, ownRate }) => {
       const { action } = await route("app.orders.$orderId");

@@ -83,6 +83,18 @@ export const SESSION_REQUESTS: Record<string, Build> = {
       as,
     ),
   }),
+  "app.orders.$orderId.returns#loader": (a, as) => ({
+    params: { orderId: a.sharedOrderId },
+    request: getAs(`/app/orders/${a.sharedOrderId}/returns`, as),
+  }),
+  "app.orders.$orderId.returns#action": (a, as) => ({
+    params: { orderId: a.sharedOrderId },
+    request: postFormAs(
+      `/app/orders/${a.sharedOrderId}/returns`,
+      { intent: "approve", returnId: "gid://shopify/Return/4242" },
+      as,
+    ),
+  }),
   "app.settings#loader": (_a, as) => ({ params: {}, request: getAs("/app/settings", as) }),
   "app.settings#action": (_a, as) => ({
     params: {},

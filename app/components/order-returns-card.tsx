@@ -1,0 +1,299 @@
+import { useFetcher } from "@remix-run/react";
+import {
+  Badge,
+  Banner,
+  BlockStack,
+  Box,
+  Button,
+  Card,
+  Checkbox,
+  InlineStack,
+  Link,
+  List,
+  Text,
+  TextField,
+} from "@shopify/polaris";
+import { useEffect, useState } from "react";
+
+import type { loader as returnsLoader } from "~/routes/app.orders.$orderId.returns";
+import type { LabelSummary } from "~/screens/order-label-page.server";
+import type { ReturnSection } from "~/screens/order-returns.server";
+import type { KnownPreflightProblem } from "~/shipping/preflight";
+import type { Rate } from "~/shipping/schemas";
+import { formatAmount, formatMinorUnits } from "~/utils/money";
+
+import { ProblemSummary } from "./label-form/problem-list";
+import { RateList } from "./label-form/rate-list";
+
+// The order page's Returns section (ADR 23): each Shopify return of the order, with what the
+// merchant can do for it here: approve a customer's request, then make its return label (rates,
+// a confirmation naming the price, bought once), which Shopify holds on the return and can email
+// to the customer. Loaded after the page, so the label form above never waits for it.
+
+type ActionAnswer = {
+  intent?: "approve" | "get-rates" | "buy";
+  rates?: Rate[];
+  label?: LabelSummary;
+  writeBackError?: string | null;
+  error?: { code: string; message: string; fields: string[] };
+  problems?: KnownPreflightProblem[];
+};
+
+const STATUS_TONE: Record<string, "info" | "attention" | "success" | undefined> = {
+  REQUESTED: "attention",
+  OPEN: "info",
+  CLOSED: "success",
+};
+
+export function OrderReturnsCard({ orderId }: { orderId: string }) {
+  const url = `/app/orders/${orderId}/returns`;
+  const fetcher = useFetcher<typeof returnsLoader>();
+  const { load } = fetcher;
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    load(url);
+  }, [load, url, version]);
+  const data = fetcher.data;
+  // Nothing to say while loading or when the order has no returns: the section takes no space.
+  if (!data) return null;
+  if (!data.view) {
+    return (
+      <Banner tone="warning" title="Returns did not load">
+        <p>{data.problem}</p>
+      </Banner>
+    );
+  }
+  if (data.view.returns.length === 0) return null;
+  const reload = () => setVersion((v) => v + 1);
+  return (
+    <Card>
+      <BlockStack gap="400">
+        <Text as="h2" variant="headingMd">
+          Returns
+        </Text>
+        {data.view.returns.map((ret) => (
+          <ReturnRow
+            key={ret.id}
+            url={url}
+            ret={ret}
+            notifyCustomer={data.view?.notifyCustomer ?? true}
+            onChanged={reload}
+          />
+        ))}
+      </BlockStack>
+    </Card>
+  );
+}
+
+function ReturnRow({
+  url,
+  ret,
+  notifyCustomer,
+  onChanged,
+}: {
+  url: string;
+  ret: ReturnSection;
+  notifyCustomer: boolean;
+  onChanged: () => void;
+}) {
+  const fetcher = useFetcher<ActionAnswer>();
+  const [weight, setWeight] = useState(ret.prefill?.weight ? String(ret.prefill.weight) : "");
+  const [rates, setRates] = useState<Rate[] | null>(null);
+  const [chosen, setChosen] = useState<Rate | null>(null);
+  const [notify, setNotify] = useState(notifyCustomer);
+  const busy = fetcher.state !== "idle";
+  const answer = fetcher.data;
+  const intent = fetcher.formData?.get("intent");
+
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !answer) return;
+    if (answer.intent === "get-rates" && answer.rates) setRates(answer.rates);
+    if (answer.intent === "approve" || answer.intent === "buy") onChanged();
+  }, [fetcher.state, answer, onChanged]);
+
+  const submit = (fields: Record<string, string>) =>
+    fetcher.submit({ returnId: ret.id, ...fields }, { method: "post", action: url });
+  const label = ret.label ?? (answer?.intent === "buy" ? (answer.label ?? null) : null);
+  const headingId = `return-${ret.id.replace(/\D/g, "")}`;
+
+  return (
+    <Box paddingBlockStart="200" borderBlockStartWidth="025" borderColor="border-secondary">
+      <section aria-labelledby={headingId}>
+        <BlockStack gap="300">
+          <InlineStack gap="200" blockAlign="center">
+            <Text as="h3" variant="headingSm" id={headingId}>
+              Return {ret.name}
+            </Text>
+            <Badge tone={ret.status ? STATUS_TONE[ret.status] : undefined}>{ret.statusText}</Badge>
+          </InlineStack>
+          <List>
+            {ret.items.map((item) => (
+              <List.Item key={item.title}>
+                {item.quantity} × {item.title}
+              </List.Item>
+            ))}
+          </List>
+          {answer?.error ? (
+            <Banner tone="critical" title={answer.error.message}>
+              {answer.problems && answer.problems.length > 0 ? (
+                <List>
+                  {answer.problems.map((p) => (
+                    <List.Item key={`${p.path}${p.code}`}>{p.message}</List.Item>
+                  ))}
+                </List>
+              ) : null}
+            </Banner>
+          ) : null}
+          {label ? (
+            <ReturnLabel label={label} writeBackError={answer?.writeBackError ?? null} />
+          ) : ret.shopifyLabel ? (
+            <Text as="p" tone="subdued">
+              Shopify already holds a return label for this return
+              {ret.shopifyLabel.trackingNumber ? ` (tracking ${ret.shopifyLabel.trackingNumber})` : ""}.
+            </Text>
+          ) : null}
+          {ret.canApprove ? (
+            <InlineStack gap="200" blockAlign="center">
+              <Button onClick={() => submit({ intent: "approve" })} loading={busy && intent === "approve"}>
+                Approve return
+              </Button>
+              <Text as="span" tone="subdued">
+                Approve the customer&apos;s request in Shopify to make a return label for it.
+              </Text>
+            </InlineStack>
+          ) : null}
+          {ret.canCreateLabel && ret.prefill && !label ? (
+            <BlockStack gap="300">
+              <Text as="p">
+                From{" "}
+                <Text as="span" fontWeight="semibold">
+                  {ret.prefill.from}
+                </Text>{" "}
+                back to{" "}
+                <Text as="span" fontWeight="semibold">
+                  {ret.prefill.to}
+                </Text>
+                {ret.prefill.international ? " — customs declare the items as returned goods." : "."}
+              </Text>
+              <ProblemSummary problems={ret.problems} />
+              <InlineStack gap="200" blockAlign="end">
+                <Box maxWidth="12rem">
+                  <TextField
+                    label={`Parcel weight (${ret.prefill.weightUnit})`}
+                    type="number"
+                    min={0}
+                    value={weight}
+                    onChange={(value) => {
+                      setWeight(value);
+                      setRates(null);
+                      setChosen(null);
+                    }}
+                    autoComplete="off"
+                    error={answer?.error?.fields.includes("weight") ? answer.error.message : undefined}
+                  />
+                </Box>
+                <Button
+                  onClick={() => submit({ intent: "get-rates", weight })}
+                  loading={busy && intent === "get-rates"}
+                  disabled={busy}
+                >
+                  Get return rates
+                </Button>
+              </InlineStack>
+              {rates && !chosen ? (
+                rates.length === 0 ? (
+                  <Text as="p" tone="subdued">
+                    No carrier offered a rate for this return. Check the weight and the addresses.
+                  </Text>
+                ) : (
+                  <RateList rates={rates} customerChose={null} busyRateId={null} disabled={busy} onChoose={setChosen} />
+                )
+              ) : null}
+              {chosen ? (
+                <Banner
+                  tone="info"
+                  title={`Buy this return label for ${formatAmount(chosen.amount, chosen.currency)}?`}
+                >
+                  <BlockStack gap="200">
+                    <p>
+                      {chosen.carrier} {chosen.service}. It is charged to your shipping balance now, and Shopify keeps
+                      it on return {ret.name}.
+                    </p>
+                    <Checkbox
+                      label="Have Shopify email the label to the customer"
+                      checked={notify}
+                      onChange={setNotify}
+                    />
+                    <InlineStack gap="200">
+                      <Button
+                        variant="primary"
+                        loading={busy && intent === "buy"}
+                        onClick={() =>
+                          submit({
+                            intent: "buy",
+                            weight,
+                            rate: JSON.stringify(chosen),
+                            notifyCustomer: String(notify),
+                          })
+                        }
+                      >
+                        {`Buy return label for ${formatAmount(chosen.amount, chosen.currency)}`}
+                      </Button>
+                      <Button onClick={() => setChosen(null)} disabled={busy}>
+                        Choose another rate
+                      </Button>
+                    </InlineStack>
+                  </BlockStack>
+                </Banner>
+              ) : null}
+            </BlockStack>
+          ) : null}
+        </BlockStack>
+      </section>
+    </Box>
+  );
+}
+
+function ReturnLabel({ label, writeBackError }: { label: LabelSummary; writeBackError: string | null }) {
+  const [tracking] = label.trackingNumbers;
+  const voided = label.status === "voided" || label.status === "void_pending";
+  return (
+    <BlockStack gap="200">
+      <InlineStack gap="200" blockAlign="center">
+        <Text as="p" fontWeight="semibold">
+          Return label: {label.carrier} {label.serviceName}
+        </Text>
+        {voided ? <Badge tone="warning">{label.status === "voided" ? "Voided" : "Refund pending"}</Badge> : null}
+        {label.status === "fulfilled" ? <Badge tone="success">Attached to the return in Shopify</Badge> : null}
+      </InlineStack>
+      <Text as="p">
+        {label.chargedCents !== null ? `Charged ${formatMinorUnits(label.chargedCents, label.currency)}. ` : ""}
+        {tracking ? (
+          <>
+            Tracking{" "}
+            {tracking.url ? (
+              <Link url={tracking.url} target="_blank">
+                {tracking.number}
+              </Link>
+            ) : (
+              tracking.number
+            )}
+            .
+          </>
+        ) : null}
+      </Text>
+      {writeBackError || label.writeBack.status === "failed" || label.writeBack.status === "pending" ? (
+        <Banner tone="warning" title="The label is bought, but Shopify does not hold it on the return yet">
+          <p>{writeBackError ?? label.writeBack.lastError ?? "The app tries again shortly."}</p>
+        </Banner>
+      ) : null}
+      {label.labelUrl && !voided ? (
+        <InlineStack>
+          <Button url={`/app/labels/${encodeURIComponent(label.id)}/print`} target="_blank">
+            Print return label
+          </Button>
+        </InlineStack>
+      ) : null}
+    </BlockStack>
+  );
+}

@@ -1,0 +1,123 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+
+import {
+  approveReturnForOrderPage,
+  buyReturnLabelForOrderPage,
+  loadOrderReturns,
+  quoteReturnForOrderPage,
+} from "~/screens/order-returns.server";
+import { JsonOf } from "~/shipments/label-form";
+import { RateSchema } from "~/shipping/schemas";
+import { reportError } from "~/utils/error-report.server";
+
+import { respondWithError } from "../http/error-response.server";
+import { requireShopContext } from "../http/shop-context.server";
+import { checkSpendingPermission, respondToSpendingRefusal } from "../http/spending-permission.server";
+import type { LabelError } from "../labels/label-errors";
+import { parseReturnGid, toOrderGid } from "../shopify/ids";
+
+// /app/orders/:orderId/returns — the order page's Returns section (ADR 23): the order's Shopify
+// returns as JSON for the section, and its actions: approve a request, get rates for a return
+// label, buy it (Shopify then holds it on the return and can email it to the customer).
+
+function requireOrderGid(params: { orderId?: string }) {
+  const id = params.orderId ?? "";
+  if (!/^\d{1,20}$/.test(id)) throw new Response("Order not found", { status: 404 });
+  return toOrderGid(id);
+}
+
+export const loader = async ({ request, params }: LoaderFunctionArgs) => {
+  const { shop, db, admin } = await requireShopContext(request);
+  const orderGid = requireOrderGid(params);
+  const view = await loadOrderReturns({ db, shop, admin }, orderGid);
+  if (!view.ok) {
+    if (view.error.code === "NOT_FOUND") throw new Response(view.error.message, { status: 404 });
+    const { message } = reportError(view.error, { level: "warn" });
+    return { view: null, problem: message };
+  }
+  return { view: view.value, problem: null };
+};
+
+const ReturnIdSchema = z.string().transform((value, ctx) => {
+  const gid = parseReturnGid(value);
+  if (!gid) ctx.addIssue({ code: "custom", message: "Not a Shopify return" });
+  return gid ?? z.NEVER;
+});
+// The parcel's weight, when the merchant weighed it (the prefill had none, or it was wrong).
+const WeightSchema = z
+  .union([z.literal(""), z.coerce.number().positive().max(1000)])
+  .optional()
+  .transform((value) => (value === "" || value === undefined ? {} : { weight: value }));
+
+const ActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("approve"), returnId: ReturnIdSchema }),
+  z.object({ intent: z.literal("get-rates"), returnId: ReturnIdSchema, weight: WeightSchema }),
+  z.object({
+    intent: z.literal("buy"),
+    returnId: ReturnIdSchema,
+    weight: WeightSchema,
+    rate: JsonOf(RateSchema),
+    notifyCustomer: z.enum(["true", "false"]).transform((value) => value === "true"),
+  }),
+]);
+
+function answerError(error: LabelError, redirect: (url: string) => Response): Response {
+  if (error.code === "NOT_FOUND") {
+    return Response.json({ error: { code: error.code, message: error.message, fields: [] } }, { status: 404 });
+  }
+  if (error.code === "PREFLIGHT_BLOCKED" || error.code === "NOT_FULFILLABLE" || error.code === "INVALID_STATE") {
+    return Response.json(
+      { error: { code: error.code, message: error.message, fields: error.fields }, problems: error.problems ?? [] },
+      { status: 422 },
+    );
+  }
+  return respondWithError(error, { redirect });
+}
+
+export const action = async ({ request, params }: ActionFunctionArgs) => {
+  const context = await requireShopContext(request);
+  const orderGid = requireOrderGid(params);
+  const parsed = ActionSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((issue) => issue.path.map(String).join("."));
+    return Response.json(
+      {
+        error: {
+          code: "INVALID_REQUEST",
+          message: fields.includes("weight")
+            ? "Enter the parcel's weight as a number above 0."
+            : "The page sent an incomplete request. Reload and try again.",
+          fields,
+        },
+      },
+      { status: 400 },
+    );
+  }
+  const input = parsed.data;
+  const { db, shop, admin, staffMemberId, redirect } = context;
+
+  if (input.intent === "approve") {
+    const result = await approveReturnForOrderPage({ db, shop, admin }, { orderGid, returnGid: input.returnId });
+    return result.ok ? { intent: input.intent, ...result.value } : answerError(result.error, redirect);
+  }
+  // Buying spends the shop's money: only for a staff member Shopify lets fulfil orders (ADR 13).
+  if (input.intent === "buy") {
+    const allowed = await checkSpendingPermission(request, context);
+    if (!allowed.ok) return respondToSpendingRefusal(allowed.refusal);
+  }
+  const shipping = await context.requireShipping();
+  const deps = { db, shop, admin, shipping, staffMemberId };
+  if (input.intent === "get-rates") {
+    const result = await quoteReturnForOrderPage(deps, { orderGid, returnGid: input.returnId, edits: input.weight });
+    return result.ok ? { intent: input.intent, rates: result.value.rates } : answerError(result.error, redirect);
+  }
+  const result = await buyReturnLabelForOrderPage(deps, {
+    orderGid,
+    returnGid: input.returnId,
+    rate: input.rate,
+    edits: input.weight,
+    notifyCustomer: input.notifyCustomer,
+  });
+  return result.ok ? { intent: input.intent, ...result.value } : answerError(result.error, redirect);
+};
