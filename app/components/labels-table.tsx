@@ -131,6 +131,7 @@ function LabelRow({
           ) : (
             <Text as="span">{item.orderName}</Text>
           )}
+          {item.kind === "return" ? <Badge size="small">Return</Badge> : null}
           <Text as="span" tone="subdued" variant="bodySm">
             {formatDateTime(item.createdAt)}
           </Text>

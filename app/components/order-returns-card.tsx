@@ -20,6 +20,7 @@ import type { LabelSummary } from "~/screens/order-label-page.server";
 import type { ReturnSection } from "~/screens/order-returns.server";
 import type { KnownPreflightProblem } from "~/shipping/preflight";
 import type { Rate } from "~/shipping/schemas";
+import { describeService } from "~/shipping/services";
 import { formatAmount, formatMinorUnits } from "~/utils/money";
 
 import { ProblemSummary } from "./label-form/problem-list";
@@ -216,8 +217,8 @@ function ReturnRow({
                 >
                   <BlockStack gap="200">
                     <p>
-                      {chosen.carrier} {chosen.service}. It is charged to your shipping balance now, and Shopify keeps
-                      it on return {ret.name}.
+                      {describeService({ carrier: chosen.carrier, service: chosen.service })}. It is charged to your
+                      shipping balance now, and Shopify keeps it on return {ret.name}.
                     </p>
                     <Checkbox
                       label="Have Shopify email the label to the customer"
@@ -261,7 +262,7 @@ function ReturnLabel({ label, writeBackError }: { label: LabelSummary; writeBack
     <BlockStack gap="200">
       <InlineStack gap="200" blockAlign="center">
         <Text as="p" fontWeight="semibold">
-          Return label: {label.carrier} {label.serviceName}
+          Return label: {describeService({ carrier: label.carrier, service: label.serviceName ?? label.serviceCode })}
         </Text>
         {voided ? <Badge tone="warning">{label.status === "voided" ? "Voided" : "Refund pending"}</Badge> : null}
         {label.status === "fulfilled" ? <Badge tone="success">Attached to the return in Shopify</Badge> : null}

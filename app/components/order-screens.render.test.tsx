@@ -258,6 +258,7 @@ describe("order screens render on the server", () => {
       <OrderLabelWorkspace
         page={pageWith({
           id: "lbl_1",
+          kind: "outbound",
           status: "purchased",
           progress: "write_back_failed",
           carrier: "USPS",
@@ -311,6 +312,7 @@ describe("order screens render on the server", () => {
 
 const draftLabel: NonNullable<OrderLabelPage["fulfillmentOrders"][number]["label"]> = {
   id: "lbl_draft",
+  kind: "outbound",
   status: "draft",
   progress: "draft",
   carrier: "USPS",

@@ -409,6 +409,7 @@ export async function listLabels(
   shop: string,
   filter: {
     statuses?: readonly LabelStatus[];
+    kind?: LabelKind;
     orderName?: string;
     newestBy?: "createdAt" | "updatedAt";
     take: number;
@@ -419,6 +420,7 @@ export async function listLabels(
     where: {
       shop,
       ...(filter.statuses ? { status: { in: [...filter.statuses] } } : {}),
+      ...(filter.kind ? { kind: filter.kind } : {}),
       ...(filter.orderName ? { orderName: filter.orderName } : {}),
     },
     orderBy: [{ [filter.newestBy ?? "updatedAt"]: "desc" }, { id: "desc" }],
@@ -436,6 +438,11 @@ export async function countLabelsByStatus(db: PrismaClient, shop: string): Promi
     if (isOneOf(LABEL_STATUSES, group.status)) counts[group.status] = group._count._all;
   }
   return counts;
+}
+
+/** How many return labels the shop has (ADR 23), whatever their state. */
+export function countReturnLabels(db: PrismaClient, shop: string): Promise<number> {
+  return db.label.count({ where: { shop, kind: "return" } });
 }
 
 /** The current state of each of these labels of the shop. */

@@ -87,6 +87,21 @@ describe("labels loader", () => {
     expect(ids.size).toBe(27);
   });
 
+  it("lists the return labels under their own filter, each marked as a return", async () => {
+    await insertLabelRow({ status: "fulfilled" });
+    const ret = await insertLabelRow({
+      status: "fulfilled",
+      kind: "return",
+      returnGid: "gid://shopify/Return/77",
+      fulfillmentOrderGid: "gid://shopify/ReverseFulfillmentOrder/77",
+    });
+    const returns = await load("/app/labels?status=return");
+    expect(returns.items.map((i) => [i.id, i.kind])).toEqual([[ret.id, "return"]]);
+    expect(returns.counts).toMatchObject({ all: 2, return: 1, fulfilled: 2 });
+    const all = await load("/app/labels");
+    expect(all.items.map((i) => i.kind).sort()).toEqual(["outbound", "return"]);
+  });
+
   it("shows the first page of all labels for a malformed query instead of failing", async () => {
     await insertLabelRow();
     const page = await load("/app/labels?status=shipped&page=-3");

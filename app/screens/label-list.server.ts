@@ -1,6 +1,12 @@
 import type { PrismaClient } from "@prisma/client";
 
-import { countLabelsByStatus, type LabelView, listLabels } from "~/labels/label-repository.server";
+import {
+  countLabelsByStatus,
+  countReturnLabels,
+  type LabelKind,
+  type LabelView,
+  listLabels,
+} from "~/labels/label-repository.server";
 import { type LabelStatus, type WriteBackStatus } from "~/labels/label-state";
 import { listParcelStatuses, type ParcelStatusView } from "~/labels/parcel-tracking.server";
 import { describeVoidBlocker } from "~/labels/void-label.server";
@@ -17,6 +23,8 @@ export const LABEL_PAGE_SIZE = 25;
 export type LabelListItem = {
   id: string;
   orderName: string;
+  /** A return label brings a Shopify return's items back (ADR 23). */
+  kind: LabelKind;
   /** For the link to the order's label page, `/app/orders/<id>`. */
   orderNumericId: string | null;
   status: LabelStatus;
@@ -66,15 +74,16 @@ export async function listShopLabels(
   const filter = options.filter ?? "all";
   const page = Math.max(1, Math.floor(options.page ?? 1));
   const pageSize = options.pageSize ?? LABEL_PAGE_SIZE;
-  const [labels, byStatus] = await Promise.all([
+  const [labels, byStatus, returns] = await Promise.all([
     listLabels(db, shop, {
-      ...(filter === "all" ? {} : { statuses: [filter] }),
+      ...(filter === "all" ? {} : filter === "return" ? { kind: "return" } : { statuses: [filter] }),
       newestBy: "createdAt",
       skip: (page - 1) * pageSize,
       // One extra row tells whether there is a next page without counting.
       take: pageSize + 1,
     }),
     countLabelsByStatus(db, shop),
+    countReturnLabels(db, shop),
   ]);
   const parcels = await listParcelStatuses(
     db,
@@ -83,6 +92,7 @@ export async function listShopLabels(
   );
   const counts: Record<LabelListFilter, number> = {
     all: Object.values(byStatus).reduce((sum, n) => sum + n, 0),
+    return: returns,
     ...byStatus,
   };
   return {
@@ -100,6 +110,7 @@ function toLabelListItem(label: LabelView, parcels: ParcelStatusView[], now: Dat
   return {
     id: label.id,
     orderName: label.orderName,
+    kind: label.kind,
     orderNumericId: getNumericId(label.orderGid) ?? null,
     status: label.status,
     carrier: label.carrier,

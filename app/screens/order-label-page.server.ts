@@ -45,6 +45,8 @@ import { err, ok, type Result } from "~/utils/result";
 
 export type LabelSummary = {
   id: string;
+  /** A return label brings a Shopify return's items back (ADR 23). */
+  kind: LabelView["kind"];
   status: LabelView["status"];
   progress: LabelProgress;
   carrier: string | null;
@@ -78,6 +80,7 @@ export function toLabelSummary(label: LabelView, parcels: ParcelStatusView[] = [
   const urls = trackingUrlsFor(label.trackingNumbers, label.trackingUrl);
   return {
     id: label.id,
+    kind: label.kind,
     status: label.status,
     progress: describeLabelProgress(label),
     carrier: label.carrier,

@@ -108,6 +108,7 @@ export function VoidedLabelsCard({ labels }: { labels: readonly LabelSummary[] }
             <InlineStack key={label.id} align="space-between" blockAlign="center" gap="200">
               <BlockStack gap="050">
                 <Text as="p" fontWeight="semibold">
+                  {label.kind === "return" ? "Return label: " : ""}
                   {describeService({ carrier: label.carrier, service: label.serviceName ?? label.serviceCode })}
                 </Text>
                 <Text as="p" tone="subdued">
