@@ -50,10 +50,10 @@ export function OrderReturnsCard({ orderId }: { orderId: string }) {
   const url = `/app/orders/${orderId}/returns`;
   const fetcher = useFetcher<typeof returnsLoader>();
   const { load } = fetcher;
-  const [version, setVersion] = useState(0);
+  // Loaded once; Remix loads it again after each of the section's actions (approve, buy).
   useEffect(() => {
     load(url);
-  }, [load, url, version]);
+  }, [load, url]);
   const data = fetcher.data;
   // Nothing to say while loading or when the order has no returns: the section takes no space.
   if (!data) return null;
@@ -65,7 +65,6 @@ export function OrderReturnsCard({ orderId }: { orderId: string }) {
     );
   }
   if (data.view.returns.length === 0) return null;
-  const reload = () => setVersion((v) => v + 1);
   return (
     <Card>
       <BlockStack gap="400">
@@ -73,30 +72,14 @@ export function OrderReturnsCard({ orderId }: { orderId: string }) {
           Returns
         </Text>
         {data.view.returns.map((ret) => (
-          <ReturnRow
-            key={ret.id}
-            url={url}
-            ret={ret}
-            notifyCustomer={data.view?.notifyCustomer ?? true}
-            onChanged={reload}
-          />
+          <ReturnRow key={ret.id} url={url} ret={ret} notifyCustomer={data.view?.notifyCustomer ?? true} />
         ))}
       </BlockStack>
     </Card>
   );
 }
 
-function ReturnRow({
-  url,
-  ret,
-  notifyCustomer,
-  onChanged,
-}: {
-  url: string;
-  ret: ReturnSection;
-  notifyCustomer: boolean;
-  onChanged: () => void;
-}) {
+function ReturnRow({ url, ret, notifyCustomer }: { url: string; ret: ReturnSection; notifyCustomer: boolean }) {
   const fetcher = useFetcher<ActionAnswer>();
   const [weight, setWeight] = useState(ret.prefill?.weight ? String(ret.prefill.weight) : "");
   const [rates, setRates] = useState<Rate[] | null>(null);
@@ -107,10 +90,8 @@ function ReturnRow({
   const intent = fetcher.formData?.get("intent");
 
   useEffect(() => {
-    if (fetcher.state !== "idle" || !answer) return;
-    if (answer.intent === "get-rates" && answer.rates) setRates(answer.rates);
-    if (answer.intent === "approve" || answer.intent === "buy") onChanged();
-  }, [fetcher.state, answer, onChanged]);
+    if (fetcher.state === "idle" && answer?.intent === "get-rates" && answer.rates) setRates(answer.rates);
+  }, [fetcher.state, answer]);
 
   const submit = (fields: Record<string, string>) =>
     fetcher.submit({ returnId: ret.id, ...fields }, { method: "post", action: url });

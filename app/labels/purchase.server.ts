@@ -350,7 +350,7 @@ async function answerWithCurrentState(
     return err(
       labelError(
         "PURCHASE_OUTCOME_UNKNOWN",
-        `We are still confirming with the shipping service whether this label was bought. Try again in ${seconds} seconds: it will not be charged twice.`,
+        `We are still confirming with the shipping service whether this label was bought. Try again in ${seconds} ${seconds === 1 ? "second" : "seconds"}: it will not be charged twice.`,
         `${operation}: ${labelId} is in its quiet period after an unknown outcome (${label.lastError})`,
       ),
     );

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { type ShouldRevalidateFunction, useLoaderData } from "@remix-run/react";
 import { Banner, BlockStack, Layout, Page } from "@shopify/polaris";
 import { z } from "zod";
 
@@ -176,6 +176,11 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
     }
   }
 };
+
+// The Returns section's actions change nothing the label form shows: only its own data (a
+// fetcher, which Remix loads again) is read again, sparing the shop's Shopify allowance.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, defaultShouldRevalidate }) =>
+  formAction?.endsWith("/returns") ? false : defaultShouldRevalidate;
 
 export default function OrderLabelPage() {
   const { page, problem } = useLoaderData<typeof loader>();

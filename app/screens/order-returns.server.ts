@@ -1,4 +1,4 @@
-import { type LabelError, labelError } from "~/labels/label-errors";
+import { fromShopifyError, type LabelError, labelError } from "~/labels/label-errors";
 import { isReturnLabel } from "~/labels/label-repository.server";
 import type { BuyDeps } from "~/shipments/buy-label.server";
 import { checkReturn } from "~/shipments/check-shipment";
@@ -16,7 +16,7 @@ import type { ShippingClient } from "~/shipping/client.server";
 import type { KnownPreflightProblem, LabelRequestInput } from "~/shipping/preflight";
 import type { Rate } from "~/shipping/schemas";
 import type { LocationGid, OrderGid, ReturnGid } from "~/shopify/ids";
-import type { ShopifyReturn, ShopifyReturnStatus } from "~/shopify/returns";
+import { readOrderReturns, type ShopifyReturn, type ShopifyReturnStatus } from "~/shopify/returns";
 import { err, ok, type Result } from "~/utils/result";
 
 import { type LabelSummary, type OrderPageDeps, toLabelSummary } from "./order-label-page.server";
@@ -139,10 +139,17 @@ export async function approveReturnForOrderPage(
   deps: OrderPageDeps,
   input: { orderGid: OrderGid; returnGid: ReturnGid },
 ): Promise<Result<{ status: ShopifyReturnStatus | null }, LabelError>> {
-  const loaded = await loadReturns(deps, input.orderGid);
-  if (!loaded.ok) return loaded;
-  // Only a return of this order (and this shop's store) is approved from its page.
-  if (!loaded.value.returns.returns.some((r) => r.id === input.returnGid)) {
+  // The returns alone (not the whole order): only a return of this order, in this shop's store,
+  // is approved from its page.
+  const returns = await readOrderReturns(deps.admin, input.orderGid);
+  if (!returns.ok) {
+    return err(
+      returns.error.code === "NOT_FOUND"
+        ? labelError("NOT_FOUND", "This order was not found in Shopify.", returns.error.logMessage)
+        : fromShopifyError("approveReturn", returns.error),
+    );
+  }
+  if (!returns.value.returns.some((r) => r.id === input.returnGid)) {
     return err(
       labelError("NOT_FOUND", "This return is no longer on the order in Shopify.", `approve: no ${input.returnGid}`),
     );

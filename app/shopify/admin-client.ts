@@ -342,10 +342,11 @@ export async function runAdminGraphql<S extends z.ZodType>(
 
   if (isThrottled(called.value)) {
     const wait = throttleWaitMs(called.value.extensions);
+    const seconds = wait === null ? 0 : Math.max(1, Math.ceil(wait / 1000));
     return err(
       createShopifyError("THROTTLED", `${operation}: ${JSON.stringify(errors)}`, {
         ...(wait !== null
-          ? { message: `Shopify is busy right now. Try again in ${Math.ceil(wait / 1000)} seconds.` }
+          ? { message: `Shopify is busy right now. Try again in ${seconds} ${seconds === 1 ? "second" : "seconds"}.` }
           : {}),
       }),
     );

@@ -11,9 +11,15 @@ import { VoidedLabelsCard } from "./label-void";
 // The order page's body: one tab per fulfillment order (a split order ships as several labels),
 // the selected one kept in `?fo=` so a reload or a shared link opens the same shipment.
 
+// A shipment Shopify closed (shipped in full) or cancelled, with no label of this app on it, has
+// nothing to make a label for: it gets no form, so a merchant who came for a return meets no
+// red banner about an outbound label.
+const isDone = (s: OrderLabelPage["fulfillmentOrders"][number]) =>
+  (s.status === "CLOSED" || s.status === "CANCELLED") && !s.label;
+
 export function OrderLabelWorkspace({ page }: { page: OrderLabelPage }) {
   const [params, setParams] = useSearchParams();
-  const sections = page.fulfillmentOrders;
+  const sections = page.fulfillmentOrders.filter((s) => !isDone(s));
   const wanted = params.get("fo");
   const selected = Math.max(
     0,
