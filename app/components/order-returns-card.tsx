@@ -264,6 +264,11 @@ function ReturnLabel({ label, writeBackError }: { label: LabelSummary; writeBack
           </>
         ) : null}
       </Text>
+      {label.attention ? (
+        <Banner tone="warning">
+          <p>{label.attention}</p>
+        </Banner>
+      ) : null}
       {writeBackError || label.writeBack.status === "failed" || label.writeBack.status === "pending" ? (
         <Banner tone="warning" title="The label is bought, but Shopify does not hold it on the return yet">
           <p>{writeBackError ?? label.writeBack.lastError ?? "The app tries again shortly."}</p>

@@ -440,6 +440,12 @@ export async function countLabelsByStatus(db: PrismaClient, shop: string): Promi
   return counts;
 }
 
+/** The labels made for one Shopify return (ADR 23), oldest first. */
+export async function listLabelsForReturn(db: PrismaClient, shop: string, returnGid: ReturnGid): Promise<LabelView[]> {
+  const rows = await db.label.findMany({ where: { shop, kind: "return", returnGid }, orderBy: { createdAt: "asc" } });
+  return rows.map(toLabelView);
+}
+
 /** How many return labels the shop has (ADR 23), whatever their state. */
 export function countReturnLabels(db: PrismaClient, shop: string): Promise<number> {
   return db.label.count({ where: { shop, kind: "return" } });

@@ -89,7 +89,13 @@ export const LABEL_PROGRESS_TEXT: Record<LabelProgress, string> = {
  * "on_hold" while Shopify holds its shipment, which goes by itself once the hold is released or
  * the label is bought.
  */
-export const LABEL_ATTENTIONS = ["order_cancelled", "address_changed", "shipment_closed", "on_hold"] as const;
+export const LABEL_ATTENTIONS = [
+  "order_cancelled",
+  "address_changed",
+  "shipment_closed",
+  "on_hold",
+  "return_closed",
+] as const;
 export type LabelAttention = (typeof LABEL_ATTENTIONS)[number];
 
 export const LABEL_ATTENTION_TEXT: Record<LabelAttention, string> = {
@@ -100,6 +106,8 @@ export const LABEL_ATTENTION_TEXT: Record<LabelAttention, string> = {
     "Shopify closed this shipment (moved or merged) after its label was bought, so its tracking was not added.",
   on_hold:
     "Shopify put this shipment on hold after its draft was made: the label cannot be bought until the hold is released in Shopify.",
+  return_closed:
+    "The return was declined or cancelled in Shopify after its label was bought. Void the label if the customer will not send the parcel.",
 };
 
 /** The shipping service's parcel statuses, as the merchant reads them. */

@@ -1,14 +1,16 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 
+import db from "../db.server";
 import { logFor } from "../logger.server";
 import { verifyWebhook } from "../shopify.server";
+import { handleReturnWebhook } from "../webhooks/return-webhooks.server";
 
-// returns/request, returns/approve, returns/decline and returns/cancel (shopify.app.toml). For now
-// the door only: a signed delivery is acknowledged; what a return means for return labels is the
-// use case's to decide when it is added.
+// returns/request, returns/approve, returns/decline and returns/cancel (shopify.app.toml): a
+// return closed after its label was bought flags that label for the merchant (ADR 23).
 export const action = async ({ request }: ActionFunctionArgs) => {
   // Throws 401 for a bad HMAC and 400 for missing headers, before anything is touched.
-  const { shop, topic, webhookId } = await verifyWebhook(request);
-  logFor({ shop, topic, webhookId }).info("return webhook acknowledged");
+  const { shop, topic, webhookId, payload } = await verifyWebhook(request);
+  const outcome = await handleReturnWebhook({ db, shop }, topic, payload);
+  logFor({ shop, topic, webhookId }).info({ outcome }, "return webhook handled");
   return new Response();
 };
