@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import db from "~/db.server";
 import { findLabel } from "~/labels/label-repository.server";
 import { purchase } from "~/labels/purchase.server";
+import { applyVoidDecision, requestLabelVoid } from "~/labels/void-label.server";
 import { writeTracking } from "~/labels/write-tracking.server";
 import type { Rate } from "~/shipping/schemas";
 import { createFulfillmentWithTracking } from "~/shopify/fulfillments";
@@ -171,5 +172,40 @@ describe("return labels", () => {
     const written = await writeTracking({ db, shop: SHOP, admin: emulators.shopify.graphql }, bought.value.id, {});
     expect(written).toMatchObject({ ok: true, value: { status: "fulfilled", fulfillmentGid: lost.value.id } });
     expect(deliveriesOf(emulators, returnGid)).toHaveLength(1);
+  });
+
+  it("voids a return label once from two places, refunds it once, and leaves Shopify's return as it was", async () => {
+    const { emulators, deps, client, facts, rate, returnGid } = await approvedReturn("#1003");
+    const bought = await buyReturnLabel({ ...deps, shipping: client }, facts, {
+      quote: rate,
+      edits: {},
+      notifyCustomer: false,
+      now: NOW,
+    });
+    if (!bought.ok || !bought.value.label.serviceLabelId) throw new Error("not bought");
+    const voidDeps = { db, shop: SHOP, shipping: client, admin: emulators.shopify.graphql };
+    const asked = await Promise.all([
+      requestLabelVoid(voidDeps, bought.value.label.id),
+      requestLabelVoid(voidDeps, bought.value.label.id),
+    ]);
+    expect(asked.every((a) => a.ok)).toBe(true);
+    // The carrier refunds; the event and the recovery job's read-back bring it at the same time.
+    await emulators.shipping.decideVoid(bought.value.label.serviceLabelId, "refunded");
+    const [decided] = await Promise.all(
+      [1, 2].map(() =>
+        applyVoidDecision(voidDeps, bought.value.label.serviceLabelId ?? "", {
+          outcome: "refunded",
+          refundCents: null,
+        }),
+      ),
+    );
+    expect(decided).toMatchObject({
+      ok: true,
+      value: { status: "voided", void: { status: "refunded", shopify: null } },
+    });
+    expect(emulators.shipping.refunds(DEMO_ORG)).toHaveLength(1);
+    // Shopify has no way to take a label off a return: the reverse delivery stays as it was.
+    expect(deliveriesOf(emulators, returnGid)).toHaveLength(1);
+    expect(emulators.shopify.fulfillments().filter((f) => f.status === "CANCELLED")).toEqual([]);
   });
 });
