@@ -7,14 +7,15 @@ import type { FulfillmentOrderGid, FulfillmentOrderLineItemGid } from "~/shopify
 
 import { createShippingEmulator } from "../../emulator/shipping/emulator";
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
+import { callRoute, createAdminFormRequest } from "../../test/helpers/admin-form-requests";
 import {
   mockTokenExchange,
   routeAdminToEmulator,
   routeShippingToEmulator,
   setupMockServer,
 } from "../../test/helpers/msw";
-import { createAdminRequest, createSessionToken } from "../../test/helpers/shopify-requests";
-import { TEST_ENV, TEST_SHOP } from "../../test/setup/test-env";
+import { createAdminRequest } from "../../test/helpers/shopify-requests";
+import { TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
 import { action, loader } from "./app.orders.$orderId.returns";
 
@@ -50,14 +51,8 @@ async function load(orderId: string) {
 }
 
 async function post(orderId: string, fields: Record<string, string>) {
-  const body = new FormData();
-  for (const [k, v] of Object.entries(fields)) body.set(k, v);
-  const request = new Request(new URL(`/app/orders/${orderId}/returns`, TEST_ENV.SHOPIFY_APP_URL), {
-    method: "POST",
-    body,
-    headers: { Authorization: `Bearer ${createSessionToken({ userId: "42" })}` },
-  });
-  const result = await action({ request, params: { orderId }, context: {} });
+  const path = `/app/orders/${orderId}/returns`;
+  const result = await callRoute(action, createAdminFormRequest(path, fields), { orderId });
   if (result instanceof Response)
     return { status: result.status, body: (await result.json()) as Record<string, unknown> };
   return { status: 200, body: result as Record<string, unknown> };

@@ -11,21 +11,14 @@ import { JsonOf } from "~/shipments/label-form";
 import { RateSchema } from "~/shipping/schemas";
 import { reportError } from "~/utils/error-report.server";
 
-import { respondWithError } from "../http/error-response.server";
+import { answerLabelError, PAGE_REFUSALS, requireOrderGid } from "../http/order-route.server";
 import { requireShopContext } from "../http/shop-context.server";
 import { checkSpendingPermission, respondToSpendingRefusal } from "../http/spending-permission.server";
-import type { LabelError } from "../labels/label-errors";
-import { parseReturnGid, toOrderGid } from "../shopify/ids";
+import { parseReturnGid } from "../shopify/ids";
 
 // /app/orders/:orderId/returns — the order page's Returns section (ADR 23): the order's Shopify
 // returns as JSON for the section, and its actions: approve a request, get rates for a return
 // label, buy it (Shopify then holds it on the return and can email it to the customer).
-
-function requireOrderGid(params: { orderId?: string }) {
-  const id = params.orderId ?? "";
-  if (!/^\d{1,20}$/.test(id)) throw new Response("Order not found", { status: 404 });
-  return toOrderGid(id);
-}
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { shop, db, admin } = await requireShopContext(request);
@@ -62,18 +55,8 @@ const ActionSchema = z.discriminatedUnion("intent", [
   }),
 ]);
 
-function answerError(error: LabelError, redirect: (url: string) => Response): Response {
-  if (error.code === "NOT_FOUND") {
-    return Response.json({ error: { code: error.code, message: error.message, fields: [] } }, { status: 404 });
-  }
-  if (error.code === "PREFLIGHT_BLOCKED" || error.code === "NOT_FULFILLABLE" || error.code === "INVALID_STATE") {
-    return Response.json(
-      { error: { code: error.code, message: error.message, fields: error.fields }, problems: error.problems ?? [] },
-      { status: 422 },
-    );
-  }
-  return respondWithError(error, { redirect });
-}
+// "Approve it first" and "nothing left to send back" are the merchant's to act on, not our failure.
+const RETURN_REFUSALS = [...PAGE_REFUSALS, "INVALID_STATE"] as const;
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
   const context = await requireShopContext(request);
@@ -99,7 +82,9 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
 
   if (input.intent === "approve") {
     const result = await approveReturnForOrderPage({ db, shop, admin }, { orderGid, returnGid: input.returnId });
-    return result.ok ? { intent: input.intent, ...result.value } : answerError(result.error, redirect);
+    return result.ok
+      ? { intent: input.intent, ...result.value }
+      : answerLabelError(result.error, redirect, RETURN_REFUSALS);
   }
   // Buying spends the shop's money: only for a staff member Shopify lets fulfil orders (ADR 13).
   if (input.intent === "buy") {
@@ -110,7 +95,9 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   const deps = { db, shop, admin, shipping, staffMemberId };
   if (input.intent === "get-rates") {
     const result = await quoteReturnForOrderPage(deps, { orderGid, returnGid: input.returnId, edits: input.weight });
-    return result.ok ? { intent: input.intent, rates: result.value.rates } : answerError(result.error, redirect);
+    return result.ok
+      ? { intent: input.intent, rates: result.value.rates }
+      : answerLabelError(result.error, redirect, RETURN_REFUSALS);
   }
   const result = await buyReturnLabelForOrderPage(deps, {
     orderGid,
@@ -119,5 +106,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
     edits: input.weight,
     notifyCustomer: input.notifyCustomer,
   });
-  return result.ok ? { intent: input.intent, ...result.value } : answerError(result.error, redirect);
+  return result.ok
+    ? { intent: input.intent, ...result.value }
+    : answerLabelError(result.error, redirect, RETURN_REFUSALS);
 };

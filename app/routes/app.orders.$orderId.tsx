@@ -22,7 +22,7 @@ import { reportError } from "~/utils/error-report.server";
 
 import { OrderLabelWorkspace } from "../components/label-form/order-label-workspace";
 import { OrderReturnsCard } from "../components/order-returns-card";
-import { respondWithError } from "../http/error-response.server";
+import { answerLabelError, requireOrderGid } from "../http/order-route.server";
 import { requireShopContext } from "../http/shop-context.server";
 import {
   checkSpendingPermission,
@@ -30,17 +30,9 @@ import {
   PRODUCT_EDITING_RULE,
   respondToSpendingRefusal,
 } from "../http/spending-permission.server";
-import type { LabelError } from "../labels/label-errors";
-import { toOrderGid } from "../shopify/ids";
 
 // /app/orders/:orderId — the label page of one order (numeric Shopify id). Every fulfillment
 // order that ships gets its own section (a split order shows each); `?fo=<numeric id>` selects one.
-
-function requireOrderGid(params: { orderId?: string }) {
-  const id = params.orderId ?? "";
-  if (!/^\d{1,20}$/.test(id)) throw new Response("Order not found", { status: 404 });
-  return toOrderGid(id);
-}
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { shop, db, admin } = await requireShopContext(request);
@@ -68,25 +60,6 @@ const RedraftActionSchema = z.object({
 });
 const PageActionSchema = z.union([OrderPageActionSchema, RedraftActionSchema]);
 
-/** A refusal the merchant can fix lists its problems next to the fields; the rest answer one way. */
-function answerError(error: LabelError, redirect: (url: string) => Response): Response {
-  // A label or shipment that is not this shop's (or no longer exists) is a 404, not our failure.
-  if (error.code === "NOT_FOUND") {
-    return Response.json({ error: { code: error.code, message: error.message, fields: [] } }, { status: 404 });
-  }
-  if (
-    error.code === "PREFLIGHT_BLOCKED" ||
-    error.code === "NOT_FULFILLABLE" ||
-    error.code === "PACKAGE_COUNT_MISMATCH"
-  ) {
-    return Response.json(
-      { error: { code: error.code, message: error.message, fields: error.fields }, problems: error.problems ?? [] },
-      { status: 422 },
-    );
-  }
-  return respondWithError(error, { redirect });
-}
-
 export const action = async ({ request, params }: ActionFunctionArgs) => {
   const context = await requireShopContext(request);
   const orderGid = requireOrderGid(params);
@@ -108,12 +81,12 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
 
   if (input.intent === "retry-write-back") {
     const result = await retryWriteBackForOrderPage({ db, shop, admin, staffMemberId }, { orderGid, ...input });
-    return result.ok ? { intent: input.intent, ...result.value } : answerError(result.error, redirect);
+    return result.ok ? { intent: input.intent, ...result.value } : answerLabelError(result.error, redirect);
   }
 
   if (input.intent === "dismiss-attention") {
     const result = await dismissAttentionForOrderPage({ db, shop, admin }, { orderGid, labelId: input.labelId });
-    return result.ok ? { intent: input.intent, ...result.value } : answerError(result.error, redirect);
+    return result.ok ? { intent: input.intent, ...result.value } : answerLabelError(result.error, redirect);
   }
 
   // Buying spends the shop's money: only for a staff member Shopify lets fulfil orders (ADR 13),
@@ -136,11 +109,11 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   switch (input.intent) {
     case "validate-address": {
       const result = await validateOrderAddress(deps, { orderGid, address: input.address });
-      return result.ok ? { intent: input.intent, validation: result.value } : answerError(result.error, redirect);
+      return result.ok ? { intent: input.intent, validation: result.value } : answerLabelError(result.error, redirect);
     }
     case "get-rates": {
       const result = await quoteForOrderPage(deps, { orderGid, request: input.request });
-      return result.ok ? { intent: input.intent, rates: result.value.rates } : answerError(result.error, redirect);
+      return result.ok ? { intent: input.intent, rates: result.value.rates } : answerLabelError(result.error, redirect);
     }
     case "create-draft": {
       const result = await createDraftForOrderPage(deps, {
@@ -148,7 +121,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
         ...input,
         saveToProduct: input.saveToProduct ? { mayEdit } : false,
       });
-      if (!result.ok) return answerError(result.error, redirect);
+      if (!result.ok) return answerLabelError(result.error, redirect);
       const { label, existing, productSave } = result.value;
       return { intent: input.intent, labelId: label.id, existing, productSave };
     }
@@ -158,21 +131,21 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
         ...input,
         saveToProduct: input.saveToProduct ? { mayEdit } : false,
       });
-      if (!result.ok) return answerError(result.error, redirect);
+      if (!result.ok) return answerLabelError(result.error, redirect);
       const { label, replacedLabelId, productSave } = result.value;
       return { intent: input.intent, labelId: label.id, replaced: replacedLabelId, productSave };
     }
     case "buy": {
       const result = await buyLabelForOrderPage(deps, { orderGid, ...input });
-      return result.ok ? { intent: input.intent, ...result.value } : answerError(result.error, redirect);
+      return result.ok ? { intent: input.intent, ...result.value } : answerLabelError(result.error, redirect);
     }
     case "discard": {
       const result = await discardDraftForOrderPage(deps, { orderGid, labelId: input.labelId });
-      return result.ok ? { intent: input.intent, ...result.value } : answerError(result.error, redirect);
+      return result.ok ? { intent: input.intent, ...result.value } : answerLabelError(result.error, redirect);
     }
     case "void": {
       const result = await voidLabelForOrderPage(deps, { orderGid, labelId: input.labelId });
-      return result.ok ? { intent: input.intent, ...result.value } : answerError(result.error, redirect);
+      return result.ok ? { intent: input.intent, ...result.value } : answerLabelError(result.error, redirect);
     }
   }
 };

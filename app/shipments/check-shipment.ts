@@ -124,13 +124,21 @@ export function checkShipment(facts: ShipmentFacts, input: CheckInput = {}): Shi
   if (prefilled.problems.some((p) => p.code === "DELIVERY_NOT_SHIPPING")) {
     return { prefilled, request, problems: prefilled.problems, ready: false };
   }
+  return { prefilled, request, ...judgeBeforeRate(prefilled, request) };
+}
+
+/** Every problem of the request as the merchant has it, before a rate: what both checks share. */
+function judgeBeforeRate(
+  prefilled: Pick<PrefilledLabel, "request" | "problems" | "products">,
+  request: LabelRequestInput,
+): { problems: KnownPreflightProblem[]; ready: boolean } {
   const problems = collectFormProblems({
     prefilled: prefilled.request,
     prefillProblems: prefilled.problems,
     current: request,
     products: prefilled.products,
   });
-  return { prefilled, request, problems, ready: !isBlocking(problems) };
+  return { problems, ready: !isBlocking(problems) };
 }
 
 function blocked(message: string, operation: string, problems: KnownPreflightProblem[]): LabelError {
@@ -339,13 +347,7 @@ export type ReturnCheck = Omit<ShipmentCheck, "prefilled"> & { readonly prefille
 export function checkReturn(facts: ReturnFacts, input: CheckInput = {}): ReturnCheck {
   const prefilled = prefillReturnLabel(facts, input.box);
   const request = input.request ?? prefilled.request;
-  const problems = collectFormProblems({
-    prefilled: prefilled.request,
-    prefillProblems: prefilled.problems,
-    current: request,
-    products: prefilled.products,
-  });
-  return { prefilled, request, problems, ready: !isBlocking(problems) };
+  return { prefilled, request, ...judgeBeforeRate(prefilled, request) };
 }
 
 /** A return label's draft request with the chosen rate; ok only when nothing blocks. */
