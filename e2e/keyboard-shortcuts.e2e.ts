@@ -27,10 +27,12 @@ describe("keyboard shortcuts on the order page", () => {
 
     // A letter typed in a field is the field's: no rates come.
     const field = frame.getByLabel("Apartment, suite, etc.").last();
+    const before = await field.inputValue();
     await field.click();
+    await keyboard.press("End");
     await keyboard.press("r");
-    expect(await field.inputValue()).toContain("r");
-    await field.fill("");
+    expect(await field.inputValue()).toBe(`${before}r`);
+    await field.fill(before);
     await frame.waitForLoadState("networkidle");
     expect(await frame.getByRole("button", { name: /^Choose / }).count()).toBe(0);
 
@@ -47,6 +49,15 @@ describe("keyboard shortcuts on the order page", () => {
     const buy = await see(frame.getByRole("button", { name: /^Buy label for / }), 30_000);
     await see(frame.getByText("Draft (free)"));
     expect(cents(await buy.innerText())).toBe(cheapest);
+
+    // The admin's toast says so below the app, never over it, and one at a time.
+    const toast = await see(guarded.page.locator(".toast").filter({ hasText: "Draft label created (free)" }));
+    const toastBox = await toast.boundingBox();
+    const appBox = await guarded.page.locator("#app-iframe").boundingBox();
+    if (!toastBox || !appBox) throw new Error("no toast or app frame on screen");
+    expect(toastBox.y).toBeGreaterThanOrEqual(appBox.y + appBox.height);
+    expect(await guarded.page.locator(".toast").count()).toBe(1);
+    await checkScreen(guarded, frame, "draft-with-toast");
 
     // B opens the same confirmation as the button; nothing is charged until it is confirmed, and
     // B again inside it does not buy.
