@@ -1,4 +1,6 @@
 // @vitest-environment jsdom
+import "../../../test/helpers/polaris-in-jsdom";
+
 import { AppProvider } from "@shopify/polaris";
 import en from "@shopify/polaris/locales/en.json";
 import { act, type ReactNode } from "react";
@@ -10,24 +12,6 @@ import { isTypingTarget, KeyboardShortcutsHelp, readShortcut, ShortcutAction } f
 // The order page's single-key shortcuts: which presses count, and that a key does what its
 // button does only while the button could be pressed, never while the merchant types.
 
-vi.hoisted(() => {
-  // What Polaris's Popover asks of a browser and jsdom lacks.
-  window.matchMedia ??= ((query: string) => ({
-    matches: false,
-    media: query,
-    onchange: null,
-    addListener: () => {},
-    removeListener: () => {},
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    dispatchEvent: () => false,
-  })) as typeof window.matchMedia;
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
-});
 
 declare global {
   var IS_REACT_ACT_ENVIRONMENT: boolean;
