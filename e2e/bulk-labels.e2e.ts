@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 
 import { openGuardedPage } from "./support/browser";
 import { openApp, setShippingFaults, shippingAccount, withDemoBrowser } from "./support/demo";
-import { checkScreen, see } from "./support/label-flow";
+import { checkScreen, recordPrints, see } from "./support/label-flow";
 
 const browser = withDemoBrowser();
 
@@ -15,6 +15,7 @@ const ORDERS = ["#1001", "#1002", "#1003", "#1004", "#1013"];
 describe("bulk labels", () => {
   it("selects orders, reviews the exact total, buys them, follows progress to 100% and downloads one PDF", async () => {
     const guarded = await openGuardedPage(browser(), "bulk-labels");
+    const printed = await recordPrints(guarded);
     const { page } = guarded;
     const frame = await openApp(page);
     for (const name of ORDERS) {
@@ -58,6 +59,14 @@ describe("bulk labels", () => {
     const path = await download.path();
     const pdf = await PDFDocument.load(await import("node:fs/promises").then((fs) => fs.readFile(path)));
     expect(pdf.getPageCount()).toBeGreaterThanOrEqual(Number(count));
+
+    // The same PDF prints in place: the print dialog over the app, no tab, no download first.
+    const runUrl = page.url();
+    await frame.getByRole("button", { name: "Print labels" }).click();
+    await expect.poll(() => printed.length, { timeout: 15_000 }).toBe(1);
+    expect(printed[0]).toMatch(/^blob:/);
+    expect(page.url()).toBe(runUrl);
+    expect(guarded.context.pages()).toHaveLength(1);
 
     guarded.assertClean();
     await guarded.close();

@@ -1,5 +1,3 @@
-import { readFile } from "node:fs/promises";
-
 import { PDFDocument } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 
@@ -10,6 +8,7 @@ import {
   checkScreen,
   chooseRate,
   confirmBuy,
+  downloadLabel,
   getRates,
   openBuyConfirmation,
   openFromSidebar,
@@ -36,15 +35,14 @@ describe("packing slips", () => {
     const amount = await chooseRate(frame);
     await confirmBuy(await openBuyConfirmation(frame), amount);
     await see(frame.getByText("Tracking added to the fulfillment in Shopify"), 30_000);
-    const button = await see(frame.getByRole("button", { name: "Label and packing slip (PDF)" }));
+    await see(frame.getByText("Its packing slip prints with it, as Settings asks."));
     // For a picture worth showing: the PDF preview drawn and the admin's toasts gone.
     await frame.childFrames()[0]?.waitForLoadState("load");
     await guarded.page.locator(".toast").first().waitFor({ state: "detached", timeout: 10_000 });
     await checkScreen(guarded, frame, "bought-label-with-slip");
 
-    const [download] = await Promise.all([guarded.page.waitForEvent("download"), button.click()]);
-    const path = await download.path();
-    const pdf = await PDFDocument.load(await readFile(path));
+    // Download and Print take the same file: the label, then its slip.
+    const pdf = await PDFDocument.load(await downloadLabel(guarded, frame));
     const pages = pdf.getPages().map((page) => readPageText(page));
     expect(pages).toHaveLength(2);
     // The label as the service drew it (its reference is the order), then the slip.

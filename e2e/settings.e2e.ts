@@ -8,10 +8,10 @@ import {
   checkScreen,
   chooseRate,
   confirmBuy,
+  downloadLabel,
   getRates,
   openBuyConfirmation,
   openFromSidebar,
-  openLabelToPrint,
   openOrderFromList,
   see,
 } from "./support/label-flow";
@@ -53,8 +53,7 @@ describe("settings", () => {
     await checkScreen(guarded, frame, "bought-label");
 
     // The file is a 4 × 8 in page (288 × 576 pt); Shopify was told not to notify the customer.
-    const file = await fetch(await openLabelToPrint(guarded, frame));
-    const pdf = await PDFDocument.load(await file.arrayBuffer());
+    const pdf = await PDFDocument.load(await downloadLabel(guarded, frame));
     const size = pdf.getPage(0).getSize();
     expect([Math.round(size.width), Math.round(size.height)]).toEqual([288, 576]);
     const [fulfillment] = await shopifyFulfillments("#1002");

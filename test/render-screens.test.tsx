@@ -25,7 +25,7 @@ const text = (html: string) =>
     .replace(/\s+/g, " ");
 
 describe("screens render on the server", () => {
-  it("renders the Labels screen with a bought label: order link, mismatch flag, download link", async () => {
+  it("renders the Labels screen with a bought label: order link, mismatch flag, Print and Download", async () => {
     await insertLabelRow({
       orderGid: "gid://shopify/Order/5001",
       orderName: "#1002",
@@ -42,7 +42,10 @@ describe("screens render on the server", () => {
     });
     const html = await renderScreen("/app/labels", LabelsPage, await listShopLabels(db, TEST_SHOP));
     expect(html).toContain('href="/app/orders/5001"');
-    expect(html).toContain('href="http://shipping.test/v1/labels/lbl_1/file" download=""');
+    // The file comes from the app's print route (with the session token), not the service's link.
+    expect(html).not.toContain('href="http://shipping.test/v1/labels/lbl_1/file"');
+    expect(html).toContain('aria-label="Print label of #1002"');
+    expect(html).toContain('aria-label="Download PDF, label of #1002"');
     expect(text(html)).toContain("Differs from quote");
     expect(text(html)).toContain("$13.45");
     expect(text(html)).toContain("Shopify refused the fulfillment");

@@ -1,47 +1,39 @@
 import { Button } from "@shopify/polaris";
 import { useState } from "react";
 
-// Downloads one of the app's own files from inside the admin. A plain link would open without
-// the session token (App Bridge adds it to the app's fetches only), so the page fetches the file
-// and saves it from memory. A failure is said next to the button, with the server's words.
+import { fetchAppFile, saveFile } from "./app-file";
+
+// Downloads one of the app's own files from inside the admin: fetched with the session token,
+// then saved from memory. A failure is said next to the button, with the server's words.
 
 type Props = {
   url: string;
+  /** When the server names none in Content-Disposition. */
   fileName: string;
   children: string;
-  primary?: boolean;
+  variant?: "primary" | "plain";
+  /** For a button whose text needs its row to make sense ("Download the label of #1001"). */
+  accessibilityLabel?: string;
   onError: (message: string | null) => void;
 };
 
-export function DownloadButton({ url, fileName, children, primary, onError }: Props) {
+export function DownloadButton({ url, fileName, children, variant, accessibilityLabel, onError }: Props) {
   const [loading, setLoading] = useState(false);
   const download = async () => {
     setLoading(true);
     onError(null);
-    try {
-      const response = await fetch(url);
-      if (!response.ok) {
-        const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-        onError(body?.error?.message ?? `The file could not be made (HTTP ${response.status}).`);
-        return;
-      }
-      const blob = await response.blob();
-      const href = URL.createObjectURL(blob);
-      const anchor = document.createElement("a");
-      anchor.href = href;
-      anchor.download = fileName;
-      document.body.append(anchor);
-      anchor.click();
-      anchor.remove();
-      setTimeout(() => URL.revokeObjectURL(href), 60_000);
-    } catch {
-      onError("The file could not be downloaded. Check your connection and try again.");
-    } finally {
-      setLoading(false);
-    }
+    const file = await fetchAppFile(url);
+    setLoading(false);
+    if (file.ok) saveFile(file.blob, file.fileName ?? fileName);
+    else onError(file.message);
   };
   return (
-    <Button {...(primary ? { variant: "primary" as const } : {})} loading={loading} onClick={() => void download()}>
+    <Button
+      {...(variant ? { variant } : {})}
+      {...(accessibilityLabel ? { accessibilityLabel } : {})}
+      loading={loading}
+      onClick={() => void download()}
+    >
       {children}
     </Button>
   );

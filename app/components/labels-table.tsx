@@ -8,6 +8,7 @@ import { formatMinorUnits } from "~/utils/money";
 
 import { formatDateTime } from "./format-date-time";
 import { ParcelStatuses } from "./parcel-statuses";
+import { LabelFileButtons } from "./print-label-button";
 
 type Tone = "success" | "info" | "attention" | "warning" | "critical" | undefined;
 
@@ -66,12 +67,15 @@ export function LabelsTable({
   loading,
   selection,
   onVoid,
+  onFileError,
 }: {
   items: LabelListItem[];
   loading: boolean;
   selection: Selection;
   /** "Void labels" on the selection, or "Void" on one row. */
   onVoid: (labelIds: string[]) => void;
+  /** A label file that could not be printed or downloaded, in the server's words; null clears it. */
+  onFileError: (message: string | null) => void;
 }) {
   return (
     <IndexTable
@@ -99,6 +103,7 @@ export function LabelsTable({
           index={index}
           selected={selection.selected.includes(item.id)}
           onVoid={() => onVoid([item.id])}
+          onFileError={onFileError}
         />
       ))}
     </IndexTable>
@@ -110,11 +115,13 @@ function LabelRow({
   index,
   selected,
   onVoid,
+  onFileError,
 }: {
   item: LabelListItem;
   index: number;
   selected: boolean;
   onVoid: () => void;
+  onFileError: (message: string | null) => void;
 }) {
   const status = statusOf(item);
   const writeBack = WRITE_BACK[item.writeBack.status];
@@ -214,12 +221,8 @@ function LabelRow({
               Voided
             </Text>
           ) : item.labelUrl ? (
-            // The label file is served by the shipping service, not by this app: a plain download
-            // link is right here (a Remix Link would try to route it inside the app).
             <OwnClick>
-              <a href={item.labelUrl} download target="_blank" rel="noopener noreferrer">
-                Download {item.labelFormat ? item.labelFormat.toUpperCase() : "label"}
-              </a>
+              <LabelFileButtons label={item} variant="plain" onError={onFileError} />
             </OwnClick>
           ) : (
             <Text as="span" tone="subdued">

@@ -1,4 +1,6 @@
 // @vitest-environment jsdom
+import "../../test/helpers/polaris-in-jsdom";
+
 import { AppProvider } from "@shopify/polaris";
 import en from "@shopify/polaris/locales/en.json";
 import { act, useState } from "react";
@@ -11,7 +13,8 @@ import type { OrderRow } from "~/screens/order-list.server";
 import { OrderList } from "./order-list";
 import { EMPTY_SELECTION, type OrderSelection } from "./order-selection";
 
-// What jsdom lacks and Polaris asks for, some of it as its modules load (hence hoisted).
+// What jsdom lacks for the router, before its modules load (hence hoisted); Polaris's needs are
+// in test/helpers/polaris-in-jsdom.ts.
 vi.hoisted(() => {
   // The router builds a Request with jsdom's AbortSignal, which Node's Request refuses.
   const NodeRequest = globalThis.Request;
@@ -33,33 +36,6 @@ vi.hoisted(() => {
       );
     }
   };
-  window.matchMedia ??= ((query: string) => ({
-    matches: false,
-    media: query,
-    onchange: null,
-    addListener: () => {},
-    removeListener: () => {},
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    dispatchEvent: () => false,
-  })) as typeof window.matchMedia;
-  window.scrollTo = () => {};
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
-  globalThis.IntersectionObserver ??= class {
-    readonly root = null;
-    readonly rootMargin = "";
-    readonly thresholds = [];
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-    takeRecords() {
-      return [];
-    }
-  } as unknown as typeof IntersectionObserver;
 });
 
 // The Orders list in a browser-like DOM: the merchant ticks orders on one page, moves to the next

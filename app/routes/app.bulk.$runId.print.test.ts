@@ -1,4 +1,5 @@
 import type { Prisma } from "@prisma/client";
+import { http, HttpResponse } from "msw";
 import { PDFDocument, type PDFPage } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 
@@ -9,8 +10,9 @@ import { checkBulkRunItem, startBulkRun } from "~/bulk/bulk-runs.server";
 import { createShippingEmulator } from "../../emulator/shipping/emulator";
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
 import { callRoute } from "../../test/helpers/admin-form-requests";
+import { insertLabelRow } from "../../test/helpers/label-rows";
 import { createTestShippingClient } from "../../test/helpers/labels";
-import { mockTokenExchange, routeShippingToEmulator, setupMockServer } from "../../test/helpers/msw";
+import { mockTokenExchange, routeShippingToEmulator, server, setupMockServer } from "../../test/helpers/msw";
 import { readPageText } from "../../test/helpers/pdf-text";
 import { createAdminRequest } from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
@@ -134,5 +136,40 @@ describe("packing slips in the printed PDF (the shop's setting)", () => {
       labelId: other.id,
     })) as Response;
     expect(refused.status).toBe(404);
+  });
+
+  const printLabel = async (labelId: string) => {
+    mockTokenExchange();
+    return (await callRoute(printOneLabel, createAdminRequest(`/app/labels/${labelId}/print`), {
+      labelId,
+    })) as Response;
+  };
+
+  it("downloads a ZPL label as the service made it, as an attachment for the thermal printer", async () => {
+    const labelUrl = "http://shipping.test/v1/labels/lbl_zpl/file.zpl";
+    server.use(http.get(labelUrl, () => new HttpResponse("^XA^FO50,50^FD#1001^FS^XZ\n")));
+    const label = await insertLabelRow({
+      orderName: "#1001",
+      status: "purchased",
+      labelUrl,
+      labelFormat: "zpl",
+      trackingNumbers: JSON.stringify(["1Z1"]),
+    });
+    const response = await printLabel(label.id);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toContain("application/zpl");
+    expect(response.headers.get("Content-Disposition")).toBe('attachment; filename="label-1001.zpl"');
+    expect(await response.text()).toBe("^XA^FO50,50^FD#1001^FS^XZ\n");
+  });
+
+  it("refuses the file of a voided label, which must not ship", async () => {
+    const label = await insertLabelRow({
+      status: "voided",
+      labelUrl: "http://shipping.test/v1/labels/lbl_void/file.pdf",
+      labelFormat: "pdf",
+    });
+    const response = await printLabel(label.id);
+    expect(response.status).toBe(409);
+    expect(await response.json()).toEqual({ error: { message: "This label was voided: it must not ship." } });
   });
 });

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import {
+  Banner,
   BlockStack,
   Box,
   Card,
@@ -62,6 +63,7 @@ export default function LabelsPage() {
   const { selectedResources, allResourcesSelected, handleSelectionChange, clearSelection } =
     useIndexResourceState(items);
   const [chosen, setChosen] = useState<string[] | null>(null);
+  const [fileProblem, setFileProblem] = useState<string | null>(null);
   const voiding = useVoidLabels((answer) => {
     // Answered: the modal closes and, once voided, the selection is done with.
     setChosen(null);
@@ -107,6 +109,11 @@ export default function LabelsPage() {
     <Page title="Labels" subtitle="Every label of the shop, newest first.">
       <BlockStack gap="400">
         {voiding.banner(new Set(items.filter((i) => i.refund?.status === "refunded").map((i) => i.id)))}
+        {fileProblem ? (
+          <Banner tone="critical" title="The label file did not come" onDismiss={() => setFileProblem(null)}>
+            <p>{fileProblem}</p>
+          </Banner>
+        ) : null}
         <Card padding="0">
           <Box padding="400">
             <InlineStack align="space-between" blockAlign="center">
@@ -157,6 +164,7 @@ export default function LabelsPage() {
                   onSelectionChange: handleSelectionChange,
                 }}
                 onVoid={(ids) => setChosen(ids)}
+                onFileError={setFileProblem}
               />
               <Box padding="400">
                 <InlineStack align="center">

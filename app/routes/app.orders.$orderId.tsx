@@ -20,6 +20,7 @@ import type { LabelRequestInput } from "~/shipping/preflight";
 import { RateSchema } from "~/shipping/schemas";
 import { reportError } from "~/utils/error-report.server";
 
+import { KeyboardShortcutsHelp } from "../components/label-form/keyboard-shortcuts";
 import { OrderLabelWorkspace } from "../components/label-form/order-label-workspace";
 import { OrderReturnsCard } from "../components/order-returns-card";
 import { answerLabelError, requireOrderGid } from "../http/order-route.server";
@@ -175,6 +176,8 @@ export default function OrderLabelPage() {
       title={`Order ${page.order.name}`}
       subtitle={page.fulfillmentOrders.length > 1 ? `${page.fulfillmentOrders.length} shipments` : undefined}
       backAction={{ content: "Orders", url: "/app" }}
+      // R, C, B, P: rates, choose, buy (after its confirmation), print; listed by this button.
+      secondaryActions={<KeyboardShortcutsHelp />}
     >
       <BlockStack gap="400">
         {page.shopifyProblems.length > 0 ? (

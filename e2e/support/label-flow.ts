@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+
 import type { Frame, Locator } from "playwright-core";
 import { expect } from "vitest";
 
@@ -74,16 +76,27 @@ export async function trackingNumbersOnPage(frame: Frame): Promise<string[]> {
   return texts.map((t) => t.trim());
 }
 
-/** Clicks "Open to print" on a bought PDF label; returns the URL of the tab it opened. */
-export async function openLabelToPrint(guarded: GuardedPage, frame: Frame): Promise<string> {
-  const [tab] = await Promise.all([
-    guarded.context.waitForEvent("page", { timeout: 15_000 }),
-    frame.getByRole("button", { name: "Open to print" }).click(),
+/** Clicks "Download PDF" (or "Download ZPL") on a bought label; returns the file the browser saved. */
+export async function downloadLabel(guarded: GuardedPage, frame: Frame, name = "Download PDF"): Promise<Buffer> {
+  const [download] = await Promise.all([
+    guarded.page.waitForEvent("download", { timeout: 15_000 }),
+    frame.getByRole("button", { name, exact: true }).click(),
   ]);
-  await tab.waitForLoadState("domcontentloaded");
-  const url = tab.url();
-  await tab.close();
-  return url;
+  return readFile(await download.path());
+}
+
+/**
+ * Counts print() calls in every frame of the page, with the address of the document printed, in
+ * place of the system print dialog (which a test cannot close). Call before the app is opened.
+ */
+export async function recordPrints(guarded: GuardedPage): Promise<string[]> {
+  const printed: string[] = [];
+  await guarded.context.exposeFunction("__recordPrint", (href: string) => void printed.push(href));
+  await guarded.context.addInitScript(() => {
+    const record = (globalThis as unknown as { __recordPrint: (href: string) => Promise<void> }).__recordPrint;
+    window.print = () => void record(location.href);
+  });
+  return printed;
 }
 
 /** Goes to another screen of the app through the admin's sidebar (the app's <ui-nav-menu>). */

@@ -1,12 +1,14 @@
-import { BlockStack, InlineStack, Text } from "@shopify/polaris";
+import { BlockStack, Button, InlineStack, Text } from "@shopify/polaris";
 
 import type { BulkRunView } from "~/bulk/bulk-run-view.server";
 import { nameFirstFew, PRINT_ELSEWHERE, PRINT_FILES, PRINT_FORMATS, printFileName } from "~/bulk/print-files";
 
 import { DownloadButton } from "../download-button";
+import { usePrintInPlace } from "../print-in-place";
 
 // The run's print files, each offered only when some bought label goes in it; the labels a file
-// leaves out are named, with where they print instead.
+// leaves out are named, with where they print instead. The PDF also prints in place: the system
+// print dialog opens over the app, without a download first.
 
 function describeLeftOut(left: BulkRunView["printable"]["pdf"]["elsewhere"]): string {
   const formats = [...new Set(left.map((l) => l.format))];
@@ -23,14 +25,21 @@ export function BulkRunDownloads({ run, onError }: { run: BulkRunView; onError: 
     return left.length > 0 ? [`Not in the ${PRINT_FILES[format].button}: ${describeLeftOut(left)}.`] : [];
   });
   const unprintable = run.printable.pdf.elsewhere.filter((l) => l.format === null);
+  const { print, printing } = usePrintInPlace(onError);
+  const pdfUrl = `/app/bulk/${run.id}/print?format=pdf`;
   return (
     <BlockStack gap="200">
       <InlineStack gap="200">
+        {offered.includes("pdf") ? (
+          <Button variant="primary" loading={printing} onClick={() => void print(pdfUrl)}>
+            Print labels
+          </Button>
+        ) : null}
         {offered.map((format) => (
           <DownloadButton
             key={format}
-            primary={format === offered[0]}
-            url={`/app/bulk/${run.id}/print?format=${format}`}
+            {...(format === offered[0] && format !== "pdf" ? { variant: "primary" as const } : {})}
+            url={format === "pdf" ? pdfUrl : `/app/bulk/${run.id}/print?format=${format}`}
             fileName={printFileName(run.id, format)}
             onError={onError}
           >

@@ -33,6 +33,7 @@ import { formatMinorUnits } from "~/utils/money";
 
 import { AddressFields } from "./address-fields";
 import { fieldId, fieldPathFor, formFieldPaths, mergeProblems } from "./field-links";
+import { ChooseMarkedRate, ShortcutAction } from "./keyboard-shortcuts";
 import { LabelResult } from "./label-result";
 import { OptionsCard } from "./options-card";
 import { fieldError, FieldNotes, ProblemSummary } from "./problem-list";
@@ -310,6 +311,12 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
               >
                 {`Buy label for ${formatMinorUnits(chosen.quotedCents, chosen.currency)}`}
               </Button>
+              {/* B opens the same confirmation as the button: a key never spends by itself. */}
+              <ShortcutAction
+                name="buy"
+                onPress={() => setConfirmBuy(true)}
+                disabled={buy.state !== "idle" || chosen.status === "creating" || editing || confirmBuy}
+              />
               {chosen.status === "draft" ? (
                 editing ? (
                   <Button onClick={cancelEditing} disabled={redraft.state !== "idle"}>
@@ -696,6 +703,11 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
               >
                 Get rates
               </Button>
+              <ShortcutAction
+                name="get-rates"
+                onPress={sendRates}
+                disabled={rates.state !== "idle" || !page.setup.apiKeyConfigured}
+              />
             </InlineStack>
             {!page.setup.apiKeyConfigured ? (
               <Text as="p" tone="subdued">
@@ -735,6 +747,12 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
                     rates={rates.data.rates}
                     customerChose={page.order.shippingMethod}
                     busyRateId={busyRateId}
+                    disabled={draft.state !== "idle" || redraft.state !== "idle" || lineItems.length === 0}
+                    onChoose={chooseRate}
+                  />
+                  <ChooseMarkedRate
+                    rates={rates.data.rates}
+                    customerChose={page.order.shippingMethod}
                     disabled={draft.state !== "idle" || redraft.state !== "idle" || lineItems.length === 0}
                     onChoose={chooseRate}
                   />

@@ -1,17 +1,17 @@
 import { useFetcher } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Button, Card, InlineStack, Link, List, Text } from "@shopify/polaris";
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 
 import type { LabelSummary } from "~/screens/order-label-page.server";
 import { describeService } from "~/shipping/services";
 import { formatMinorUnits } from "~/utils/money";
 
-import { DownloadButton } from "../download-button";
 import { ParcelStatuses } from "../parcel-statuses";
+import { LabelFileButtons } from "../print-label-button";
 import { VoidLabelButton, VoidRefusedBanner } from "./label-void";
 
-// A bought label: its file (PDF inline, PNG as an image, ZPL as a download), Print, the
-// tracking numbers, what happened to the write-back to Shopify, and a charge that differed.
+// A bought label: its file (PDF inline, PNG as an image, ZPL as a download), Print and Download
+// (components/print-label-button.tsx), the tracking numbers, what happened to the write-back to Shopify, and a charge that differed.
 
 function WriteBackState({ label, notifyCustomer }: { label: LabelSummary; notifyCustomer: boolean }) {
   const retry = useFetcher<{ writeBackError?: string | null; error?: { message: string } }>();
@@ -51,15 +51,6 @@ function WriteBackState({ label, notifyCustomer }: { label: LabelSummary; notify
   );
 }
 
-/** Whether the label file is served from the app's own origin (only then can its frame be printed). */
-function useSameOriginFile(url: string | null): boolean {
-  const [same, setSame] = useState(false);
-  useEffect(() => {
-    setSame(url ? new URL(url, window.location.href).origin === window.location.origin : false);
-  }, [url]);
-  return same;
-}
-
 // Dismissed only by the merchant, once they voided the label with the carrier or shipped it anyway.
 function AttentionBanner({ labelId, message }: { labelId: string; message: string }) {
   const dismiss = useFetcher();
@@ -85,25 +76,11 @@ export function LabelResult({
 }: {
   label: LabelSummary;
   notifyCustomer: boolean;
-  /** The shop prints packing slips: offer the label and its slip as one PDF. */
+  /** The shop prints packing slips: the printed and downloaded PDF carries the slip after the label. */
   withPackingSlip?: boolean;
 }) {
-  const frame = useRef<HTMLIFrameElement>(null);
-  const [slipProblem, setSlipProblem] = useState<string | null>(null);
+  const [fileProblem, setFileProblem] = useState<string | null>(null);
   const format = (label.labelFormat ?? "pdf").toLowerCase();
-  const sameOrigin = useSameOriginFile(label.labelUrl);
-  const print = () => {
-    // A file on the app's origin is printed from its own frame, so the admin around it is not.
-    const win = frame.current?.contentWindow;
-    if (win && sameOrigin) {
-      win.focus();
-      win.print();
-      return;
-    }
-    // The file lives on the shipping service's host: a page cannot print another site's frame
-    // (the browser refuses), so the label opens in a tab of its own, ready to print.
-    if (label.labelUrl) window.open(label.labelUrl, "_blank", "noopener,noreferrer");
-  };
   return (
     <Card>
       <BlockStack gap="400">
@@ -141,7 +118,6 @@ export function LabelResult({
           <Box>
             {format === "pdf" ? (
               <iframe
-                ref={frame}
                 src={label.labelUrl}
                 title={`Shipping label for ${label.trackingNumbers[0]?.number ?? "this order"}`}
                 style={{ width: "100%", height: 520, border: "1px solid #e3e3e3", borderRadius: 8 }}
@@ -157,39 +133,19 @@ export function LabelResult({
             )}
           </Box>
         ) : null}
-        <InlineStack gap="300" blockAlign="center">
-          {format === "pdf" ? (
-            <Button variant="primary" onClick={print}>
-              {sameOrigin ? "Print" : "Open to print"}
-            </Button>
-          ) : format === "png" ? (
-            <Button
-              variant="primary"
-              onClick={() => label.labelUrl && window.open(label.labelUrl, "_blank", "noopener")}
-            >
-              Open to print
-            </Button>
-          ) : null}
-          {withPackingSlip && label.labelUrl && (format === "pdf" || format === "png") ? (
-            <DownloadButton
-              url={`/app/labels/${encodeURIComponent(label.id)}/print`}
-              fileName={`label-and-packing-slip-${label.id}.pdf`}
-              onError={setSlipProblem}
-            >
-              Label and packing slip (PDF)
-            </DownloadButton>
-          ) : null}
-          {label.labelUrl ? (
-            // The file lives on the shipping service's host, not in the app: a plain download link
-            // is right here (it is not in-app navigation, so no Remix Link and no embedded context).
-            <a href={label.labelUrl} download target="_blank" rel="noreferrer">
-              Download {format.toUpperCase()}
-            </a>
-          ) : null}
-        </InlineStack>
-        {slipProblem ? (
-          <Banner tone="critical" onDismiss={() => setSlipProblem(null)}>
-            <p>{slipProblem}</p>
+        {label.labelUrl ? (
+          <BlockStack gap="200">
+            <LabelFileButtons label={label} variant="primary" withShortcut onError={setFileProblem} />
+            {withPackingSlip && format !== "zpl" ? (
+              <Text as="p" tone="subdued">
+                Its packing slip prints with it, as Settings asks.
+              </Text>
+            ) : null}
+          </BlockStack>
+        ) : null}
+        {fileProblem ? (
+          <Banner tone="critical" onDismiss={() => setFileProblem(null)}>
+            <p>{fileProblem}</p>
           </Banner>
         ) : null}
         <BlockStack gap="100">

@@ -80,14 +80,17 @@ export function renderAdminPage(input: AdminPageInput): string {
   nav.side ul.sub { padding-left: 26px; }
   .sub .nav-item { font-weight: 450; padding: 5px 8px; }
   .nav-item.active { background: #fff; font-weight: 650; }
-  main { display: grid; grid-template-rows: auto 1fr; min-width: 0; min-height: 0; }
+  main { display: grid; grid-template-rows: auto 1fr auto; min-width: 0; min-height: 0; }
   .app-bar { display: flex; align-items: center; gap: 8px; padding: 10px 20px; font-weight: 650; font-size: 14px; border-bottom: 1px solid #e3e3e3; background: var(--bg); position: relative; }
   .app-bar .app-icon { width: 24px; height: 24px; border-radius: 6px; background: #303030; color: #fff; display: grid; place-items: center; }
   .app-bar .title { color: var(--muted); font-weight: 550; }
   .loading { position: absolute; left: 0; bottom: -1px; height: 2px; width: 0; background: #303030; transition: width 2s ease-out; }
   .loading.on { width: 80%; }
   iframe { width: 100%; height: 100%; border: 0; background: var(--bg); display: block; }
-  .toasts { position: fixed; left: 50%; bottom: 24px; transform: translateX(-50%); display: flex; flex-direction: column; gap: 8px; align-items: center; z-index: 10; }
+  /* A strip below the app, not over it: a toast never covers what the merchant is reading or
+     clicking. Empty, it takes no height; one toast at a time (a new one replaces the last). */
+  .toasts { display: flex; justify-content: center; background: var(--bg); }
+  .toasts:not(:empty) { padding: 8px 16px 12px; border-top: 1px solid #e3e3e3; }
   .toast { background: #1a1a1a; color: #fff; padding: 10px 16px; border-radius: 10px; font-weight: 550; box-shadow: 0 8px 16px rgba(0,0,0,.2); }
   .toast.error { background: #8e1f0b; }
   .simulate { display: flex; align-items: center; gap: 8px; white-space: nowrap; }
@@ -139,9 +142,9 @@ export function renderAdminPage(input: AdminPageInput): string {
   <main>
     <div class="app-bar"><span class="app-icon">${ICONS.app}</span><span>${escapeHtml(input.appName)}</span><span class="title" id="app-title"></span><span class="loading" id="loading"></span></div>
     <iframe id="app-iframe" name="app-iframe" title="${escapeHtml(input.appName)}" src="${escapeHtml(input.iframeSrc)}"></iframe>
+    <div class="toasts" id="toasts" role="status" aria-live="polite"></div>
   </main>
 </div>
-<div class="toasts" id="toasts" role="status" aria-live="polite"></div>
 <script>
 (function () {
   var config = ${config};
@@ -190,7 +193,8 @@ export function renderAdminPage(input: AdminPageInput): string {
     toast.className = "toast" + (message.isError ? " error" : "");
     toast.textContent = message.message;
     toast.dataset.id = message.id;
-    document.getElementById("toasts").appendChild(toast);
+    // One at a time: the newest says what just happened; the one before is no longer news.
+    document.getElementById("toasts").replaceChildren(toast);
     setTimeout(function () { toast.remove(); }, Math.max(1000, Number(message.duration) || 5000));
   }
   // "New order": the store's checkout, then Shopify's webhooks to the app (sent by the server).
