@@ -25,6 +25,7 @@ import { formatAmount, formatMinorUnits } from "~/utils/money";
 
 import { ProblemSummary } from "./label-form/problem-list";
 import { RateList } from "./label-form/rate-list";
+import { LabelFileButtons } from "./print-label-button";
 
 // The order page's Returns section (ADR 23): each Shopify return of the order, with what the
 // merchant can do for it here: approve a customer's request, then make its return label (rates,
@@ -237,6 +238,7 @@ function ReturnRow({ url, ret, notifyCustomer }: { url: string; ret: ReturnSecti
 }
 
 function ReturnLabel({ label, writeBackError }: { label: LabelSummary; writeBackError: string | null }) {
+  const [fileError, setFileError] = useState<string | null>(null);
   const [tracking] = label.trackingNumbers;
   const voided = label.status === "voided" || label.status === "void_pending";
   return (
@@ -274,12 +276,11 @@ function ReturnLabel({ label, writeBackError }: { label: LabelSummary; writeBack
           <p>{writeBackError ?? label.writeBack.lastError ?? "The app tries again shortly."}</p>
         </Banner>
       ) : null}
-      {label.labelUrl && !voided ? (
-        <InlineStack>
-          <Button url={`/app/labels/${encodeURIComponent(label.id)}/print`} target="_blank">
-            Print return label
-          </Button>
-        </InlineStack>
+      {label.labelUrl && !voided ? <LabelFileButtons label={label} variant="primary" onError={setFileError} /> : null}
+      {fileError ? (
+        <Banner tone="critical" onDismiss={() => setFileError(null)}>
+          <p>{fileError}</p>
+        </Banner>
       ) : null}
     </BlockStack>
   );
