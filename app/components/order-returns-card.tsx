@@ -73,7 +73,13 @@ export function OrderReturnsCard({ orderId }: { orderId: string }) {
           Returns
         </Text>
         {data.view.returns.map((ret) => (
-          <ReturnRow key={ret.id} url={url} ret={ret} notifyCustomer={data.view?.notifyCustomer ?? true} />
+          <ReturnRow
+            // A return approved since gets a fresh row: its prefilled weight, no stale rates.
+            key={`${ret.id}:${ret.status ?? ""}`}
+            url={url}
+            ret={ret}
+            notifyCustomer={data.view?.notifyCustomer ?? true}
+          />
         ))}
       </BlockStack>
     </Card>
@@ -160,21 +166,28 @@ function ReturnRow({ url, ret, notifyCustomer }: { url: string; ret: ReturnSecti
               </Text>
               <ProblemSummary problems={ret.problems} />
               <InlineStack gap="200" blockAlign="end">
-                <Box maxWidth="12rem">
-                  <TextField
-                    label={`Parcel weight (${ret.prefill.weightUnit})`}
-                    type="number"
-                    min={0}
-                    value={weight}
-                    onChange={(value) => {
-                      setWeight(value);
-                      setRates(null);
-                      setChosen(null);
-                    }}
-                    autoComplete="off"
-                    error={answer?.error?.fields.includes("weight") ? answer.error.message : undefined}
-                  />
-                </Box>
+                {ret.prefill.boxes ? (
+                  <Text as="p">
+                    Packed in {ret.prefill.boxes.count} boxes, {ret.prefill.boxes.totalWeight} {ret.prefill.weightUnit}{" "}
+                    in all.
+                  </Text>
+                ) : (
+                  <Box maxWidth="12rem">
+                    <TextField
+                      label={`Parcel weight (${ret.prefill.weightUnit})`}
+                      type="number"
+                      min={0}
+                      value={weight}
+                      onChange={(value) => {
+                        setWeight(value);
+                        setRates(null);
+                        setChosen(null);
+                      }}
+                      autoComplete="off"
+                      error={answer?.error?.fields.includes("weight") ? answer.error.message : undefined}
+                    />
+                  </Box>
+                )}
                 <Button
                   onClick={() => submit({ intent: "get-rates", weight })}
                   loading={busy && intent === "get-rates"}

@@ -72,7 +72,7 @@ describe("/app/orders/:orderId/returns", () => {
     const after = await load(orderId);
     const [section] = after.view?.returns ?? [];
     expect(section).toMatchObject({ status: "OPEN", canApprove: false, canCreateLabel: true, label: null });
-    expect(section?.prefill).toMatchObject({ international: true });
+    expect(section?.prefill).toMatchObject({ international: true, weight: expect.any(Number) });
     expect(section?.prefill?.from).toContain("CA");
     expect(section?.prefill?.to).toContain("US");
   });

@@ -51,8 +51,11 @@ export type ReturnSection = {
   prefill: {
     from: string;
     to: string;
+    /** One box: its weight (null when Shopify had none), which the merchant may correct. */
     weight: number | null;
     weightUnit: string;
+    /** Over the default box's limit: the boxes it was packed into and their weight in all. */
+    boxes: { count: number; totalWeight: number } | null;
     international: boolean;
   } | null;
   problems: KnownPreflightProblem[];
@@ -90,7 +93,14 @@ function toSection(facts: LoadedReturn | null, ret: ShopifyReturn, label: LabelS
           from: oneLine(request.from_address),
           to: oneLine(request.to_address),
           weight: request.parcel?.weight ?? null,
-          weightUnit: request.parcel?.weight_unit ?? "lb",
+          weightUnit: request.parcel?.weight_unit ?? request.parcels?.[0]?.weight_unit ?? "lb",
+          boxes:
+            request.parcels && request.parcels.length > 1
+              ? {
+                  count: request.parcels.length,
+                  totalWeight: Math.round(request.parcels.reduce((sum, p) => sum + (p?.weight ?? 0), 0) * 100) / 100,
+                }
+              : null,
           international: Boolean(
             request.from_address?.country &&
             request.to_address?.country &&
