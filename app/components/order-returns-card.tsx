@@ -10,6 +10,7 @@ import {
   InlineStack,
   Link,
   List,
+  Select,
   Text,
   TextField,
 } from "@shopify/polaris";
@@ -78,7 +79,8 @@ export function OrderReturnsCard({ orderId }: { orderId: string }) {
             key={`${ret.id}:${ret.status ?? ""}`}
             url={url}
             ret={ret}
-            notifyCustomer={data.view?.notifyCustomer ?? true}
+            locations={data.view.locations}
+            notifyCustomer={data.view.notifyCustomer}
           />
         ))}
       </BlockStack>
@@ -86,12 +88,24 @@ export function OrderReturnsCard({ orderId }: { orderId: string }) {
   );
 }
 
-function ReturnRow({ url, ret, notifyCustomer }: { url: string; ret: ReturnSection; notifyCustomer: boolean }) {
+function ReturnRow({
+  url,
+  ret,
+  locations,
+  notifyCustomer,
+}: {
+  url: string;
+  ret: ReturnSection;
+  locations: readonly { id: string; name: string }[];
+  notifyCustomer: boolean;
+}) {
   const fetcher = useFetcher<ActionAnswer>();
   const [weight, setWeight] = useState(ret.prefill?.weight ? String(ret.prefill.weight) : "");
   const [rates, setRates] = useState<Rate[] | null>(null);
   const [chosen, setChosen] = useState<Rate | null>(null);
   const [notify, setNotify] = useState(notifyCustomer);
+  const [locationId, setLocationId] = useState(ret.prefill?.returnLocationId ?? locations[0]?.id ?? "");
+  const chosenLocation = locations.find((l) => l.id === locationId);
   const busy = fetcher.state !== "idle";
   const answer = fetcher.data;
   const intent = fetcher.formData?.get("intent");
@@ -160,12 +174,26 @@ function ReturnRow({ url, ret, notifyCustomer }: { url: string; ret: ReturnSecti
                 </Text>{" "}
                 back to{" "}
                 <Text as="span" fontWeight="semibold">
-                  {ret.prefill.to}
+                  {locationId === ret.prefill.returnLocationId
+                    ? ret.prefill.to
+                    : (chosenLocation?.name ?? ret.prefill.to)}
                 </Text>
                 {ret.prefill.international ? " — customs declare the items as returned goods." : "."}
               </Text>
               <ProblemSummary problems={ret.problems} />
               <InlineStack gap="200" blockAlign="end">
+                {locations.length > 1 ? (
+                  <Select
+                    label="Send it back to"
+                    options={locations.map((l) => ({ label: l.name, value: l.id }))}
+                    value={locationId}
+                    onChange={(value) => {
+                      setLocationId(value);
+                      setRates(null);
+                      setChosen(null);
+                    }}
+                  />
+                ) : null}
                 {ret.prefill.boxes ? (
                   <Text as="p">
                     Packed in {ret.prefill.boxes.count} boxes, {ret.prefill.boxes.totalWeight} {ret.prefill.weightUnit}{" "}
@@ -189,7 +217,7 @@ function ReturnRow({ url, ret, notifyCustomer }: { url: string; ret: ReturnSecti
                   </Box>
                 )}
                 <Button
-                  onClick={() => submit({ intent: "get-rates", weight })}
+                  onClick={() => submit({ intent: "get-rates", weight, returnLocationId: locationId })}
                   loading={busy && intent === "get-rates"}
                   disabled={busy}
                 >
@@ -229,6 +257,7 @@ function ReturnRow({ url, ret, notifyCustomer }: { url: string; ret: ReturnSecti
                             intent: "buy",
                             weight,
                             rate: JSON.stringify(chosen),
+                            returnLocationId: locationId,
                             notifyCustomer: String(notify),
                           })
                         }

@@ -14,7 +14,7 @@ import { reportError } from "~/utils/error-report.server";
 import { answerLabelError, PAGE_REFUSALS, requireOrderGid } from "../http/order-route.server";
 import { requireShopContext } from "../http/shop-context.server";
 import { checkSpendingPermission, respondToSpendingRefusal } from "../http/spending-permission.server";
-import { parseReturnGid } from "../shopify/ids";
+import { parseLocationGid, parseReturnGid } from "../shopify/ids";
 
 // /app/orders/:orderId/returns — the order page's Returns section (ADR 23): the order's Shopify
 // returns as JSON for the section, and its actions: approve a request, get rates for a return
@@ -43,14 +43,31 @@ const WeightSchema = z
   .optional()
   .transform((value) => (value === "" || value === undefined ? {} : { weight: value }));
 
+// Where the parcel goes back to; empty: the location that shipped the items.
+const LocationSchema = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    if (!value) return null;
+    const gid = parseLocationGid(value);
+    if (!gid) ctx.addIssue({ code: "custom", message: "Not a location of the shop" });
+    return gid ?? z.NEVER;
+  });
+
 const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("approve"), returnId: ReturnIdSchema }),
-  z.object({ intent: z.literal("get-rates"), returnId: ReturnIdSchema, weight: WeightSchema }),
+  z.object({
+    intent: z.literal("get-rates"),
+    returnId: ReturnIdSchema,
+    weight: WeightSchema,
+    returnLocationId: LocationSchema,
+  }),
   z.object({
     intent: z.literal("buy"),
     returnId: ReturnIdSchema,
     weight: WeightSchema,
     rate: JsonOf(RateSchema),
+    returnLocationId: LocationSchema,
     notifyCustomer: z.enum(["true", "false"]).transform((value) => value === "true"),
   }),
 ]);
@@ -70,7 +87,9 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
           code: "INVALID_REQUEST",
           message: fields.includes("weight")
             ? "Enter the parcel's weight as a number above 0."
-            : "The page sent an incomplete request. Reload and try again.",
+            : fields.includes("returnLocationId")
+              ? "Choose one of the shop's locations to send the return to."
+              : "The page sent an incomplete request. Reload and try again.",
           fields,
         },
       },
@@ -94,7 +113,12 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   const shipping = await context.requireShipping();
   const deps = { db, shop, admin, shipping, staffMemberId };
   if (input.intent === "get-rates") {
-    const result = await quoteReturnForOrderPage(deps, { orderGid, returnGid: input.returnId, edits: input.weight });
+    const result = await quoteReturnForOrderPage(deps, {
+      orderGid,
+      returnGid: input.returnId,
+      edits: input.weight,
+      returnLocationId: input.returnLocationId,
+    });
     return result.ok
       ? { intent: input.intent, rates: result.value.rates }
       : answerLabelError(result.error, redirect, RETURN_REFUSALS);
@@ -105,6 +129,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
     rate: input.rate,
     edits: input.weight,
     notifyCustomer: input.notifyCustomer,
+    returnLocationId: input.returnLocationId,
   });
   return result.ok
     ? { intent: input.intent, ...result.value }

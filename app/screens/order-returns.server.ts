@@ -56,6 +56,8 @@ export type ReturnSection = {
     weightUnit: string;
     /** Over the default box's limit: the boxes it was packed into and their weight in all. */
     boxes: { count: number; totalWeight: number } | null;
+    /** The location the parcel goes back to (the one that shipped it, unless chosen). */
+    returnLocationId: LocationGid | null;
     international: boolean;
   } | null;
   problems: KnownPreflightProblem[];
@@ -63,6 +65,8 @@ export type ReturnSection = {
 
 export type OrderReturnsView = {
   returns: ReturnSection[];
+  /** Where a return may be sent back to: the shop's active locations. */
+  locations: { id: LocationGid; name: string }[];
   shopifyProblems: string[];
   notifyCustomer: boolean;
 };
@@ -101,6 +105,7 @@ function toSection(facts: LoadedReturn | null, ret: ShopifyReturn, label: LabelS
                   totalWeight: Math.round(request.parcels.reduce((sum, p) => sum + (p?.weight ?? 0), 0) * 100) / 100,
                 }
               : null,
+          returnLocationId: check?.prefilled.returnLocationId ?? null,
           international: Boolean(
             request.from_address?.country &&
             request.to_address?.country &&
@@ -130,6 +135,9 @@ export async function loadOrderReturns(
   });
   return ok({
     returns,
+    locations: loaded.value.shopAndLocations.locations
+      .filter((l) => l.isActive)
+      .map((l) => ({ id: l.id, name: l.name })),
     shopifyProblems: [...loaded.value.shopifyProblems],
     notifyCustomer: loaded.value.settings.notifyCustomer,
   });
@@ -173,7 +181,7 @@ export type ReturnActionDeps = OrderPageDeps & { shipping: ShippingClient; staff
 /** Rates for the return label as prefilled, with the merchant's weight when they gave one. */
 export async function quoteReturnForOrderPage(
   deps: ReturnActionDeps,
-  input: { orderGid: OrderGid; returnGid: ReturnGid; edits: ReturnEdits },
+  input: { orderGid: OrderGid; returnGid: ReturnGid; edits: ReturnEdits; returnLocationId: LocationGid | null },
 ): Promise<Result<{ rates: Rate[] }, LabelError>> {
   const facts = await requireReturn(deps, input);
   if (!facts.ok) return facts;
@@ -183,7 +191,14 @@ export async function quoteReturnForOrderPage(
 /** Drafts and buys the return label at the confirmed rate; Shopify then holds it on the return. */
 export async function buyReturnLabelForOrderPage(
   deps: ReturnActionDeps & Pick<BuyDeps, "now">,
-  input: { orderGid: OrderGid; returnGid: ReturnGid; rate: Rate; edits: ReturnEdits; notifyCustomer: boolean },
+  input: {
+    orderGid: OrderGid;
+    returnGid: ReturnGid;
+    rate: Rate;
+    edits: ReturnEdits;
+    notifyCustomer: boolean;
+    returnLocationId: LocationGid | null;
+  },
 ): Promise<Result<{ label: LabelSummary; writeBackError: string | null }, LabelError>> {
   const facts = await requireReturn(deps, input);
   if (!facts.ok) return facts;

@@ -108,6 +108,18 @@ describe("return labels", () => {
     );
   });
 
+  it("sends the return to the location the merchant chooses", async () => {
+    const { facts } = await approvedReturn("#1003");
+    const other = facts.shopAndLocations.locations.find(
+      (l) => l.isActive && l.id !== checkReturn(facts).prefilled.returnLocationId && l.address.address1,
+    );
+    if (!other) throw new Error("the emulated shop should have a second location");
+    const check = checkReturn({ ...facts, returnLocationId: other.id });
+    expect(check.prefilled.returnLocationId).toBe(other.id);
+    expect(check.prefilled.request.to_address?.street1).toBe(other.address.address1);
+    expect(check.prefilled.request.from_address?.country).toBe("CA");
+  });
+
   it("buys once, and attaches the label and its tracking to the return in Shopify", async () => {
     const { emulators, deps, client, facts, rate, returnGid } = await approvedReturn("#1003");
     const input = { quote: rate, edits: {}, notifyCustomer: true, now: NOW };
