@@ -7,7 +7,7 @@ import { applyVoidDecision, requestLabelVoid } from "~/labels/void-label.server"
 import { writeTracking } from "~/labels/write-tracking.server";
 import type { Rate } from "~/shipping/schemas";
 import { createFulfillmentWithTracking } from "~/shopify/fulfillments";
-import type { FulfillmentOrderGid, FulfillmentOrderLineItemGid, OrderGid, ReturnGid } from "~/shopify/ids";
+import type { FulfillmentOrderGid, FulfillmentOrderLineItemGid, LocationGid, OrderGid, ReturnGid } from "~/shopify/ids";
 import { attachReturnLabel } from "~/shopify/returns";
 
 import {
@@ -118,6 +118,10 @@ describe("return labels", () => {
     expect(check.prefilled.returnLocationId).toBe(other.id);
     expect(check.prefilled.request.to_address?.street1).toBe(other.address.address1);
     expect(check.prefilled.request.from_address?.country).toBe("CA");
+    // A location that is not the shop's is refused, naming the choice.
+    const refused = returnOf(facts.loaded, facts.ret.id, "gid://shopify/Location/4242" as LocationGid);
+    expect(refused).toMatchObject({ ok: false, error: { code: "INVALID_STATE" } });
+    if (!refused.ok) expect(refused.error.message).toMatch(/^Send it back to:/);
   });
 
   it("buys once, and attaches the label and its tracking to the return in Shopify", async () => {

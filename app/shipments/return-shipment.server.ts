@@ -14,7 +14,7 @@ import {
 } from "~/shopify/returns";
 import { err, ok, type Result } from "~/utils/result";
 
-import { type BoughtLabel, type BuyDeps,buyLabel } from "./buy-label.server";
+import { type BoughtLabel, type BuyDeps, buyLabel } from "./buy-label.server";
 import { checkReturn, checkReturnForDraft, quoteRequestOf, type ReturnCheck } from "./check-shipment";
 import { draftShipment, quoteShipment } from "./draft-shipment.server";
 import { isActiveLabel, type LoadedOrder, loadOrder, type ShipmentDeps } from "./load-shipment.server";
@@ -56,6 +56,15 @@ export function returnOf(
   returnGid: ReturnGid,
   returnLocationId: LocationGid | null = null,
 ): Result<LoadedReturn, LabelError> {
+  if (returnLocationId && !loaded.shopAndLocations.locations.some((l) => l.id === returnLocationId && l.isActive)) {
+    return err(
+      labelError(
+        "INVALID_STATE",
+        "Send it back to: choose one of the shop's active locations.",
+        `returnOf: ${returnLocationId} is not an active location of the shop`,
+      ),
+    );
+  }
   const ret = loaded.returns.returns.find((r) => r.id === returnGid);
   if (!ret) {
     return err(
