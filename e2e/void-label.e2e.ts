@@ -17,7 +17,7 @@ const browser = withDemoBrowser();
 describe("voiding a label", () => {
   it("refunds a bought label once the carrier confirms, and frees the order for a replacement", async () => {
     const guarded = await openGuardedPage(browser(), "void-label");
-    const frame = await openApp(guarded.page);
+    const frame = await openApp(guarded.page, "/app/orders");
     await openOrderFromList(frame, "#1001");
     await getRates(frame);
     const amount = await chooseRate(frame);

@@ -20,7 +20,7 @@ const money = (amount: string) => Math.round(Number(amount.replace(/[$,]/g, ""))
 describe("voiding labels from the Labels list", () => {
   it("voids two bought labels at once, leaves out a draft with why, and shows each refund pending, then refunded", async () => {
     const guarded = await openGuardedPage(browser(), "void-labels-list");
-    let frame = await openApp(guarded.page);
+    let frame = await openApp(guarded.page, "/app/orders");
     const amounts: string[] = [];
     for (const name of ["#1001", "#1002"]) {
       await openOrderFromList(frame, name);
@@ -29,7 +29,7 @@ describe("voiding labels from the Labels list", () => {
       await confirmBuy(await openBuyConfirmation(frame), amount);
       await see(frame.getByText("Tracking added to the fulfillment in Shopify"), 30_000);
       amounts.push(amount);
-      frame = await openApp(guarded.page);
+      frame = await openApp(guarded.page, "/app/orders");
     }
     // A draft: free, so nothing to void.
     await openOrderFromList(frame, "#1003");

@@ -409,12 +409,12 @@ const TARGETS: Record<string, Target> = {
         params: {},
       })),
   },
-  "app._index#loader": {
+  "app.orders._index#loader": {
     runs: LOADER_RUNS,
     expectAnswer: expectPageOrNotFound,
     input: () =>
       formOf({ tab: text, q: text, after: text, before: text }).map((f) => ({
-        request: getAs(`/app?${query(f)}`, asA()),
+        request: getAs(`/app/orders?${query(f)}`, asA()),
         params: {},
       })),
   },

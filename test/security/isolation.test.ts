@@ -80,15 +80,15 @@ function expectSameAsMadeUp(theirs: Answer, madeUp: Answer, ids: readonly string
 }
 
 const cases: Record<string, Case> = {
-  "app._index#loader": {
+  "app.orders._index#loader": {
     attempt: async ({ a }) => {
-      const { loader } = await route("app._index");
-      const list = await invoke(loader, getAs("/app", asB()));
+      const { loader } = await route("app.orders._index");
+      const list = await invoke(loader, getAs("/app/orders", asB()));
       expect(list.status).toBe(200);
       const rows = (list.json as { list: { rows: { orderId: string; label: { count: number } }[] } }).list.rows;
       // #1001 has the same id in both stores: B's row for it shows none of A's labels.
       expect(rows.find((r) => r.orderId === a.sharedOrderId)?.label.count).toBe(0);
-      const drafts = await invoke(loader, getAs("/app?tab=drafts", asB()));
+      const drafts = await invoke(loader, getAs("/app/orders?tab=drafts", asB()));
       expect((drafts.json as { list: { rows: unknown[] } }).list.rows).toEqual([]);
       return [list, drafts];
     },

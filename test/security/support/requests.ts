@@ -35,7 +35,7 @@ async function draftBuyBody(a: SeededA) {
 }
 
 export const SESSION_REQUESTS: Record<string, Build> = {
-  "app._index#loader": (_a, as) => ({ params: {}, request: getAs("/app", as) }),
+  "app.orders._index#loader": (_a, as) => ({ params: {}, request: getAs("/app/orders", as) }),
   "app.activity#loader": (_a, as) => ({ params: {}, request: getAs("/app/activity", as) }),
   "app.activity#action": (a, as) => ({
     params: {},

@@ -80,7 +80,7 @@ export default function OrdersPage() {
               <BlockStack gap="200">
                 <p>{problem}</p>
                 <div>
-                  <Button url="/app">Try again</Button>
+                  <Button url="/app/orders">Try again</Button>
                 </div>
               </BlockStack>
             </Banner>

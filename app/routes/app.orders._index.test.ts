@@ -10,14 +10,14 @@ import { mockTokenExchange, routeAdminToEmulator, setupMockServer } from "../../
 import { createAdminRequest } from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
-import { loader } from "./app._index";
+import { loader } from "./app.orders._index";
 import { loader as versionLoader } from "./app.orders-version";
 
 setupMockServer();
 
 type LoaderData = Awaited<ReturnType<typeof loader>>;
 
-async function loadOrders(path = "/app"): Promise<LoaderData> {
+async function loadOrders(path = "/app/orders"): Promise<LoaderData> {
   return loader({ request: createAdminRequest(path), params: {}, context: {} });
 }
 
@@ -44,17 +44,17 @@ describe("Orders page loader", () => {
     expect(names).not.toContain("#1019");
     expect(data.list?.pageInfo.hasNextPage).toBe(true);
 
-    const next = await loadOrders(`/app?after=${encodeURIComponent(data.list?.pageInfo.endCursor ?? "")}`);
+    const next = await loadOrders(`/app/orders?after=${encodeURIComponent(data.list?.pageInfo.endCursor ?? "")}`);
     expect(next.list?.rows[0]?.name).toBe("#100001");
     expect(next.list?.pageInfo.hasPreviousPage).toBe(true);
 
-    const back = await loadOrders(`/app?before=${encodeURIComponent(next.list?.pageInfo.startCursor ?? "")}`);
+    const back = await loadOrders(`/app/orders?before=${encodeURIComponent(next.list?.pageInfo.startCursor ?? "")}`);
     expect(back.list?.rows.map((r) => r.name)).toEqual(names);
   });
 
   it("shows customer, destination, items and weight for each order", async () => {
     useEmulator();
-    const data = await loadOrders("/app?q=1003");
+    const data = await loadOrders("/app/orders?q=1003");
     expect(data.list?.rows).toEqual([
       expect.objectContaining({
         name: "#1003",
@@ -70,7 +70,7 @@ describe("Orders page loader", () => {
 
   it("flags the problems preflight finds: a missing tax id, no weight, a vague type, no phone", async () => {
     useEmulator();
-    const problemsOf = async (name: string) => (await loadOrders(`/app?q=${name}`)).list?.rows[0]?.problems;
+    const problemsOf = async (name: string) => (await loadOrders(`/app/orders?q=${name}`)).list?.rows[0]?.problems;
     expect(await problemsOf("1007")).toMatchObject({ blocking: expect.any(Number) });
     expect((await problemsOf("1007"))?.messages.join(" ")).toMatch(/CPF|tax/i);
     expect((await problemsOf("1014"))?.messages.join(" ")).toMatch(/weight/i);
@@ -86,7 +86,7 @@ describe("Orders page loader", () => {
 
   it("leaves the declared value of an international order to the order page, which reads the prices", async () => {
     useEmulator();
-    const problemsOf = async (name: string) => (await loadOrders(`/app?q=${name}`)).list?.rows[0]?.problems;
+    const problemsOf = async (name: string) => (await loadOrders(`/app/orders?q=${name}`)).list?.rows[0]?.problems;
     // Germany, ready to ship: nothing blocks it. Brazil without CPF: only the tax id does.
     expect((await problemsOf("1004"))?.blocking).toBe(0);
     // ...but the list reads no prices or duties terms: it says "Check customs", never "Ready".
@@ -100,7 +100,7 @@ describe("Orders page loader", () => {
 
   it("keeps only orders with a blocking problem on the Problems tab", async () => {
     useEmulator();
-    const data = await loadOrders("/app?tab=problems");
+    const data = await loadOrders("/app/orders?tab=problems");
     expect(data.list?.rows.length).toBeGreaterThan(0);
     expect(data.list?.rows.every((r) => (r.problems?.blocking ?? 0) > 0)).toBe(true);
     expect(data.list?.filteredOnPage).toBe(true);
@@ -117,7 +117,7 @@ describe("Orders page loader", () => {
 
   it("answers an empty search with no rows", async () => {
     useEmulator();
-    const data = await loadOrders("/app?q=9999");
+    const data = await loadOrders("/app/orders?q=9999");
     expect(data.list?.rows).toEqual([]);
   });
 
