@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { Banner, BlockStack, Button, CalloutCard, Layout, Page, Text } from "@shopify/polaris";
+import { Banner, BlockStack, Button, Layout, Page, Text } from "@shopify/polaris";
 import { useState } from "react";
 import { z } from "zod";
 
@@ -8,6 +8,7 @@ import { listOrdersAwaitingShipment, ORDER_LIST_TABS, readOrderListVersion } fro
 import { getSettingsView } from "~/settings/settings.server";
 import { reportError } from "~/utils/error-report.server";
 
+import { ConnectShippingCallout } from "../components/connect-shipping-callout";
 import { OrderList } from "../components/order-list";
 import { EMPTY_SELECTION, type OrderSelection } from "../components/order-selection";
 import { useRevalidateWhenChanged } from "../components/use-polling";
@@ -62,16 +63,7 @@ export default function OrdersPage() {
       <Layout>
         {!setup.apiKeyConfigured ? (
           <Layout.Section>
-            <CalloutCard
-              title="Connect your shipping account"
-              illustration=""
-              primaryAction={{ content: "Open Settings", url: "/app/settings" }}
-            >
-              <p>
-                Enter your shipping service API key in Settings to get rates and buy labels. A sandbox key (sk_test_…)
-                lets you try everything for free.
-              </p>
-            </CalloutCard>
+            <ConnectShippingCallout />
           </Layout.Section>
         ) : null}
         {problem ? (

@@ -1,0 +1,97 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { Banner, BlockStack, Layout, Page, Text } from "@shopify/polaris";
+import vizStyles from "@shopify/polaris-viz/build/esm/styles.css?url";
+import { z } from "zod";
+
+import { ConnectShippingCallout } from "~/components/connect-shipping-callout";
+import { HomeAttention } from "~/components/home-attention";
+import { HomeCharts } from "~/components/home-charts";
+import { HomeMargin } from "~/components/home-margin";
+import { HomeScan } from "~/components/home-scan";
+import { HomeSpend } from "~/components/home-spend";
+import { type ErrorBody, respondWithError } from "~/http/error-response.server";
+import { requireShopContext } from "~/http/shop-context.server";
+import { findScannedOrder, loadHomeScreen } from "~/screens/home.server";
+import { getSettingsView } from "~/settings/settings.server";
+
+// /app — the app's first screen: what needs the merchant now, what happened this week and month,
+// and a field a barcode scanner types order numbers into (home.server.ts has the figures).
+
+export const links = () => [{ rel: "stylesheet", href: vizStyles }];
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  // Our own rows and two small Shopify reads: the home shows before a shipping key is entered.
+  const { db, shop, admin } = await requireShopContext(request);
+  const [home, settings] = await Promise.all([
+    loadHomeScreen({ db, shop, admin }, { now: new Date() }),
+    getSettingsView(db, shop),
+  ]);
+  return { home, apiKeyConfigured: settings.apiKey.configured };
+};
+
+const ScanSchema = z.object({ orderNumber: z.string().max(100) });
+
+/** "Scan to ship": the order number a scanner typed, then Enter → that order's label page. */
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { db, shop, admin, redirect } = await requireShopContext(request);
+  const parsed = ScanSchema.safeParse(Object.fromEntries(await request.formData()));
+  const scanned = parsed.success ? parsed.data.orderNumber : "";
+  const found = await findScannedOrder({ db, shop, admin }, scanned);
+  if (!found.ok) {
+    const error = found.error;
+    if ("field" in error) {
+      // The app's error body (error-response.server.ts), the message naming the field.
+      const body: ErrorBody = {
+        error: { code: error.code, message: error.message, fields: [{ path: error.field, message: error.message }] },
+      };
+      return Response.json(body, { status: 422 });
+    }
+    return respondWithError(error);
+  }
+  // Shopify's redirect keeps shop, host and embedded (see app.bulk.tsx).
+  return redirect(`/app/orders/${found.value.orderId}`);
+};
+
+export default function HomePage() {
+  const { home, apiKeyConfigured } = useLoaderData<typeof loader>();
+  return (
+    <Page title="Home">
+      <Layout>
+        {!apiKeyConfigured ? (
+          <Layout.Section>
+            <ConnectShippingCallout />
+          </Layout.Section>
+        ) : null}
+        {home.shopifyProblem ? (
+          <Layout.Section>
+            <Banner tone="warning" title="Some figures could not be read from Shopify">
+              <p>{home.shopifyProblem}</p>
+            </Banner>
+          </Layout.Section>
+        ) : null}
+        <Layout.Section>
+          <HomeScan />
+        </Layout.Section>
+        <Layout.Section>
+          <HomeAttention attention={home.attention} />
+        </Layout.Section>
+        <Layout.Section>
+          <BlockStack gap="400">
+            <Text as="h2" variant="headingLg">
+              What happened
+            </Text>
+            <HomeSpend week={home.week} month={home.month} />
+            <HomeCharts
+              currency={home.currency}
+              spendPerDay={home.spendPerDay}
+              labelsByCarrier={home.labelsByCarrier}
+              marginByWeek={home.margin.byWeek}
+            />
+            <HomeMargin margin={home.margin} currency={home.currency} />
+          </BlockStack>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}
