@@ -3,10 +3,11 @@ import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 
 import type { HomeScreen } from "~/screens/home.server";
 
-// The home's charts: spend per day, labels by carrier, margin over time. Polaris Viz draws them;
-// it measures the page and reads `window` as it renders, so it runs in the browser only, loaded
-// after the page (its module and d3 are most of the home's script): the server sends each card
-// at its final height with a skeleton, so nothing shifts when the charts arrive.
+// The home's charts: spend per day, labels by carrier, margin over time, drawn by Recharts. Its
+// charts measure their container, so they are drawn in the browser only, loaded after the page
+// (the library is most of the home's script): the server sends each card at its final height with
+// a skeleton, so nothing shifts when the charts arrive. (Polaris Viz was tried first: it reads
+// `window` while rendering on the server, and its charts fail axe's list and image-alt rules.)
 
 const HomeChartsViz = lazy(() => import("./home-charts-viz"));
 

@@ -31,7 +31,9 @@ export function HomeScan() {
             placeholder="#1001"
             helpText="Scan an order's barcode, or type its number and press Enter, to open its label page."
             error={error}
-            autoFocus
+            // Ready for the scanner on arrival. (Not `autoFocus`: Chromium refuses it in the admin's
+            // cross-origin frame, and says so in the console.)
+            focused
             connectedRight={
               <Button submit loading={busy}>
                 Open

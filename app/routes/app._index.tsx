@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Banner, BlockStack, Layout, Page, Text } from "@shopify/polaris";
-import vizStyles from "@shopify/polaris-viz/build/esm/styles.css?url";
 import { z } from "zod";
 
 import { ConnectShippingCallout } from "~/components/connect-shipping-callout";
@@ -17,8 +16,6 @@ import { getSettingsView } from "~/settings/settings.server";
 
 // /app — the app's first screen: what needs the merchant now, what happened this week and month,
 // and a field a barcode scanner types order numbers into (home.server.ts has the figures).
-
-export const links = () => [{ rel: "stylesheet", href: vizStyles }];
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   // Our own rows and two small Shopify reads: the home shows before a shipping key is entered.

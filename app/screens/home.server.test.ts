@@ -171,6 +171,15 @@ describe("shipping margin", () => {
     });
   });
 
+  it("gives no margin to an order whose only label was refunded: it has not shipped", () => {
+    const refunded = label({ chargedCents: 600, refundStatus: "refunded", refundCents: 600 });
+    const [margin] = computeOrderMargins(
+      [refunded],
+      new Map([[refunded.orderGid, { paidCents: 895, currency: "USD" }]]),
+    );
+    expect(margin).toMatchObject({ labels: 0, costCents: 0, paidCents: 895, marginCents: null });
+  });
+
   it("gives no margin while the payment is unknown or in another currency", () => {
     const unknown = label({ chargedCents: 600 });
     const euros = label({ chargedCents: 600 });

@@ -200,7 +200,10 @@ export type OrderMargin = {
   costCents: number;
   /** What the customer paid for shipping; null while not read from Shopify yet. */
   paidCents: number | null;
-  /** Paid less cost; null when either is unknown or they are in different currencies. */
+  /**
+   * Paid less cost; null when either is unknown, they are in different currencies, or every label
+   * of the order was refunded (it has not shipped on them).
+   */
   marginCents: number | null;
   currency: string;
 };
@@ -221,14 +224,16 @@ export function computeOrderMargins(
       const currency = first.currency;
       const costCents = own.reduce((sum, l) => sum + getNetCostCents(l), 0);
       const customer = paid.get(orderGid) ?? null;
+      const kept = own.filter((l) => !isRefunded(l)).length;
+      // An order whose every label was refunded has not shipped on them: no margin to speak of yet.
       const comparable =
-        customer !== null && customer.currency === currency && own.every((l) => l.currency === currency);
+        kept > 0 && customer !== null && customer.currency === currency && own.every((l) => l.currency === currency);
       return {
         orderGid,
         orderId: getNumericId(orderGid) ?? null,
         orderName: first.orderName,
         boughtAt: first.purchasedAt.toISOString(),
-        labels: own.filter((l) => !isRefunded(l)).length,
+        labels: kept,
         costCents,
         paidCents: customer?.paidCents ?? null,
         marginCents: comparable ? customer.paidCents - costCents : null,
