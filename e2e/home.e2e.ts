@@ -5,7 +5,7 @@ import type { Frame } from "playwright-core";
 import { describe, expect, it } from "vitest";
 
 import { type GuardedPage, openGuardedPage } from "./support/browser";
-import { demo, openApp, shippingAccount, shopifyOrder, withDemoBrowser } from "./support/demo";
+import { openApp, shippingAccount, shopifyOrder, withDemoBrowser } from "./support/demo";
 import {
   checkScreen,
   chooseRate,
@@ -15,6 +15,7 @@ import {
   openOrderFromList,
   see,
 } from "./support/label-flow";
+import { decideVoid } from "./support/shipping-service";
 
 const browser = withDemoBrowser();
 
@@ -54,12 +55,7 @@ describe("the home page", () => {
     await see(voided.getByText(/Refund pending/), 30_000);
     const before = await shippingAccount();
     const voidedLabelId = before.charges[2]?.label_id ?? "";
-    const decided = await fetch(`${demo().shippingUrl}/__emulator/labels/${voidedLabelId}/void_decision`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ outcome: "refunded" }),
-    });
-    expect(decided.status).toBe(200);
+    await decideVoid(voidedLabelId, "refunded");
     await see(voided.getByText(/^Refunded /), 30_000);
 
     // What the service's books say: three charges, one refund.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { openGuardedPage } from "./support/browser";
-import { demo, openApp, shippingAccount, withDemoBrowser } from "./support/demo";
+import { openApp, shippingAccount, withDemoBrowser } from "./support/demo";
 import {
   checkScreen,
   chooseRate,
@@ -12,6 +12,7 @@ import {
   openOrderFromList,
   see,
 } from "./support/label-flow";
+import { decideVoid } from "./support/shipping-service";
 
 const browser = withDemoBrowser();
 
@@ -69,12 +70,7 @@ describe("voiding labels from the Labels list", () => {
     const account = await shippingAccount();
     expect(account.charges).toHaveLength(2);
     for (const charge of account.charges) {
-      const decided = await fetch(`${demo().shippingUrl}/__emulator/labels/${charge.label_id}/void_decision`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ outcome: "refunded" }),
-      });
-      expect(decided.status).toBe(200);
+      await decideVoid(charge.label_id, "refunded");
     }
     for (const name of ["#1001", "#1002"]) await see(rowOf(name).getByText("Refunded", { exact: true }), 30_000);
     await see(frame.getByText(`Refunded 2 labels: ${total}`));

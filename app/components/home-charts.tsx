@@ -1,7 +1,9 @@
-import { BlockStack, Box, Card, InlineGrid, SkeletonBodyText, Text } from "@shopify/polaris";
+import { BlockStack, Box, InlineGrid, SkeletonBodyText, Text } from "@shopify/polaris";
 import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 
 import type { HomeScreen } from "~/screens/home.server";
+
+import { HomeCard } from "./home-card";
 
 // The home's charts: spend per day, labels by carrier, margin over time, drawn by Recharts. Its
 // charts measure their container, so they are drawn in the browser only, loaded after the page
@@ -22,17 +24,9 @@ export type HomeChartsProps = {
 
 function ChartCard({ title, description, children }: { title: string; description: string; children: ReactNode }) {
   return (
-    <Card>
-      <BlockStack gap="200">
-        <Text as="h3" variant="headingMd">
-          {title}
-        </Text>
-        <Text as="p" variant="bodySm" tone="subdued">
-          {description}
-        </Text>
-        <div style={{ height: CHART_HEIGHT }}>{children}</div>
-      </BlockStack>
-    </Card>
+    <HomeCard title={title} description={description}>
+      <div style={{ height: CHART_HEIGHT }}>{children}</div>
+    </HomeCard>
   );
 }
 

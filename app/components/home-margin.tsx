@@ -1,7 +1,9 @@
-import { BlockStack, Card, DataTable, InlineGrid, Link, Text } from "@shopify/polaris";
+import { BlockStack, DataTable, InlineGrid, Link, Text } from "@shopify/polaris";
 
 import type { HomeScreen, MarginTotals } from "~/screens/home.server";
 import { formatMinorUnits } from "~/utils/money";
+
+import { HomeCard } from "./home-card";
 
 // Shipping margin: what customers paid for shipping against what their labels cost, for the
 // week, the month and the latest orders.
@@ -39,38 +41,33 @@ export function HomeMargin({ margin, currency }: { margin: HomeScreen["margin"];
     order.marginCents === null ? "—" : formatMinorUnits(order.marginCents, order.currency),
   ]);
   return (
-    <Card>
-      <BlockStack gap="300">
-        <Text as="h3" variant="headingMd">
-          Shipping margin
-        </Text>
+    <HomeCard
+      title="Shipping margin"
+      description="What customers paid for shipping, less what their labels cost (refunds taken off)."
+    >
+      {currency ? (
+        <InlineGrid columns={{ xs: 1, sm: 2 }} gap="400">
+          <MarginFigure title="This week" totals={margin.week} currency={currency} />
+          <MarginFigure title="This month" totals={margin.month} currency={currency} />
+        </InlineGrid>
+      ) : null}
+      {rows.length > 0 ? (
+        <DataTable
+          columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric"]}
+          headings={["Order", "Labels", "Customer paid", "Labels cost", "Margin"]}
+          rows={rows}
+        />
+      ) : (
         <Text as="p" tone="subdued">
-          What customers paid for shipping, less what their labels cost (refunds taken off).
+          Buy a label to see what each order earned or cost you on shipping.
         </Text>
-        {currency ? (
-          <InlineGrid columns={{ xs: 1, sm: 2 }} gap="400">
-            <MarginFigure title="This week" totals={margin.week} currency={currency} />
-            <MarginFigure title="This month" totals={margin.month} currency={currency} />
-          </InlineGrid>
-        ) : null}
-        {rows.length > 0 ? (
-          <DataTable
-            columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric"]}
-            headings={["Order", "Labels", "Customer paid", "Labels cost", "Margin"]}
-            rows={rows}
-          />
-        ) : (
-          <Text as="p" tone="subdued">
-            Buy a label to see what each order earned or cost you on shipping.
-          </Text>
-        )}
-        {margin.unknownOrders > 0 ? (
-          <Text as="p" variant="bodySm" tone="subdued">
-            What {margin.unknownOrders} order{margin.unknownOrders === 1 ? "" : "s"} paid for shipping is still being
-            read from Shopify: they are left out until then (a few dozen each time this page loads).
-          </Text>
-        ) : null}
-      </BlockStack>
-    </Card>
+      )}
+      {margin.unknownOrders > 0 ? (
+        <Text as="p" variant="bodySm" tone="subdued">
+          What {margin.unknownOrders} order{margin.unknownOrders === 1 ? "" : "s"} paid for shipping is still being read
+          from Shopify: they are left out until then (a few dozen each time this page loads).
+        </Text>
+      ) : null}
+    </HomeCard>
   );
 }

@@ -1,7 +1,9 @@
-import { BlockStack, Card, DataTable, InlineGrid, Text } from "@shopify/polaris";
+import { BlockStack, DataTable, InlineGrid, Text } from "@shopify/polaris";
 
 import type { PeriodSpend } from "~/screens/home.server";
 import { formatMinorUnits } from "~/utils/money";
+
+import { HomeCard } from "./home-card";
 
 // Labels and spend this week and this month, refunds taken off; the month by carrier and service.
 
@@ -18,39 +20,34 @@ function describeLabels(period: Period): string {
 function PeriodCard({ title, period }: { title: string; period: Period }) {
   const currencies = period.byCurrency;
   return (
-    <Card>
-      <BlockStack gap="200">
-        <Text as="h3" variant="headingMd">
-          {title}
+    <HomeCard title={title}>
+      {currencies.length === 0 ? (
+        <Text as="p" variant="heading2xl">
+          {formatMinorUnits(0)}
         </Text>
-        {currencies.length === 0 ? (
-          <Text as="p" variant="heading2xl">
-            {formatMinorUnits(0)}
+      ) : (
+        currencies.map((c) => (
+          <Text as="p" variant="heading2xl" key={c.currency}>
+            {formatMinorUnits(c.spendCents, c.currency)}
           </Text>
-        ) : (
-          currencies.map((c) => (
-            <Text as="p" variant="heading2xl" key={c.currency}>
-              {formatMinorUnits(c.spendCents, c.currency)}
-            </Text>
-          ))
+        ))
+      )}
+      <Text as="p" tone="subdued">
+        {describeLabels(period)}
+        {currencies.map((c) =>
+          c.averageCents !== null ? ` · ${formatMinorUnits(c.averageCents, c.currency)} a label on average` : "",
         )}
+      </Text>
+      {currencies.some((c) => c.refundedCents > 0) ? (
         <Text as="p" tone="subdued">
-          {describeLabels(period)}
-          {currencies.map((c) =>
-            c.averageCents !== null ? ` · ${formatMinorUnits(c.averageCents, c.currency)} a label on average` : "",
-          )}
+          Refunded:{" "}
+          {currencies
+            .filter((c) => c.refundedCents > 0)
+            .map((c) => formatMinorUnits(c.refundedCents, c.currency))
+            .join(", ")}
         </Text>
-        {currencies.some((c) => c.refundedCents > 0) ? (
-          <Text as="p" tone="subdued">
-            Refunded:{" "}
-            {currencies
-              .filter((c) => c.refundedCents > 0)
-              .map((c) => formatMinorUnits(c.refundedCents, c.currency))
-              .join(", ")}
-          </Text>
-        ) : null}
-      </BlockStack>
-    </Card>
+      ) : null}
+    </HomeCard>
   );
 }
 
@@ -70,28 +67,23 @@ export function HomeSpend({ week, month }: { week: Period; month: Period }) {
         <PeriodCard title={`This week (since ${formatDay(week.start)})`} period={week} />
         <PeriodCard title={`This month (since ${formatDay(month.start)})`} period={month} />
       </InlineGrid>
-      <Card>
-        <BlockStack gap="200">
-          <Text as="h3" variant="headingMd">
-            This month by carrier and service
+      <HomeCard title="This month by carrier and service">
+        {rows.length === 0 ? (
+          <Text as="p" tone="subdued">
+            No labels bought this month yet.
           </Text>
-          {rows.length === 0 ? (
-            <Text as="p" tone="subdued">
-              No labels bought this month yet.
-            </Text>
-          ) : (
-            <DataTable
-              columnContentTypes={["text", "text", "numeric", "numeric", "numeric"]}
-              headings={["Carrier", "Service", "Labels", "Spend", "Average"]}
-              rows={rows}
-            />
-          )}
-          <Text as="p" variant="bodySm" tone="subdued">
-            Spend is what the labels bought in the period cost, less what their voids refunded. Weeks start on Monday;
-            days and months are UTC, as the shipping service bills.
-          </Text>
-        </BlockStack>
-      </Card>
+        ) : (
+          <DataTable
+            columnContentTypes={["text", "text", "numeric", "numeric", "numeric"]}
+            headings={["Carrier", "Service", "Labels", "Spend", "Average"]}
+            rows={rows}
+          />
+        )}
+        <Text as="p" variant="bodySm" tone="subdued">
+          Spend is what the labels bought in the period cost, less what their voids refunded. Weeks start on Monday;
+          days and months are UTC, as the shipping service bills.
+        </Text>
+      </HomeCard>
     </BlockStack>
   );
 }
