@@ -17,7 +17,7 @@ describe("bulk labels", () => {
     const guarded = await openGuardedPage(browser(), "bulk-labels");
     const printed = await recordPrints(guarded);
     const { page } = guarded;
-    const frame = await openApp(page);
+    const frame = await openApp(page, "/app/orders");
     for (const name of ORDERS) {
       const row = frame.getByRole("row").filter({ has: frame.getByRole("link", { name, exact: true }) });
       await row.getByRole("checkbox").check();
@@ -75,7 +75,7 @@ describe("bulk labels", () => {
   it("lets the run choose its services instead of the shop's rules, and says so on the review", async () => {
     const guarded = await openGuardedPage(browser(), "bulk-services");
     const { page } = guarded;
-    const frame = await openApp(page);
+    const frame = await openApp(page, "/app/orders");
     for (const name of ["#1005", "#1010"]) {
       const row = frame.getByRole("row").filter({ has: frame.getByRole("link", { name, exact: true }) });
       await row.getByRole("checkbox").check();
@@ -109,7 +109,7 @@ describe("bulk labels", () => {
     // The account keeps the charges of the file's earlier tests: this run's are the ones after them.
     const before = (await shippingAccount()).charges.length;
     const chargesOfThisRun = async () => (await shippingAccount()).charges.slice(before);
-    const frame = await openApp(page);
+    const frame = await openApp(page, "/app/orders");
     // Orders the other tests leave unbought; #1016 ships from two locations: two shipments of one order.
     for (const name of ["#1006", "#1008", "#1012", "#1016", "#1017", "#1020", "#1021", "#1022"]) {
       const row = frame.getByRole("row").filter({ has: frame.getByRole("link", { name, exact: true }) });

@@ -10,7 +10,7 @@ describe("customs fixed on an order", () => {
   it("are saved to the product once, and the next order of that product comes prefilled", async () => {
     const guarded = await openGuardedPage(browser(), "customs-to-product");
     const { page } = guarded;
-    const frame = await openApp(page);
+    const frame = await openApp(page, "/app/orders");
     await see(frame.getByRole("link", { name: "#1001", exact: true }));
 
     // #1014 ships a tote to the UK that has no weight, HS code or country of origin in Shopify.
@@ -43,7 +43,7 @@ describe("customs fixed on an order", () => {
     const orderName = /Order (#\d+) placed/.exec(await toast.innerText())?.[1];
     if (!orderName) throw new Error(`no order name in "${await toast.innerText()}"`);
 
-    const list = await openApp(page);
+    const list = await openApp(page, "/app/orders");
     await openOrderFromList(list, orderName);
     expect(await list.getByLabel("HS code", { exact: true }).inputValue()).toBe("420222");
     expect(await list.getByLabel("Country of origin", { exact: true }).inputValue()).toBe("PT");

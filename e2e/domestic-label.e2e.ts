@@ -22,7 +22,7 @@ const browser = withDemoBrowser();
 describe("a domestic order", () => {
   it("goes from the Orders list to a printed label whose tracking is on the Shopify fulfillment", async () => {
     const guarded = await openGuardedPage(browser(), "domestic-label");
-    const frame = await openApp(guarded.page);
+    const frame = await openApp(guarded.page, "/app/orders");
     await see(frame.getByRole("link", { name: "#1001", exact: true }));
     await checkScreen(guarded, frame, "orders");
 

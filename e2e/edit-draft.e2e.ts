@@ -9,7 +9,7 @@ const browser = withDemoBrowser();
 describe("a drafted label", () => {
   it("opens for changes with Edit and is replaced by one draft for the new details, nothing charged", async () => {
     const guarded = await openGuardedPage(browser(), "edit-draft");
-    const frame = await openApp(guarded.page);
+    const frame = await openApp(guarded.page, "/app/orders");
     await see(frame.getByRole("link", { name: "#1001", exact: true }));
     await openOrderFromList(frame, "#1001");
     await getRates(frame);

@@ -23,7 +23,7 @@ const PURCHASE = "POST /v1/labels/{id}/purchase";
 describe("a failed purchase", () => {
   it("says what happened, charges nothing, and is bought exactly once when retried", async () => {
     const guarded = await openGuardedPage(browser(), "failed-purchase");
-    const frame = await openApp(guarded.page);
+    const frame = await openApp(guarded.page, "/app/orders");
     await openOrderFromList(frame, "#1022");
     await getRates(frame);
     const amount = await chooseRate(frame);

@@ -18,7 +18,7 @@ const browser = withDemoBrowser();
 describe("an international order", () => {
   it("has its problems fixed on the page, then is bought", async () => {
     const guarded = await openGuardedPage(browser(), "international-label");
-    const frame = await openApp(guarded.page);
+    const frame = await openApp(guarded.page, "/app/orders");
     const row = frame.getByRole("row").filter({ hasText: "#1007" });
     await see(row);
 

@@ -19,7 +19,7 @@ const browser = withDemoBrowser();
 describe("label options", () => {
   it("applies the shop's rules to a new label, and buys it insured and signed for at the price shown", async () => {
     const guarded = await openGuardedPage(browser(), "label-options");
-    let frame = await openApp(guarded.page);
+    let frame = await openApp(guarded.page, "/app/orders");
     await openFromSidebar(guarded, frame, "Settings", "Settings");
     await frame.getByLabel("Insure shipments worth more than").fill("50");
     await frame.getByLabel("Adult signature for product types").fill("Notebooks");
@@ -28,7 +28,7 @@ describe("label options", () => {
     await checkScreen(guarded, frame, "settings-option-rules");
 
     // #1001 ships two mugs and a leather notebook, for more than $50.
-    frame = await openApp(guarded.page);
+    frame = await openApp(guarded.page, "/app/orders");
     await openOrderFromList(frame, "#1001");
     await see(frame.getByText(/Adult signature: "Leather Field Journal" is a Notebooks \(your rule\)/));
     expect(await frame.getByLabel("Insure this shipment").isChecked()).toBe(true);

@@ -14,7 +14,7 @@ describe("an order placed in the store", () => {
   it("reaches the app by webhook and shows on the open Orders list with a draft label, without a reload, nothing bought", async () => {
     const guarded = await openGuardedPage(browser(), "new-order");
     const { page } = guarded;
-    const frame = await openApp(page);
+    const frame = await openApp(page, "/app/orders");
     await see(frame.getByRole("link", { name: "#1001", exact: true }));
     await frame.evaluate(() => ((window as { keptOpen?: boolean }).keptOpen = true));
 

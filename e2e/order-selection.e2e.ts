@@ -12,7 +12,7 @@ const RUN_TIMEOUT_MS = 90_000;
 describe("the Orders list's selection across pages", () => {
   it("keeps the orders selected on page 1 when more are selected on page 2, and the run has all of them", async () => {
     const guarded = await openGuardedPage(browser(), "order-selection");
-    const frame = await openApp(guarded.page);
+    const frame = await openApp(guarded.page, "/app/orders");
     const rows = frame.locator("tbody tr");
     const nameOf = async (index: number) => (await rows.nth(index).getByRole("link").first().innerText()).trim();
     const tick = async (index: number) => {

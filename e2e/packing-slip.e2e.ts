@@ -21,7 +21,7 @@ const browser = withDemoBrowser();
 describe("packing slips", () => {
   it("print after the label when the shop asks for them: a label page, then the order's slip with the note", async () => {
     const guarded = await openGuardedPage(browser(), "packing-slip");
-    let frame = await openApp(guarded.page);
+    let frame = await openApp(guarded.page, "/app/orders");
     await openFromSidebar(guarded, frame, "Settings", "Settings");
     await frame.getByLabel("Packing slips").selectOption("after_each");
     await frame.getByLabel("Packing slip note").fill("Thank you for shopping with us!");
@@ -29,7 +29,7 @@ describe("packing slips", () => {
     await see(guarded.page.getByRole("status").getByText("Settings saved"));
     await checkScreen(guarded, frame, "settings-packing-slips");
 
-    frame = await openApp(guarded.page);
+    frame = await openApp(guarded.page, "/app/orders");
     await openOrderFromList(frame, "#1001");
     await getRates(frame);
     const amount = await chooseRate(frame);

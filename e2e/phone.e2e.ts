@@ -9,7 +9,7 @@ const browser = withDemoBrowser();
 describe("on a phone", () => {
   it("condenses the Orders list so each order's label and problems are on screen", async () => {
     const guarded = await openGuardedPage(browser(), "phone-orders", { width: 390, height: 844 });
-    const frame = await openApp(guarded.page);
+    const frame = await openApp(guarded.page, "/app/orders");
     await see(frame.getByRole("link", { name: "#1001" }));
     // No column header row: one stacked cell per order, nothing past the screen's edge.
     expect(await frame.getByRole("columnheader", { name: "Problems" }).count()).toBe(0);

@@ -11,7 +11,7 @@ afterAll(async () => setShippingFaults({}));
 describe("a failed Get rates", () => {
   it("shows why where the merchant is looking: the message scrolls into view and takes focus", async () => {
     const guarded = await openGuardedPage(browser(), "rates-failure");
-    const frame = await openApp(guarded.page);
+    const frame = await openApp(guarded.page, "/app/orders");
     await openOrderFromList(frame, "#1001");
 
     // The service is down for rates (longer than the app's own retries), and slow to say so.

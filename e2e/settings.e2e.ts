@@ -21,7 +21,7 @@ const browser = withDemoBrowser();
 describe("settings", () => {
   it("are saved and used by the next label: a 4 × 8 label and no e-mail to the customer", async () => {
     const guarded = await openGuardedPage(browser(), "settings");
-    let frame = await openApp(guarded.page);
+    let frame = await openApp(guarded.page, "/app/orders");
     await openFromSidebar(guarded, frame, "Settings", "Settings");
     await checkScreen(guarded, frame, "settings");
 
@@ -38,7 +38,7 @@ describe("settings", () => {
     await checkScreen(guarded, frame, "settings-saved");
 
     // The next label starts from them.
-    frame = await openApp(guarded.page);
+    frame = await openApp(guarded.page, "/app/orders");
     await openOrderFromList(frame, "#1002");
     expect(await frame.getByLabel("Size").inputValue()).toBe("4x8");
     await getRates(frame);
@@ -96,7 +96,7 @@ describe("settings", () => {
     // Stored is what works: after a reload the saved key still gets rates.
     frame = await openApp(guarded.page, "/app/settings");
     await see(frame.getByText("••••demo"));
-    frame = await openApp(guarded.page);
+    frame = await openApp(guarded.page, "/app/orders");
     await openOrderFromList(frame, "#1003");
     await getRates(frame);
 

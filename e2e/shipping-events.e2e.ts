@@ -56,7 +56,7 @@ describe("a label bought at the shipping service, outside the app", () => {
   it("shows on Labels with its tracking in Shopify, and its parcel's journey reaches the order page and Shopify", async () => {
     const guarded = await openGuardedPage(browser(), "shipping-events");
     // The merchant has the app open (the store's offline session exists, as for any installed app).
-    let frame = await openApp(guarded.page);
+    let frame = await openApp(guarded.page, "/app/orders");
     await see(frame.getByRole("link", { name: "#1001", exact: true }));
 
     // Another integration drafts #1001 at the service, and someone buys it on the service's dashboard.

@@ -29,7 +29,7 @@ async function buyShownShipment(frame: Frame): Promise<string[]> {
 describe("a split order", () => {
   it("ships each fulfillment order from its own location under its own label", async () => {
     const guarded = await openGuardedPage(browser(), "split-order");
-    const frame = await openApp(guarded.page);
+    const frame = await openApp(guarded.page, "/app/orders");
     await openOrderFromList(frame, "#1016");
     expect(await frame.getByText("2 shipments").isVisible()).toBe(true);
 

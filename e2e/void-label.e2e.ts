@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { openGuardedPage } from "./support/browser";
-import { demo, openApp, shippingAccount, shopifyFulfillments, withDemoBrowser } from "./support/demo";
+import { openApp, shippingAccount, shopifyFulfillments, withDemoBrowser } from "./support/demo";
 import {
   checkScreen,
   chooseRate,
@@ -11,13 +11,14 @@ import {
   openOrderFromList,
   see,
 } from "./support/label-flow";
+import { decideVoid } from "./support/shipping-service";
 
 const browser = withDemoBrowser();
 
 describe("voiding a label", () => {
   it("refunds a bought label once the carrier confirms, and frees the order for a replacement", async () => {
     const guarded = await openGuardedPage(browser(), "void-label");
-    const frame = await openApp(guarded.page);
+    const frame = await openApp(guarded.page, "/app/orders");
     await openOrderFromList(frame, "#1001");
     await getRates(frame);
     const amount = await chooseRate(frame);
@@ -40,12 +41,7 @@ describe("voiding a label", () => {
     // app and the page follows without a reload.
     const account = await shippingAccount();
     const labelId = account.charges[0]?.label_id ?? "";
-    const decided = await fetch(`${demo().shippingUrl}/__emulator/labels/${labelId}/void_decision`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ outcome: "refunded" }),
-    });
-    expect(decided.status).toBe(200);
+    await decideVoid(labelId, "refunded");
     await see(frame.getByText(`Refunded ${amount}`), 30_000);
     await checkScreen(guarded, frame, "voided-label");
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { openGuardedPage } from "./support/browser";
-import { demo, openApp, shippingAccount, withDemoBrowser } from "./support/demo";
+import { openApp, shippingAccount, withDemoBrowser } from "./support/demo";
 import {
   checkScreen,
   chooseRate,
@@ -12,6 +12,7 @@ import {
   openOrderFromList,
   see,
 } from "./support/label-flow";
+import { decideVoid } from "./support/shipping-service";
 
 const browser = withDemoBrowser();
 
@@ -20,7 +21,7 @@ const money = (amount: string) => Math.round(Number(amount.replace(/[$,]/g, ""))
 describe("voiding labels from the Labels list", () => {
   it("voids two bought labels at once, leaves out a draft with why, and shows each refund pending, then refunded", async () => {
     const guarded = await openGuardedPage(browser(), "void-labels-list");
-    let frame = await openApp(guarded.page);
+    let frame = await openApp(guarded.page, "/app/orders");
     const amounts: string[] = [];
     for (const name of ["#1001", "#1002"]) {
       await openOrderFromList(frame, name);
@@ -29,7 +30,7 @@ describe("voiding labels from the Labels list", () => {
       await confirmBuy(await openBuyConfirmation(frame), amount);
       await see(frame.getByText("Tracking added to the fulfillment in Shopify"), 30_000);
       amounts.push(amount);
-      frame = await openApp(guarded.page);
+      frame = await openApp(guarded.page, "/app/orders");
     }
     // A draft: free, so nothing to void.
     await openOrderFromList(frame, "#1003");
@@ -69,12 +70,7 @@ describe("voiding labels from the Labels list", () => {
     const account = await shippingAccount();
     expect(account.charges).toHaveLength(2);
     for (const charge of account.charges) {
-      const decided = await fetch(`${demo().shippingUrl}/__emulator/labels/${charge.label_id}/void_decision`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ outcome: "refunded" }),
-      });
-      expect(decided.status).toBe(200);
+      await decideVoid(charge.label_id, "refunded");
     }
     for (const name of ["#1001", "#1002"]) await see(rowOf(name).getByText("Refunded", { exact: true }), 30_000);
     await see(frame.getByText(`Refunded 2 labels: ${total}`));

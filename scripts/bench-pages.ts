@@ -100,7 +100,7 @@ async function main() {
   setAbstractFetchFunc((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
 
   // Imported after the environment is set: the app reads it at import.
-  const { loader: ordersLoader } = await import("../app/routes/app._index");
+  const { loader: ordersLoader } = await import("../app/routes/app.orders._index");
   const { loader: orderPageLoader } = await import("../app/routes/app.orders.$orderId");
   const { setShippingApiKey } = await import("../app/settings/settings.server");
   const { default: db } = await import("../app/db.server");
@@ -112,25 +112,25 @@ async function main() {
     });
 
   // The pages a merchant visits: the first pages, searches, the tabs; and random orders.
-  const first = await ordersLoader({ request: request("/app"), params: {}, context: {} });
+  const first = await ordersLoader({ request: request("/app/orders"), params: {}, context: {} });
   const cursors: string[] = [];
   let after = first.list?.pageInfo.endCursor ?? null;
   for (let i = 0; i < 10 && after; i++) {
     cursors.push(after);
     const next = await ordersLoader({
-      request: request(`/app?after=${encodeURIComponent(after)}`),
+      request: request(`/app/orders?after=${encodeURIComponent(after)}`),
       params: {},
       context: {},
     });
     after = next.list?.pageInfo.endCursor ?? null;
   }
   const orderPaths = [
-    "/app",
-    "/app?tab=needs_label",
-    "/app?tab=problems",
-    "/app?q=1003",
-    `/app?q=${100_000 + Math.floor(ORDERS / 2)}`,
-    ...cursors.map((c) => `/app?after=${encodeURIComponent(c)}`),
+    "/app/orders",
+    "/app/orders?tab=needs_label",
+    "/app/orders?tab=problems",
+    "/app/orders?q=1003",
+    `/app/orders?q=${100_000 + Math.floor(ORDERS / 2)}`,
+    ...cursors.map((c) => `/app/orders?after=${encodeURIComponent(c)}`),
   ];
   const orderIds = shopify
     .state()
@@ -181,7 +181,7 @@ async function main() {
   };
 
   const ordersP95 = await measure("Orders loader (/app)", (i) =>
-    ordersLoader({ request: request(orderPaths[i % orderPaths.length] ?? "/app"), params: {}, context: {} }),
+    ordersLoader({ request: request(orderPaths[i % orderPaths.length] ?? "/app/orders"), params: {}, context: {} }),
   );
   const orderPageP95 = await measure("Order label page loader (/app/orders/:orderId)", (i) => {
     const orderId = orderIds[i % orderIds.length] ?? "";

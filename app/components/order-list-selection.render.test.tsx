@@ -101,7 +101,7 @@ beforeEach(async () => {
   submitted = [];
   const router = createMemoryRouter(
     [
-      { path: "/app", element: <OrdersRoute /> },
+      { path: "/app/orders", element: <OrdersRoute /> },
       {
         path: "/app/bulk",
         action: async ({ request }) => {
@@ -112,7 +112,7 @@ beforeEach(async () => {
       },
     ],
     {
-      initialEntries: ["/app"],
+      initialEntries: ["/app/orders"],
       future: {
         v7_relativeSplatPath: true,
         v7_fetcherPersist: true,
@@ -209,11 +209,11 @@ describe("the Orders list's selection across pages", () => {
       root = createRoot(container);
       const router = createMemoryRouter(
         [
-          { path: "/app", element: <OrdersRoute /> },
+          { path: "/app/orders", element: <OrdersRoute /> },
           { path: "/app/bulk", action: async ({ request }) => void submitted.push(await request.formData()) },
         ],
         {
-          initialEntries: ["/app"],
+          initialEntries: ["/app/orders"],
           future: {
             v7_relativeSplatPath: true,
             v7_fetcherPersist: true,

@@ -61,6 +61,9 @@ export type OrderListProps = {
   onSelectionChange: (update: (current: OrderSelection) => OrderSelection) => void;
 };
 
+// The Orders list's path: /app itself is the home (app._index.tsx).
+export const ORDERS_PATH = "/app/orders";
+
 const TABS: { id: OrderListTab; content: string }[] = [
   { id: "all", content: "Awaiting shipment" },
   { id: "needs_label", content: "Needs label" },
@@ -201,11 +204,11 @@ export function OrderList({
   const [params, setParams] = useSearchParams();
   const { mode, setMode } = useSetIndexFiltersMode();
   const [query, setQuery] = useState(search);
-  const loading = navigation.state === "loading" && navigation.location.pathname === "/app";
+  const loading = navigation.state === "loading" && navigation.location.pathname === ORDERS_PATH;
   // Opening an order (or another screen) while a search is still pending must not be undone by
   // the search landing afterwards and navigating back to the list. The click cancels the pending
   // search at once (a render of the navigation state can come after the pause has run out).
-  const leaving = navigation.state !== "idle" && navigation.location.pathname !== "/app";
+  const leaving = navigation.state !== "idle" && navigation.location.pathname !== ORDERS_PATH;
   const pendingSearch = useRef<ReturnType<typeof setTimeout> | null>(null);
   const cancelPendingSearch = () => {
     if (pendingSearch.current !== null) clearTimeout(pendingSearch.current);

@@ -16,7 +16,7 @@ import { EMPTY_SELECTION } from "./order-selection";
 // Server-renders the screens' components with realistic data, as a document request would, to
 // catch runtime errors (a missing provider, a bad prop) that typecheck cannot see.
 
-function render(element: ReactNode, path = "/app"): string {
+function render(element: ReactNode, path = "/app/orders"): string {
   const router = createMemoryRouter([{ path: "*", element: <AppProvider i18n={en}>{element}</AppProvider> }], {
     initialEntries: [path],
   });

@@ -160,13 +160,15 @@ describe("the label state machine", () => {
   });
 });
 
-// The label repository, split along its seams: reads, transitions, the write-back's claim, redaction.
+// The label repository, split along its seams: reads, transitions, the write-back's claim, redaction,
+// the home page's figures.
 const REPOSITORY = new Set([
   "labels/label-repository.server.ts",
   "labels/label-transitions.server.ts",
   "labels/write-back-claims.server.ts",
   "labels/label-redaction.server.ts",
   "labels/void-transitions.server.ts",
+  "labels/label-figures.server.ts",
 ]);
 
 describe("label rows", () => {

@@ -1,187 +1,226 @@
-import { describe, expect, it, vi } from "vitest";
-
-import { recordAutoDraftOutcome } from "~/auto-draft/auto-draft-outcomes.server";
-import { setShippingApiKey } from "~/settings/settings.server";
+import { http } from "msw";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
-import { withGeneratedOrders } from "../../test/fixtures/generated-orders";
+import { callRoute, createAdminFormRequest } from "../../test/helpers/admin-form-requests";
 import { insertLabelRow } from "../../test/helpers/label-rows";
-import { mockTokenExchange, routeAdminToEmulator, setupMockServer } from "../../test/helpers/msw";
+import { mockTokenExchange, server, setupMockServer } from "../../test/helpers/msw";
+import { renderScreen } from "../../test/helpers/render-screen";
 import { createAdminRequest } from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
-import { loader } from "./app._index";
-import { loader as versionLoader } from "./app.orders-version";
+import HomePage, { action, loader } from "./app._index";
 
 setupMockServer();
 
-type LoaderData = Awaited<ReturnType<typeof loader>>;
+// A fixed clock: Wednesday 18 November 2026, 15:00 UTC (the week began Monday the 16th).
+const NOW = new Date("2026-11-18T15:00:00Z");
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"], now: NOW });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
-async function loadOrders(path = "/app"): Promise<LoaderData> {
-  return loader({ request: createAdminRequest(path), params: {}, context: {} });
-}
-
-function useEmulator(options: { generatedOrders?: number } = {}) {
+/** The emulated store, and the Admin API operations the app sent it. */
+function useEmulator() {
   mockTokenExchange();
-  return routeAdminToEmulator(
-    createShopifyAdminEmulator({
-      shop: TEST_SHOP,
-      ...(options.generatedOrders ? { seed: withGeneratedOrders(options.generatedOrders) } : {}),
+  const emulator = createShopifyAdminEmulator({ shop: TEST_SHOP });
+  const operations: string[] = [];
+  server.use(
+    http.post(`https://${TEST_SHOP}/admin/api/:version/graphql.json`, async ({ request }) => {
+      const body = (await request.clone().json()) as { query: string };
+      operations.push(/query\s+(\w+)/.exec(body.query)?.[1] ?? "?");
+      return emulator.fetch(request);
     }),
   );
+  const order = (name: string) => {
+    const found = emulator.findOrderByName(name);
+    if (!found) throw new Error(`no order ${name} in the seed`);
+    return { orderGid: found.id, orderName: name, numericId: found.id.split("/").pop() ?? "" };
+  };
+  return { emulator, operations, order };
 }
 
-describe("Orders page loader", () => {
-  it("lists the seeded orders awaiting shipment, newest first, 20 to a page with a cursor to the next", async () => {
-    useEmulator({ generatedOrders: 30 });
-    const data = await loadOrders();
-    expect(data.problem).toBeNull();
-    const names = data.list?.rows.map((r) => r.name) ?? [];
-    expect(names).toHaveLength(20);
-    expect(names[0]).toBe("#1022");
-    // Pickup and local delivery orders have nothing for a carrier: they are not awaiting shipment.
-    expect(names).not.toContain("#1018");
-    expect(names).not.toContain("#1019");
-    expect(data.list?.pageInfo.hasNextPage).toBe(true);
-
-    const next = await loadOrders(`/app?after=${encodeURIComponent(data.list?.pageInfo.endCursor ?? "")}`);
-    expect(next.list?.rows[0]?.name).toBe("#100001");
-    expect(next.list?.pageInfo.hasPreviousPage).toBe(true);
-
-    const back = await loadOrders(`/app?before=${encodeURIComponent(next.list?.pageInfo.startCursor ?? "")}`);
-    expect(back.list?.rows.map((r) => r.name)).toEqual(names);
+const bought = (at: string, fields: Parameters<typeof insertLabelRow>[0] = {}) =>
+  insertLabelRow({
+    status: "fulfilled",
+    writeBackStatus: "done",
+    carrier: "UPS",
+    serviceName: "Ground",
+    chargedCents: 612,
+    currency: "USD",
+    purchasedAt: new Date(at),
+    ...fields,
   });
 
-  it("shows customer, destination, items and weight for each order", async () => {
-    useEmulator();
-    const data = await loadOrders("/app?q=1003");
-    expect(data.list?.rows).toEqual([
-      expect.objectContaining({
-        name: "#1003",
-        orderId: expect.stringMatching(/^\d+$/),
-        customer: expect.any(String),
-        destination: expect.stringMatching(/CA$/),
-        items: expect.any(Number),
-        label: { progress: "none", count: 0 },
-      }),
+type HomeData = Awaited<ReturnType<typeof loader>>;
+const loadHome = async () =>
+  (await loader({ request: createAdminRequest("/app"), params: {}, context: {} })) as HomeData;
+
+describe("home page loader", () => {
+  it("adds up this week's and month's labels from the label rows, a refunded void taken off once", async () => {
+    const { order } = useEmulator();
+    const o1 = order("#1001");
+    const o2 = order("#1002");
+    await bought("2026-11-17T10:00:00Z", { orderGid: o1.orderGid, orderName: o1.orderName });
+    await bought("2026-11-17T11:00:00Z", {
+      orderGid: o2.orderGid,
+      orderName: o2.orderName,
+      status: "voided",
+      chargedCents: 700,
+      refundStatus: "refunded",
+      refundCents: 700,
+    });
+    await bought("2026-11-03T09:00:00Z", { carrier: "USPS", serviceName: "Priority Mail", chargedCents: 950 });
+    // Last month: in the charts' window, not in this month's figures.
+    await bought("2026-10-30T09:00:00Z", { chargedCents: 5000 });
+
+    const { home } = await loadHome();
+    expect(home.week).toMatchObject({ start: "2026-11-16", labels: 1, voided: 1 });
+    expect(home.week.byCurrency).toEqual([
+      expect.objectContaining({ currency: "USD", spendCents: 612, refundedCents: 700, averageCents: 612 }),
     ]);
-    expect(data.list?.rows[0]?.weightGrams).toBeGreaterThan(0);
+    expect(home.month).toMatchObject({ start: "2026-11-01", labels: 2, voided: 1 });
+    expect(home.month.byCurrency[0]?.spendCents).toBe(612 + 950);
+    expect(home.month.byCurrency[0]?.byService).toEqual([
+      { carrier: "USPS", service: "Priority Mail", labels: 1, spendCents: 950 },
+      { carrier: "UPS", service: "Ground", labels: 1, spendCents: 612 },
+    ]);
+    expect(home.labelsByCarrier).toEqual([
+      { carrier: "UPS", labels: 1 },
+      { carrier: "USPS", labels: 1 },
+    ]);
+    expect(home.spendPerDay.find((d) => d.date === "2026-11-17")?.spendCents).toBe(612);
+    expect(home.spendPerDay.find((d) => d.date === "2026-10-30")?.spendCents).toBe(5000);
   });
 
-  it("flags the problems preflight finds: a missing tax id, no weight, a vague type, no phone", async () => {
-    useEmulator();
-    const problemsOf = async (name: string) => (await loadOrders(`/app?q=${name}`)).list?.rows[0]?.problems;
-    expect(await problemsOf("1007")).toMatchObject({ blocking: expect.any(Number) });
-    expect((await problemsOf("1007"))?.messages.join(" ")).toMatch(/CPF|tax/i);
-    expect((await problemsOf("1014"))?.messages.join(" ")).toMatch(/weight/i);
-    expect((await problemsOf("1015"))?.messages.join(" ")).toMatch(/vague|specific/i);
-    expect((await problemsOf("1013"))?.messages.join(" ")).toMatch(/phone/i);
-    expect(await problemsOf("1001")).toEqual({
-      blocking: 0,
-      warnings: 0,
-      messages: [],
-      unchecked: null,
+  it("reads what an order's customer paid for shipping from Shopify once, then from its own row", async () => {
+    const { order, operations } = useEmulator();
+    const o1 = order("#1001");
+    await bought("2026-11-17T10:00:00Z", { orderGid: o1.orderGid, orderName: o1.orderName, chargedCents: 612 });
+
+    const first = await loadHome();
+    // #1001's customer paid $8.95 for Standard Shipping in the seed.
+    expect(first.home.margin.recentOrders[0]).toMatchObject({
+      orderName: "#1001",
+      orderId: o1.numericId,
+      paidCents: 895,
+      costCents: 612,
+      marginCents: 283,
     });
+    expect(first.home.margin.week).toEqual({ orders: 1, paidCents: 895, costCents: 612, marginCents: 283 });
+    expect(first.home.margin.unknownOrders).toBe(0);
+    expect(operations.filter((o) => o === "OrdersShippingPaid")).toHaveLength(1);
+    expect(await db.orderShippingPaid.findMany({ where: { shop: TEST_SHOP } })).toEqual([
+      expect.objectContaining({ orderGid: o1.orderGid, paidCents: 895, currency: "USD" }),
+    ]);
+
+    const second = await loadHome();
+    expect(second.home.margin.week.marginCents).toBe(283);
+    // No second read: the home's load costs Shopify only its count of orders awaiting shipment.
+    expect(operations.filter((o) => o === "OrdersShippingPaid")).toHaveLength(1);
+    expect(operations.filter((o) => o === "OrdersAwaitingShipmentCount")).toHaveLength(2);
   });
 
-  it("leaves the declared value of an international order to the order page, which reads the prices", async () => {
-    useEmulator();
-    const problemsOf = async (name: string) => (await loadOrders(`/app?q=${name}`)).list?.rows[0]?.problems;
-    // Germany, ready to ship: nothing blocks it. Brazil without CPF: only the tax id does.
-    expect((await problemsOf("1004"))?.blocking).toBe(0);
-    // ...but the list reads no prices or duties terms: it says "Check customs", never "Ready".
-    expect((await problemsOf("1004"))?.unchecked).toMatchObject({
-      badge: "Check customs",
-      why: expect.stringMatching(/customs/),
+  it("counts what needs attention, each from the rows the linked list shows", async () => {
+    const { order } = useEmulator();
+    const draft = order("#1003");
+    const held = order("#1004");
+    const failed = order("#1005");
+    await insertLabelRow({ ...pick(draft), status: "draft" });
+    await insertLabelRow({ ...pick(held), status: "draft", attention: "on_hold" });
+    await bought("2026-11-17T10:00:00Z", { ...pick(failed), status: "purchased", writeBackStatus: "failed" });
+    await bought("2026-11-17T10:00:00Z", { attention: "address_changed" });
+    const delayed = await bought("2026-11-16T10:00:00Z");
+    await db.parcelTracking.create({
+      data: { shop: TEST_SHOP, labelId: delayed.id, trackingNumber: "1Z1", status: "exception", occurredAt: NOW },
     });
-    expect((await problemsOf("1007"))?.blocking).toBe(1);
-    expect((await problemsOf("1007"))?.messages.join(" ")).not.toMatch(/declared value/i);
-  });
 
-  it("keeps only orders with a blocking problem on the Problems tab", async () => {
-    useEmulator();
-    const data = await loadOrders("/app?tab=problems");
-    expect(data.list?.rows.length).toBeGreaterThan(0);
-    expect(data.list?.rows.every((r) => (r.problems?.blocking ?? 0) > 0)).toBe(true);
-    expect(data.list?.filteredOnPage).toBe(true);
-  });
-
-  it("asks for the API key with a setup card until one is saved, and lists orders either way", async () => {
-    useEmulator();
-    const before = await loadOrders();
-    expect(before.setup).toEqual({ apiKeyConfigured: false, mode: "sandbox" });
-    expect(before.list?.rows.length).toBeGreaterThan(0);
-    await setShippingApiKey(db, TEST_SHOP, "sk_live_demo");
-    expect((await loadOrders()).setup).toEqual({ apiKeyConfigured: true, mode: "live" });
-  });
-
-  it("answers an empty search with no rows", async () => {
-    useEmulator();
-    const data = await loadOrders("/app?q=9999");
-    expect(data.list?.rows).toEqual([]);
-  });
-
-  it("still renders, with a merchant-readable problem quoting the logged reference, when Shopify fails", async () => {
-    const emulator = useEmulator();
-    // Throttled beyond what a screen waits for: the adapter gives up with a typed error.
-    emulator.failNextRequest("THROTTLED");
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    const data = await loadOrders();
-    const reference = /ERR-[0-9A-Z]{6}/.exec(String(warn.mock.calls[0]?.[0]))?.[0];
-    expect(reference).toBeDefined();
-    expect(data.list).toBeNull();
-    expect(data.problem).toContain(`(Reference: ${reference})`);
+    const { home } = await loadHome();
+    const awaiting = await countAwaitingInSeed();
+    expect(home.attention).toEqual({
+      // The three orders with a label on the way are not counted as needing one.
+      needsLabel: { count: awaiting - 3, atLeast: false },
+      drafts: 1,
+      problems: 1,
+      onHold: 1,
+      trackingExceptions: 1,
+      failedWriteBacks: 1,
+    });
+    expect(home.shopifyProblem).toBeNull();
   });
 });
 
-describe("the Orders list's change check", () => {
-  async function checkVersion(): Promise<string> {
-    const data = await versionLoader({ request: createAdminRequest("/app/orders-version"), params: {}, context: {} });
-    return data.version;
-  }
+describe("home page", () => {
+  it("renders on the server with its figures, links to the filtered lists and room for the charts", async () => {
+    const { order } = useEmulator();
+    const o1 = order("#1001");
+    await bought("2026-11-17T10:00:00Z", { orderGid: o1.orderGid, orderName: o1.orderName, chargedCents: 612 });
+    await insertLabelRow({ ...pick(order("#1003")), status: "draft" });
+    const html = await renderScreen("/app", HomePage, await loadHome());
+    const text = html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+    expect(text).toContain("Needs attention now");
+    expect(html).toContain('href="/app/orders?tab=drafts"');
+    expect(html).toContain('href="/app/orders?tab=needs_label"');
+    expect(html).toContain(`href="/app/orders/${o1.numericId}"`);
+    expect(text).toContain("$6.12");
+    // The margin of #1001: $8.95 paid for shipping, $6.12 of label.
+    expect(text).toContain("$2.83");
+    expect(text).toContain("Spend per day");
+    expect(text).toContain("Order number");
+  });
+});
 
-  it("answers the version the list was read with while nothing changed, without asking Shopify", async () => {
-    mockTokenExchange();
-    const emulator = createShopifyAdminEmulator({ shop: TEST_SHOP });
-    let shopifyCalls = 0;
-    routeAdminToEmulator({
-      ...emulator,
-      fetch: (input, init) => {
-        shopifyCalls += 1;
-        return emulator.fetch(input, init);
-      },
-    });
-    const data = await loadOrders();
-    const callsForTheList = shopifyCalls;
-    expect(callsForTheList).toBeGreaterThan(0);
-    expect(await checkVersion()).toBe(data.version);
-    expect(await checkVersion()).toBe(data.version);
-    expect(shopifyCalls).toBe(callsForTheList);
+function pick(o: { orderGid: string; orderName: string }) {
+  return { orderGid: o.orderGid, orderName: o.orderName };
+}
+
+/** What the emulated store says of its orders awaiting shipment (the Orders list's search). */
+async function countAwaitingInSeed(): Promise<number> {
+  const emulator = createShopifyAdminEmulator({ shop: TEST_SHOP });
+  const response = await emulator.graphql(
+    `query { ordersCount(query: "status:open fulfillment_status:unfulfilled delivery_method:shipping") { count } }`,
+  );
+  const body = (await response.json()) as { data: { ordersCount: { count: number } } };
+  return body.data.ordersCount.count;
+}
+
+describe("scan to ship", () => {
+  const scan = (orderNumber: string) => callRoute(action, createAdminFormRequest("/app?index", { orderNumber }));
+
+  it("opens the label page of the order a scanner typed, with or without its #", async () => {
+    const { order } = useEmulator();
+    for (const typed of ["1003", "#1003", " #1003\n"]) {
+      const answer = await scan(typed);
+      expect(answer).toBeInstanceOf(Response);
+      const response = answer as Response;
+      expect(response.status).toBe(302);
+      expect(new URL(response.headers.get("Location") ?? "", "https://x").pathname).toBe(
+        `/app/orders/${order("#1003").numericId}`,
+      );
+    }
   });
 
-  it("answers a new version once the worker drafts a label, so the open list reloads", async () => {
-    useEmulator();
-    const { version } = await loadOrders();
-    await insertLabelRow({ status: "creating" });
-    const afterDraft = await checkVersion();
-    expect(afterDraft).not.toBe(version);
-    expect((await loadOrders()).version).toBe(afterDraft);
+  it("finds an order it has a label for without asking Shopify", async () => {
+    const { order, operations } = useEmulator();
+    const o = order("#1006");
+    await insertLabelRow({ ...pick(o), status: "draft" });
+    const response = (await scan("1006")) as Response;
+    expect(new URL(response.headers.get("Location") ?? "", "https://x").pathname).toBe(`/app/orders/${o.numericId}`);
+    expect(operations).not.toContain("OrderByName");
   });
 
-  it("answers a new version when a label changes state or automatic drafting records an outcome", async () => {
+  it("names the field and the number when no order has it, and refuses what is no order number", async () => {
     useEmulator();
-    const row = await insertLabelRow({ status: "creating" });
-    const created = await checkVersion();
-    await db.label.update({ where: { id: row.id }, data: { status: "draft" } });
-    const drafted = await checkVersion();
-    expect(drafted).not.toBe(created);
-    await recordAutoDraftOutcome(db, TEST_SHOP, {
-      orderGid: "gid://shopify/Order/77" as never,
-      orderName: "#77",
-      fulfillmentOrderGid: "gid://shopify/FulfillmentOrder/77" as never,
-      status: "blocked",
-      problems: [{ path: "parcel.weight", message: "Enter the weight." }],
+    const unknown = (await scan("9999")) as Response;
+    expect(unknown.status).toBe(422);
+    const message = "Order number: no order #9999 in this store.";
+    expect(await unknown.json()).toEqual({
+      error: { code: "ORDER_NOT_FOUND", message, fields: [{ path: "orderNumber", message }] },
     });
-    expect(await checkVersion()).not.toBe(drafted);
+    const garbage = (await scan("1001 OR name:*")) as Response;
+    expect(garbage.status).toBe(422);
+    expect(((await garbage.json()) as { error: { message: string } }).error.message).toMatch(/^Order number: /);
   });
 });

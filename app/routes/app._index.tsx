@@ -1,103 +1,93 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { Banner, BlockStack, Button, CalloutCard, Layout, Page, Text } from "@shopify/polaris";
-import { useState } from "react";
+import { Banner, BlockStack, Layout, Page, Text } from "@shopify/polaris";
 import { z } from "zod";
 
-import { listOrdersAwaitingShipment, ORDER_LIST_TABS, readOrderListVersion } from "~/screens/order-list.server";
+import { ConnectShippingCallout } from "~/components/connect-shipping-callout";
+import { HomeAttention } from "~/components/home-attention";
+import { HomeCharts } from "~/components/home-charts";
+import { HomeMargin } from "~/components/home-margin";
+import { HomeScan } from "~/components/home-scan";
+import { HomeSpend } from "~/components/home-spend";
+import { type ErrorBody, respondWithError } from "~/http/error-response.server";
+import { requireShopContext } from "~/http/shop-context.server";
+import { findScannedOrder, loadHomeScreen } from "~/screens/home.server";
 import { getSettingsView } from "~/settings/settings.server";
-import { reportError } from "~/utils/error-report.server";
 
-import { OrderList } from "../components/order-list";
-import { EMPTY_SELECTION, type OrderSelection } from "../components/order-selection";
-import { useRevalidateWhenChanged } from "../components/use-polling";
-import { requireShopContext } from "../http/shop-context.server";
-
-// Values only an edited URL can hold fall back (no search, the first page) rather than a 500.
-const SearchSchema = z.object({
-  tab: z.enum(ORDER_LIST_TABS).catch("all"),
-  q: z.string().max(40).optional().catch(undefined),
-  after: z.string().max(500).optional().catch(undefined),
-  before: z.string().max(500).optional().catch(undefined),
-});
-
-/** The resource route answering the list's version (app.orders-version.ts). */
-const ORDER_LIST_VERSION_URL = "/app/orders-version";
-const ORDER_LIST_CHECK_MS = 3000;
+// /app — the app's first screen: what needs the merchant now, what happened this week and month,
+// and a field a barcode scanner types order numbers into (home.server.ts has the figures).
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  // No shipping client here: the Orders page renders before the merchant has entered a key.
-  const { shop, db, admin } = await requireShopContext(request);
-  const params = SearchSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  // Read before the page: a label changing while the page is read shows as a newer version at
-  // the next check, so the list reloads once more rather than missing it.
-  const version = await readOrderListVersion(db, shop);
-  const [settings, page] = await Promise.all([
+  // Our own rows and two small Shopify reads: the home shows before a shipping key is entered.
+  const { db, shop, admin } = await requireShopContext(request);
+  const [home, settings] = await Promise.all([
+    loadHomeScreen({ db, shop, admin }, { now: new Date() }),
     getSettingsView(db, shop),
-    listOrdersAwaitingShipment(
-      { db, shop, admin },
-      { tab: params.tab, search: params.q, after: params.after, before: params.before },
-      { reuseDuringRuns: true },
-    ),
   ]);
-  const setup = { apiKeyConfigured: settings.apiKey.configured, mode: settings.mode };
-  // The page still renders when Shopify fails: the banner quotes a reference from the log.
-  if (!page.ok) {
-    const { message } = reportError(page.error, { level: "warn" });
-    return { setup, problem: message, list: null, version };
-  }
-  return { setup, problem: null, list: page.value, version };
+  return { home, apiKeyConfigured: settings.apiKey.configured };
 };
 
-export default function OrdersPage() {
-  const { setup, problem, list, version } = useLoaderData<typeof loader>();
-  // A draft the worker makes (an order just placed, automatic drafts on) shows without a reload:
-  // a cheap check of the app's own labels every few seconds, and the page re-read only on a change.
-  useRevalidateWhenChanged(ORDER_LIST_VERSION_URL, version, ORDER_LIST_CHECK_MS);
-  // The bulk selection lives here, not in the list: this component stays mounted while the list
-  // pages (a navigation to this same route), and through a page that failed to load.
-  const [selection, setSelection] = useState<OrderSelection>(EMPTY_SELECTION);
+const ScanSchema = z.object({ orderNumber: z.string().max(100) });
+
+/** "Scan to ship": the order number a scanner typed, then Enter → that order's label page. */
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { db, shop, admin, redirect } = await requireShopContext(request);
+  const parsed = ScanSchema.safeParse(Object.fromEntries(await request.formData()));
+  const scanned = parsed.success ? parsed.data.orderNumber : "";
+  const found = await findScannedOrder({ db, shop, admin }, scanned);
+  if (!found.ok) {
+    const error = found.error;
+    if ("field" in error) {
+      // The app's error body (error-response.server.ts), the message naming the field.
+      const body: ErrorBody = {
+        error: { code: error.code, message: error.message, fields: [{ path: error.field, message: error.message }] },
+      };
+      return Response.json(body, { status: 422 });
+    }
+    return respondWithError(error);
+  }
+  // Shopify's redirect keeps shop, host and embedded (see app.bulk.tsx).
+  return redirect(`/app/orders/${found.value.orderId}`);
+};
+
+export default function HomePage() {
+  const { home, apiKeyConfigured } = useLoaderData<typeof loader>();
   return (
-    <Page title="Orders" subtitle="Orders awaiting shipment: create, buy and print their labels">
+    <Page title="Home">
       <Layout>
-        {!setup.apiKeyConfigured ? (
+        {!apiKeyConfigured ? (
           <Layout.Section>
-            <CalloutCard
-              title="Connect your shipping account"
-              illustration=""
-              primaryAction={{ content: "Open Settings", url: "/app/settings" }}
-            >
-              <p>
-                Enter your shipping service API key in Settings to get rates and buy labels. A sandbox key (sk_test_…)
-                lets you try everything for free.
-              </p>
-            </CalloutCard>
+            <ConnectShippingCallout />
           </Layout.Section>
         ) : null}
-        {problem ? (
+        {home.shopifyProblem ? (
           <Layout.Section>
-            <Banner tone="warning" title="The orders did not load">
-              <BlockStack gap="200">
-                <p>{problem}</p>
-                <div>
-                  <Button url="/app">Try again</Button>
-                </div>
-              </BlockStack>
+            <Banner tone="warning" title="Some figures could not be read from Shopify">
+              <p>{home.shopifyProblem}</p>
             </Banner>
           </Layout.Section>
         ) : null}
-        {list ? (
-          <Layout.Section>
-            <OrderList {...list} selection={selection} onSelectionChange={setSelection} />
-          </Layout.Section>
-        ) : null}
-        {setup.apiKeyConfigured && setup.mode === "sandbox" ? (
-          <Layout.Section>
-            <Text as="p" tone="subdued">
-              Sandbox mode: labels are free test labels and cannot be shipped.
+        <Layout.Section>
+          <HomeScan />
+        </Layout.Section>
+        <Layout.Section>
+          <HomeAttention attention={home.attention} />
+        </Layout.Section>
+        <Layout.Section>
+          <BlockStack gap="400">
+            <Text as="h2" variant="headingLg">
+              What happened
             </Text>
-          </Layout.Section>
-        ) : null}
+            <HomeSpend week={home.week} month={home.month} />
+            <HomeCharts
+              currency={home.currency}
+              spendPerDay={home.spendPerDay}
+              labelsByCarrier={home.labelsByCarrier}
+              marginByWeek={home.margin.byWeek}
+            />
+            <HomeMargin margin={home.margin} currency={home.currency} />
+          </BlockStack>
+        </Layout.Section>
       </Layout>
     </Page>
   );

@@ -113,7 +113,7 @@ export default function BulkRunPage() {
   return (
     <Page
       title={describeRunTitle(run)}
-      backAction={{ content: "Orders", url: "/app" }}
+      backAction={{ content: "Orders", url: "/app/orders" }}
       subtitle={`Bulk labels · ${describeRunSize(run)}`}
     >
       <Layout>

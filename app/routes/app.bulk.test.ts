@@ -12,9 +12,9 @@ import { buyOnOrderPage, readServiceLabel, recordVoidRequests, setUpShop } from 
 import { createAdminRequest } from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
-import { loader as ordersLoader } from "./app._index";
 import { action as startAction } from "./app.bulk";
 import { action as runAction, loader as runLoader } from "./app.bulk.$runId";
+import { loader as ordersLoader } from "./app.orders._index";
 
 setupMockServer();
 
@@ -88,7 +88,7 @@ describe("/app/bulk", () => {
     const shown: string[] = [];
     for (let after: string | null = null; ;) {
       mockTokenExchange();
-      const path: string = `/app${after ? `?after=${encodeURIComponent(after)}` : ""}`;
+      const path: string = `/app/orders${after ? `?after=${encodeURIComponent(after)}` : ""}`;
       const page = (await callRoute(ordersLoader, createAdminRequest(path))) as {
         list: { rows: { orderGid: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
       };

@@ -135,7 +135,7 @@ export default function LabelsPage() {
             counts.all === 0 ? (
               <EmptyState
                 heading="No labels yet"
-                action={{ content: "Go to orders", url: "/app" }}
+                action={{ content: "Go to orders", url: "/app/orders" }}
                 image={EMPTY_STATE_IMAGE}
               >
                 <p>Open an order that is ready to ship and create its label; it will be listed here.</p>

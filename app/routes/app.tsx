@@ -25,8 +25,9 @@ export default function App() {
     <AppProvider isEmbeddedApp apiKey={apiKey} {...(appBridgeUrl ? { __APP_BRIDGE_URL: appBridgeUrl } : {})}>
       <NavMenu>
         <Link to="/app" rel="home">
-          Orders
+          Home
         </Link>
+        <Link to="/app/orders">Orders</Link>
         <Link to="/app/labels">Labels</Link>
         <Link to="/app/activity">Activity</Link>
         <Link to="/app/settings">Settings</Link>

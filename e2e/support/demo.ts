@@ -103,6 +103,8 @@ export type ShopifyOrder = {
   numericId: string;
   name: string;
   shippingAddress: StoreAddress | null;
+  /** What the customer paid for shipping ("8.95", shop currency). */
+  shippingPaid: string;
   fulfillmentOrders: { id: string; status: string; assignedLocation: StoreAddress }[];
 };
 

@@ -53,6 +53,8 @@ export default async function setup(project: TestProject) {
         numericId: order.id.split("/").pop(),
         name: order.name,
         shippingAddress: order.shippingAddress,
+        // What the customer paid for shipping, in the shop's currency (the home's margin).
+        shippingPaid: order.shippingLine?.originalPriceSet?.shopMoney.amount ?? "0.00",
         fulfillmentOrders: order.fulfillmentOrders.map((fo) => ({
           id: fo.id,
           status: fo.status,

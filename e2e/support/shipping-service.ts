@@ -88,6 +88,11 @@ export function buyOnServiceDashboard(labelId: string): Promise<ServiceLabel & {
   return shippingCall("POST", `/__emulator/labels/${labelId}/purchase`);
 }
 
+/** The carrier decides a pending void now (the emulator's control): refunded or refused. */
+export function decideVoid(labelId: string, outcome: "refunded" | "rejected"): Promise<unknown> {
+  return shippingCall("POST", `/__emulator/labels/${labelId}/void_decision`, { outcome });
+}
+
 /** A carrier scan: one `label.tracking_updated` per tracking number of the label. */
 export function scanParcel(
   labelId: string,

@@ -119,6 +119,25 @@ describe("the Shopify Admin emulator", () => {
     }
   });
 
+  it("counts the orders a search matches, saying AT_LEAST past the limit", async () => {
+    const all = await run(`query { ordersCount(query: "status:open") { count precision } }`);
+    expect(all.data?.ordersCount).toEqual({ count: Object.keys(ORDER_SCENARIOS).length, precision: "EXACT" });
+    const pickups = await run(`query { ordersCount(query: "delivery_method:pick-up") { count precision } }`);
+    expect(pickups.data?.ordersCount).toEqual({ count: 1, precision: "EXACT" });
+    const capped = await run(`query { ordersCount(limit: 3) { count precision } }`);
+    expect(capped.data?.ordersCount).toEqual({ count: 3, precision: "AT_LEAST" });
+  });
+
+  it("answers what the customer paid for shipping, from the order's shipping line", async () => {
+    const body = await run(
+      `query { orders(first: 1, query: "name:#1001") { nodes { currentShippingPriceSet { shopMoney { amount currencyCode } }
+      shippingLine { originalPriceSet { shopMoney { amount } } } } } }`,
+    );
+    const order = body.data?.orders.nodes[0];
+    expect(order.currentShippingPriceSet.shopMoney).toEqual({ amount: "8.95", currencyCode: "USD" });
+    expect(order.shippingLine.originalPriceSet.shopMoney.amount).toBe("8.95");
+  });
+
   it("filters orders with the search terms the app sends and pages with cursors", async () => {
     const first = await run(
       `query { orders(first: 10, query: "status:open fulfillment_status:unfulfilled") { pageInfo { hasNextPage endCursor } nodes { name } } }`,

@@ -397,6 +397,15 @@ function computeDisplayFulfillmentStatus(order: OrderRecord): string {
   return "UNFULFILLED";
 }
 
+const zeroMoney = (shopCurrency: string, presentmentCurrency: string): MoneyBag => ({
+  shopMoney: { amount: "0.0", currencyCode: shopCurrency },
+  presentmentMoney: { amount: "0.0", currencyCode: presentmentCurrency },
+});
+
+function shippingPriceOf(order: OrderRecord): MoneyBag {
+  return order.shippingLine?.originalPriceSet ?? zeroMoney(order.currencyCode, order.presentmentCurrencyCode);
+}
+
 const GRAMS_PER_UNIT = { GRAMS: 1, KILOGRAMS: 1000, OUNCES: 28.349523125, POUNDS: 453.59237 } as const;
 
 // Values computed from the state rather than stored, so they stay right after mutations.
@@ -415,11 +424,17 @@ const COMPUTED: Record<string, Record<string, Computed>> = {
         ),
       ),
     legacyResourceId: (o) => String(o.id).split("/").pop(),
+    // No shipping refunds or discounts are modelled: the current price is what the line charged.
+    currentShippingPriceSet: (o) => shippingPriceOf(o as unknown as OrderRecord),
     returns: (o) => (o as unknown as OrderRecord).returns ?? [],
     fulfillmentOrders: (o, args) =>
       (o as unknown as OrderRecord).fulfillmentOrders.filter(
         (fo) => args.displayable !== true || !fo.hiddenFromMerchant,
       ),
+  },
+  ShippingLine: {
+    originalPriceSet: (line) => line.originalPriceSet ?? zeroMoney("USD", "USD"),
+    discountedPriceSet: (line) => line.originalPriceSet ?? zeroMoney("USD", "USD"),
   },
   LineItem: {
     unfulfilledQuantity: (li, _a, ctx) => {
@@ -756,6 +771,14 @@ function createRootValue() {
     bulkOperation: (args: Rec, ctx: EmulatorContext) => ctx.bulk.find(String(args.id)),
     currentBulkOperation: (args: Rec, ctx: EmulatorContext) => (args.type === "MUTATION" ? null : ctx.bulk.current()),
     bulkOperationRunQuery: (args: Rec, ctx: EmulatorContext) => ctx.bulk.runQuery(String(args.query)),
+    // Shopify counts up to `limit` (10,000 unless given) and says AT_LEAST past it.
+    ordersCount: (args: Rec, ctx: EmulatorContext) => {
+      const lookups = ctx.lookups();
+      const matches = compileOrderQuery(typeof args.query === "string" ? args.query : undefined, lookups.searchFactsOf);
+      const limit = typeof args.limit === "number" ? args.limit : 10_000;
+      const count = lookups.ordersById.filter(matches).length;
+      return { __typename: "Count", count: Math.min(count, limit), precision: count > limit ? "AT_LEAST" : "EXACT" };
+    },
     nodes: (args: Rec, ctx: EmulatorContext) => {
       const index = ctx.lookups().nodes;
       return (Array.isArray(args.ids) ? args.ids : []).map((id) => index.get(String(id)) ?? null);

@@ -314,6 +314,8 @@ export interface OrderRecord {
     code: string | null;
     source: string | null;
     carrierIdentifier: string | null;
+    // What the customer paid for this shipping line; absent on a test's own records (then zero).
+    originalPriceSet?: MoneyBag;
   } | null;
   subtotalPriceSet: MoneyBag;
   totalPriceSet: MoneyBag;

@@ -1126,6 +1126,7 @@ export function buildOrder(
       code: spec.shipping.code,
       source: "shopify",
       carrierIdentifier: null,
+      originalPriceSet: money(spec.shipping.amountUsd, spec.presentment),
     },
     subtotalPriceSet: money(subtotal.toFixed(2), spec.presentment),
     totalPriceSet: money(total, spec.presentment),

@@ -434,12 +434,20 @@ const TARGETS: Record<string, Target> = {
         params: {},
       })),
   },
-  "app._index#loader": {
+  "app._index#action": {
+    runs: ACTION_RUNS,
+    // Anything a scanner could not have typed as an order number: refused before Shopify is asked.
+    input: () =>
+      formOf({ orderNumber: text.filter((v) => !/^\s*#?[A-Za-z0-9-]{1,30}\s*$/.test(v)) }).map((fields) =>
+        form("/app?index", fields),
+      ),
+  },
+  "app.orders._index#loader": {
     runs: LOADER_RUNS,
     expectAnswer: expectPageOrNotFound,
     input: () =>
       formOf({ tab: text, q: text, after: text, before: text }).map((f) => ({
-        request: getAs(`/app?${query(f)}`, asA()),
+        request: getAs(`/app/orders?${query(f)}`, asA()),
         params: {},
       })),
   },
@@ -644,6 +652,7 @@ const TARGETS: Record<string, Target> = {
 
 // Routes whose whole input is the session token or nothing (loaders that only answer 405 among them).
 const NO_INPUT = {
+  "app._index#loader": "takes no input but the session token (a query string is ignored)",
   "app.orders-version#loader": "takes no input but the session token (a query string is ignored)",
   "api.extensions.bulk.preflight#loader": "answers 405 to every GET (its browser preflight only)",
   "api.extensions.bulk.runs#loader": "answers 405 to every GET (its browser preflight only)",

@@ -81,14 +81,53 @@ function expectSameAsMadeUp(theirs: Answer, madeUp: Answer, ids: readonly string
 
 const cases: Record<string, Case> = {
   "app._index#loader": {
-    attempt: async ({ a }) => {
+    attempt: async () => {
       const { loader } = await route("app._index");
-      const list = await invoke(loader, getAs("/app", asB()));
+      const home = await invoke(loader, getAs("/app", asB()));
+      expect(home.status).toBe(200);
+      const { attention, month, margin } = (
+        home.json as {
+          home: {
+            attention: Record<string, unknown>;
+            month: { labels: number; byCurrency: unknown[] };
+            margin: { recentOrders: unknown[] };
+          };
+        }
+      ).home;
+      // A's draft, bought label and its spend are none of B's figures.
+      expect({ ...attention, needsLabel: null }).toEqual({
+        needsLabel: null,
+        drafts: 0,
+        problems: 0,
+        onHold: 0,
+        trackingExceptions: 0,
+        failedWriteBacks: 0,
+      });
+      expect(month).toMatchObject({ labels: 0, byCurrency: [] });
+      expect(margin.recentOrders).toEqual([]);
+      return [home];
+    },
+  },
+  "app._index#action": {
+    attempt: async ({ a }) => {
+      // Scanning the name of an order only A's store has, which A has a label for: B learns nothing.
+      const { action } = await route("app._index");
+      const theirs = (await db.label.findUniqueOrThrow({ where: { id: a.boughtLabelId } })).orderName.replace("#", "");
+      const scan = (orderNumber: string) => invoke(action, postFormAs("/app?index", { orderNumber }, asB()));
+      const answer = await scan(theirs);
+      expectSameAsMadeUp(answer, await scan(MADE_UP_ORDER_ID), [theirs, MADE_UP_ORDER_ID], 422);
+      return [answer];
+    },
+  },
+  "app.orders._index#loader": {
+    attempt: async ({ a }) => {
+      const { loader } = await route("app.orders._index");
+      const list = await invoke(loader, getAs("/app/orders", asB()));
       expect(list.status).toBe(200);
       const rows = (list.json as { list: { rows: { orderId: string; label: { count: number } }[] } }).list.rows;
       // #1001 has the same id in both stores: B's row for it shows none of A's labels.
       expect(rows.find((r) => r.orderId === a.sharedOrderId)?.label.count).toBe(0);
-      const drafts = await invoke(loader, getAs("/app?tab=drafts", asB()));
+      const drafts = await invoke(loader, getAs("/app/orders?tab=drafts", asB()));
       expect((drafts.json as { list: { rows: unknown[] } }).list.rows).toEqual([]);
       return [list, drafts];
     },

@@ -178,8 +178,8 @@ describe("who may spend", () => {
       "auth",
       "a staff member who may not buy still sees orders and starts runs, named on the run",
       async () => {
-        const orders = await routeModule("app._index");
-        expect((await invoke(orders.loader, getAs("/app", asA({ userId: CLERK.id })))).status).toBe(200);
+        const orders = await routeModule("app.orders._index");
+        expect((await invoke(orders.loader, getAs("/app/orders", asA({ userId: CLERK.id })))).status).toBe(200);
         const bulk = await routeModule("app.bulk");
         const order = world.shopifyA.findOrderByName("#1004");
         const started = await invoke(

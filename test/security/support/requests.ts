@@ -36,6 +36,8 @@ async function draftBuyBody(a: SeededA) {
 
 export const SESSION_REQUESTS: Record<string, Build> = {
   "app._index#loader": (_a, as) => ({ params: {}, request: getAs("/app", as) }),
+  "app._index#action": (_a, as) => ({ params: {}, request: postFormAs("/app?index", { orderNumber: "#1001" }, as) }),
+  "app.orders._index#loader": (_a, as) => ({ params: {}, request: getAs("/app/orders", as) }),
   "app.activity#loader": (_a, as) => ({ params: {}, request: getAs("/app/activity", as) }),
   "app.activity#action": (a, as) => ({
     params: {},

@@ -1,0 +1,142 @@
+import { copyFileSync } from "node:fs";
+import { join } from "node:path";
+
+import type { Frame } from "playwright-core";
+import { describe, expect, it } from "vitest";
+
+import { type GuardedPage, openGuardedPage } from "./support/browser";
+import { openApp, shippingAccount, shopifyOrder, withDemoBrowser } from "./support/demo";
+import {
+  checkScreen,
+  chooseRate,
+  confirmBuy,
+  getRates,
+  openBuyConfirmation,
+  openOrderFromList,
+  see,
+} from "./support/label-flow";
+import { decideVoid } from "./support/shipping-service";
+
+const browser = withDemoBrowser();
+
+const cents = (amount: string) => Math.round(Number(amount.replace(/[$,]/g, "")) * 100);
+const dollars = (value: number) =>
+  new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(value / 100);
+
+/** Buys a label for the order through its label page, as a merchant does; returns what it cost. */
+async function buyLabel(guarded: GuardedPage, orderName: string): Promise<Frame> {
+  const frame = await openApp(guarded.page, "/app/orders");
+  await openOrderFromList(frame, orderName);
+  await getRates(frame);
+  const amount = await chooseRate(frame);
+  await confirmBuy(await openBuyConfirmation(frame), amount);
+  await see(frame.getByText("Tracking added to the fulfillment in Shopify"), 30_000);
+  return frame;
+}
+
+/** The text of the home's card whose heading starts with `heading`. */
+async function cardText(frame: Frame, heading: string): Promise<string> {
+  const card = frame
+    .locator(".Polaris-ShadowBevel")
+    .filter({ has: frame.getByRole("heading", { name: heading, exact: true }) });
+  return (await card.first().innerText()).replace(/\s+/g, " ");
+}
+
+describe("the home page", () => {
+  it("shows this week's labels, spend and margin as the shipping service and the store recorded them", async () => {
+    const guarded = await openGuardedPage(browser(), "home");
+    // A history: three labels bought through the app, one voided and refunded by the carrier.
+    await buyLabel(guarded, "#1001");
+    await buyLabel(guarded, "#1002");
+    const voided = await buyLabel(guarded, "#1003");
+    await voided.getByRole("button", { name: "Void label" }).click();
+    const dialog = await see(voided.getByRole("dialog", { name: "Void this label?" }));
+    await dialog.getByRole("button", { name: /^Void label and refund / }).click();
+    await see(voided.getByText(/Refund pending/), 30_000);
+    const before = await shippingAccount();
+    const voidedLabelId = before.charges[2]?.label_id ?? "";
+    await decideVoid(voidedLabelId, "refunded");
+    await see(voided.getByText(/^Refunded /), 30_000);
+
+    // What the service's books say: three charges, one refund.
+    const account = await shippingAccount();
+    expect(account.charges).toHaveLength(3);
+    expect(account.refunds).toHaveLength(1);
+    const charged = account.charges.reduce((sum, c) => sum + cents(c.amount), 0);
+    const refunded = account.refunds.reduce((sum, r) => sum + cents(r.amount), 0);
+    const kept = account.charges.filter((c) => !account.refunds.some((r) => r.label_id === c.label_id));
+    const keptCents = kept.map((c) => cents(c.amount));
+    // What the store says its customers paid for shipping on the two orders shipped.
+    const paid = (await Promise.all(["#1001", "#1002"].map((n) => shopifyOrder(n)))).map((o) => cents(o.shippingPaid));
+    const paidCents = paid.reduce((a, b) => a + b, 0);
+
+    const frame = await openApp(guarded.page);
+    await see(frame.getByRole("heading", { name: "Needs attention now" }));
+    // The charts load after the page; wait for them before the picture and the accessibility check.
+    await see(frame.locator(".recharts-surface"));
+
+    const week = await cardText(
+      frame,
+      (await frame.getByRole("heading", { name: /^This week \(/ }).innerText()).trim(),
+    );
+    expect(week).toContain(dollars(charged - refunded));
+    expect(week).toContain("2 labels, 1 voided");
+    expect(week).toContain(
+      `${dollars(Math.round(keptCents.reduce((a, b) => a + b, 0) / keptCents.length))} a label on average`,
+    );
+    expect(week).toContain(`Refunded: ${dollars(refunded)}`);
+    const month = await cardText(
+      frame,
+      (await frame.getByRole("heading", { name: /^This month \(/ }).innerText()).trim(),
+    );
+    expect(month).toContain(dollars(charged - refunded));
+
+    const byService = await cardText(frame, "This month by carrier and service");
+    expect(byService).toMatch(/Carrier Service Labels Spend Average/);
+
+    const margin = await cardText(frame, "Shipping margin");
+    expect(margin).toContain(dollars(paidCents - keptCents.reduce((a, b) => a + b, 0)));
+    expect(margin).toContain(`Paid ${dollars(paidCents)}`);
+    for (const name of ["#1001", "#1002", "#1003"]) expect(margin).toContain(name);
+
+    // Drafts and problems as the lists show them: nothing waits after these purchases.
+    const attention = await cardText(frame, "Needs attention now");
+    expect(attention).toMatch(/Drafts to buy 0/);
+    expect(attention).toMatch(/Failed write-backs 0/);
+
+    await checkScreen(guarded, frame, "home");
+    copyFileSync(await guarded.screenshot("home-for-readme"), join(process.cwd(), "docs/screenshots/home.png"));
+
+    // Each tile opens the list it counts.
+    await frame.getByRole("link", { name: "Drafts to buy" }).click();
+    await see(frame.getByRole("heading", { name: "Orders", level: 1 }));
+    expect(new URL(frame.url()).searchParams.get("tab")).toBe("drafts");
+
+    guarded.assertClean();
+    await guarded.close();
+  }, 300_000);
+
+  it("opens the order a scanner types, and names the field for an unknown number", async () => {
+    const guarded = await openGuardedPage(browser(), "home-scan");
+    // The browser logs the unknown number's 422 answer.
+    guarded.expectConsoleError(/status of 422/);
+    const frame = await openApp(guarded.page);
+    const field = frame.getByLabel("Order number");
+    await field.fill("#99999");
+    await field.press("Enter");
+    await see(frame.getByText("Order number: no order #99999 in this store."));
+    // The field is empty again and still focused: the next scan replaces nothing.
+    expect(await field.inputValue()).toBe("");
+    expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
+    await checkScreen(guarded, frame, "home-scan-error");
+
+    await field.pressSequentially("1004");
+    await field.press("Enter");
+    await see(frame.getByRole("heading", { name: /#1004/, level: 1 }), 30_000);
+    const order = await shopifyOrder("#1004");
+    expect(new URL(frame.url()).pathname).toBe(`/app/orders/${order.numericId}`);
+
+    guarded.assertClean();
+    await guarded.close();
+  });
+});
