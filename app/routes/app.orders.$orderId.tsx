@@ -160,7 +160,7 @@ export default function OrderLabelPage() {
   const { page, problem } = useLoaderData<typeof loader>();
   if (!page) {
     return (
-      <Page title="Order" backAction={{ content: "Orders", url: "/app" }}>
+      <Page title="Order" backAction={{ content: "Orders", url: "/app/orders" }}>
         <Layout>
           <Layout.Section>
             <Banner tone="critical" title="The order did not load">
@@ -175,7 +175,7 @@ export default function OrderLabelPage() {
     <Page
       title={`Order ${page.order.name}`}
       subtitle={page.fulfillmentOrders.length > 1 ? `${page.fulfillmentOrders.length} shipments` : undefined}
-      backAction={{ content: "Orders", url: "/app" }}
+      backAction={{ content: "Orders", url: "/app/orders" }}
       // R, C, B, P: rates, choose, buy (after its confirmation), print; listed by this button.
       secondaryActions={<KeyboardShortcutsHelp />}
     >
