@@ -12,7 +12,7 @@ describe("keyboard shortcuts on the order page", () => {
   it("get rates, choose the cheapest, and open the Buy confirmation without spending; P prints", async () => {
     const guarded = await openGuardedPage(browser(), "keyboard-shortcuts");
     const printed = await recordPrints(guarded);
-    const frame = await openApp(guarded.page);
+    const frame = await openApp(guarded.page, "/app/orders");
     await openOrderFromList(frame, "#1002");
     const keyboard = guarded.page.keyboard;
 

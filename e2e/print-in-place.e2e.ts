@@ -37,7 +37,7 @@ describe("printing a label", () => {
   it("opens the print dialog for the label from a hidden frame, without leaving the app or opening a tab", async () => {
     const guarded = await openGuardedPage(browser(), "print-in-place");
     const printed = await recordPrints(guarded);
-    const frame = await openApp(guarded.page);
+    const frame = await openApp(guarded.page, "/app/orders");
     await openOrderFromList(frame, "#1001");
     await getRates(frame);
     const amount = await chooseRate(frame);
