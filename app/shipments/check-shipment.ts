@@ -344,8 +344,11 @@ function judgeWithRate(
 export type ReturnCheck = Omit<ShipmentCheck, "prefilled"> & { readonly prefilled: PrefilledReturn };
 
 /** Every problem of a return label before a rate is chosen (ADR 23): the same rules as outbound. */
-export function checkReturn(facts: ReturnFacts, input: CheckInput = {}): ReturnCheck {
-  const prefilled = prefillReturnLabel(facts, input.box);
+export function checkReturn(
+  facts: ReturnFacts,
+  input: CheckInput & { readonly prefilled?: PrefilledReturn } = {},
+): ReturnCheck {
+  const prefilled = input.prefilled ?? prefillReturnLabel(facts, input.box);
   const request = input.request ?? prefilled.request;
   return { prefilled, request, ...judgeBeforeRate(prefilled, request) };
 }
@@ -353,7 +356,7 @@ export function checkReturn(facts: ReturnFacts, input: CheckInput = {}): ReturnC
 /** A return label's draft request with the chosen rate; ok only when nothing blocks. */
 export function checkReturnForDraft(
   facts: ReturnFacts,
-  input: Omit<DraftCheckInput, "lineItems" | "checked"> & { readonly checked?: ReturnCheck },
+  input: Omit<DraftCheckInput, "lineItems" | "checked"> & { readonly checked?: Pick<ReturnCheck, "prefilled"> },
 ): Result<ReadyReturnDraft, LabelError> {
   const prefilled = input.checked?.prefilled ?? prefillReturnLabel(facts, input.box);
   const itemProblems: KnownPreflightProblem[] =

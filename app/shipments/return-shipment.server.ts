@@ -15,10 +15,10 @@ import {
 import { err, ok, type Result } from "~/utils/result";
 
 import { type BoughtLabel, type BuyDeps, buyLabel } from "./buy-label.server";
-import { checkReturn, checkReturnForDraft, quoteRequestOf, type ReturnCheck } from "./check-shipment";
+import { checkReturn, checkReturnForDraft, quoteRequestOf } from "./check-shipment";
 import { draftShipment, quoteShipment } from "./draft-shipment.server";
 import { isActiveLabel, type LoadedOrder, loadOrder, type ShipmentDeps } from "./load-shipment.server";
-import type { ReturnFacts } from "./return-prefill";
+import { prefillReturnLabel, type ReturnFacts } from "./return-prefill";
 
 // Return labels through the one pipeline (ADR 23): load (the order and its Shopify returns) →
 // check (checkReturn, the same judge as outbound) → quote → draft (the reverse fulfillment order's
@@ -110,8 +110,7 @@ export async function approveReturn(
 /** The merchant's edits to a return label's prefill: the parcel's weight and where it goes. */
 export type ReturnEdits = { readonly weight?: number | null };
 
-export function editedReturnRequest(check: ReturnCheck, edits: ReturnEdits): LabelRequestInput {
-  const request = check.prefilled.request;
+export function editedReturnRequest(request: LabelRequestInput, edits: ReturnEdits): LabelRequestInput {
   if (edits.weight === undefined || edits.weight === null || !request.parcel) return request;
   return { ...request, parcel: { ...request.parcel, weight: edits.weight } };
 }
@@ -122,8 +121,9 @@ export async function quoteReturn(
   facts: LoadedReturn,
   edits: ReturnEdits,
 ): Promise<Result<{ rates: Rate[] }, LabelError>> {
-  const prefilled = checkReturn(facts);
-  const check = checkReturn(facts, { request: editedReturnRequest(prefilled, edits) });
+  // Prefilled once; the check judges the request with the merchant's edits.
+  const prefilled = prefillReturnLabel(facts);
+  const check = checkReturn(facts, { prefilled, request: editedReturnRequest(prefilled.request, edits) });
   const ready = quoteRequestOf(check);
   if (!ready.ok) return ready;
   const quoted = await quoteShipment(shipping, ready.value);
@@ -140,9 +140,9 @@ export async function buyReturnLabel(
   facts: LoadedReturn,
   input: { quote: Rate; edits: ReturnEdits; notifyCustomer: boolean; now: Date },
 ): Promise<Result<BoughtLabel, LabelError>> {
-  const prefilled = checkReturn(facts);
-  const request = editedReturnRequest(prefilled, input.edits);
-  const ready = checkReturnForDraft(facts, { quote: input.quote, request, now: input.now });
+  const prefilled = prefillReturnLabel(facts);
+  const request = editedReturnRequest(prefilled.request, input.edits);
+  const ready = checkReturnForDraft(facts, { quote: input.quote, request, now: input.now, checked: { prefilled } });
   if (!ready.ok) return ready;
   const stale = facts.activeLabel;
   if (stale?.status === "draft" && stale.rateId !== input.quote.rate_id) {
