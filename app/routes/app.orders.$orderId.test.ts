@@ -17,7 +17,7 @@ import {
 import { createAdminRequest, createSessionToken } from "../../test/helpers/shopify-requests";
 import { TEST_ENV, TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
-import { action, loader } from "./app.orders.$orderId";
+import { action, loader, shouldRevalidate } from "./app.orders.$orderId";
 
 setupMockServer();
 
@@ -502,5 +502,31 @@ describe("Save to product (customs on the order page)", () => {
     expect(item.harmonizedSystemCode).toBeNull();
     expect(await findLabel(db, TEST_SHOP, labelId)).toMatchObject({ status: "draft" });
     expect((await load(orderId)).page?.fulfillmentOrders[0]?.label).toMatchObject({ id: labelId, status: "draft" });
+  });
+});
+
+describe("what the order page reads again after an action", () => {
+  const after = (intent: string, formAction = "/app/orders/1001") => {
+    const formData = new FormData();
+    formData.set("intent", intent);
+    const url = new URL("http://app.test/app/orders/1001");
+    return shouldRevalidate({
+      currentUrl: url,
+      currentParams: {},
+      nextUrl: url,
+      nextParams: {},
+      formMethod: "POST",
+      formAction,
+      formData,
+      defaultShouldRevalidate: true,
+    });
+  };
+
+  it("does not read the order again for a quote or a Returns action, and does for the rest", () => {
+    expect(after("get-rates")).toBe(false);
+    expect(after("approve", "/app/orders/1001/returns")).toBe(false);
+    for (const intent of ["create-draft", "redraft", "buy", "discard", "void", "validate-address"]) {
+      expect(after(intent)).toBe(true);
+    }
   });
 });

@@ -151,10 +151,12 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   }
 };
 
-// The Returns section's actions change nothing the label form shows: only its own data (a
-// fetcher, which Remix loads again) is read again, sparing the shop's Shopify allowance.
-export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, defaultShouldRevalidate }) =>
-  formAction?.endsWith("/returns") ? false : defaultShouldRevalidate;
+// Actions that change nothing the page's loader reads do not read the order again, sparing the
+// shop's Shopify allowance: the Returns section's (only its own fetcher loads again) and a quote.
+// A needless reload is also one a quick next click interrupts mid-answer, which Remix reports
+// as an AbortError in the console.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, formData, defaultShouldRevalidate }) =>
+  formAction?.endsWith("/returns") || formData?.get("intent") === "get-rates" ? false : defaultShouldRevalidate;
 
 export default function OrderLabelPage() {
   const { page, problem } = useLoaderData<typeof loader>();
