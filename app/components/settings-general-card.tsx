@@ -28,6 +28,7 @@ const FIELDS = [
   "shipFromLocationGid",
   "packingSlips",
   "packingSlipNote",
+  "scanBuysDraft",
 ];
 
 type Props = {
@@ -46,6 +47,7 @@ export function SettingsGeneralCard({ settings, locations, locationsProblem, val
   const [shipFrom, setShipFrom] = useState(settings.shipFromLocationGid ?? "");
   const [packingSlips, setPackingSlips] = useState<string>(settings.packingSlips);
   const [packingSlipNote, setPackingSlipNote] = useState(settings.packingSlipNote ?? "");
+  const [scanBuysDraft, setScanBuysDraft] = useState(settings.scanBuysDraft);
 
   const cost =
     validationPriceCents > 0
@@ -74,6 +76,7 @@ export function SettingsGeneralCard({ settings, locations, locationsProblem, val
             shipFromLocationGid: shipFrom,
             packingSlips,
             packingSlipNote,
+            scanBuysDraft: String(scanBuysDraft),
           })
         }
       >
@@ -152,6 +155,13 @@ export function SettingsGeneralCard({ settings, locations, locationsProblem, val
               checked={notifyCustomer}
               onChange={setNotifyCustomer}
               error={fieldError(data, "notifyCustomer")}
+            />
+            <Checkbox
+              label="Scanning an order on Home buys its draft label and prints it"
+              helpText="Only when the order has one draft label and nothing blocks it; otherwise the order opens. Each label bought this way is charged without a confirmation."
+              checked={scanBuysDraft}
+              onChange={setScanBuysDraft}
+              error={fieldError(data, "scanBuysDraft")}
             />
             <ChoiceList
               title="Validate ship-to addresses"

@@ -11,7 +11,9 @@ import { HomeScan } from "~/components/home-scan";
 import { HomeSpend } from "~/components/home-spend";
 import { type ErrorBody, respondWithError } from "~/http/error-response.server";
 import { requireShopContext } from "~/http/shop-context.server";
-import { findScannedOrder, loadHomeScreen } from "~/screens/home.server";
+import { checkSpendingPermission, respondToSpendingRefusal } from "~/http/spending-permission.server";
+import { loadHomeScreen } from "~/screens/home.server";
+import { findScannedOrder, shipScannedOrder } from "~/screens/scan-to-ship.server";
 import { getSettingsView } from "~/settings/settings.server";
 
 // /app — the app's first screen: what needs the merchant now, what happened this week and month,
@@ -24,14 +26,18 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     loadHomeScreen({ db, shop, admin }, { now: new Date() }),
     getSettingsView(db, shop),
   ]);
-  return { home, apiKeyConfigured: settings.apiKey.configured };
+  return { home, apiKeyConfigured: settings.apiKey.configured, scanBuysDraft: settings.scanBuysDraft };
 };
 
 const ScanSchema = z.object({ orderNumber: z.string().max(100) });
 
-/** "Scan to ship": the order number a scanner typed, then Enter → that order's label page. */
+/**
+ * "Scan to ship": the order number a scanner typed, then Enter → that order's label page, or,
+ * with the shop's setting, its one ready draft bought (and printed by the page).
+ */
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { db, shop, admin, redirect } = await requireShopContext(request);
+  const context = await requireShopContext(request);
+  const { db, shop, admin, staffMemberId, redirect } = context;
   const parsed = ScanSchema.safeParse(Object.fromEntries(await request.formData()));
   const scanned = parsed.success ? parsed.data.orderNumber : "";
   const found = await findScannedOrder({ db, shop, admin }, scanned);
@@ -46,12 +52,46 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     }
     return respondWithError(error);
   }
-  // Shopify's redirect keeps shop, host and embedded (see app.bulk.tsx).
-  return redirect(`/app/orders/${found.value.orderId}`);
+  const settings = await getSettingsView(db, shop);
+  const outcome = await shipScannedOrder(
+    {
+      db,
+      shop,
+      admin,
+      staffMemberId,
+      scanBuysDraft: settings.scanBuysDraft,
+      notifyCustomer: settings.notifyCustomer,
+      // Buying spends the shop's money: only for a staff member Shopify lets fulfil orders (ADR 13).
+      mayBuy: async () => {
+        const allowed = await checkSpendingPermission(request, context);
+        return allowed.ok ? null : allowed.refusal;
+      },
+      shipping: () => context.requireShipping(),
+    },
+    found.value,
+  );
+  switch (outcome.kind) {
+    case "open":
+      // Shopify's redirect keeps shop, host and embedded (see app.bulk.tsx).
+      return redirect(`/app/orders/${outcome.orderId}`);
+    case "not_bought":
+      return outcome.refusal
+        ? respondToSpendingRefusal(outcome.refusal)
+        : { notBought: { orderId: outcome.orderId, orderName: outcome.orderName, message: outcome.message } };
+    case "bought":
+      return {
+        bought: {
+          orderId: outcome.orderId,
+          orderName: outcome.orderName,
+          label: outcome.label,
+          writeBackError: outcome.writeBackError,
+        },
+      };
+  }
 };
 
 export default function HomePage() {
-  const { home, apiKeyConfigured } = useLoaderData<typeof loader>();
+  const { home, apiKeyConfigured, scanBuysDraft } = useLoaderData<typeof loader>();
   return (
     <Page title="Home">
       <Layout>
@@ -68,7 +108,7 @@ export default function HomePage() {
           </Layout.Section>
         ) : null}
         <Layout.Section>
-          <HomeScan />
+          <HomeScan scanBuysDraft={scanBuysDraft} />
         </Layout.Section>
         <Layout.Section>
           <HomeAttention attention={home.attention} />

@@ -325,6 +325,17 @@ describe("settings action: label settings", () => {
     expect(await getShopSettings(db, TEST_SHOP)).toMatchObject({ packingSlips: "after_each", packingSlipNote: null });
   });
 
+  it("turns buying on scan on and off; a form without the box leaves it as saved", async () => {
+    connect();
+    expect((await getShopSettings(db, TEST_SHOP)).scanBuysDraft).toBe(false);
+    expect(await post({ ...valid, scanBuysDraft: "true" })).toMatchObject({ ok: true });
+    expect((await getShopSettings(db, TEST_SHOP)).scanBuysDraft).toBe(true);
+    expect(await post(valid)).toMatchObject({ ok: true });
+    expect((await getShopSettings(db, TEST_SHOP)).scanBuysDraft).toBe(true);
+    expect(await post({ ...valid, scanBuysDraft: "false" })).toMatchObject({ ok: true });
+    expect((await getShopSettings(db, TEST_SHOP)).scanBuysDraft).toBe(false);
+  });
+
   it("puts each invalid value's message next to its field and saves nothing", async () => {
     connect();
     const { status, body } = await json(

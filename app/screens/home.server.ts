@@ -3,7 +3,6 @@ import type { PrismaClient } from "@prisma/client";
 import {
   countBoughtLabels,
   findLabelledFulfillmentOrders,
-  findLabelledOrderByName,
   type LabelSpend,
   listLabelsOnTheWay,
   listLabelSpend,
@@ -13,13 +12,12 @@ import type { AdminGraphqlClient, ShopifyError } from "~/shopify/admin-client";
 import { getNumericId } from "~/shopify/ids";
 import {
   countOrdersAwaitingShipment,
-  findOrderByName,
   getShippingPaid,
   type OrderCount,
   SHIPPING_PAID_BATCH,
 } from "~/shopify/order-summaries";
 import { reportError } from "~/utils/error-report.server";
-import { err, ok, type Result } from "~/utils/result";
+import type { Result } from "~/utils/result";
 
 import { getMonthBounds } from "./activity.server";
 
@@ -439,43 +437,4 @@ export async function loadHomeScreen(deps: HomeDeps, options: { now: Date }): Pr
     },
     shopifyProblem: awaitingProblem ?? shipping.problem,
   };
-}
-
-// ---------- Scan to ship ----------
-
-/** A scan that names no order of the shop: the merchant scans again (ORDER_NOT_FOUND) or fixes the number. */
-export type ScanError = { code: "ORDER_NUMBER_INVALID" | "ORDER_NOT_FOUND"; field: "orderNumber"; message: string };
-
-/**
- * The order a scanned or typed order number names ("#1001", "1001", " 1001\n"), for its label
- * page. The app's own labels answer first (no Shopify call for an order already labelled); then
- * Shopify's search by name.
- */
-export async function findScannedOrder(
-  deps: HomeDeps,
-  scanned: string,
-): Promise<Result<{ orderId: string }, ScanError | ShopifyError>> {
-  const digits = scanned.trim().replace(/^#/, "");
-  if (!/^[A-Za-z0-9-]{1,30}$/.test(digits)) {
-    return err({
-      code: "ORDER_NUMBER_INVALID",
-      field: "orderNumber",
-      message: "Order number: scan or type an order number, like #1001.",
-    });
-  }
-  const name = `#${digits}`;
-  const known = await findLabelledOrderByName(deps.db, deps.shop, name);
-  const knownId = known ? getNumericId(known) : undefined;
-  if (knownId) return ok({ orderId: knownId });
-  const found = await findOrderByName(deps.admin, name);
-  if (!found.ok) return found;
-  const id = found.value ? getNumericId(found.value.orderGid) : undefined;
-  if (!id) {
-    return err({
-      code: "ORDER_NOT_FOUND",
-      field: "orderNumber",
-      message: `Order number: no order ${name} in this store.`,
-    });
-  }
-  return ok({ orderId: id });
 }

@@ -100,6 +100,7 @@ function toLabelSettings(row: ShopSettings | null, defaultPreset: BoxPresetRow |
           shipFromLocationGid: row.shipFromLocationGid,
           packingSlips: row.packingSlips,
           packingSlipNote: row.packingSlipNote,
+          scanBuysDraft: row.scanBuysDraft,
           optionRules: {
             insureAboveCents: row.insureAboveCents,
             adultSignatureTags: splitTagList(row.adultSignatureTags),
@@ -189,6 +190,7 @@ export async function saveShopSettings(
     shipFromLocationGid: next.shipFromLocationGid,
     packingSlips: next.packingSlips,
     packingSlipNote: next.packingSlipNote,
+    scanBuysDraft: next.scanBuysDraft,
     insureAboveCents: next.optionRules.insureAboveCents,
     adultSignatureTags: joinTagList(next.optionRules.adultSignatureTags),
     adultSignatureProductTypes: joinTagList(next.optionRules.adultSignatureProductTypes),

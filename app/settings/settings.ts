@@ -55,6 +55,8 @@ export const LabelSettingsSchema = z.object({
   packingSlipNote: z.string().max(PACKING_SLIP_NOTE_MAX).nullable(),
   // Insurance, adult signature and lithium batteries by rule; applied by prefill.
   optionRules: OptionRulesSchema,
+  // Scan to ship buys and prints a scanned order's ready draft instead of opening the order.
+  scanBuysDraft: z.boolean(),
 });
 export type LabelSettings = z.infer<typeof LabelSettingsSchema>;
 
@@ -76,6 +78,7 @@ export const DEFAULT_LABEL_SETTINGS: LabelSettings = {
   packingSlips: "off",
   packingSlipNote: null,
   optionRules: NO_OPTION_RULES,
+  scanBuysDraft: false,
 };
 
 /** A box the shop packs into; the default one is what prefill packs with (`LabelSettings.box`). */
@@ -109,6 +112,10 @@ export const SettingsFormSchema = z.object({
   shipFromLocationGid: z.preprocess((value) => (value === "" ? null : value), LocationGidSchema.nullable()),
   // Absent (a form without them): left as saved. An empty note clears it.
   packingSlips: z.enum(PACKING_SLIP_MODES, { error: "Choose when packing slips print" }).optional(),
+  scanBuysDraft: z.preprocess(
+    (value) => (value === undefined ? undefined : value === "on" || value === "true"),
+    z.boolean().optional(),
+  ),
   packingSlipNote: z.preprocess(
     (value) => (typeof value === "string" ? (value.trim() === "" ? null : value.trim()) : value),
     z

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "ShopSettings" ADD COLUMN     "scanBuysDraft" BOOLEAN NOT NULL DEFAULT false;
+
