@@ -61,7 +61,12 @@ function vitalsScript(appOrigin: string): string {
   const vitals = { lcp: null, lcpElement: null, cls: 0, inp: null, inpTarget: null };
   window.__vitals = vitals;
   const all = { reportAllChanges: true };
-  webVitals.onLCP((m) => { vitals.lcp = m.value; vitals.lcpElement = m.attribution.target ?? null; }, all);
+  webVitals.onLCP((m) => {
+    const a = m.attribution;
+    vitals.lcp = m.value;
+    vitals.lcpElement = (a.target ?? "?") + " (server " + Math.round(a.timeToFirstByte) + " ms, loading " +
+      Math.round(a.resourceLoadDelay + a.resourceLoadDuration) + " ms, to render " + Math.round(a.elementRenderDelay) + " ms)";
+  }, all);
   webVitals.onCLS((m) => { vitals.cls = m.value; }, all);
   webVitals.onINP((m) => {
     const a = m.attribution;
