@@ -1,14 +1,22 @@
+import type { Frame } from "playwright-core";
 import { describe, expect, it } from "vitest";
 
-import { openGuardedPage } from "./support/browser";
-import { openApp, withDemoBrowser } from "./support/demo";
-import { checkScreen, see } from "./support/label-flow";
+import { type GuardedPage, openGuardedPage } from "./support/browser";
+import { openApp, shippingAccount, withDemoBrowser } from "./support/demo";
+import {
+  checkScreen,
+  chooseRate,
+  confirmBuy,
+  openOrderFromList,
+  recordPrints,
+  see,
+} from "./support/label-flow";
 
 const browser = withDemoBrowser();
 
 describe("on a phone", () => {
   it("condenses the Orders list so each order's label and problems are on screen", async () => {
-    const guarded = await openGuardedPage(browser(), "phone-orders", { width: 390, height: 844 });
+    const guarded = await openGuardedPage(browser(), "phone-orders", PHONE);
     const frame = await openApp(guarded.page, "/app/orders");
     await see(frame.getByRole("link", { name: "#1001" }));
     // No column header row: one stacked cell per order, nothing past the screen's edge.
@@ -27,4 +35,79 @@ describe("on a phone", () => {
     guarded.assertClean();
     await guarded.close();
   });
+
+  it("creates, buys and prints a label, and lists it, all within the screen", async () => {
+    const guarded = await openGuardedPage(browser(), "phone-flows", PHONE);
+    const printed = await recordPrints(guarded);
+    const frame = await openApp(guarded.page, "/app/orders");
+    await openOrderFromList(frame, "#1001");
+    await expectWithinScreen(frame, "order page");
+    await checkScreen(guarded, frame, "order-on-a-phone");
+
+    // Rates come with the page, or at "Get rates".
+    const choose = frame.getByRole("button", { name: /^Choose / });
+    if (!(await choose.first().isVisible())) await frame.getByRole("button", { name: "Get rates" }).click();
+    await see(choose);
+    await expectWithinScreen(frame, "rates", choose.first());
+    await checkScreen(guarded, frame, "rates-on-a-phone");
+
+    const amount = await chooseRate(frame);
+    const buyButton = frame.getByRole("button", { name: /^Buy label for / });
+    await expectWithinScreen(frame, "draft", buyButton);
+    await checkScreen(guarded, frame, "draft-on-a-phone");
+    const chargesBefore = (await shippingAccount()).charges.length;
+    await buyButton.click();
+    // A phone's modal is a sheet at the bottom of the screen; its dialog box has no size of its
+    // own, so the sheet's button is what is waited for.
+    const dialog = frame.getByRole("dialog", { name: "Buy this label?" });
+    await see(dialog.getByRole("button", { name: `Buy for ${amount}` }));
+    await expectWithinScreen(frame, "buy confirmation", dialog.getByRole("button", { name: `Buy for ${amount}` }));
+    await checkScreen(guarded, frame, "buy-confirmation-on-a-phone");
+    await confirmBuy(dialog, amount);
+    await see(frame.getByRole("heading", { name: /^Label bought/ }), 30_000);
+    expect((await shippingAccount()).charges).toHaveLength(chargesBefore + 1);
+
+    const print = frame.getByRole("button", { name: "Print", exact: true });
+    await expectWithinScreen(frame, "bought label", print);
+    await print.click();
+    await expect.poll(() => printed.length, { timeout: 15_000 }).toBe(1);
+    await checkScreen(guarded, frame, "bought-on-a-phone");
+
+    // The Labels list: one stacked cell per label, its links Polaris's, nothing off the screen.
+    // A phone's admin folds its sidebar away: the screens are opened by their address.
+    const labels = await openApp(guarded.page, "/app/labels");
+    const label = labels.locator("li").filter({ has: labels.getByRole("link", { name: "#1001" }) });
+    await see(label);
+    expect(await labels.getByRole("columnheader", { name: "Tracking in Shopify" }).count()).toBe(0);
+    await expectWithinScreen(labels, "Labels list", label.getByRole("button", { name: "Print label of #1001" }));
+    expect(await label.getByRole("link", { name: "#1001" }).getAttribute("class")).toContain("Polaris-Link");
+    await checkScreen(guarded, labels, "labels-on-a-phone");
+
+    guarded.assertClean();
+    await guarded.close();
+  });
 });
+
+const PHONE = { width: 390, height: 844 };
+
+/** Nothing wider than the phone's screen, and the step's main button inside it once scrolled to. */
+async function expectWithinScreen(
+  frame: Frame,
+  step: string,
+  button?: Awaited<ReturnType<GuardedPage["page"]["locator"]>>,
+) {
+  const { scrollWidth, clientWidth } = await frame.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  }));
+  expect(scrollWidth, `${step}: the page is wider than the screen`).toBeLessThanOrEqual(clientWidth);
+  expect(clientWidth, `${step}: the app's frame is wider than the phone`).toBeLessThanOrEqual(PHONE.width);
+  if (!button) return;
+  await button.scrollIntoViewIfNeeded();
+  const box = await button.boundingBox();
+  expect(box, `${step}: its button is not drawn`).not.toBeNull();
+  if (box) {
+    expect(box.x, `${step}: its button starts off the screen`).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width, `${step}: its button ends off the screen`).toBeLessThanOrEqual(PHONE.width + 1);
+  }
+}

@@ -1,6 +1,7 @@
 import { BlockStack, Box, Card, InlineGrid, Link, Text } from "@shopify/polaris";
 
 import type { AttentionCounts } from "~/screens/home.server";
+import { labelListUrl } from "~/screens/label-list";
 
 // "Needs attention now": one tile per kind of work waiting, each a link to the list that shows it
 // (the Orders list's tabs, the Labels list's filters).
@@ -37,13 +38,13 @@ function describeTiles(attention: AttentionCounts): Tile[] {
     {
       title: "Tracking exceptions",
       count: String(attention.trackingExceptions),
-      url: "/app/labels?status=fulfilled",
+      url: labelListUrl("tracking_exception"),
       hint: "Parcels the carrier reports delayed",
     },
     {
       title: "Failed write-backs",
       count: String(attention.failedWriteBacks),
-      url: "/app/labels?status=purchased",
+      url: labelListUrl("write_back_failed"),
       hint: "Bought labels whose tracking did not reach Shopify",
     },
   ];

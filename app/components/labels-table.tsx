@@ -1,9 +1,19 @@
-import { Link as RemixLink } from "@remix-run/react";
 import type { IndexTableProps } from "@shopify/polaris";
-import { Badge, BlockStack, Button, IndexTable, InlineStack, Text, Tooltip } from "@shopify/polaris";
+import {
+  Badge,
+  BlockStack,
+  Button,
+  IndexTable,
+  InlineStack,
+  Link,
+  Text,
+  Tooltip,
+  useBreakpoints,
+} from "@shopify/polaris";
 import type { ReactNode } from "react";
 
 import type { LabelListItem } from "~/screens/label-list.server";
+import { describeService } from "~/shipping/services";
 import { formatMinorUnits } from "~/utils/money";
 
 import { formatDateTime } from "./format-date-time";
@@ -77,8 +87,11 @@ export function LabelsTable({
   /** A label file that could not be printed or downloaded, in the server's words; null clears it. */
   onFileError: (message: string | null) => void;
 }) {
+  // Phone-sized: one stacked cell per label instead of eight columns past the screen's edge.
+  const condensed = useBreakpoints().smDown;
   return (
     <IndexTable
+      condensed={condensed}
       resourceName={{ singular: "label", plural: "labels" }}
       itemCount={items.length}
       selectedItemsCount={selection.allSelected ? "All" : selection.selected.length}
@@ -101,6 +114,7 @@ export function LabelsTable({
           key={item.id}
           item={item}
           index={index}
+          condensed={condensed}
           selected={selection.selected.includes(item.id)}
           onVoid={() => onVoid([item.id])}
           onFileError={onFileError}
@@ -114,70 +128,63 @@ function LabelRow({
   item,
   index,
   selected,
+  condensed,
   onVoid,
   onFileError,
 }: {
   item: LabelListItem;
   index: number;
   selected: boolean;
+  condensed: boolean;
   onVoid: () => void;
   onFileError: (message: string | null) => void;
 }) {
-  const status = statusOf(item);
-  const writeBack = WRITE_BACK[item.writeBack.status];
-  const voided = item.status === "void_pending" || item.status === "voided";
+  if (condensed) {
+    // A phone: one stacked cell per label (Polaris's condensed list), what it is and where it
+    // stands first, then its tracking, its money and what can be done with it.
+    return (
+      <IndexTable.Row id={item.id} position={index} selected={selected}>
+        <div style={{ padding: "var(--p-space-300) var(--p-space-400)", width: "100%", minWidth: 0 }}>
+          <BlockStack gap="150">
+            <InlineStack align="space-between" blockAlign="start" gap="200" wrap={false}>
+              <OrderCell item={item} />
+              <StatusCell item={item} />
+            </InlineStack>
+            <Text as="span" variant="bodySm">
+              {serviceOf(item)}
+            </Text>
+            <TrackingCell item={item} />
+            <InlineStack gap="200" blockAlign="center" wrap>
+              <Text as="span" variant="bodySm" tone="subdued">
+                {`Quoted ${formatMinorUnits(item.quotedCents, item.currency)} · charged ${formatMinorUnits(item.chargedCents, item.currency)}`}
+              </Text>
+              {item.chargeMismatch ? <Badge tone="warning">Differs from quote</Badge> : null}
+            </InlineStack>
+            <InlineStack gap="200" blockAlign="center" wrap>
+              <Text as="span" variant="bodySm" tone="subdued">
+                Tracking in Shopify:
+              </Text>
+              <WriteBackCell item={item} />
+            </InlineStack>
+            <FileCell item={item} onVoid={onVoid} onFileError={onFileError} />
+          </BlockStack>
+        </div>
+      </IndexTable.Row>
+    );
+  }
   return (
     <IndexTable.Row id={item.id} position={index} selected={selected}>
       <IndexTable.Cell>
-        <BlockStack gap="050">
-          {item.orderNumericId ? (
-            // Remix Link: in-app navigation that keeps the embedded admin's context.
-            <OwnClick>
-              <RemixLink to={`/app/orders/${item.orderNumericId}`}>{item.orderName}</RemixLink>
-            </OwnClick>
-          ) : (
-            <Text as="span">{item.orderName}</Text>
-          )}
-          {item.kind === "return" ? <Badge size="small">Return</Badge> : null}
-          <Text as="span" tone="subdued" variant="bodySm">
-            {formatDateTime(item.createdAt)}
-          </Text>
-          {item.boughtOutside ? <Badge>Bought outside the app</Badge> : null}
-        </BlockStack>
+        <OrderCell item={item} />
       </IndexTable.Cell>
       <IndexTable.Cell>
-        <BlockStack gap="100" inlineAlign="start">
-          {item.lastError && item.status === "failed" ? (
-            <Tooltip content={item.lastError}>
-              <Badge tone={status.tone}>{status.label}</Badge>
-            </Tooltip>
-          ) : (
-            <Badge tone={status.tone}>{status.label}</Badge>
-          )}
-          {item.refund?.status === "rejected" && !voided ? (
-            <Badge tone="warning">Void refused: the parcel was scanned</Badge>
-          ) : null}
-        </BlockStack>
+        <StatusCell item={item} />
       </IndexTable.Cell>
       <IndexTable.Cell>
-        {item.carrier ? `${item.carrier} · ${item.serviceName ?? "service not recorded"}` : "—"}
+        <Wrapping>{serviceOf(item)}</Wrapping>
       </IndexTable.Cell>
       <IndexTable.Cell>
-        <BlockStack gap="050" inlineAlign="start">
-          {item.trackingNumbers.length === 0 ? (
-            "—"
-          ) : item.trackingUrl ? (
-            // The carrier's tracking page is outside the app: a new tab, not in-app navigation.
-            <OwnClick>
-              <a href={item.trackingUrl} target="_blank" rel="noopener noreferrer">
-                {item.trackingNumbers.join(", ")}
-              </a>
-            </OwnClick>
-          ) : (
-            item.trackingNumbers.join(", ")
-          )}
-          <ParcelStatuses parcels={item.parcels} />
-        </BlockStack>
+        <TrackingCell item={item} />
       </IndexTable.Cell>
       <IndexTable.Cell>
         <Text as="span" alignment="end" numeric>
@@ -185,65 +192,167 @@ function LabelRow({
         </Text>
       </IndexTable.Cell>
       <IndexTable.Cell>
-        <InlineStack gap="100" align="end" blockAlign="center" wrap={false}>
-          {item.chargeMismatch ? <Badge tone="warning">Differs from quote</Badge> : null}
+        <BlockStack gap="100" inlineAlign="end">
           <Text as="span" alignment="end" numeric>
             {formatMinorUnits(item.chargedCents, item.currency)}
           </Text>
-        </InlineStack>
-      </IndexTable.Cell>
-      <IndexTable.Cell>
-        <BlockStack gap="050" inlineAlign="start">
-          {voided && item.refund?.shopify === "cancelled" ? (
-            // Its tracking left Shopify with the cancelled fulfillment: "Not yet" would promise it.
-            <Badge>Fulfillment cancelled</Badge>
-          ) : voided && item.refund?.shopify === "cancel_pending" ? (
-            <Badge tone="attention">Cancelling fulfillment</Badge>
-          ) : voided ? (
-            <Text as="span" tone="subdued">
-              —
-            </Text>
-          ) : (
-            <Badge tone={writeBack.tone}>{writeBack.label}</Badge>
-          )}
-          {item.writeBack.status === "failed" && item.writeBack.lastError ? (
-            <Text as="span" tone="critical" variant="bodySm">
-              {item.writeBack.lastError}
-            </Text>
-          ) : null}
+          {item.chargeMismatch ? <Badge tone="warning">Differs from quote</Badge> : null}
         </BlockStack>
       </IndexTable.Cell>
       <IndexTable.Cell>
-        <BlockStack gap="100" inlineAlign="start">
-          {voided && item.labelUrl ? (
-            // A voided label must not ship: no download offered.
-            <Text as="span" tone="subdued">
-              Voided
-            </Text>
-          ) : item.labelUrl ? (
-            <OwnClick>
-              <LabelFileButtons label={item} variant="plain" onError={onFileError} />
-            </OwnClick>
-          ) : (
-            <Text as="span" tone="subdued">
-              {item.status === "voided" ? "Discarded" : "Not bought yet"}
-            </Text>
-          )}
-          {item.voidBlocker === null ? (
-            <OwnClick>
-              <Button
-                variant="plain"
-                tone="critical"
-                onClick={onVoid}
-                accessibilityLabel={`Void label of ${item.orderName}`}
-              >
-                Void label
-              </Button>
-            </OwnClick>
-          ) : null}
-        </BlockStack>
+        <WriteBackCell item={item} />
+      </IndexTable.Cell>
+      <IndexTable.Cell>
+        <FileCell item={item} onVoid={onVoid} onFileError={onFileError} />
       </IndexTable.Cell>
     </IndexTable.Row>
+  );
+}
+
+/** The carrier written once, as the order page's rates name it ("UPS Ground", not "UPS · UPS Ground"). */
+const serviceOf = (item: LabelListItem) =>
+  item.carrier ? describeService({ carrier: item.carrier, service: item.serviceName }) : "—";
+
+const isVoided = (item: LabelListItem) => item.status === "void_pending" || item.status === "voided";
+
+/** Long words (errors, several tracking numbers) wrap inside their column instead of widening the table. */
+function Wrapping({ children }: { children: ReactNode }) {
+  return <div style={{ whiteSpace: "normal", overflowWrap: "anywhere", maxWidth: "16rem" }}>{children}</div>;
+}
+
+function OrderCell({ item }: { item: LabelListItem }) {
+  return (
+    <BlockStack gap="050" inlineAlign="start">
+      {item.orderNumericId ? (
+        // Polaris renders it as a Remix Link: in-app navigation that keeps the embedded admin's context.
+        <OwnClick>
+          <Link url={`/app/orders/${item.orderNumericId}`} removeUnderline>
+            <Text as="span" fontWeight="semibold">
+              {item.orderName}
+            </Text>
+          </Link>
+        </OwnClick>
+      ) : (
+        <Text as="span" fontWeight="semibold">
+          {item.orderName}
+        </Text>
+      )}
+      {item.kind === "return" ? <Badge size="small">Return</Badge> : null}
+      <Text as="span" tone="subdued" variant="bodySm">
+        {formatDateTime(item.createdAt)}
+      </Text>
+      {item.boughtOutside ? <Badge>Bought outside the app</Badge> : null}
+    </BlockStack>
+  );
+}
+
+function StatusCell({ item }: { item: LabelListItem }) {
+  const status = statusOf(item);
+  return (
+    <BlockStack gap="100" inlineAlign="start">
+      {item.lastError && item.status === "failed" ? (
+        <Tooltip content={item.lastError}>
+          <Badge tone={status.tone}>{status.label}</Badge>
+        </Tooltip>
+      ) : (
+        <Badge tone={status.tone}>{status.label}</Badge>
+      )}
+      {item.refund?.status === "rejected" && !isVoided(item) ? (
+        <Badge tone="warning">Void refused: the parcel was scanned</Badge>
+      ) : null}
+    </BlockStack>
+  );
+}
+
+function TrackingCell({ item }: { item: LabelListItem }) {
+  if (item.trackingNumbers.length === 0 && item.parcels.length === 0) return <Text as="span">—</Text>;
+  return (
+    <BlockStack gap="050" inlineAlign="start">
+      <Wrapping>
+        {item.trackingNumbers.length === 0 ? (
+          "—"
+        ) : item.trackingUrl ? (
+          // The carrier's tracking page is outside the app: a new tab, not in-app navigation.
+          <OwnClick>
+            <Link url={item.trackingUrl} target="_blank">
+              {item.trackingNumbers.join(", ")}
+            </Link>
+          </OwnClick>
+        ) : (
+          item.trackingNumbers.join(", ")
+        )}
+      </Wrapping>
+      <ParcelStatuses parcels={item.parcels} />
+    </BlockStack>
+  );
+}
+
+function WriteBackCell({ item }: { item: LabelListItem }) {
+  const voided = isVoided(item);
+  const writeBack = WRITE_BACK[item.writeBack.status];
+  return (
+    <BlockStack gap="050" inlineAlign="start">
+      {voided && item.refund?.shopify === "cancelled" ? (
+        // Its tracking left Shopify with the cancelled fulfillment: "Not yet" would promise it.
+        <Badge>Fulfillment cancelled</Badge>
+      ) : voided && item.refund?.shopify === "cancel_pending" ? (
+        <Badge tone="attention">Cancelling fulfillment</Badge>
+      ) : voided ? (
+        <Text as="span" tone="subdued">
+          —
+        </Text>
+      ) : (
+        <Badge tone={writeBack.tone}>{writeBack.label}</Badge>
+      )}
+      {item.writeBack.status === "failed" && item.writeBack.lastError ? (
+        <Wrapping>
+          <Text as="span" tone="critical" variant="bodySm">
+            {item.writeBack.lastError}
+          </Text>
+        </Wrapping>
+      ) : null}
+    </BlockStack>
+  );
+}
+
+function FileCell({
+  item,
+  onVoid,
+  onFileError,
+}: {
+  item: LabelListItem;
+  onVoid: () => void;
+  onFileError: (message: string | null) => void;
+}) {
+  return (
+    <BlockStack gap="100" inlineAlign="start">
+      {isVoided(item) && item.labelUrl ? (
+        // A voided label must not ship: no download offered.
+        <Text as="span" tone="subdued">
+          Voided
+        </Text>
+      ) : item.labelUrl ? (
+        <OwnClick>
+          <LabelFileButtons label={item} variant="plain" onError={onFileError} />
+        </OwnClick>
+      ) : (
+        <Text as="span" tone="subdued">
+          {item.status === "voided" ? "Discarded" : "Not bought yet"}
+        </Text>
+      )}
+      {item.voidBlocker === null ? (
+        <OwnClick>
+          <Button
+            variant="plain"
+            tone="critical"
+            onClick={onVoid}
+            accessibilityLabel={`Void label of ${item.orderName}`}
+          >
+            Void label
+          </Button>
+        </OwnClick>
+      ) : null}
+    </BlockStack>
   );
 }
 

@@ -6,7 +6,6 @@ import {
   Box,
   Button,
   Card,
-  EmptyState,
   IndexFilters,
   IndexTable,
   InlineStack,
@@ -60,6 +59,9 @@ export type OrderListProps = {
   selection: OrderSelection;
   onSelectionChange: (update: (current: OrderSelection) => OrderSelection) => void;
 };
+
+/** Polaris's IndexFilters bar with tabs, as drawn at phone and desktop widths alike (49 px). */
+const FILTER_BAR_HEIGHT = "3.0625rem";
 
 // The Orders list's path: /app itself is the home (app._index.tsx).
 export const ORDERS_PATH = "/app/orders";
@@ -231,6 +233,13 @@ export function OrderList({
     return () => clearTimeout(timer);
   }, [query, search, params, setParams, leaving]);
 
+  // Paged or switched from further down, the list goes back to its top at the click, not when the
+  // rows arrive: a phone's filter bar, stuck to the top while scrolled, would otherwise jump back
+  // into place under the merchant's eyes (a layout shift) the moment Remix restored the scroll.
+  const showListTop = () => {
+    if (window.scrollY > 0) window.scrollTo({ top: 0 });
+  };
+
   const selectTab = useCallback(
     (index: number) => {
       const next = new URLSearchParams(params);
@@ -239,18 +248,38 @@ export function OrderList({
       else next.set("tab", id);
       next.delete("after");
       next.delete("before");
-      setParams(next);
+      showListTop();
+      setParams(next, { preventScrollReset: true });
     },
     [params, setParams],
   );
 
+  // The list's identity: the rows of another tab, page or search replace these rather than move.
+  const listKey = [tab, search, params.get("after") ?? "", params.get("before") ?? ""].join("\n");
+  const listRef = useRef<HTMLDivElement>(null);
+  // The page arrows are part of the list, so they are new too: the arrow the merchant pressed
+  // gets the focus back, so a keyboard pages on where it was.
+  const pagedWith = useRef<"Next" | "Previous" | null>(null);
+  useEffect(() => {
+    const direction = pagedWith.current;
+    pagedWith.current = null;
+    if (!direction || (document.activeElement && document.activeElement !== document.body)) return;
+    const buttons = listRef.current?.querySelectorAll<HTMLButtonElement>("button") ?? [];
+    const arrows = [...buttons].filter((b) => ["Next", "Previous"].includes(b.getAttribute("aria-label") ?? ""));
+    const usable = arrows.filter((b) => !b.disabled && b.getAttribute("aria-disabled") !== "true");
+    const target = usable.find((b) => b.getAttribute("aria-label") === direction) ?? usable[0];
+    target?.focus({ preventScroll: true });
+  }, [listKey]);
+
   const page = (direction: "after" | "before", cursor: string | null) => {
     if (!cursor) return;
+    pagedWith.current = direction === "after" ? "Next" : "Previous";
     const next = new URLSearchParams(params);
     next.delete("after");
     next.delete("before");
     next.set(direction, cursor);
-    setParams(next);
+    showListTop();
+    setParams(next, { preventScrollReset: true });
   };
 
   const open = (row: OrderRow) => {
@@ -258,57 +287,55 @@ export function OrderList({
     navigate(`/app/orders/${row.orderId}`);
   };
 
+  // Text only: Polaris's EmptyState holds a tall placeholder until its picture loads and then
+  // shrinks, which moved everything under it each time a tab came up empty (issue 25).
   const emptyState = (
-    <EmptyState heading={search ? `No orders match "${search}"` : "Nothing to ship"} image="">
-      <p>
-        {tab === "drafts"
-          ? "No draft labels. Open an order and choose a rate to create one."
-          : tab === "bought"
-            ? "No labels bought yet."
-            : filteredOnPage
-              ? "No orders on this page match this tab. Try the next page."
-              : "Orders awaiting shipment appear here as they come in."}
-      </p>
-    </EmptyState>
+    <Box paddingBlock="1000" paddingInline="400">
+      <BlockStack gap="200" inlineAlign="center">
+        <Text as="p" variant="headingMd" alignment="center">
+          {search ? `No orders match "${search}"` : "Nothing to ship"}
+        </Text>
+        <Text as="p" tone="subdued" alignment="center">
+          {tab === "drafts"
+            ? "No draft labels. Open an order and choose a rate to create one."
+            : tab === "bought"
+              ? "No labels bought yet."
+              : filteredOnPage
+                ? "No orders on this page match this tab. Try the next page."
+                : "Orders awaiting shipment appear here as they come in."}
+        </Text>
+      </BlockStack>
+    </Box>
   );
 
   return (
     <Card padding="0">
-      <IndexFilters
-        tabs={TABS.map((t) => ({ id: t.id, content: t.content }))}
-        selected={Math.max(
-          0,
-          TABS.findIndex((t) => t.id === tab),
-        )}
-        onSelect={selectTab}
-        queryValue={query}
-        queryPlaceholder="Search by order name, e.g. #1001"
-        onQueryChange={setQuery}
-        onQueryClear={() => setQuery("")}
-        filters={[]}
-        onClearAll={() => setQuery("")}
-        mode={mode}
-        setMode={setMode}
-        loading={loading}
-        canCreateNewView={false}
-        cancelAction={{ onAction: () => setQuery(search) }}
-      />
-      {shopifyAgeSeconds !== null ? (
-        <div style={{ padding: "8px 16px" }}>
-          <Text as="p" tone="subdued">
-            {`A bulk run is using this store's Shopify allowance, so these orders are as Shopify listed them ${
-              shopifyAgeSeconds < 5 ? "a moment" : `${shopifyAgeSeconds} seconds`
-            } ago. Label statuses are current.`}
-          </Text>
-        </div>
-      ) : null}
-      {filteredOnPage && rows.length > 0 ? (
-        <div style={{ padding: "8px 16px" }}>
-          <Text as="p" tone="subdued">
-            Showing the orders on this page that match; use the arrows for more.
-          </Text>
-        </div>
-      ) : null}
+      {/* The filter bar's height, held before the page is interactive: Polaris draws the bar only
+          then, and the list under it moved down by its height at every load (issue 25). */}
+      <div style={{ minHeight: FILTER_BAR_HEIGHT }}>
+        <IndexFilters
+          tabs={TABS.map((t) => ({ id: t.id, content: t.content }))}
+          selected={Math.max(
+            0,
+            TABS.findIndex((t) => t.id === tab),
+          )}
+          onSelect={selectTab}
+          queryValue={query}
+          queryPlaceholder="Search by order name, e.g. #1001"
+          onQueryChange={setQuery}
+          onQueryClear={() => setQuery("")}
+          filters={[]}
+          onClearAll={() => setQuery("")}
+          mode={mode}
+          setMode={setMode}
+          loading={loading}
+          canCreateNewView={false}
+          // A phone's filter bar stuck to the top while scrolled snaps back into the page when the
+          // next page scrolls to the top: a jump of the whole list (issue 25). It stays in place.
+          disableStickyMode
+          cancelAction={{ onAction: () => setQuery(search) }}
+        />
+      </div>
       {tooMany ? (
         <Box padding="300" paddingInline="400">
           <Banner tone="warning" onDismiss={() => setTooMany(null)}>
@@ -334,12 +361,34 @@ export function OrderList({
           </InlineStack>
         </Box>
       ) : null}
-      {/* A click on an order's link (or row) opens it, whatever search is still pending. */}
+      {/* A click on an order's link (or row) opens it, whatever search is still pending. Keyed by
+          the list it shows: another tab, page or search arrives as new rows in the place of the
+          old (kept, dimmed, while it loads), so nothing on screen is pushed aside (issue 25: each
+          switch moved the rows by hundreds of pixels). */}
       <div
+        key={listKey}
+        ref={listRef}
+        style={{ opacity: loading ? 0.6 : 1, transition: "opacity var(--p-motion-duration-100)" }}
         onClickCapture={(event) => {
           if (event.target instanceof Element && event.target.closest("a[href], tr")) cancelPendingSearch();
         }}
       >
+        {shopifyAgeSeconds !== null ? (
+          <div style={{ padding: "8px 16px" }}>
+            <Text as="p" tone="subdued">
+              {`A bulk run is using this store's Shopify allowance, so these orders are as Shopify listed them ${
+                shopifyAgeSeconds < 5 ? "a moment" : `${shopifyAgeSeconds} seconds`
+              } ago. Label statuses are current.`}
+            </Text>
+          </div>
+        ) : null}
+        {filteredOnPage && rows.length > 0 ? (
+          <div style={{ padding: "8px 16px" }}>
+            <Text as="p" tone="subdued">
+              Showing the orders on this page that match; use the arrows for more.
+            </Text>
+          </div>
+        ) : null}
         <IndexTable
           condensed={condensed}
           resourceName={{ singular: "order", plural: "orders" }}

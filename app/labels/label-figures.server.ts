@@ -44,13 +44,12 @@ export async function listLabelSpend(db: PrismaClient, shop: string, since: Date
 
 const ON_THE_WAY: LabelStatus[] = ["creating", "draft", "purchasing", "purchased"];
 const HOLDS_A_SHIPMENT: LabelStatus[] = [...ON_THE_WAY, "fulfilled"];
-const BOUGHT: LabelStatus[] = ["purchased", "fulfilled"];
 
 /** The shop's labels whose shipment is not in Shopify as fulfilled yet: drafts, buying, bought. */
 export async function listLabelsOnTheWay(db: PrismaClient, shop: string) {
   return db.label.findMany({
     where: { shop, status: { in: ON_THE_WAY } },
-    select: { orderGid: true, status: true, attention: true, writeBackStatus: true },
+    select: { orderGid: true, status: true, attention: true },
   });
 }
 
@@ -80,12 +79,6 @@ export async function findLabelledFulfillmentOrders(
     select: { fulfillmentOrderGid: true },
   });
   return new Set(rows.map((row) => row.fulfillmentOrderGid));
-}
-
-/** How many of these labels are bought and not voided. */
-export async function countBoughtLabels(db: PrismaClient, shop: string, labelIds: readonly string[]): Promise<number> {
-  if (labelIds.length === 0) return 0;
-  return db.label.count({ where: { shop, id: { in: [...labelIds] }, status: { in: BOUGHT } } });
 }
 
 /** The order a label of the shop was made for, by the order's name ("#1001"); null if none. */

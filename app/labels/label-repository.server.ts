@@ -21,11 +21,13 @@ import {
 } from "~/shopify/ids";
 import { parseStoredJson } from "~/utils/stored-json";
 
+import { whereLabelsNeed } from "./label-needs.server";
 import {
   ACTIVE_STATUSES,
   LABEL_ATTENTIONS,
   LABEL_STATUSES,
   type LabelAttention,
+  type LabelNeed,
   type LabelStatus,
   WRITE_BACK_STATUSES,
   type WriteBackStatus,
@@ -411,6 +413,8 @@ export async function listLabels(
     statuses?: readonly LabelStatus[];
     kind?: LabelKind;
     orderName?: string;
+    /** Only the labels with this need after purchase (label-needs.server.ts). */
+    need?: LabelNeed;
     newestBy?: "createdAt" | "updatedAt";
     take: number;
     skip?: number;
@@ -418,6 +422,7 @@ export async function listLabels(
 ): Promise<LabelView[]> {
   const rows = await db.label.findMany({
     where: {
+      ...(filter.need ? await whereLabelsNeed(db, shop, filter.need) : {}),
       shop,
       ...(filter.statuses ? { status: { in: [...filter.statuses] } } : {}),
       ...(filter.kind ? { kind: filter.kind } : {}),

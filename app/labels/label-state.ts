@@ -120,3 +120,11 @@ export const TRACKING_STATUS_TEXT: Record<string, string> = {
   exception: "Delayed",
   returned: "Returned to sender",
 };
+
+/**
+ * Bought labels that wait for the merchant after purchase, each a Labels list filter and a tile
+ * of the home page (label-needs.server.ts holds the one definition both read): a parcel the carrier
+ * reports delayed, and tracking that did not reach Shopify.
+ */
+export const LABEL_NEEDS = ["tracking_exception", "write_back_failed"] as const;
+export type LabelNeed = (typeof LABEL_NEEDS)[number];

@@ -9,6 +9,7 @@ import { renderScreen } from "../../test/helpers/render-screen";
 import { createAdminRequest } from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
+import { listShopLabels } from "../screens/label-list.server";
 import HomePage, { action, loader } from "./app._index";
 
 setupMockServer();
@@ -148,6 +149,13 @@ describe("home page loader", () => {
       trackingExceptions: 1,
       failedWriteBacks: 1,
     });
+    // Each label tile's number is the length of the Labels list its link opens.
+    for (const [filter, count] of [
+      ["tracking_exception", home.attention.trackingExceptions],
+      ["write_back_failed", home.attention.failedWriteBacks],
+    ] as const) {
+      expect((await listShopLabels(db, TEST_SHOP, { filter })).items, filter).toHaveLength(count);
+    }
     expect(home.shopifyProblem).toBeNull();
   });
 });
@@ -163,6 +171,8 @@ describe("home page", () => {
     expect(text).toContain("Needs attention now");
     expect(html).toContain('href="/app/orders?tab=drafts"');
     expect(html).toContain('href="/app/orders?tab=needs_label"');
+    expect(html).toContain('href="/app/labels?status=tracking_exception"');
+    expect(html).toContain('href="/app/labels?status=write_back_failed"');
     expect(html).toContain(`href="/app/orders/${o1.numericId}"`);
     expect(text).toContain("$6.12");
     // The margin of #1001: $8.95 paid for shipping, $6.12 of label.

@@ -21,7 +21,7 @@ import { usePolling } from "~/components/use-polling";
 import { useVoidLabels, VoidLabelsModal } from "~/components/void-labels";
 import { requireShopContext } from "~/http/shop-context.server";
 import { LabelIdsFieldSchema, voidLabelsForStaff } from "~/http/void-labels.server";
-import { LABEL_FILTER_NAMES, LABEL_LIST_FILTERS } from "~/screens/label-list";
+import { isNamedLabelFilter, LABEL_FILTER_NAMES, LABEL_LIST_FILTERS } from "~/screens/label-list";
 import { listShopLabels } from "~/screens/label-list.server";
 
 // /app/labels — every label of the shop; select bought ones (or one row) to void them (ADR 22).
@@ -101,7 +101,7 @@ export default function LabelsPage() {
   };
 
   const options = LABEL_LIST_FILTERS.map((f) => ({
-    label: `${f === "all" || f === "return" ? LABEL_FILTER_NAMES[f] : LABEL_STATUS_NAMES[f]} (${counts[f]})`,
+    label: `${isNamedLabelFilter(f) ? LABEL_FILTER_NAMES[f] : LABEL_STATUS_NAMES[f]} (${counts[f]})`,
     value: f,
   }));
 
@@ -143,9 +143,11 @@ export default function LabelsPage() {
             ) : (
               <EmptyState
                 heading={
-                  filter === "return"
-                    ? "No return labels"
-                    : `No ${LABEL_STATUS_NAMES[filter as Exclude<typeof filter, "all" | "return">]?.toLowerCase() ?? ""} labels`
+                  filter === "write_back_failed"
+                    ? "Every bought label's tracking is in Shopify"
+                    : isNamedLabelFilter(filter)
+                      ? `No ${LABEL_FILTER_NAMES[filter].toLowerCase()}`
+                      : `No ${LABEL_STATUS_NAMES[filter].toLowerCase()} labels`
                 }
                 action={{ content: "Show all labels", onAction: () => go({ status: "all" }) }}
                 image={EMPTY_STATE_IMAGE}

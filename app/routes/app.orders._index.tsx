@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { Banner, BlockStack, Button, Layout, Page, Text } from "@shopify/polaris";
+import { Banner, BlockStack, Box, Button, Layout, Page, Text } from "@shopify/polaris";
 import { useState } from "react";
 import { z } from "zod";
 
@@ -66,6 +66,17 @@ export default function OrdersPage() {
             <ConnectShippingCallout />
           </Layout.Section>
         ) : null}
+        {/* Above the list, not under it: a list of another length would move it (issue 25). */}
+        {setup.apiKeyConfigured && setup.mode === "sandbox" ? (
+          <Layout.Section>
+            {/* A phone's cards run edge to edge: the note keeps the page's margin. */}
+            <Box paddingInline={{ xs: "400", sm: "0" }}>
+              <Text as="p" tone="subdued">
+                Sandbox mode: labels are free test labels and cannot be shipped.
+              </Text>
+            </Box>
+          </Layout.Section>
+        ) : null}
         {problem ? (
           <Layout.Section>
             <Banner tone="warning" title="The orders did not load">
@@ -81,13 +92,6 @@ export default function OrdersPage() {
         {list ? (
           <Layout.Section>
             <OrderList {...list} selection={selection} onSelectionChange={setSelection} />
-          </Layout.Section>
-        ) : null}
-        {setup.apiKeyConfigured && setup.mode === "sandbox" ? (
-          <Layout.Section>
-            <Text as="p" tone="subdued">
-              Sandbox mode: labels are free test labels and cannot be shipped.
-            </Text>
           </Layout.Section>
         ) : null}
       </Layout>

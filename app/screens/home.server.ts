@@ -1,13 +1,13 @@
 import type { PrismaClient } from "@prisma/client";
 
 import {
-  countBoughtLabels,
   findLabelledFulfillmentOrders,
   type LabelSpend,
   listLabelsOnTheWay,
   listLabelSpend,
   listOrdersWithAttention,
 } from "~/labels/label-figures.server";
+import { countLabelsNeeding } from "~/labels/label-needs.server";
 import type { AdminGraphqlClient, ShopifyError } from "~/shopify/admin-client";
 import { getNumericId } from "~/shopify/ids";
 import {
@@ -303,34 +303,25 @@ async function countAttention(
   shop: string,
   awaiting: Result<OrderCount, ShopifyError>,
 ): Promise<AttentionCounts> {
-  const [unshipped, flagged, blocked, exceptions] = await Promise.all([
+  const [unshipped, flagged, blocked, trackingExceptions, failedWriteBacks] = await Promise.all([
     listLabelsOnTheWay(db, shop),
     listOrdersWithAttention(db, shop, ATTENTION_AFTER_PURCHASE),
     db.autoDraftOutcome.findMany({
       where: { shop, status: "blocked" },
       select: { orderGid: true, fulfillmentOrderGid: true },
     }),
-    db.parcelTracking.findMany({
-      where: { shop, status: "exception" },
-      select: { labelId: true },
-      distinct: ["labelId"],
-    }),
+    // The Labels list's own definitions (label-needs.server.ts): each tile counts the rows its link shows.
+    countLabelsNeeding(db, shop, "tracking_exception"),
+    countLabelsNeeding(db, shop, "write_back_failed"),
   ]);
   const drafts = unshipped.filter((l) => l.status === "creating" || l.status === "draft");
   const ordersOf = (rows: readonly { orderGid: string }[]) => new Set(rows.map((r) => r.orderGid)).size;
-  const [labelledShipments, bought] = await Promise.all([
-    // An outcome whose shipment has a label since is moot, as on the Orders list.
-    findLabelledFulfillmentOrders(
-      db,
-      shop,
-      blocked.map((b) => b.fulfillmentOrderGid),
-    ),
-    countBoughtLabels(
-      db,
-      shop,
-      exceptions.map((e) => e.labelId),
-    ),
-  ]);
+  // An outcome whose shipment has a label since is moot, as on the Orders list.
+  const labelledShipments = await findLabelledFulfillmentOrders(
+    db,
+    shop,
+    blocked.map((b) => b.fulfillmentOrderGid),
+  );
   const stillBlocked = blocked.filter((b) => !labelledShipments.has(b.fulfillmentOrderGid));
   return {
     // Shopify's count of orders awaiting shipment less those with a label on the way (a draft, or
@@ -342,8 +333,8 @@ async function countAttention(
     drafts: ordersOf(drafts.filter((l) => l.attention !== "on_hold")),
     problems: new Set([...flagged, ...stillBlocked.map((b) => b.orderGid)]).size,
     onHold: ordersOf(drafts.filter((l) => l.attention === "on_hold")),
-    trackingExceptions: bought,
-    failedWriteBacks: unshipped.filter((l) => l.status === "purchased" && l.writeBackStatus === "failed").length,
+    trackingExceptions,
+    failedWriteBacks,
   };
 }
 

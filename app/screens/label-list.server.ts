@@ -1,5 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 
+import { countLabelsNeeding } from "~/labels/label-needs.server";
 import {
   countLabelsByStatus,
   countReturnLabels,
@@ -7,7 +8,7 @@ import {
   type LabelView,
   listLabels,
 } from "~/labels/label-repository.server";
-import { type LabelStatus, type WriteBackStatus } from "~/labels/label-state";
+import { type LabelNeed, type LabelStatus, type WriteBackStatus } from "~/labels/label-state";
 import { listParcelStatuses, type ParcelStatusView } from "~/labels/parcel-tracking.server";
 import { describeVoidBlocker } from "~/labels/void-label.server";
 import { getNumericId } from "~/shopify/ids";
@@ -74,9 +75,9 @@ export async function listShopLabels(
   const filter = options.filter ?? "all";
   const page = Math.max(1, Math.floor(options.page ?? 1));
   const pageSize = options.pageSize ?? LABEL_PAGE_SIZE;
-  const [labels, byStatus, returns] = await Promise.all([
+  const [labels, byStatus, returns, trackingExceptions, failedWriteBacks] = await Promise.all([
     listLabels(db, shop, {
-      ...(filter === "all" ? {} : filter === "return" ? { kind: "return" } : { statuses: [filter] }),
+      ...selectFilter(filter),
       newestBy: "createdAt",
       skip: (page - 1) * pageSize,
       // One extra row tells whether there is a next page without counting.
@@ -84,6 +85,8 @@ export async function listShopLabels(
     }),
     countLabelsByStatus(db, shop),
     countReturnLabels(db, shop),
+    countLabelsNeeding(db, shop, "tracking_exception"),
+    countLabelsNeeding(db, shop, "write_back_failed"),
   ]);
   const parcels = await listParcelStatuses(
     db,
@@ -93,6 +96,8 @@ export async function listShopLabels(
   const counts: Record<LabelListFilter, number> = {
     all: Object.values(byStatus).reduce((sum, n) => sum + n, 0),
     return: returns,
+    tracking_exception: trackingExceptions,
+    write_back_failed: failedWriteBacks,
     ...byStatus,
   };
   return {
@@ -104,6 +109,13 @@ export async function listShopLabels(
       .map((label) => toLabelListItem(label, parcels.get(label.id) ?? [], options.now ?? new Date())),
     counts,
   };
+}
+
+function selectFilter(filter: LabelListFilter): { kind?: "return"; need?: LabelNeed; statuses?: LabelStatus[] } {
+  if (filter === "all") return {};
+  if (filter === "return") return { kind: "return" };
+  if (filter === "tracking_exception" || filter === "write_back_failed") return { need: filter };
+  return { statuses: [filter] };
 }
 
 function toLabelListItem(label: LabelView, parcels: ParcelStatusView[], now: Date): LabelListItem {

@@ -105,7 +105,10 @@ export function renderAdminPage(input: AdminPageInput): string {
     .frame { grid-template-columns: 1fr; border-radius: 0; }
     nav.side, .search, .simulate label, .store span:not(.avatar) { display: none; }
     .brand { width: auto; }
+    /* The brand's words go before the page grows past a 390 px phone (the app frame with it). */
+    .brand span:not(.mark) { display: none; }
     header.top { gap: 8px; }
+    .simulate { margin-left: auto; }
   }
 </style>
 </head>
