@@ -121,6 +121,65 @@ describe("order label page loader", () => {
     );
   });
 
+  it("streams rates with the page for a ready shipment, sorted out by the service, and charges nothing", async () => {
+    const { shopify, shipping, ready } = setUp();
+    await ready;
+    const data = await load(orderIdOf(shopify, "#1001"));
+    const section = data.page?.fulfillmentOrders[0];
+    expect(data.page?.order).toMatchObject({
+      shippingMethod: expect.any(String),
+      shippingPaid: { amount: "8.95", currency: "USD" },
+    });
+    // A promise, not the rates: the page's HTML does not wait for the shipping service.
+    const quote = data.quotes[section?.id ?? ""];
+    expect(quote).toBeInstanceOf(Promise);
+    const answer = await quote;
+    expect(answer?.error).toBeUndefined();
+    expect(answer?.rates?.length).toBeGreaterThan(1);
+    expect(shipping.charges(DEMO_ORG)).toEqual([]);
+  });
+
+  it("streams the refusal Get rates would show when the quote fails", async () => {
+    const { shopify, shipping, ready } = setUp();
+    await ready;
+    shipping.setFaults({ failures: [{ endpoint: "POST /v1/rates", kind: "unavailable", times: 10 }] });
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const orderId = orderIdOf(shopify, "#1001");
+    const data = await load(orderId);
+    const section = data.page?.fulfillmentOrders[0];
+    const streamed = await data.quotes[section?.id ?? ""];
+    const asked = await post(orderId, {
+      intent: "get-rates",
+      fulfillmentOrderId: section?.id ?? "",
+      request: JSON.stringify(section?.prefill.request),
+    });
+    const message = (asked.body.error as { message: string }).message;
+    expect(message).toMatch(/\w/);
+    expect(streamed?.rates).toBeUndefined();
+    // The same words; only the support reference differs, one per failure.
+    expect(streamed?.error?.message.replace(/[A-Z0-9-]{6,}/g, "REF")).toBe(message.replace(/[A-Z0-9-]{6,}/g, "REF"));
+  });
+
+  it("quotes nothing with the page for a blocked shipment or one with a label", async () => {
+    const { shopify, ready } = setUp();
+    await ready;
+    const blocked = await load(orderIdOf(shopify, "#1014"));
+    expect(blocked.page?.fulfillmentOrders[0]?.prefill.problems.some((p) => p.severity === "blocking")).toBe(true);
+    expect(blocked.quotes).toEqual({});
+
+    const orderId = orderIdOf(shopify, "#1001");
+    await draftFirstShipment(orderId);
+    expect((await load(orderId)).quotes).toEqual({});
+  });
+
+  it("quotes nothing with the page for a shop without a key", async () => {
+    const { shopify } = setUp({ apiKey: null });
+    const data = await load(orderIdOf(shopify, "#1001"));
+    expect(data.page?.setup.apiKeyConfigured).toBe(false);
+    expect(data.quotes).toEqual({});
+  });
+
   it("answers 404 for an order that does not exist", async () => {
     setUp();
     await expect(load("999999")).rejects.toMatchObject({ status: 404 });
