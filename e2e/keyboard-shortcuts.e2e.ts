@@ -9,7 +9,7 @@ const browser = withDemoBrowser();
 const cents = (price: string) => Math.round(Number(price.replace(/[^0-9.]/g, "")) * 100);
 
 describe("keyboard shortcuts on the order page", () => {
-  it("get rates, choose the cheapest, and open the Buy confirmation without spending; P prints", async () => {
+  it("get rates, choose the marked rate, and open the Buy confirmation without spending; P prints", async () => {
     const guarded = await openGuardedPage(browser(), "keyboard-shortcuts");
     const printed = await recordPrints(guarded);
     const frame = await openApp(guarded.page, "/app/orders");
