@@ -44,6 +44,8 @@ async function load(orderId: string) {
     params: { orderId },
     context: {},
   });
+  // The quotes the page streams end inside the test that started them.
+  await Promise.allSettled(Object.values(result.quotes));
   return result;
 }
 
