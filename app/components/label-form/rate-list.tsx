@@ -77,9 +77,12 @@ export function RateList({
               </BlockStack>
               <InlineStack gap="300" blockAlign="center" wrap={false}>
                 {isMarked ? (
-                  <Text as="span" variant="bodySm" tone="subdued">
-                    Press <KeyboardKey>C</KeyboardKey>
-                  </Text>
+                  // One piece on a narrow screen: "Press" above its key reads as two labels.
+                  <span style={{ whiteSpace: "nowrap" }}>
+                    <Text as="span" variant="bodySm" tone="subdued">
+                      Press <KeyboardKey>C</KeyboardKey>
+                    </Text>
+                  </span>
                 ) : null}
                 <Text as="span" fontWeight="semibold">
                   {price}
