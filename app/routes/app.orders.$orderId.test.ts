@@ -110,6 +110,12 @@ describe("order label page loader", () => {
     const data = await load(orderIdOf(shopify, "#1016"));
     expect(data.page?.fulfillmentOrders).toHaveLength(2);
     expect(new Set(data.page?.fulfillmentOrders.map((s) => s.locationName)).size).toBe(2);
+    // Each shipment the check finds ready gets its own streamed quote.
+    const quotable = (data.page?.fulfillmentOrders ?? [])
+      .filter((s) => s.label === null && !s.prefill.problems.some((p) => p.severity === "blocking"))
+      .map((s) => s.id);
+    expect(quotable).toHaveLength(2);
+    expect(Object.keys(data.quotes).sort()).toEqual([...quotable].sort());
   });
 
   it("puts each prefill problem on its field: Brazil without CPF needs the tax id", async () => {
