@@ -169,6 +169,21 @@ describe("order label page loader", () => {
     expect(streamed?.error?.message.replace(/[A-Z0-9-]{6,}/g, "REF")).toBe(message.replace(/[A-Z0-9-]{6,}/g, "REF"));
   });
 
+  it("ends a slow streamed quote with a message while the page's stream is still open", async () => {
+    const { shopify, shipping, ready } = setUp();
+    await ready;
+    shipping.setFaults({ latency_ms: { "POST /v1/rates": 8_000 } });
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const started = Date.now();
+    const data = await load(orderIdOf(shopify, "#1001"));
+    const answer = await data.quotes[data.page?.fulfillmentOrders[0]?.id ?? ""];
+    // Under entry.server's streamTimeout (5 s) plus its 1 s of grace.
+    expect(Date.now() - started).toBeLessThan(6_000);
+    expect(answer?.rates).toBeUndefined();
+    expect(answer?.error?.message).toMatch(/\w/);
+  });
+
   it("quotes nothing with the page for a blocked shipment or one with a label", async () => {
     const { shopify, ready } = setUp();
     await ready;

@@ -37,6 +37,10 @@ import {
 // /app/orders/:orderId — the label page of one order (numeric Shopify id). Every fulfillment
 // order that ships gets its own section (a split order shows each); `?fo=<numeric id>` selects one.
 
+// Within entry.server's streamTimeout (5 s): a quote still out then would be cut from the stream;
+// ended by its deadline, it answers with the service's own timeout message instead.
+const STREAMED_QUOTE_MS = 4_500;
+
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { shop, db, admin, redirect } = await requireShopContext(request);
   const orderGid = requireOrderGid(params);
@@ -50,7 +54,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   }
   // Rates load with the page (issue 25 §2): each a promise the page streams (single fetch), so
   // its HTML never waits for the shipping service; each answers as "Get rates" would.
-  const started = await startOrderPageQuotes({ db, shop }, page.value);
+  const started = await startOrderPageQuotes({ db, shop }, page.value, { deadline: Date.now() + STREAMED_QUOTE_MS });
   const quotes: Record<string, Promise<QuoteAnswer>> = Object.fromEntries(
     Object.entries(started).map(([id, quote]) => [id, quote.then((result) => answerQuote(result, redirect))]),
   );

@@ -29,7 +29,7 @@ import {
   type ValidatedAddress,
   validateShipToAddress,
 } from "~/shipments/validate-address.server";
-import type { ShippingClient } from "~/shipping/client.server";
+import type { CallOptions, ShippingClient } from "~/shipping/client.server";
 import type { ProductForCustoms } from "~/shipping/customs-description";
 import { isBlocking, type KnownPreflightProblem, type LabelRequestInput } from "~/shipping/preflight";
 import { AddressValidationRequestSchema, CreateLabelRequestSchema, type Rate } from "~/shipping/schemas";
@@ -364,10 +364,14 @@ export type PageQuoteResult = Result<{ rates: Rate[]; requestId: string | null }
  * The page's one quote, whoever asks: the rates that load with the page and "Get rates" (or R)
  * after the merchant edits the details. Checked for quoting, then priced by the service (free).
  */
-async function quoteRequest(shipping: ShippingClient, request: LabelRequestInput): Promise<PageQuoteResult> {
+async function quoteRequest(
+  shipping: ShippingClient,
+  request: LabelRequestInput,
+  call?: CallOptions,
+): Promise<PageQuoteResult> {
   const ready = checkForQuote(request);
   if (!ready.ok) return ready;
-  return quoteShipment(shipping, ready.value);
+  return quoteShipment(shipping, ready.value, call);
 }
 
 /** Rates for the request as the page holds it (free), for an order of this shop's only. */
@@ -392,16 +396,19 @@ export function quotesWithPage(section: Pick<FulfillmentOrderSection, "label" | 
  * shipment quotesWithPage lets through, with the same quote as "Get rates". Started, not awaited,
  * so the page's HTML does not wait for the shipping service. None when the shop has no usable key.
  * The order was just read by loadOrderLabelPage for this shop, so it is not read again.
+ * `call.deadline` ends a slow quote with the service's timeout message while the page's stream is
+ * still open to carry it.
  */
 export async function startOrderPageQuotes(
   deps: Pick<OrderPageDeps, "db" | "shop">,
   page: Pick<OrderLabelPage, "setup" | "fulfillmentOrders">,
+  call?: CallOptions,
 ): Promise<Record<string, Promise<PageQuoteResult>>> {
   const sections = page.fulfillmentOrders.filter(quotesWithPage);
   if (sections.length === 0 || !page.setup.apiKeyConfigured) return {};
   const shipping = await createShippingClientForShop(deps.db, deps.shop);
   if (!shipping.ok) return {};
-  return Object.fromEntries(sections.map((s) => [s.id, quoteRequest(shipping.value, s.prefill.request)]));
+  return Object.fromEntries(sections.map((s) => [s.id, quoteRequest(shipping.value, s.prefill.request, call)]));
 }
 
 /** Checks the address can be validated (US, complete), then validates it once per shop and address. */
