@@ -9,7 +9,7 @@ const browser = withDemoBrowser();
 const cents = (price: string) => Math.round(Number(price.replace(/[^0-9.]/g, "")) * 100);
 
 describe("keyboard shortcuts on the order page", () => {
-  it("get rates, choose the cheapest, and open the Buy confirmation without spending; P prints", async () => {
+  it("get rates, choose the marked rate, and open the Buy confirmation without spending; P prints", async () => {
     const guarded = await openGuardedPage(browser(), "keyboard-shortcuts");
     const printed = await recordPrints(guarded);
     const frame = await openApp(guarded.page, "/app/orders");
@@ -25,7 +25,11 @@ describe("keyboard shortcuts on the order page", () => {
     await keyboard.press("Escape");
     await frame.getByText("Buy the draft label (you confirm the amount first)").waitFor({ state: "hidden" });
 
-    // A letter typed in a field is the field's: no rates come.
+    // A letter typed in a field is the field's: no rates are asked for.
+    const quotes: string[] = [];
+    guarded.page.on("request", (r) => {
+      if (r.method() === "POST" && (r.postData() ?? "").includes("get-rates")) quotes.push(r.url());
+    });
     const field = frame.getByLabel("Apartment, suite, etc.").last();
     const before = await field.inputValue();
     await field.click();
@@ -34,21 +38,21 @@ describe("keyboard shortcuts on the order page", () => {
     expect(await field.inputValue()).toBe(`${before}r`);
     await field.fill(before);
     await frame.waitForLoadState("networkidle");
-    expect(await frame.getByRole("button", { name: /^Choose / }).count()).toBe(0);
+    expect(quotes).toEqual([]);
 
-    // R gets rates; C chooses the marked one (the customer's method names none here: the cheapest).
+    // R gets rates again; C chooses the marked one, the rate the customer chose at checkout
+    // (USPS Priority Mail here), whose row says so.
     await frame.getByRole("heading", { name: "Order #1002" }).click();
+    const answered = guarded.page.waitForResponse((r) => (r.request().postData() ?? "").includes("get-rates"));
     await keyboard.press("r");
-    const choose = await see(frame.getByRole("button", { name: /^Choose / }));
-    const prices = (await frame
-      .getByRole("button", { name: /^Choose / })
-      .evaluateAll((buttons) => buttons.map((b) => b.getAttribute("aria-label") ?? ""))) as string[];
-    const cheapest = Math.min(...prices.map((label) => cents(/ for (.+)$/.exec(label)?.[1] ?? "")));
-    expect(await choose.isVisible()).toBe(true);
+    await answered;
+    const choose = await see(frame.getByRole("button", { name: /^Choose .* \(shortcut C\)$/ }));
+    expect(await choose.getAttribute("aria-label")).toMatch(/^Choose USPS Priority Mail for /);
+    const marked = cents(/ for (.+) \(shortcut C\)$/.exec((await choose.getAttribute("aria-label")) ?? "")?.[1] ?? "");
     await keyboard.press("c");
     const buy = await see(frame.getByRole("button", { name: /^Buy label for / }), 30_000);
     await see(frame.getByText("Draft (free)"));
-    expect(cents(await buy.innerText())).toBe(cheapest);
+    expect(cents(await buy.innerText())).toBe(marked);
 
     // The admin's toast says so below the app, never over it, and one at a time.
     const toast = await see(guarded.page.locator(".toast").filter({ hasText: "Draft label created (free)" }));

@@ -48,6 +48,7 @@ function pageWith(label: OrderLabelPage["fulfillmentOrders"][number]["label"]): 
       email: null,
       displayFulfillmentStatus: "UNFULFILLED",
       shippingMethod: "Standard Shipping",
+      shippingPaid: { amount: "8.95", currency: "USD" },
     },
     setup: { apiKeyConfigured: true, mode: "live" },
     settings: {

@@ -44,6 +44,8 @@ async function load(orderId: string) {
     params: { orderId },
     context: {},
   });
+  // The quotes the page streams end inside the test that started them.
+  await Promise.allSettled(Object.values(result.quotes));
   return result;
 }
 
@@ -108,6 +110,12 @@ describe("order label page loader", () => {
     const data = await load(orderIdOf(shopify, "#1016"));
     expect(data.page?.fulfillmentOrders).toHaveLength(2);
     expect(new Set(data.page?.fulfillmentOrders.map((s) => s.locationName)).size).toBe(2);
+    // Each shipment the check finds ready gets its own streamed quote.
+    const quotable = (data.page?.fulfillmentOrders ?? [])
+      .filter((s) => s.label === null && !s.prefill.problems.some((p) => p.severity === "blocking"))
+      .map((s) => s.id);
+    expect(quotable).toHaveLength(2);
+    expect(Object.keys(data.quotes).sort()).toEqual([...quotable].sort());
   });
 
   it("puts each prefill problem on its field: Brazil without CPF needs the tax id", async () => {
@@ -119,6 +127,80 @@ describe("order label page loader", () => {
     expect(section?.prefill.problems).toContainEqual(
       expect.objectContaining({ path: "customs.tax_id", code: "TAX_ID_REQUIRED", severity: "blocking" }),
     );
+  });
+
+  it("streams rates with the page for a ready shipment, sorted out by the service, and charges nothing", async () => {
+    const { shopify, shipping, ready } = setUp();
+    await ready;
+    const data = await load(orderIdOf(shopify, "#1001"));
+    const section = data.page?.fulfillmentOrders[0];
+    expect(data.page?.order).toMatchObject({
+      shippingMethod: expect.any(String),
+      shippingPaid: { amount: "8.95", currency: "USD" },
+    });
+    // A promise, not the rates: the page's HTML does not wait for the shipping service.
+    const quote = data.quotes[section?.id ?? ""];
+    expect(quote).toBeInstanceOf(Promise);
+    const answer = await quote;
+    expect(answer?.error).toBeUndefined();
+    expect(answer?.rates?.length).toBeGreaterThan(1);
+    expect(shipping.charges(DEMO_ORG)).toEqual([]);
+  });
+
+  it("streams the refusal Get rates would show when the quote fails", async () => {
+    const { shopify, shipping, ready } = setUp();
+    await ready;
+    shipping.setFaults({ failures: [{ endpoint: "POST /v1/rates", kind: "unavailable", times: 10 }] });
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const orderId = orderIdOf(shopify, "#1001");
+    const data = await load(orderId);
+    const section = data.page?.fulfillmentOrders[0];
+    const streamed = await data.quotes[section?.id ?? ""];
+    const asked = await post(orderId, {
+      intent: "get-rates",
+      fulfillmentOrderId: section?.id ?? "",
+      request: JSON.stringify(section?.prefill.request),
+    });
+    const message = (asked.body.error as { message: string }).message;
+    expect(message).toMatch(/\w/);
+    expect(streamed?.rates).toBeUndefined();
+    // The same words; only the support reference differs, one per failure.
+    expect(streamed?.error?.message.replace(/[A-Z0-9-]{6,}/g, "REF")).toBe(message.replace(/[A-Z0-9-]{6,}/g, "REF"));
+  });
+
+  it("ends a slow streamed quote with a message while the page's stream is still open", async () => {
+    const { shopify, shipping, ready } = setUp();
+    await ready;
+    shipping.setFaults({ latency_ms: { "POST /v1/rates": 8_000 } });
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const started = Date.now();
+    const data = await load(orderIdOf(shopify, "#1001"));
+    const answer = await data.quotes[data.page?.fulfillmentOrders[0]?.id ?? ""];
+    // Under entry.server's streamTimeout (5 s) plus its 1 s of grace.
+    expect(Date.now() - started).toBeLessThan(6_000);
+    expect(answer?.rates).toBeUndefined();
+    expect(answer?.error?.message).toMatch(/\w/);
+  });
+
+  it("quotes nothing with the page for a blocked shipment or one with a label", async () => {
+    const { shopify, ready } = setUp();
+    await ready;
+    const blocked = await load(orderIdOf(shopify, "#1014"));
+    expect(blocked.page?.fulfillmentOrders[0]?.prefill.problems.some((p) => p.severity === "blocking")).toBe(true);
+    expect(blocked.quotes).toEqual({});
+
+    const orderId = orderIdOf(shopify, "#1001");
+    await draftFirstShipment(orderId);
+    expect((await load(orderId)).quotes).toEqual({});
+  });
+
+  it("quotes nothing with the page for a shop without a key", async () => {
+    const { shopify } = setUp({ apiKey: null });
+    const data = await load(orderIdOf(shopify, "#1001"));
+    expect(data.page?.setup.apiKeyConfigured).toBe(false);
+    expect(data.quotes).toEqual({});
   });
 
   it("answers 404 for an order that does not exist", async () => {

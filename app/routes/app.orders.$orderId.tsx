@@ -9,15 +9,17 @@ import {
   discardDraftForOrderPage,
   dismissAttentionForOrderPage,
   loadOrderLabelPage,
+  type PageQuoteResult,
   quoteForOrderPage,
   retryWriteBackForOrderPage,
+  startOrderPageQuotes,
   validateOrderAddress,
   voidLabelForOrderPage,
 } from "~/screens/order-label-page.server";
 import { JsonOf, OrderPageActionSchema, SaveToProductSchema } from "~/shipments/label-form";
 import { redraftShipment } from "~/shipments/reopen-draft.server";
-import type { LabelRequestInput } from "~/shipping/preflight";
-import { RateSchema } from "~/shipping/schemas";
+import type { KnownPreflightProblem, LabelRequestInput } from "~/shipping/preflight";
+import { type Rate, RateSchema } from "~/shipping/schemas";
 import { reportError } from "~/utils/error-report.server";
 
 import { KeyboardShortcutsHelp } from "../components/label-form/keyboard-shortcuts";
@@ -35,18 +37,49 @@ import {
 // /app/orders/:orderId — the label page of one order (numeric Shopify id). Every fulfillment
 // order that ships gets its own section (a split order shows each); `?fo=<numeric id>` selects one.
 
+// Within entry.server's streamTimeout (5 s): a quote still out then would be cut from the stream;
+// ended by its deadline, it answers with the service's own timeout message instead.
+const STREAMED_QUOTE_MS = 4_500;
+
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
-  const { shop, db, admin } = await requireShopContext(request);
+  const { shop, db, admin, redirect } = await requireShopContext(request);
   const orderGid = requireOrderGid(params);
   const page = await loadOrderLabelPage({ db, shop, admin }, orderGid);
   if (!page.ok) {
     if (page.error.code === "NOT_FOUND") throw new Response(page.error.message, { status: 404 });
     // The page still renders with what to do and a reference to quote.
     const { message } = reportError(page.error, { level: "warn" });
-    return { page: null, problem: message };
+    const quotes: Record<string, Promise<QuoteAnswer>> = {};
+    return { page: null, problem: message, quotes };
   }
-  return { page: page.value, problem: null };
+  // Rates load with the page (issue 25 §2): each a promise the page streams (single fetch), so
+  // its HTML never waits for the shipping service; each answers as "Get rates" would.
+  const started = await startOrderPageQuotes({ db, shop }, page.value, { deadline: Date.now() + STREAMED_QUOTE_MS });
+  const quotes: Record<string, Promise<QuoteAnswer>> = Object.fromEntries(
+    Object.entries(started).map(([id, quote]) => [id, quote.then((result) => answerQuote(result, redirect))]),
+  );
+  return { page: page.value, problem: null, quotes };
 };
+
+/** What a quote answers the page: the rates, or the body the action's refusal would carry. */
+type QuoteAnswer = {
+  intent: "get-rates";
+  rates?: Rate[];
+  error?: { code: string; message: string; reference?: string };
+  problems?: KnownPreflightProblem[];
+};
+
+async function answerQuote(result: PageQuoteResult, redirect: (url: string) => Response): Promise<QuoteAnswer> {
+  if (result.ok) return { intent: "get-rates", rates: result.value.rates };
+  // The same answer as the action's, so a failure reads the same whichever way rates were asked for.
+  const response = answerLabelError(result.error, redirect);
+  const body = response.headers.get("Content-Type")?.includes("json") ? ((await response.json()) as object) : {};
+  return {
+    intent: "get-rates",
+    error: { code: result.error.code, message: result.error.message },
+    ...body,
+  };
+}
 
 // "Edit" on a draft, then a rate chosen again: the draft `labelId` is replaced by one for this
 // request (shipments/reopen-draft.server.ts). The form's other intents are in OrderPageActionSchema.
@@ -159,7 +192,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, formDat
   formAction?.endsWith("/returns") || formData?.get("intent") === "get-rates" ? false : defaultShouldRevalidate;
 
 export default function OrderLabelPage() {
-  const { page, problem } = useLoaderData<typeof loader>();
+  const { page, problem, quotes } = useLoaderData<typeof loader>();
   if (!page) {
     return (
       <Page title="Order" backAction={{ content: "Orders", url: "/app/orders" }}>
@@ -191,7 +224,7 @@ export default function OrderLabelPage() {
             </ul>
           </Banner>
         ) : null}
-        <OrderLabelWorkspace page={page} />
+        <OrderLabelWorkspace page={page} quotes={quotes} />
         <OrderReturnsCard orderId={page.order.legacyId} />
       </BlockStack>
     </Page>

@@ -29,9 +29,9 @@ import {
   type ValidatedAddress,
   validateShipToAddress,
 } from "~/shipments/validate-address.server";
-import type { ShippingClient } from "~/shipping/client.server";
+import type { CallOptions, ShippingClient } from "~/shipping/client.server";
 import type { ProductForCustoms } from "~/shipping/customs-description";
-import type { KnownPreflightProblem, LabelRequestInput } from "~/shipping/preflight";
+import { isBlocking, type KnownPreflightProblem, type LabelRequestInput } from "~/shipping/preflight";
 import { AddressValidationRequestSchema, CreateLabelRequestSchema, type Rate } from "~/shipping/schemas";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import type { FulfillmentOrderGid, OrderGid } from "~/shopify/ids";
@@ -159,6 +159,8 @@ export type OrderLabelPage = {
     displayFulfillmentStatus: string;
     /** The shipping method the customer chose at checkout; null when the order names none. */
     shippingMethod: string | null;
+    /** What the customer paid for shipping (after discounts and refunds); null when Shopify did not say. */
+    shippingPaid: { amount: string; currency: string } | null;
   };
   setup: { apiKeyConfigured: boolean; mode: LabelSettings["mode"] };
   settings: Pick<
@@ -330,6 +332,9 @@ export async function loadOrderLabelPage(
       email: data.email,
       displayFulfillmentStatus: data.displayFulfillmentStatus,
       shippingMethod: data.shippingLine?.title ?? null,
+      shippingPaid: data.shippingPaid
+        ? { amount: data.shippingPaid.amount, currency: data.shippingPaid.currencyCode }
+        : null,
     },
     setup: { apiKeyConfigured: settings.apiKey.configured, mode: settings.mode },
     settings: {
@@ -353,17 +358,57 @@ export async function loadOrderLabelPage(
 
 export type OrderActionDeps = OrderPageDeps & { shipping: ShippingClient; staffMemberId: string | null };
 
+export type PageQuoteResult = Result<{ rates: Rate[]; requestId: string | null }, LabelError>;
+
+/**
+ * The page's one quote, whoever asks: the rates that load with the page and "Get rates" (or R)
+ * after the merchant edits the details. Checked for quoting, then priced by the service (free).
+ */
+async function quoteRequest(
+  shipping: ShippingClient,
+  request: LabelRequestInput,
+  call?: CallOptions,
+): Promise<PageQuoteResult> {
+  const ready = checkForQuote(request);
+  if (!ready.ok) return ready;
+  return quoteShipment(shipping, ready.value, call);
+}
+
 /** Rates for the request as the page holds it (free), for an order of this shop's only. */
 export async function quoteForOrderPage(
   deps: OrderActionDeps,
   input: { orderGid: OrderGid; request: LabelRequestInput },
-): Promise<Result<{ rates: Rate[]; requestId: string | null }, LabelError>> {
+): Promise<PageQuoteResult> {
   // Quotes are free, but only for an order of this shop's (another shop's id is not found).
   const order = await readShopOrder(deps, input.orderGid, "quoteForOrderPage");
   if (!order.ok) return order;
-  const ready = checkForQuote(input.request);
-  if (!ready.ok) return ready;
-  return quoteShipment(deps.shipping, ready.value);
+  return quoteRequest(deps.shipping, input.request);
+}
+
+/** Whether the page quotes this shipment as it loads: no label yet, and the check found nothing blocking. */
+export function quotesWithPage(section: Pick<FulfillmentOrderSection, "label" | "prefill">): boolean {
+  // prefill.problems are the pipeline check's own (checkShipment in loadOrderLabelPage).
+  return section.label === null && !isBlocking(section.prefill.problems);
+}
+
+/**
+ * Starts the quotes that load with the page (issue 25 §2), keyed by fulfillment order: one per
+ * shipment quotesWithPage lets through, with the same quote as "Get rates". Started, not awaited,
+ * so the page's HTML does not wait for the shipping service. None when the shop has no usable key.
+ * The order was just read by loadOrderLabelPage for this shop, so it is not read again.
+ * `call.deadline` ends a slow quote with the service's timeout message while the page's stream is
+ * still open to carry it.
+ */
+export async function startOrderPageQuotes(
+  deps: Pick<OrderPageDeps, "db" | "shop">,
+  page: Pick<OrderLabelPage, "setup" | "fulfillmentOrders">,
+  call?: CallOptions,
+): Promise<Record<string, Promise<PageQuoteResult>>> {
+  const sections = page.fulfillmentOrders.filter(quotesWithPage);
+  if (sections.length === 0 || !page.setup.apiKeyConfigured) return {};
+  const shipping = await createShippingClientForShop(deps.db, deps.shop);
+  if (!shipping.ok) return {};
+  return Object.fromEntries(sections.map((s) => [s.id, quoteRequest(shipping.value, s.prefill.request, call)]));
 }
 
 /** Checks the address can be validated (US, complete), then validates it once per shop and address. */

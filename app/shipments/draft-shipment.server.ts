@@ -7,7 +7,7 @@ import { findActiveLabel, findLabel, findUnconfirmedDraft, type LabelView } from
 import { claimCreationSlot, completeCreation, failCreation, takeOverCreation } from "~/labels/label-transitions.server";
 import { LEASE_SAFETY_MS } from "~/labels/purchase.server";
 import { logFor } from "~/logger.server";
-import type { ShippingClient } from "~/shipping/client.server";
+import type { CallOptions, ShippingClient } from "~/shipping/client.server";
 import { checkDraftPackageCount, type PreflightProblem } from "~/shipping/preflight";
 import { parseAmountCents, type Rate } from "~/shipping/schemas";
 import { err, ok, type Result } from "~/utils/result";
@@ -30,8 +30,10 @@ export const CREATING_LEASE_MS = 60_000;
 export async function quoteShipment(
   shipping: QuoteShippingPort,
   ready: ReadyQuote,
+  /** A deadline for the whole call, when the caller cannot wait the client's default. */
+  call?: CallOptions,
 ): Promise<Result<{ rates: Rate[]; requestId: string | null }, LabelError>> {
-  const rates = await shipping.getRates(ready.ratesRequest);
+  const rates = await shipping.getRates(ready.ratesRequest, call);
   if (!rates.ok) return err(fromShippingError("quote", rates.error));
   return ok({ rates: rates.value.rates, requestId: rates.value.request_id ?? null });
 }

@@ -183,6 +183,7 @@ export function toOrderForLabel(
     totalPrice: toMoneyBag(order.totalPriceSet),
     shippingAddress,
     shippingLine: order.shippingLine ?? null,
+    shippingPaid: order.currentShippingPriceSet?.shopMoney ?? null,
     localizedFields,
     customsTaxId: selectCustomsTaxId(localizedFields, destinationCountry),
     lineItems,

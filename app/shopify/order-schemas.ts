@@ -167,6 +167,7 @@ export const OrderForLabelDataSchema = schemaFor<OrderForLabelQuery>()(
         totalPriceSet: MoneyBagSchema,
         shippingAddress: MailingAddressSchema.nullish(),
         shippingLine: z.object({ title: z.string(), code: ns }).nullish(),
+        currentShippingPriceSet: z.object({ shopMoney: MoneySchema }).nullish(),
         localizedFields: z.object({
           pageInfo: z.object({ hasNextPage: z.boolean() }),
           nodes: z.array(LocalizedFieldSchema),

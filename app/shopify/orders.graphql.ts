@@ -166,6 +166,13 @@ export const ORDER_HEADER_FOR_LABEL_FRAGMENT = `#graphql
       title
       code
     }
+    # What the customer paid for shipping, after discounts and refunds (the home page reads the same).
+    currentShippingPriceSet {
+      shopMoney {
+        amount
+        currencyCode
+      }
+    }
   }
 `;
 

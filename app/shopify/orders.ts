@@ -203,6 +203,11 @@ export interface ShopifyOrderForLabel {
   readonly totalPrice: ShopifyMoneyBag;
   readonly shippingAddress: ShopifyMailingAddress | null;
   readonly shippingLine: { readonly title: string; readonly code: string | null } | null;
+  /**
+   * What the customer paid for shipping (shop currency, after discounts and refunds); absent
+   * where the order was read without it (the Orders list's short read).
+   */
+  readonly shippingPaid?: ShopifyMoney | null;
   readonly localizedFields: readonly ShopifyLocalizedField[];
   // The recipient's tax id for customs (Brazil CPF/CNPJ, Italy codice fiscale / partita IVA), if given at checkout.
   readonly customsTaxId: CustomsTaxId | null;

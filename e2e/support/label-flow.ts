@@ -39,11 +39,24 @@ export async function openOrderFromList(frame: Frame, orderName: string): Promis
   await frame.waitForLoadState("networkidle");
 }
 
-/** Clicks Get rates and waits for the list of rates; returns the Choose buttons. */
+/**
+ * Clicks Get rates and waits for its answer (it replaces the rates that loaded with the page);
+ * returns the Choose buttons.
+ */
 export async function getRates(frame: Frame): Promise<Locator> {
+  const answered = frame
+    .page()
+    .waitForResponse((r) => r.request().method() === "POST" && (r.request().postData() ?? "").includes("get-rates"));
   await frame.getByRole("button", { name: "Get rates" }).click();
+  await answered;
+  return ratesShown(frame);
+}
+
+/** Waits for the rates that load with the order page (no click); returns the Choose buttons. */
+export async function ratesShown(frame: Frame): Promise<Locator> {
   const choose = frame.getByRole("button", { name: /^Choose / });
-  await see(choose);
+  await see(choose, 30_000);
+  await frame.getByRole("status").filter({ hasText: "Loading rates" }).waitFor({ state: "detached" });
   return choose;
 }
 

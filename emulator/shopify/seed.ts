@@ -370,7 +370,8 @@ const ORDER_SPECS: OrderSpec[] = [
     email: "marcus@northwind-studio.com",
     phone: null,
     presentment: USD,
-    shipping: { title: "Expedited", code: "EXPEDITED", amountUsd: "19.50" },
+    // Named after a carrier service, as many checkouts are: the order page marks that rate.
+    shipping: { title: "USPS Priority Mail", code: "PRIORITY", amountUsd: "19.50" },
     destination: {
       firstName: "Marcus",
       lastName: "Bell",

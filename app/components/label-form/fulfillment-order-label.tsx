@@ -33,11 +33,12 @@ import { formatMinorUnits } from "~/utils/money";
 
 import { AddressFields } from "./address-fields";
 import { fieldId, fieldPathFor, formFieldPaths, mergeProblems } from "./field-links";
-import { ChooseMarkedRate, ShortcutAction } from "./keyboard-shortcuts";
+import { ShortcutAction } from "./keyboard-shortcuts";
 import { LabelResult } from "./label-result";
 import { OptionsCard } from "./options-card";
 import { fieldError, FieldNotes, ProblemSummary } from "./problem-list";
-import { RateList } from "./rate-list";
+import { expectedRateCount } from "./rate-list";
+import { type RatesAnswer, RatesCard } from "./rates-card";
 
 // One fulfillment order's label: the editable request (ship-from, ship-to with validation,
 // items, boxes, customs, format, ship date) checked by preflight on every edit, then rates →
@@ -115,7 +116,16 @@ function useAnswerToast(answer: ActionAnswer | undefined) {
   }, [answer, shopify]);
 }
 
-export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage; section: FulfillmentOrderSection }) {
+export function FulfillmentOrderLabel({
+  page,
+  section,
+  streamedRates,
+}: {
+  page: OrderLabelPage;
+  section: FulfillmentOrderSection;
+  /** The rates that load with the page for the prefilled details (none when the page did not quote). */
+  streamedRates?: Promise<RatesAnswer> | undefined;
+}) {
   const [request, setRequest] = useState<LabelRequestInput>(section.prefill.request);
   const [quantities, setQuantities] = useState<Record<string, number>>(
     Object.fromEntries(section.prefill.lineItems.map((l) => [l.id, l.quantity])),
@@ -169,7 +179,20 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
     (p) => p.code === "DELIVERY_NOT_SHIPPING" || p.code === "NOTHING_TO_SHIP",
   );
 
+  // Rates that loaded with the page stay through a revalidation (after validating the address,
+  // say), which quotes the same details again: shown rates never flash back to a skeleton. A
+  // shipment that had no quote (a draft, now discarded) takes the first one that comes.
+  const [streamed, setStreamed] = useState(streamedRates);
+  useEffect(() => {
+    if (!streamed && streamedRates) setStreamed(streamedRates);
+  }, [streamed, streamedRates]);
+
   const set = (path: string, value: unknown) => setRequest((r) => writePath(r, path, value));
+  // The streamed rates were quoted for the prefilled details; once those change they no longer apply.
+  const stale = useMemo(
+    () => JSON.stringify(request) !== JSON.stringify(section.prefill.request),
+    [request, section.prefill.request],
+  );
   const lineItems = section.lines
     .map((l) => ({ id: l.id, quantity: quantities[l.id] ?? 0 }))
     .filter((l) => l.quantity > 0);
@@ -370,6 +393,38 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
             </Modal.Section>
           </Modal>
         </Card>
+      ) : null}
+
+      {/* Rates up front (issue 25 §2): above the details, which the merchant edits only when needed. */}
+      {!chosen || editing ? (
+        <RatesCard
+          editing={editing}
+          blocked={blocked}
+          apiKeyConfigured={page.setup.apiKeyConfigured}
+          asking={rates.state !== "idle"}
+          onGetRates={sendRates}
+          asked={rates.data}
+          askedFailureRef={ratesFailure}
+          streamed={editing ? null : (streamed ?? null)}
+          stale={stale}
+          expectedRows={expectedRateCount(request)}
+          customerPaid={page.order.shippingPaid}
+          draftFailure={
+            (editing ? redraft : draft).data?.error ? (
+              <div ref={draftFailure} tabIndex={-1}>
+                <Banner tone="critical" title={editing ? "The draft was not changed" : "The draft was not created"}>
+                  <p>{(editing ? redraft : draft).data?.error?.message}</p>
+                </Banner>
+              </div>
+            ) : null
+          }
+          choose={{
+            customerChose: page.order.shippingMethod,
+            busyRateId,
+            disabled: draft.state !== "idle" || redraft.state !== "idle" || lineItems.length === 0,
+            onChoose: chooseRate,
+          }}
+        />
       ) : null}
 
       <BlockStack gap="400">
@@ -688,80 +743,6 @@ export function FulfillmentOrderLabel({ page, section }: { page: OrderLabelPage;
         </BlockStack>
       </BlockStack>
 
-      {!chosen || editing ? (
-        <Card>
-          <BlockStack gap="300">
-            <InlineStack align="space-between" blockAlign="center">
-              <Text as="h2" variant="headingMd">
-                Rates
-              </Text>
-              <Button
-                variant="primary"
-                onClick={sendRates}
-                loading={rates.state !== "idle"}
-                disabled={rates.state !== "idle" || !page.setup.apiKeyConfigured}
-              >
-                Get rates
-              </Button>
-              <ShortcutAction
-                name="get-rates"
-                onPress={sendRates}
-                disabled={rates.state !== "idle" || !page.setup.apiKeyConfigured}
-              />
-            </InlineStack>
-            {!page.setup.apiKeyConfigured ? (
-              <Text as="p" tone="subdued">
-                Enter your shipping API key in Settings to get rates.
-              </Text>
-            ) : null}
-            {blocked ? (
-              <Text as="p" tone="subdued">
-                Fix the highlighted details; rates may still be shown for what is filled in.
-              </Text>
-            ) : null}
-            {rates.data?.error ? (
-              <div ref={ratesFailure} tabIndex={-1}>
-                <Banner tone="critical">
-                  <p>{rates.data.error.message}</p>
-                </Banner>
-              </div>
-            ) : null}
-            {(editing ? redraft : draft).data?.error ? (
-              <div ref={draftFailure} tabIndex={-1}>
-                <Banner tone="critical" title={editing ? "The draft was not changed" : "The draft was not created"}>
-                  <p>{(editing ? redraft : draft).data?.error?.message}</p>
-                </Banner>
-              </div>
-            ) : null}
-            {rates.data?.rates ? (
-              rates.data.rates.length === 0 ? (
-                <Text as="p">No carrier offers a service for this shipment. Check the boxes and the address.</Text>
-              ) : (
-                <BlockStack gap="200">
-                  <Text as="p" tone="subdued">
-                    {editing
-                      ? "Choosing a rate replaces the draft with one for these details. Drafts are free; you confirm before anything is charged."
-                      : "Choosing a rate creates a draft label. Drafts are free; you confirm before anything is charged."}
-                  </Text>
-                  <RateList
-                    rates={rates.data.rates}
-                    customerChose={page.order.shippingMethod}
-                    busyRateId={busyRateId}
-                    disabled={draft.state !== "idle" || redraft.state !== "idle" || lineItems.length === 0}
-                    onChoose={chooseRate}
-                  />
-                  <ChooseMarkedRate
-                    rates={rates.data.rates}
-                    customerChose={page.order.shippingMethod}
-                    disabled={draft.state !== "idle" || redraft.state !== "idle" || lineItems.length === 0}
-                    onChoose={chooseRate}
-                  />
-                </BlockStack>
-              )
-            ) : null}
-          </BlockStack>
-        </Card>
-      ) : null}
     </BlockStack>
   );
 }

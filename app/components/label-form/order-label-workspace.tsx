@@ -7,6 +7,7 @@ import { getNumericId } from "~/shopify/ids";
 
 import { FulfillmentOrderLabel } from "./fulfillment-order-label";
 import { VoidedLabelsCard } from "./label-void";
+import type { RatesAnswer } from "./rates-card";
 
 // The order page's body: one tab per fulfillment order (a split order ships as several labels),
 // the selected one kept in `?fo=` so a reload or a shared link opens the same shipment.
@@ -17,7 +18,14 @@ import { VoidedLabelsCard } from "./label-void";
 const isDone = (s: OrderLabelPage["fulfillmentOrders"][number]) =>
   (s.status === "CLOSED" || s.status === "CANCELLED") && !s.label;
 
-export function OrderLabelWorkspace({ page }: { page: OrderLabelPage }) {
+export function OrderLabelWorkspace({
+  page,
+  quotes = {},
+}: {
+  page: OrderLabelPage;
+  /** The rates loading with the page, by fulfillment order (a shipment ready to quote, without a label). */
+  quotes?: Record<string, Promise<RatesAnswer>>;
+}) {
   const [params, setParams] = useSearchParams();
   const sections = page.fulfillmentOrders.filter((s) => !isDone(s));
   const wanted = params.get("fo");
@@ -56,7 +64,7 @@ export function OrderLabelWorkspace({ page }: { page: OrderLabelPage }) {
       {/* Above the form: after a void, the refund's state is the first thing the merchant sees. */}
       <VoidedLabelsCard labels={page.pastLabels} />
       {/* Keyed by shipment: each keeps its own form state. */}
-      <FulfillmentOrderLabel key={section.id} page={page} section={section} />
+      <FulfillmentOrderLabel key={section.id} page={page} section={section} streamedRates={quotes[section.id]} />
     </BlockStack>
   );
 }

@@ -1,12 +1,29 @@
-import { Badge, BlockStack, Box, Button, InlineStack, Text } from "@shopify/polaris";
+import {
+  Badge,
+  BlockStack,
+  Box,
+  Button,
+  InlineStack,
+  KeyboardKey,
+  SkeletonBodyText,
+  SkeletonDisplayText,
+  Text,
+} from "@shopify/polaris";
 
 import { rankRates } from "~/shipments/rate-ranking";
+import type { LabelRequestInput } from "~/shipping/preflight";
 import type { Rate } from "~/shipping/schemas";
 import { formatAmount } from "~/utils/money";
 
-// The rates of a shipment as a merchant compares them: cheapest first, the cheapest and the
-// fastest marked, the carrier written once, days and the expected day of arrival; beside them,
-// what the customer chose at checkout.
+import { findCustomerChoice, pickMarkedRate } from "./marked-rate";
+
+// The rates of a shipment as a merchant compares them: cheapest first, the cheapest, the fastest
+// and the customer's choice marked, the carrier written once, days and the expected day of
+// arrival; the rate the C key chooses stands out. Beside them, what the customer chose and paid.
+
+// Every row, and each skeleton row standing in for one while rates load, is this tall: the list
+// takes its final height before the rates arrive, so nothing below it moves (issue 25 §4).
+const ROW_HEIGHT = "3.5rem";
 
 export function RateList({
   rates,
@@ -23,17 +40,25 @@ export function RateList({
   disabled: boolean;
   onChoose: (rate: Rate) => void;
 }) {
+  const choice = findCustomerChoice(rates, customerChose)?.rate_id ?? null;
+  const marked = pickMarkedRate(rates, customerChose)?.rate_id ?? null;
   return (
-    <BlockStack gap="200">
-      {customerChose ? (
-        <Text as="p" tone="subdued">
-          The customer chose <Text as="span" fontWeight="semibold">{customerChose}</Text> at checkout.
-        </Text>
-      ) : null}
+    <BlockStack as="ul" gap="0">
       {rankRates(rates).map(({ rate, name, delivery, cheapest, fastest }) => {
         const price = formatAmount(rate.amount, rate.currency);
+        const isMarked = rate.rate_id === marked;
         return (
-          <Box key={rate.rate_id} paddingBlock="100" borderBlockEndWidth="025" borderColor="border-secondary">
+          <Box
+            as="li"
+            key={rate.rate_id}
+            minHeight={ROW_HEIGHT}
+            paddingBlock="100"
+            paddingInline="200"
+            borderBlockEndWidth="025"
+            borderColor="border-secondary"
+            // The rate C chooses: shaded, and said in words beside its button (never colour only).
+            {...(isMarked ? { background: "bg-surface-secondary" as const } : {})}
+          >
             <InlineStack align="space-between" blockAlign="center" gap="200" wrap={false}>
               <BlockStack gap="050">
                 <InlineStack gap="200" blockAlign="center">
@@ -42,6 +67,7 @@ export function RateList({
                   </Text>
                   {cheapest ? <Badge tone="success">Cheapest</Badge> : null}
                   {fastest ? <Badge tone="info">Fastest</Badge> : null}
+                  {rate.rate_id === choice ? <Badge tone="attention">Customer's choice</Badge> : null}
                 </InlineStack>
                 {delivery ? (
                   <Text as="span" variant="bodySm" tone="subdued">
@@ -50,6 +76,14 @@ export function RateList({
                 ) : null}
               </BlockStack>
               <InlineStack gap="300" blockAlign="center" wrap={false}>
+                {isMarked ? (
+                  // One piece on a narrow screen: "Press" above its key reads as two labels.
+                  <span style={{ whiteSpace: "nowrap" }}>
+                    <Text as="span" variant="bodySm" tone="subdued">
+                      Press <KeyboardKey>C</KeyboardKey>
+                    </Text>
+                  </span>
+                ) : null}
                 <Text as="span" fontWeight="semibold">
                   {price}
                 </Text>
@@ -57,7 +91,7 @@ export function RateList({
                   onClick={() => onChoose(rate)}
                   disabled={disabled}
                   loading={busyRateId === rate.rate_id}
-                  accessibilityLabel={`Choose ${name} for ${price}`}
+                  accessibilityLabel={`Choose ${name} for ${price}${isMarked ? " (shortcut C)" : ""}`}
                 >
                   Choose
                 </Button>
@@ -67,5 +101,80 @@ export function RateList({
         );
       })}
     </BlockStack>
+  );
+}
+
+/** "The customer chose Standard Shipping at checkout and paid $8.95 for shipping." Null when Shopify says neither. */
+export function CustomerChoiceNote({
+  method,
+  paid,
+}: {
+  method: string | null;
+  paid: { amount: string; currency: string } | null;
+}) {
+  if (!method && !paid) return null;
+  const amount = paid ? (
+    <Text as="span" fontWeight="semibold">
+      {formatAmount(paid.amount, paid.currency)}
+    </Text>
+  ) : null;
+  return (
+    <Text as="p" tone="subdued">
+      {method ? (
+        <>
+          The customer chose{" "}
+          <Text as="span" fontWeight="semibold">
+            {method}
+          </Text>{" "}
+          at checkout{amount ? <> and paid {amount} for shipping</> : null}.
+        </>
+      ) : (
+        <>The customer paid {amount} for shipping at checkout.</>
+      )}
+    </Text>
+  );
+}
+
+/**
+ * How many rates a shipment usually gets, by contract.md's services table: several boxes go by
+ * UPS Ground only; abroad, the four international services; at home, the eight domestic ones.
+ * The skeleton shows as many rows, so the list rarely changes height when the rates arrive.
+ */
+export function expectedRateCount(request: Pick<LabelRequestInput, "parcels" | "from_address" | "to_address">) {
+  if ((request.parcels?.length ?? 1) > 1) return 1;
+  const from = request.from_address?.country ?? "US";
+  const to = request.to_address?.country ?? "US";
+  return from === to ? 8 : 4;
+}
+
+/** Rows of the rates' final size while they load (announced to screen readers as loading). */
+export function RateListSkeleton({ rows }: { rows: number }) {
+  return (
+    <div role="status" aria-live="polite" aria-busy="true">
+      <Text as="span" visuallyHidden>
+        Loading rates…
+      </Text>
+      <BlockStack gap="0">
+        {Array.from({ length: rows }, (_, i) => (
+          <Box
+            key={i}
+            minHeight={ROW_HEIGHT}
+            paddingBlock="100"
+            paddingInline="200"
+            borderBlockEndWidth="025"
+            borderColor="border-secondary"
+          >
+            <InlineStack align="space-between" blockAlign="center" gap="200" wrap={false}>
+              <Box width="45%">
+                <SkeletonBodyText lines={2} />
+              </Box>
+              <Box width="6rem">
+                <SkeletonDisplayText size="small" />
+              </Box>
+            </InlineStack>
+          </Box>
+        ))}
+      </BlockStack>
+    </div>
   );
 }

@@ -57,8 +57,24 @@ export async function invoke(handler: unknown, request: Request, params: Params 
     }
     return { status: result.status, headers: result.headers, text, json };
   }
-  const text = JSON.stringify(result ?? null);
+  const text = JSON.stringify((await settleStreamed(result)) ?? null);
   return { status: 200, headers: new Headers(), text, json: JSON.parse(text) };
+}
+
+/**
+ * A loader's data as the browser ends up with it: each promise it streams (single fetch: the order
+ * page's rates) replaced by what it settles to, so those values are checked like the rest.
+ */
+async function settleStreamed(value: unknown): Promise<unknown> {
+  if (value instanceof Promise) {
+    return settleStreamed(await value.catch((error: unknown) => ({ rejected: String(error) })));
+  }
+  if (Array.isArray(value)) return Promise.all(value.map(settleStreamed));
+  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    const entries = await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await settleStreamed(v)]));
+    return Object.fromEntries(entries);
+  }
+  return value;
 }
 
 // ---------- Requests ----------

@@ -1,0 +1,93 @@
+import { AppProvider } from "@shopify/polaris";
+import en from "@shopify/polaris/locales/en.json";
+import type { ReactNode } from "react";
+import { renderToString } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+
+import type { Rate } from "~/shipping/schemas";
+
+import { CustomerChoiceNote, expectedRateCount, RateList, RateListSkeleton } from "./rate-list";
+
+// The rates as the merchant reads them: which rate carries which mark, and which one C chooses.
+
+const render = (element: ReactNode) => renderToString(<AppProvider i18n={en}>{element}</AppProvider>);
+
+const rate = (id: string, carrier: string, service: string, amount: string, days: number): Rate => ({
+  rate_id: id,
+  service_code: service.toLowerCase().replace(/ /g, "_"),
+  carrier,
+  service,
+  amount,
+  currency: "USD",
+  delivery_days: days,
+  ship_date: "2026-01-05",
+  expires_at: "2026-01-06T00:00:00Z",
+});
+
+const rates = [
+  rate("rate_express", "USPS", "Priority Mail Express", "31.20", 1),
+  rate("rate_ground", "UPS", "UPS Ground", "11.50", 4),
+  rate("rate_cheap", "USPS", "Ground Advantage", "7.95", 5),
+];
+
+/** Each row's text, in the order shown, tags removed. */
+function rows(html: string): string[] {
+  return [...html.matchAll(/<li[^>]*>(.*?)<\/li>/g)].map((m) =>
+    (m[1] ?? "")
+      .replace(/<[^>]+>/g, " ")
+      .replace(/&#x27;/g, "'")
+      // Polaris says a badge's tone to screen readers; the marks are the words after it.
+      .replace(/\b(Success|Info|Attention) /g, "")
+      .replace(/\s+/g, " ")
+      .trim(),
+  );
+}
+
+const list = (customerChose: string | null) =>
+  render(<RateList rates={rates} customerChose={customerChose} busyRateId={null} disabled={false} onChoose={() => {}} />);
+
+describe("the rate list", () => {
+  it("lists the cheapest first, marks the cheapest, the fastest and the customer's choice, and says C chooses it", () => {
+    const shown = rows(list("UPS Ground"));
+    expect(shown).toHaveLength(3);
+    expect(shown[0]).toMatch(/^USPS Ground Advantage Cheapest 5 days · by Mon, Jan 12 \$7\.95 Choose$/);
+    expect(shown[1]).toMatch(/^UPS Ground Customer's choice 4 days · by Fri, Jan 9 Press C \$11\.50 Choose$/);
+    expect(shown[2]).toMatch(/^USPS Priority Mail Express Fastest 1 day · by Tue, Jan 6 \$31\.20 Choose$/);
+  });
+
+  it("has C choose the cheapest when no rate is the customer's choice, and names the key to screen readers", () => {
+    const html = list("Standard Shipping");
+    expect(html).not.toContain("Customer&#x27;s choice");
+    expect(rows(html)[0]).toContain("Press C");
+    expect(rows(html).filter((r) => r.includes("Press C"))).toHaveLength(1);
+    expect(html).toContain('aria-label="Choose USPS Ground Advantage for $7.95 (shortcut C)"');
+  });
+});
+
+describe("what the customer chose and paid", () => {
+  it("names the method and the amount paid for shipping", () => {
+    const text = render(
+      <CustomerChoiceNote method="Standard Shipping" paid={{ amount: "8.95", currency: "USD" }} />,
+    ).replace(/<[^>]+>/g, "");
+    expect(text).toBe("The customer chose Standard Shipping at checkout and paid $8.95 for shipping.");
+  });
+
+  it("says what it knows, and nothing when Shopify says neither", () => {
+    expect(render(<CustomerChoiceNote method="Express" paid={null} />).replace(/<[^>]+>/g, "")).toBe(
+      "The customer chose Express at checkout.",
+    );
+    expect(render(<CustomerChoiceNote method={null} paid={null} />)).not.toContain("customer");
+  });
+});
+
+describe("while rates load", () => {
+  it("holds as many rows as the shipment usually gets: one for several boxes, four abroad, eight at home", () => {
+    const us = { country: "US" };
+    expect(expectedRateCount({ from_address: us, to_address: us })).toBe(8);
+    expect(expectedRateCount({ from_address: us, to_address: { country: "DE" } })).toBe(4);
+    expect(expectedRateCount({ from_address: us, to_address: us, parcels: [{}, {}] })).toBe(1);
+    const html = render(<RateListSkeleton rows={3} />);
+    expect(html).toContain('aria-busy="true"');
+    expect(html).toContain("Loading rates");
+  });
+});
