@@ -88,6 +88,28 @@ describe("on a phone", () => {
   });
 });
 
+describe("the other screens on a phone", () => {
+  it("fit the home, Settings and Activity within the screen, axe clean", async () => {
+    const guarded = await openGuardedPage(browser(), "phone-screens", PHONE);
+    for (const [path, heading, button] of [
+      ["/app", "Home", "Open"],
+      ["/app/settings", "Settings", "Save"],
+      ["/app/activity", "Activity", null],
+    ] as const) {
+      const frame = await openApp(guarded.page, path);
+      await see(frame.getByRole("heading", { name: heading, level: 1 }));
+      await expectWithinScreen(
+        frame,
+        heading,
+        button ? frame.getByRole("button", { name: button, exact: true }).first() : undefined,
+      );
+      await checkScreen(guarded, frame, `${heading.toLowerCase()}-on-a-phone`);
+    }
+    guarded.assertClean();
+    await guarded.close();
+  });
+});
+
 const PHONE = { width: 390, height: 844 };
 
 /** Nothing wider than the phone's screen, and the step's main button inside it once scrolled to. */

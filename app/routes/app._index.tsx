@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { Banner, BlockStack, Layout, Page, Text } from "@shopify/polaris";
+import { Banner, BlockStack, Box, Layout, Page, Text } from "@shopify/polaris";
 import { z } from "zod";
 
 import { ConnectShippingCallout } from "~/components/connect-shipping-callout";
@@ -115,9 +115,12 @@ export default function HomePage() {
         </Layout.Section>
         <Layout.Section>
           <BlockStack gap="400">
-            <Text as="h2" variant="headingLg">
-              What happened
-            </Text>
+            {/* On a phone Polaris cards run edge to edge; the heading keeps the cards' inner margin. */}
+            <Box paddingInlineStart={{ xs: "400", sm: "0" }}>
+              <Text as="h2" variant="headingLg">
+                What happened
+              </Text>
+            </Box>
             <HomeSpend week={home.week} month={home.month} />
             <HomeCharts
               currency={home.currency}
