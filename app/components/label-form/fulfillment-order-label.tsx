@@ -226,8 +226,7 @@ export function FulfillmentOrderLabel({
   const customsToSave = findCustomsToSave(section.customsProduct, request.customs);
   const productSave = redraft.data?.productSave ?? draft.data?.productSave ?? null;
   const boxes = boxesOf(request);
-  const validatePrice =
-    page.validationPriceCents === 0 ? "free in sandbox" : `costs ${formatMinorUnits(page.validationPriceCents)}`;
+  const validatePrice = page.validationPriceCents === 0 ? "free" : formatMinorUnits(page.validationPriceCents);
 
   const sendRates = () =>
     rates.submit(
@@ -463,7 +462,7 @@ export function FulfillmentOrderLabel({
                     <input type="hidden" name="fulfillmentOrderId" value={section.id} />
                     <input type="hidden" name="address" value={JSON.stringify(request.to_address ?? {})} />
                     <Button submit loading={validation.state !== "idle"} disabled={validation.state !== "idle"}>
-                      {`Validate address (${validatePrice}; never billed twice)`}
+                      {`Validate address (${validatePrice})`}
                     </Button>
                   </validation.Form>
                 ) : null}
@@ -742,7 +741,6 @@ export function FulfillmentOrderLabel({
           </Card>
         </BlockStack>
       </BlockStack>
-
     </BlockStack>
   );
 }
