@@ -161,8 +161,9 @@ describe("the label state machine", () => {
 });
 
 // The label repository, split along its seams: reads, transitions, the write-back's claim, redaction,
-// the home page's figures.
+// the home page's figures, and what each "needs" filter of the Labels list selects.
 const REPOSITORY = new Set([
+  "labels/label-needs.server.ts",
   "labels/label-repository.server.ts",
   "labels/label-transitions.server.ts",
   "labels/write-back-claims.server.ts",
