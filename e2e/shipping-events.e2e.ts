@@ -1,6 +1,8 @@
 import type { Frame, Locator } from "playwright-core";
 import { describe, expect, it } from "vitest";
 
+import { describeService } from "~/shipping/services";
+
 import { type GuardedPage, openGuardedPage } from "./support/browser";
 import {
   openApp,
@@ -101,7 +103,8 @@ describe("a label bought at the shipping service, outside the app", () => {
     const row = await purchased.found.innerText();
     expect(row).toMatch(/Fulfilled/);
     expect(row).toContain(tracking);
-    expect(row).toContain(`${rate.carrier} · ${rate.service}`);
+    // The service as every screen names it: the carrier written once ("UPS Ground").
+    expect(row).toContain(describeService({ carrier: rate.carrier, service: rate.service }));
     await checkScreen(guarded, frame, "labels-bought-outside");
 
     // In Shopify: one fulfillment for #1001, carrying that tracking number.
