@@ -95,9 +95,6 @@ export async function shipScannedOrder(
     message,
     refusal,
   });
-  if (draft.attention?.reason === "on_hold") {
-    return notBought(`${order.orderName} is on hold in Shopify: its label can be bought once the hold is released.`);
-  }
   const refusal = await deps.mayBuy();
   if (refusal) return notBought(refusal.message, refusal);
   const shipping = await deps.shipping();
