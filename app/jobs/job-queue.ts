@@ -112,7 +112,10 @@ export type WorkerOptions = {
   readonly pollIntervalMs?: number;
   /** How long a kind found with nothing due is not asked again (default 250 ms, at most the poll interval). */
   readonly emptyRecheckMs?: number;
-  /** Work done on a timer in the worker (never in the web process), e.g. enqueueing a sweep per shop. */
+  /**
+   * Work done on a timer in the worker (never in the web process), e.g. enqueueing a sweep per shop:
+   * the loop's own timer on SQLite, pg-boss's cron (once over every worker) on PostgreSQL.
+   */
   readonly schedules?: readonly Schedule[];
   readonly log?: WorkerLog;
   readonly now?: () => Date;

@@ -26,6 +26,7 @@ import {
   DEFAULT_MAX_ATTEMPTS,
   type JobStore,
 } from "./job-worker.server";
+import { keepPgBossSchedules, scheduleJobDefinition } from "./pg-boss-schedules.server";
 
 // The queue adapter for PostgreSQL: pg-boss keeps, claims (SKIP LOCKED), retries and expires the
 // jobs; the worker loop (job-worker.server.ts) is the one the SQLite adapter uses, over a JobStore
@@ -51,8 +52,9 @@ type JobData = { shop: string; payload: unknown; maxAttempts: number };
 
 export type PgBossOptions = {
   /**
-   * Whether this pg-boss supervises (fails jobs whose lease ended, deletes old ones): workers do;
-   * a web process only enqueues and reads, and starts no background work (default true).
+   * Whether this pg-boss supervises (fails jobs whose lease ended, deletes old ones) and sends the
+   * schedules' ticks: workers do; a web process only enqueues and reads, and starts no background
+   * work (default true).
    */
   supervise?: boolean;
   /** How often pg-boss looks for jobs whose worker stopped (lease ended); default 60 s. */
@@ -74,7 +76,8 @@ export async function startPgBoss(url: string, options: PgBossOptions = {}): Pro
     connectionString: url,
     schema: PG_BOSS_SCHEMA,
     max: options.max ?? 4,
-    schedule: false,
+    // Workers run pg-boss's cron pass for the worker's schedules (pg-boss-schedules.server.ts).
+    schedule: options.supervise ?? true,
     supervise: options.supervise ?? true,
     superviseIntervalSeconds: options.superviseIntervalSeconds ?? 60,
     monitorIntervalSeconds: options.superviseIntervalSeconds ?? 60,
@@ -397,6 +400,8 @@ export function createPgBossWorker(
   definitions: readonly AnyJobDefinition[],
   options: WorkerOptions = {},
 ): JobWorker {
+  const schedules = options.schedules ?? [];
+  const withTicks = [...definitions, ...schedules.map(scheduleJobDefinition)];
   let inner: JobWorker | null = null;
   let starting: Promise<void> | null = null;
   let stopped = false;
@@ -412,9 +417,11 @@ export function createPgBossWorker(
         for (let attempt = 0; !stopped; attempt++) {
           try {
             const boss = await getBoss();
-            for (const definition of definitions) await configureQueue(boss, definition);
+            for (const definition of withTicks) await configureQueue(boss, definition);
+            await keepPgBossSchedules(boss, schedules);
             if (stopped) return;
-            inner = createJobWorker(createPgBossJobStore(boss), definitions, options);
+            // pg-boss sends the ticks; the loop runs them as jobs and keeps no timers of its own.
+            inner = createJobWorker(createPgBossJobStore(boss), withTicks, { ...options, schedules: [] });
             inner.start();
             return;
           } catch (error) {

@@ -8,7 +8,7 @@ import type { Schedule } from "./job-queue";
 // longer ago than their shop's retention period are redacted (docs/protected-customer-data.md).
 // It is database work only (no Shopify, no shipping service), idempotent and cheap when there is
 // nothing to do, so it runs inline like the bulk-run sweep rather than as a queued job per shop;
-// every worker may run it, and a label is redacted once whichever gets there first.
+// on PostgreSQL one worker runs each tick (pg-boss's cron), and a label is redacted once anyway.
 
 export const SHIP_TO_RETENTION_SCHEDULE = "ship-to-retention";
 /** Periods are counted in days: a few runs a day keep a label within hours of its due date. */

@@ -3,6 +3,7 @@ import { z } from "zod";
 
 import db from "~/db.server";
 import { createPgBossJobQueue } from "~/jobs/pg-boss-job-queue.server";
+import { SCHEDULE_TICK_DATA, scheduleQueueName } from "~/jobs/pg-boss-schedules.server";
 import { enqueueJob, eraseShopJobs, jobQueueFor, pgBossFor, stopShopJobs } from "~/jobs/queue.server";
 
 import { describeJobQueueContract } from "../contracts/job-queue.contract";
@@ -87,5 +88,49 @@ describe("pg-boss in the app's transactions", () => {
       jobId: live.jobId,
       status: "duplicate",
     });
+  });
+});
+
+describe("the worker's schedules on pg-boss", () => {
+  it("are pg-boss cron rows, one for every worker, and each tick runs once over all of them", async () => {
+    const b = await boss();
+    // A schedule an earlier version kept, which the code no longer has.
+    await b.createQueue("schedule.gone");
+    await b.schedule("schedule.gone", "* * * * *", SCHEDULE_TICK_DATA);
+    const runs: string[] = [];
+    let finishTick = () => {};
+    const tickHeld = new Promise<void>((resolve) => (finishTick = resolve));
+    const sweep = {
+      name: "test-sweep",
+      everyMs: 5 * 60_000,
+      run: async () => {
+        runs.push("tick");
+        await tickHeld;
+      },
+    };
+    const queue = createPgBossJobQueue(boss);
+    const workers = [0, 1].map(() => queue.createWorker([], { schedules: [sweep], pollIntervalMs: 50 }));
+    for (const worker of workers) worker.start();
+    try {
+      await expect
+        .poll(async () => (await b.getSchedules()).map((row) => `${row.name} ${row.cron}`), { timeout: 10_000 })
+        .toEqual([`${scheduleQueueName(sweep)} */5 * * * *`]);
+      // Neither worker runs it on a timer of its own at start, as the SQLite loop does.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(runs).toEqual([]);
+
+      // A tick as pg-boss's cron pass sends it runs on one worker; a tick that comes due while it
+      // still runs is dropped, as the timer skipped a tick while the last one was busy.
+      expect(await b.send(scheduleQueueName(sweep), SCHEDULE_TICK_DATA)).not.toBeNull();
+      await expect.poll(() => runs, { timeout: 10_000 }).toEqual(["tick"]);
+      expect(await b.send(scheduleQueueName(sweep), SCHEDULE_TICK_DATA)).toBeNull();
+      finishTick();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(runs).toEqual(["tick"]);
+    } finally {
+      finishTick();
+      for (const worker of workers) await worker.stop({ graceMs: 1000 });
+      await b.unschedule(scheduleQueueName(sweep));
+    }
   });
 });
