@@ -1,7 +1,7 @@
 // How long a running bulk run has left (ADR 20). Two floors bound it, and the pace so far
 // refines it:
-// - Shopify: each label bought spends the shop's rate limit (the spend guard's read, the
-//   write-back's read and the fulfillment itself: about 30 points as Shopify counts actual cost),
+// - Shopify: each label bought spends the shop's rate limit (the spend guard's read, which the
+//   first write-back reuses, and the fulfillment itself: about 21 points as Shopify counts actual cost),
 //   restored at the shop's rate (100 points a second on Standard, 1,000 on Plus), less the
 //   merchant's reserve the worker leaves in the bucket;
 // - shipping: one purchase a label, BULK_SHIPPING_CONCURRENCY in flight.
@@ -12,7 +12,7 @@
 export const BULK_SHIPPING_CONCURRENCY = 4;
 
 /** Shopify points one bought label spends (actual cost, measured at the emulator). */
-export const SHOPIFY_POINTS_PER_LABEL = 30;
+export const SHOPIFY_POINTS_PER_LABEL = 21;
 /** A purchase request's usual time at the shipping service. */
 export const SHIPPING_CALL_SECONDS = 0.3;
 

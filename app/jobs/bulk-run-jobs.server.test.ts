@@ -240,7 +240,7 @@ describe("a bulk run through the real job worker", () => {
     const retriedChecks = (await listJobs(db, { name: "bulk-check" })).filter((j) => j.attempts > 1).length;
     expect(retriedChecks).toBeGreaterThan(0);
 
-    // ---- Buying: a 429 storm on purchase, a lost answer, a THROTTLED write-back read ----
+    // ---- Buying: a 429 storm on purchase, a lost answer, a THROTTLED write-back ----
     shipping.setFaults({
       failures: [
         { endpoint: PURCHASE, kind: "rate_limited", times: 9, retry_after: 1 },

@@ -6,10 +6,13 @@ import { apply, type Ref } from "./label-transitions.server";
 // and this claim (token and lease on the write-back columns) keeps two writers from both creating
 // a fulfillment for it.
 
-/** Claims the write-back: not yet done, and not owned by a writer whose lease still runs. */
+/**
+ * Claims the write-back: not yet done, and not owned by a writer whose lease still runs. `first`
+ * claims it only if no writer ever has: then no fulfillment of this label can be in Shopify yet.
+ */
 export async function claimWriteBack(
   ref: Ref,
-  claim: { token: string; leaseUntil: Date; now: Date },
+  claim: { token: string; leaseUntil: Date; now: Date; first?: boolean },
 ): Promise<boolean> {
   const result = await ref.db.label.updateMany({
     where: {
@@ -17,10 +20,14 @@ export async function claimWriteBack(
       shop: ref.shop,
       status: "purchased",
       fulfillmentGid: null,
-      OR: [
-        { writeBackStatus: { in: ["none", "pending", "failed"] } },
-        { writeBackStatus: "writing", writeBackLeaseUntil: { lt: claim.now } },
-      ],
+      ...(claim.first
+        ? { writeBackStatus: { in: ["none", "pending"] }, writeBackAttempts: 0 }
+        : {
+            OR: [
+              { writeBackStatus: { in: ["none", "pending", "failed"] } },
+              { writeBackStatus: "writing", writeBackLeaseUntil: { lt: claim.now } },
+            ],
+          }),
     },
     data: {
       writeBackStatus: "writing",

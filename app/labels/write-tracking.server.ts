@@ -71,7 +71,18 @@ export type WriteTrackingDeps = {
   now?: () => Date;
 };
 /** notifyCustomer defaults to the shop's setting. */
-export type WriteTrackingOptions = { notifyCustomer?: boolean; leaseMs?: number };
+export type WriteTrackingOptions = {
+  notifyCustomer?: boolean;
+  leaseMs?: number;
+  /**
+   * What remained of each line of the fulfillment order when the spend guard read it, right
+   * before this call's caller bought the label. Used only on the label's first write-back, when
+   * no fulfillment can carry its tracking numbers yet (nobody knew them): Shopify is then not
+   * read again, which spares the shop 7 points a label (ADR 20's addendum). A stale figure makes
+   * Shopify refuse the fulfillment, and the refusal path reads the order as before.
+   */
+  remainingAtPurchase?: { readonly byLine: ReadonlyMap<string, number>; readonly complete: boolean };
+};
 
 const DEFAULT_LEASE_MS = 60_000;
 // Shopify calls must end this long before the write-back lease does.
@@ -102,7 +113,10 @@ export async function writeTracking(
   const ref = { db, shop, labelId };
   const token = randomUUID();
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-  const claimed = await claimWriteBack(ref, { token, now, leaseUntil: new Date(now.getTime() + leaseMs) });
+  const claim = { token, now, leaseUntil: new Date(now.getTime() + leaseMs) };
+  const atPurchase = label.kind === "return" ? null : options.remainingAtPurchase;
+  const firstWithGuardRead = atPurchase?.complete ? await claimWriteBack(ref, { ...claim, first: true }) : false;
+  const claimed = firstWithGuardRead || (await claimWriteBack(ref, claim));
   // Another writer is at it (or just finished): report the label as it stands.
   if (!claimed) return currentLabel(deps, labelId);
   // Every Shopify call ends before the lease does (measured on the lease's clock), so no
@@ -118,7 +132,10 @@ export async function writeTracking(
     return found.ok ? ok(found.value.fulfillmentWithTracking) : found;
   };
 
-  const fo = await getFulfillmentOrderForWriteBack(admin, label.fulfillmentOrderGid, label.trackingNumbers, calls);
+  const fo =
+    firstWithGuardRead && atPurchase
+      ? ok({ fulfillmentWithTracking: null, remaining: atPurchase.byLine })
+      : await getFulfillmentOrderForWriteBack(admin, label.fulfillmentOrderGid, label.trackingNumbers, calls);
   if (!fo.ok) return giveUp(deps, label, token, fo.error, findExisting);
   if (fo.value.fulfillmentWithTracking) return record(deps, labelId, fo.value.fulfillmentWithTracking);
 

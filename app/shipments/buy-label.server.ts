@@ -135,7 +135,11 @@ function refuse(label: LabelView, refusal: Refusal): LabelError {
  * before the purchase request, after the claim (so a purchase a takeover finds already charged is
  * saved, never refused). Without a way to ask Shopify, nothing is bought.
  */
-export function createSpendGuard(admin: AdminGraphqlClient | null): (label: LabelView) => Promise<LabelError | null> {
+export function createSpendGuard(
+  admin: AdminGraphqlClient | null,
+  /** Told what Shopify said when it let the purchase go (the write-back reuses it). */
+  onCleared?: (guard: FulfillmentOrderGuard) => void,
+): (label: LabelView) => Promise<LabelError | null> {
   return async (label) => {
     if (!admin) {
       return labelError(
@@ -158,7 +162,9 @@ export function createSpendGuard(admin: AdminGraphqlClient | null): (label: Labe
       return fromShopifyError("spend guard", guard.error);
     }
     const refusal = judgeSpend(label, guard.value);
-    return refusal ? refuse(label, refusal) : null;
+    if (refusal) return refuse(label, refusal);
+    onCleared?.(guard.value);
+    return null;
   };
 }
 
@@ -223,13 +229,14 @@ export async function buyLabel(
   options: { notifyCustomer?: boolean; purchase?: PurchaseOptions } = {},
 ): Promise<Result<BoughtLabel, LabelError>> {
   const { db, shop } = deps;
+  let cleared: FulfillmentOrderGuard | null = null;
   const bought = await purchase(
     {
       db,
       shop,
       shipping: deps.shipping,
       staffMemberId: deps.staffMemberId ?? null,
-      beforeSpend: createSpendGuard(deps.admin),
+      beforeSpend: createSpendGuard(deps.admin, (guard) => (cleared = guard)),
       ...(deps.beforeRequest ? { beforeRequest: deps.beforeRequest } : {}),
       ...(deps.now ? { now: deps.now } : {}),
     },
@@ -237,10 +244,15 @@ export async function buyLabel(
     options.purchase,
   );
   if (!bought.ok) return bought;
+  // The guard read the fulfillment order a moment ago: its first write-back need not read it again.
+  const remainingAtPurchase = (cleared as FulfillmentOrderGuard | null)?.remaining;
   const written = await writeTracking(
     { db, shop, admin: deps.admin, staffMemberId: deps.staffMemberId ?? null, ...(deps.now ? { now: deps.now } : {}) },
     labelId,
-    options.notifyCustomer === undefined ? {} : { notifyCustomer: options.notifyCustomer },
+    {
+      ...(options.notifyCustomer === undefined ? {} : { notifyCustomer: options.notifyCustomer }),
+      ...(remainingAtPurchase ? { remainingAtPurchase } : {}),
+    },
   );
   if (written.ok) return ok({ label: written.value, writeBackError: null });
   // The label is bought either way; what failed is only the tracking, which is retried.
