@@ -101,12 +101,12 @@ export function describeBenchDemo(demo: RunningDemo, database: BenchDatabase): s
 }
 
 /**
- * Opens the app from the admin (the Orders page): the first time, the session token is exchanged
- * for the offline session the worker uses. `shop` defaults to the demo's.
+ * Opens the app from the admin (its home, or `path`): the first time, the session token is
+ * exchanged for the offline session the worker uses. `shop` defaults to the demo's.
  */
-export async function installBenchApp(demo: RunningDemo, shop = demo.shop): Promise<Response> {
+export async function installBenchApp(demo: RunningDemo, shop = demo.shop, path = "/app"): Promise<Response> {
   const app = { apiKey: demo.apiKey, apiSecret: demo.apiSecret, scopes: [...DEMO.scopes] };
-  const install = await fetch(`${demo.appUrl}/app?${embeddedAppQuery(app, shop).toString()}`, {
+  const install = await fetch(`${demo.appUrl}${path}?${embeddedAppQuery(app, shop).toString()}`, {
     // Shopify's library answers bots with 410: this is a merchant's browser.
     headers: { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131.0.0.0 Safari/537.36" },
   });
