@@ -124,6 +124,24 @@ describe("home page loader", () => {
     expect(operations.filter((o) => o === "OrdersAwaitingShipmentCount")).toHaveLength(2);
   });
 
+  it("leaves the shipping payments unread while a bulk run spends the shop's rate limit", async () => {
+    const { order, operations } = useEmulator();
+    const o1 = order("#1001");
+    await bought("2026-11-17T10:00:00Z", { orderGid: o1.orderGid, orderName: o1.orderName, chargedCents: 612 });
+    const run = await db.bulkRun.create({ data: { shop: TEST_SHOP, status: "running" } });
+
+    const during = await loadHome();
+    expect(during.home.margin).toMatchObject({ unknownOrders: 1, unknownWaitForRun: true });
+    expect(during.home.margin.week.orders).toBe(0);
+    expect(operations.filter((o) => o === "OrdersShippingPaid")).toHaveLength(0);
+
+    await db.bulkRun.update({ where: { id: run.id }, data: { status: "done" } });
+    const after = await loadHome();
+    expect(after.home.margin.unknownOrders).toBe(0);
+    expect(after.home.margin.week.marginCents).toBe(283);
+    expect(operations.filter((o) => o === "OrdersShippingPaid")).toHaveLength(1);
+  });
+
   it("counts what needs attention, each from the rows the linked list shows", async () => {
     const { order } = useEmulator();
     const draft = order("#1003");

@@ -20,6 +20,7 @@ import { reportError } from "~/utils/error-report.server";
 import type { Result } from "~/utils/result";
 
 import { getMonthBounds } from "./activity.server";
+import { hasSpendingRun } from "./order-list-reads.server";
 
 // The home page's read model: what needs the merchant now (counts, each a link to the list that
 // shows them) and what happened (labels, spend and shipping margin this week and month, and the
@@ -340,12 +341,15 @@ async function countAttention(
 
 /**
  * What the customers paid for shipping on these orders: kept rows, and one batch of orders never
- * read before from Shopify (stored for next time). Returns how many are still unknown.
+ * read before from Shopify (stored for next time). Returns how many are still unknown. While a
+ * bulk run spends the shop's rate limit, no batch is read: a run of 1,000 new orders would have
+ * each home load read another batch from the run's allowance (on Standard, every 10 s a load
+ * cost the run about a second), and the margins can wait for the run to end.
  */
 async function readShippingPaid(
   deps: HomeDeps,
   orderGids: readonly string[],
-): Promise<{ paid: Map<string, PaidForShipping>; unknown: number; problem: string | null }> {
+): Promise<{ paid: Map<string, PaidForShipping>; unknown: number; paused: boolean; problem: string | null }> {
   const kept = await deps.db.orderShippingPaid.findMany({
     where: { shop: deps.shop, orderGid: { in: [...orderGids] } },
     select: { orderGid: true, paidCents: true, currency: true },
@@ -354,7 +358,8 @@ async function readShippingPaid(
   // Newest first: the orders the page lists are read before older ones.
   const missing = [...orderGids].reverse().filter((gid) => !paid.has(gid));
   let problem: string | null = null;
-  if (missing.length > 0) {
+  const paused = missing.length > 0 && (await hasSpendingRun(deps.db, deps.shop));
+  if (missing.length > 0 && !paused) {
     const batch = missing.slice(0, SHIPPING_PAID_BATCH);
     const read = await getShippingPaid(deps.admin, batch);
     if (read.ok) {
@@ -370,7 +375,7 @@ async function readShippingPaid(
       problem = reportError(read.error, { level: "warn" }).message;
     }
   }
-  return { paid, unknown: orderGids.filter((gid) => !paid.has(gid)).length, problem };
+  return { paid, unknown: orderGids.filter((gid) => !paid.has(gid)).length, paused, problem };
 }
 
 export type HomeDeps = { db: PrismaClient; shop: string; admin: AdminGraphqlClient };
@@ -390,6 +395,8 @@ export type HomeScreen = {
     recentOrders: OrderMargin[];
     /** Orders in the window whose shipping payment is not read from Shopify yet. */
     unknownOrders: number;
+    /** Whether they wait for a bulk run to end (no reads while it spends the rate limit). */
+    unknownWaitForRun: boolean;
   };
   /** Why a part of the page could not be read from Shopify, for a banner; null when all was. */
   shopifyProblem: string | null;
@@ -425,6 +432,7 @@ export async function loadHomeScreen(deps: HomeDeps, options: { now: Date }): Pr
       byWeek: currency ? sumMarginsByWeek(margins, { now, weeks: MARGIN_CHART_WEEKS, currency }) : [],
       recentOrders: margins.slice(0, MARGIN_ORDERS_SHOWN),
       unknownOrders: shipping.unknown,
+      unknownWaitForRun: shipping.paused,
     },
     shopifyProblem: awaitingProblem ?? shipping.problem,
   };

@@ -39,7 +39,8 @@ export type OrderListReader = (
   options: { reuseDuringRuns: boolean },
 ) => Promise<Result<OrderListShopifyReads, ShopifyError>>;
 
-async function hasSpendingRun(db: PrismaClient, shop: string): Promise<boolean> {
+/** Whether one of the shop's bulk runs is checking or buying: spending the shop's rate limit. */
+export async function hasSpendingRun(db: PrismaClient, shop: string): Promise<boolean> {
   const run = await db.bulkRun.findFirst({
     where: { shop, status: { in: SPENDING_RUN_STATUSES } },
     select: { id: true },
