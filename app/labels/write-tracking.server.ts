@@ -79,7 +79,8 @@ export type WriteTrackingOptions = {
    * before this call's caller bought the label. Used only on the label's first write-back, when
    * no fulfillment can carry its tracking numbers yet (nobody knew them): Shopify is then not
    * read again, which spares the shop 7 points a label (ADR 20's addendum). A stale figure makes
-   * Shopify refuse the fulfillment, and the refusal path reads the order as before.
+   * Shopify refuse the fulfillment; the write-back then stays pending, and the recovery job's next
+   * attempt reads the order afresh before the merchant is asked to act.
    */
   remainingAtPurchase?: { readonly byLine: ReadonlyMap<string, number>; readonly complete: boolean };
 };
@@ -169,7 +170,9 @@ export async function writeTracking(
     },
     calls,
   );
-  if (!created.ok) return giveUp(deps, label, token, created.error, findExisting);
+  // Refused on the guard's figures: they may be a second old (the merchant fulfilled some items in
+  // Shopify meanwhile), so the recovery job tries again on a fresh read before the merchant is asked.
+  if (!created.ok) return giveUp(deps, label, token, created.error, findExisting, { onGuardRead: firstWithGuardRead });
   await recordAudit(db, {
     shop,
     action: "fulfill",
@@ -274,12 +277,15 @@ async function giveUp(
   token: string,
   error: ShopifyError,
   findExisting: () => Promise<Result<FulfillmentGid | ReverseDeliveryGid | null, ShopifyError>>,
+  options: { onGuardRead?: boolean } = {},
 ): Promise<Result<LabelView, LabelError>> {
   const again = await findExisting();
   if (again.ok && again.value) return record(deps, label.id, again.value);
   const attempts = label.writeBack.attempts + 1;
   const needsMerchant =
-    (error.code === "USER_ERROR" && again.ok) || error.code === "NOT_FOUND" || attempts >= MAX_WRITE_BACK_ATTEMPTS;
+    (error.code === "USER_ERROR" && again.ok && !options.onGuardRead) ||
+    error.code === "NOT_FOUND" ||
+    attempts >= MAX_WRITE_BACK_ATTEMPTS;
   const released = await releaseWriteBack({ db: deps.db, shop: deps.shop, labelId: label.id }, token, {
     status: needsMerchant ? "failed" : "pending",
     error:

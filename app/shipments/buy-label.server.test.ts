@@ -95,6 +95,18 @@ describe("buying a label, then its tracking to Shopify", () => {
     expect(bought.value.writeBackError).toBeTruthy();
     const fulfillments = fulfillmentsOf(emulators, draft.label.orderGid);
     expect(fulfillments.map((f) => f.trackingInfo.map((t) => t.number))).toEqual([["1ZBYHAND"]]);
-    expect(await findLabel(db, SHOP, draft.label.id)).toMatchObject({ status: "purchased", fulfillmentGid: null });
+    // Refused on the guard's figures: retried on a fresh read, not handed to the merchant yet.
+    expect(await findLabel(db, SHOP, draft.label.id)).toMatchObject({
+      status: "purchased",
+      fulfillmentGid: null,
+      writeBack: { status: "pending" },
+    });
+    // The fresh read finds nothing left to fulfil: now the merchant is told why.
+    const retried = await retryPendingWriteBacks({ db, shop: SHOP, admin: emulators.shopify.graphql }, {});
+    expect(retried.done).toEqual([]);
+    const after = await findLabel(db, SHOP, draft.label.id);
+    expect(after?.writeBack.status).toBe("failed");
+    expect(after?.writeBack.lastError).toMatch(/nothing of .* remains/);
+    expect(fulfillmentsOf(emulators, draft.label.orderGid)).toHaveLength(1);
   });
 });
