@@ -51,6 +51,7 @@ const CALLS_PER_ORDER = 3; // POST /v1/rates, POST /v1/labels, POST /v1/labels/{
 const TARGET_RATIO = { standard: 1.25, other: 1.1 };
 const TARGET_PAGES_P95_MS = 500;
 const PAGE_EVERY_MS = Number(process.env.BENCH_PAGE_EVERY_S ?? 5) * 1000;
+const HOME_EVERY_MS = PAGE_EVERY_MS * 2;
 // "Flat": the worker's RSS at the end within this of its RSS a quarter of the way through.
 const FLAT_GROWTH_MB = 40;
 const ROOT = resolve(import.meta.dirname, "..");
@@ -186,7 +187,7 @@ async function main(): Promise<{ result: string; code: number }> {
     // The run, as the Orders screen and the review page start and confirm it.
     // The Orders page is the target; the home (where the admin opens the app) is information.
     const pages = watchPage(demo, "/app/orders", PAGE_EVERY_MS);
-    const homes = watchPage(demo, "/app", PAGE_EVERY_MS * 2);
+    const homes = watchPage(demo, "/app", HOME_EVERY_MS);
     let peakRss = 0;
     let quarterRss = null as number | null;
     const { runId, wallS, reviewedAtS } = await driveBulkRun(db, demo.shop, orders, {
@@ -243,7 +244,7 @@ async function main(): Promise<{ result: string; code: number }> {
         (page.failures.length ? ` (${[...new Set(page.failures)].slice(0, 3).join("; ")})` : ""),
     );
     console.log(
-      `home during the run (information): ${homeLatencies.length} loads every ${(PAGE_EVERY_MS * 2) / 1000} s, ` +
+      `home during the run (information): ${homeLatencies.length} loads every ${HOME_EVERY_MS / 1000} s, ` +
         `p50 ${percentile(homeLatencies, 50).toFixed(0)} ms, p95 ${percentile(homeLatencies, 95).toFixed(0)} ms; ` +
         `${home.failures.length} failed`,
     );

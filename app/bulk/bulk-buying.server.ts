@@ -15,6 +15,7 @@ import {
   NOT_STARTED_CANCELLED,
   RETRYING_PREFIX,
   runError,
+  UNDER_WAY_RUN_STATUSES,
 } from "./bulk-runs.server";
 
 // A bulk run once it is checked (bulk-runs.server.ts): the review's confirmation at its exact
@@ -345,7 +346,7 @@ export async function resumeStrandedBulkItems(
   const runs = await db.bulkRun.findMany({
     where: {
       OR: [
-        { status: { in: ["checking", "running"] } },
+        { status: { in: [...UNDER_WAY_RUN_STATUSES] } },
         { status: { in: ["cancelled", "stopped"] }, finishedAt: { gt: new Date(now.getTime() - 24 * 60 * 60_000) } },
       ],
     },

@@ -321,5 +321,17 @@ async function finishChecking(db: PrismaClient, runId: string): Promise<Result<v
   return ok(undefined);
 }
 
+/** A run in these statuses is under way, checking or buying: it spends the shop's Shopify rate limit (ADR 20). */
+export const UNDER_WAY_RUN_STATUSES: readonly BulkRunStatus[] = ["checking", "running"];
+
+/** Whether one of the shop's bulk runs is checking or buying; the pages then spare the allowance. */
+export async function hasSpendingRun(db: PrismaClient, shop: string): Promise<boolean> {
+  const run = await db.bulkRun.findFirst({
+    where: { shop, status: { in: [...UNDER_WAY_RUN_STATUSES] } },
+    select: { id: true },
+  });
+  return run !== null;
+}
+
 /** The statuses a run pays for: what its review totals and its confirmation buys. */
 export const BILLABLE: readonly BulkItemStatus[] = ["ready", "queued", "buying", "bought"];

@@ -64,9 +64,10 @@ export function HomeMargin({ margin, currency }: { margin: HomeScreen["margin"];
       )}
       {margin.unknownOrders > 0 ? (
         <Text as="p" variant="bodySm" tone="subdued">
+          What {margin.unknownOrders} order{margin.unknownOrders === 1 ? "" : "s"} paid for shipping{" "}
           {margin.unknownWaitForRun
-            ? `What ${margin.unknownOrders} order${margin.unknownOrders === 1 ? "" : "s"} paid for shipping is read from Shopify once the bulk run under way ends, leaving Shopify's rate limit to the run: they are left out until then.`
-            : `What ${margin.unknownOrders} order${margin.unknownOrders === 1 ? "" : "s"} paid for shipping is still being read from Shopify: they are left out until then (a few dozen each time this page loads).`}
+            ? "is read from Shopify once the bulk run under way ends, leaving Shopify's rate limit to the run: they are left out until then."
+            : "is still being read from Shopify: they are left out until then (a few dozen each time this page loads)."}
         </Text>
       ) : null}
     </HomeCard>

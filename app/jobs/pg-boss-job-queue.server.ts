@@ -72,13 +72,14 @@ const affected = (response: CommandResponse) => CommandResponseSchema.parse(resp
 
 /** Starts pg-boss on this database: installs or migrates its schema (under its own lock) first. */
 export async function startPgBoss(url: string, options: PgBossOptions = {}): Promise<PgBoss> {
+  const supervise = options.supervise ?? true;
   const boss = new PgBoss({
     connectionString: url,
     schema: PG_BOSS_SCHEMA,
     max: options.max ?? 4,
     // Workers run pg-boss's cron pass for the worker's schedules (pg-boss-schedules.server.ts).
-    schedule: options.supervise ?? true,
-    supervise: options.supervise ?? true,
+    schedule: supervise,
+    supervise,
     superviseIntervalSeconds: options.superviseIntervalSeconds ?? 60,
     monitorIntervalSeconds: options.superviseIntervalSeconds ?? 60,
     registerInstance: false,

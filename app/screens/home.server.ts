@@ -1,5 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 
+import { hasSpendingRun } from "~/bulk/bulk-runs.server";
 import {
   findLabelledFulfillmentOrders,
   type LabelSpend,
@@ -20,7 +21,6 @@ import { reportError } from "~/utils/error-report.server";
 import type { Result } from "~/utils/result";
 
 import { getMonthBounds } from "./activity.server";
-import { hasSpendingRun } from "./order-list-reads.server";
 
 // The home page's read model: what needs the merchant now (counts, each a link to the list that
 // shows them) and what happened (labels, spend and shipping margin this week and month, and the

@@ -1,6 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 import { LRUCache } from "lru-cache";
 
+import { hasSpendingRun } from "~/bulk/bulk-runs.server";
 import type { AdminGraphqlClient, ShopifyError } from "~/shopify/admin-client";
 import { getOrderListPage, type ShopifyOrderListPage } from "~/shopify/order-list";
 import { getShopAndLocations, type ShopifyShopAndLocations } from "~/shopify/shop";
@@ -18,7 +19,6 @@ import { err, ok, type Result } from "~/utils/result";
 export const RUN_REUSE_MS = 60_000;
 // Pages (cursor × search) kept per web process, over all shops.
 const MAX_ENTRIES = 500;
-const SPENDING_RUN_STATUSES = ["checking", "running"];
 
 export type OrderListShopifyReads = {
   page: ShopifyOrderListPage;
@@ -38,15 +38,6 @@ export type OrderListReader = (
   input: OrderListReadInput,
   options: { reuseDuringRuns: boolean },
 ) => Promise<Result<OrderListShopifyReads, ShopifyError>>;
-
-/** Whether one of the shop's bulk runs is checking or buying: spending the shop's rate limit. */
-export async function hasSpendingRun(db: PrismaClient, shop: string): Promise<boolean> {
-  const run = await db.bulkRun.findFirst({
-    where: { shop, status: { in: SPENDING_RUN_STATUSES } },
-    select: { id: true },
-  });
-  return run !== null;
-}
 
 export function createOrderListReader(options: { now?: () => number; reuseMs?: number } = {}): OrderListReader {
   const now = options.now ?? Date.now;

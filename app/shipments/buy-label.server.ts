@@ -229,14 +229,15 @@ export async function buyLabel(
   options: { notifyCustomer?: boolean; purchase?: PurchaseOptions } = {},
 ): Promise<Result<BoughtLabel, LabelError>> {
   const { db, shop } = deps;
-  let cleared: FulfillmentOrderGuard | null = null;
+  // What the guard saw when it let the purchase go: its first write-back need not read it again.
+  const cleared: { remaining?: FulfillmentOrderGuard["remaining"] } = {};
   const bought = await purchase(
     {
       db,
       shop,
       shipping: deps.shipping,
       staffMemberId: deps.staffMemberId ?? null,
-      beforeSpend: createSpendGuard(deps.admin, (guard) => (cleared = guard)),
+      beforeSpend: createSpendGuard(deps.admin, (guard) => (cleared.remaining = guard.remaining)),
       ...(deps.beforeRequest ? { beforeRequest: deps.beforeRequest } : {}),
       ...(deps.now ? { now: deps.now } : {}),
     },
@@ -244,8 +245,7 @@ export async function buyLabel(
     options.purchase,
   );
   if (!bought.ok) return bought;
-  // The guard read the fulfillment order a moment ago: its first write-back need not read it again.
-  const remainingAtPurchase = (cleared as FulfillmentOrderGuard | null)?.remaining;
+  const remainingAtPurchase = cleared.remaining;
   const written = await writeTracking(
     { db, shop, admin: deps.admin, staffMemberId: deps.staffMemberId ?? null, ...(deps.now ? { now: deps.now } : {}) },
     labelId,
