@@ -398,7 +398,11 @@ async function main(): Promise<{ result: string; code: number }> {
           await sleep(250);
           warmDrafted =
             (await read(() =>
-              db.label.count({ where: { shop: demo?.shop, fulfillmentOrderGid: { in: warmOrders } } }),
+              // A Label row exists from the moment its draft is claimed, before the service makes
+              // it: only a row holding the service's id is a draft the count below will not see.
+              db.label.count({
+                where: { shop: demo?.shop, fulfillmentOrderGid: { in: warmOrders }, serviceLabelId: { not: null } },
+              }),
             )) ?? 0;
         }
         console.log(
