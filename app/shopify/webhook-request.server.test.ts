@@ -68,6 +68,28 @@ describe("createShopifyWebhookVerifier", () => {
     expect(await refusal(tampered)).toBe(401);
   });
 
+  it("reads Shopify's headers among the many a load balancer adds, and still checks the signature", async () => {
+    const withProxyHeaders = (request: Request) => {
+      const headers = new Headers(request.headers);
+      for (const [name, value] of Object.entries({
+        Accept: "*/*",
+        "Accept-Encoding": "gzip",
+        "User-Agent": "Shopify-Captain-Hook",
+        "X-Forwarded-For": "203.0.113.7",
+        "X-Forwarded-Proto": "https",
+        "X-Request-Id": "req-1",
+        // Not Shopify's, though it says so: never read as the topic.
+        "X-Proxy-Shopify-Topic": "orders/create",
+      })) {
+        headers.set(name, value);
+      }
+      return new Request(request.url, { method: "POST", headers, body: request.body, duplex: "half" } as RequestInit);
+    };
+    const webhook = await verifyShopifyWebhook(withProxyHeaders(orderDelivery({ webhookId: "wh-2" })));
+    expect(webhook).toMatchObject({ shop: TEST_SHOP, topic: "ORDERS_UPDATED", webhookId: "wh-2", payload });
+    expect(await refusal(withProxyHeaders(orderDelivery({ hmac: BAD_WEBHOOK_HMAC })))).toBe(401);
+  });
+
   it("refuses a delivery missing one of Shopify's headers with 400", async () => {
     for (const name of [
       "X-Shopify-Topic",
