@@ -8,7 +8,7 @@ import {
 } from "~/auto-draft/auto-draft-settings.server";
 import { getShipToRetentionDays } from "~/settings/retention-settings.server";
 import { type BoxPreset, getAddressValidationPriceCents } from "~/settings/settings";
-import { getSettingsView, listBoxPresets, type SettingsView } from "~/settings/settings.server";
+import { getSettingsWithPresets, type SettingsView } from "~/settings/settings.server";
 import { type EventsConnection, getEventsConnection } from "~/settings/shipping-event-endpoint.server";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { getShopAndLocations } from "~/shopify/shop";
@@ -43,9 +43,8 @@ export async function loadSettingsScreen(deps: {
   shop: string;
   admin: AdminGraphqlClient;
 }): Promise<SettingsScreen> {
-  const [settings, presets, autoDraft, events, found, shipToRetentionDays] = await Promise.all([
-    getSettingsView(deps.db, deps.shop),
-    listBoxPresets(deps.db, deps.shop),
+  const [{ settings, presets }, autoDraft, events, found, shipToRetentionDays] = await Promise.all([
+    getSettingsWithPresets(deps.db, deps.shop),
     getAutoDraftSettings(deps.db, deps.shop),
     getEventsConnection(deps.db, deps.shop),
     getShopAndLocations(deps.admin),

@@ -6,6 +6,8 @@ import { DEFAULT_LABEL_SETTINGS } from "./settings";
 import {
   createBoxPreset,
   deleteBoxPreset,
+  getSettingsView,
+  getSettingsWithPresets,
   getShopSettings,
   listBoxPresets,
   makeDefaultBoxPreset,
@@ -57,6 +59,18 @@ describe("box presets", () => {
       ["Small", false],
     ]);
     expect((await getShopSettings(db, SHOP)).box.length).toBe(20);
+  });
+
+  it("reads the settings and the presets together as it reads them apart, the default box included", async () => {
+    const none = await getSettingsWithPresets(db, SHOP);
+    expect(none).toEqual({ settings: await getSettingsView(db, SHOP), presets: [] });
+    await create(SMALL);
+    const large = await create(LARGE);
+    await makeDefaultBoxPreset(db, SHOP, large.id);
+    const together = await getSettingsWithPresets(db, SHOP);
+    expect(together.settings).toEqual(await getSettingsView(db, SHOP));
+    expect(together.settings.box.length).toBe(20);
+    expect(together.presets).toEqual(await listBoxPresets(db, SHOP));
   });
 
   it("writes a box change from the settings input to the default preset, not to the retired columns", async () => {

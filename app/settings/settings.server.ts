@@ -114,14 +114,21 @@ function toLabelSettings(row: ShopSettings | null, defaultPreset: BoxPresetRow |
   return parsed.success ? parsed.data : DEFAULT_LABEL_SETTINGS;
 }
 
-/** The shop's box presets, default first; empty when none were saved (prefill then uses `box`). */
-export async function listBoxPresets(db: PrismaClient, shop: string): Promise<BoxPreset[]> {
-  const rows = await db.boxPreset.findMany({ where: { shop }, orderBy: [{ isDefault: "desc" }, { createdAt: "asc" }] });
+// Default first: the order findDefaultPresetRow reads the default in.
+const listPresetRows = (db: Pick<PrismaClient, "boxPreset">, shop: string) =>
+  db.boxPreset.findMany({ where: { shop }, orderBy: [{ isDefault: "desc" }, { createdAt: "asc" }] });
+
+function toBoxPresets(rows: readonly BoxPresetRow[]): BoxPreset[] {
   return rows.flatMap((row) => {
     const parsed = BoxPresetSchema.safeParse(row);
     // Rows are written only through validated saves; one that no longer parses is skipped.
     return parsed.success ? [{ ...parsed.data, id: row.id }] : [];
   });
+}
+
+/** The shop's box presets, default first; empty when none were saved (prefill then uses `box`). */
+export async function listBoxPresets(db: PrismaClient, shop: string): Promise<BoxPreset[]> {
+  return toBoxPresets(await listPresetRows(db, shop));
 }
 
 export async function getShopSettings(db: PrismaClient, shop: string): Promise<LabelSettings> {
@@ -132,16 +139,32 @@ export async function getShopSettings(db: PrismaClient, shop: string): Promise<L
   return toLabelSettings(row, preset);
 }
 
+function toSettingsView(row: ShopSettings | null, defaultPreset: BoxPresetRow | null): SettingsView {
+  const configured = Boolean(row?.apiKeyCiphertext);
+  return {
+    ...toLabelSettings(row, defaultPreset),
+    apiKey: { configured, hint: configured && row?.apiKeyHint ? `••••${row.apiKeyHint}` : null },
+  };
+}
+
 export async function getSettingsView(db: PrismaClient, shop: string): Promise<SettingsView> {
   const [row, preset] = await Promise.all([
     db.shopSettings.findUnique({ where: { shop } }),
     findDefaultPresetRow(db, shop),
   ]);
-  const configured = Boolean(row?.apiKeyCiphertext);
-  return {
-    ...toLabelSettings(row, preset),
-    apiKey: { configured, hint: configured && row?.apiKeyHint ? `••••${row.apiKeyHint}` : null },
-  };
+  return toSettingsView(row, preset);
+}
+
+/**
+ * The settings and the box presets together, in two reads where the two calls above take three:
+ * every order page, bulk check and purchase loads both (and each read costs a query compilation).
+ */
+export async function getSettingsWithPresets(
+  db: PrismaClient,
+  shop: string,
+): Promise<{ settings: SettingsView; presets: BoxPreset[] }> {
+  const [row, presetRows] = await Promise.all([db.shopSettings.findUnique({ where: { shop } }), listPresetRows(db, shop)]);
+  return { settings: toSettingsView(row, presetRows[0] ?? null), presets: toBoxPresets(presetRows) };
 }
 
 export async function saveShopSettings(

@@ -4,7 +4,7 @@ import { fromShopifyError, type LabelError, labelError } from "~/labels/label-er
 import { type LabelView, listLabelsForOrder } from "~/labels/label-repository.server";
 import { ACTIVE_STATUSES } from "~/labels/label-state";
 import type { BoxPreset } from "~/settings/settings";
-import { getSettingsView, listBoxPresets, type SettingsView } from "~/settings/settings.server";
+import { getSettingsWithPresets, type SettingsView } from "~/settings/settings.server";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { type FulfillmentOrderState, getFulfillmentOrderState } from "~/shopify/fulfillment-order-state";
 import type { FulfillmentOrderGid, OrderGid } from "~/shopify/ids";
@@ -55,10 +55,9 @@ export async function loadShopContext(
   deps: ShipmentDeps,
   known?: ShopifyShopAndLocations,
 ): Promise<Result<ShopContext, LabelError>> {
-  const [shopAndLocations, settings, presets] = await Promise.all([
+  const [shopAndLocations, { settings, presets }] = await Promise.all([
     known ? ok(known) : getShopAndLocations(deps.admin),
-    getSettingsView(deps.db, deps.shop),
-    listBoxPresets(deps.db, deps.shop),
+    getSettingsWithPresets(deps.db, deps.shop),
   ]);
   if (!shopAndLocations.ok) return err(fromShopifyError("loadShopContext", shopAndLocations.error));
   return ok({ shopAndLocations: shopAndLocations.value, settings, presets });
