@@ -33,7 +33,10 @@ export default function App() {
         <Link to="/app/settings">Settings</Link>
       </NavMenu>
       {demo ? <DemoBanner /> : null}
-      <Outlet />
+      {/* The admin's own main landmark is outside the app's frame: inside it, the page is the main content. */}
+      <main>
+        <Outlet />
+      </main>
     </AppProvider>
   );
 }
