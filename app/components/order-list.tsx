@@ -66,6 +66,10 @@ export type OrderListProps = {
 /** Polaris's IndexFilters bar with tabs, as drawn at phone and desktop widths alike (49 px). */
 const FILTER_BAR_HEIGHT = "3.0625rem";
 
+/** The phone's selection bar: only below Polaris's sm breakpoint, where the list is condensed. */
+const PHONE_BAR = "order-list-phone-bar";
+const PHONE_BAR_STYLE = `.${PHONE_BAR} { display: none; } @media (max-width: 489.95px) { .${PHONE_BAR} { display: block; } }`;
+
 // The Orders list's path: /app itself is the home (app._index.tsx).
 export const ORDERS_PATH = "/app/orders";
 
@@ -370,10 +374,12 @@ export function OrderList({
           </InlineStack>
         </Box>
       ) : null}
-      {condensed ? (
-        // Polaris's condensed list has no selection (IndexTable drops it below 490 px), so a phone
-        // could not start a bulk run at all: its own tick boxes and this bar stand in for the
-        // table's. Always there on a phone, so switching tabs or pages moves nothing under it.
+      {/* Polaris's condensed list has no selection (IndexTable drops it below 490 px), so a phone
+          could not start a bulk run at all: its own tick boxes and this bar stand in for the
+          table's. Shown by a media query, not useBreakpoints: it is in the server's HTML, so it is
+          there from the first paint and the list under it does not move down at hydration. */}
+      <style>{PHONE_BAR_STYLE}</style>
+      <div className={PHONE_BAR}>
         <Box paddingBlock="200" paddingInline="400" borderBlockEndWidth="025" borderColor="border-secondary">
           <BlockStack gap="200">
             <InlineStack align="space-between" blockAlign="center" gap="200">
@@ -422,7 +428,7 @@ export function OrderList({
             ) : null}
           </BlockStack>
         </Box>
-      ) : null}
+      </div>
       {/* A click on an order's link (or row) opens it, whatever search is still pending. Keyed by
           the list it shows: another tab, page or search arrives as new rows in the place of the
           old (kept, dimmed, while it loads), so nothing on screen is pushed aside (issue 25: each
