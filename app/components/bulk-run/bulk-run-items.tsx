@@ -114,12 +114,15 @@ function BulkRunItemList({ items }: { items: BulkRunItemView[] }) {
                 {orderLink(item)}
                 <ItemBadge item={item} />
               </InlineStack>
-              <InlineStack align="space-between" blockAlign="start" gap="200" wrap={false}>
-                <div style={{ minWidth: 0 }}>{serviceCell(item)}</div>
-                <Text as="span" fontWeight="semibold" numeric>
-                  {priceOf(item)}
-                </Text>
-              </InlineStack>
+              {/* A shipment left out has neither: its reason below says why, without a line of dashes. */}
+              {item.service || item.quotedCents !== null ? (
+                <InlineStack align="space-between" blockAlign="start" gap="200" wrap={false}>
+                  <div style={{ minWidth: 0 }}>{serviceCell(item)}</div>
+                  <Text as="span" fontWeight="semibold" numeric>
+                    {priceOf(item)}
+                  </Text>
+                </InlineStack>
+              ) : null}
               {item.boxes ? (
                 <Text as="span" variant="bodySm" tone="subdued">
                   {`${item.boxes} ${item.boxes === 1 ? "box" : "boxes"}`}
