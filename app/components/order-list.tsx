@@ -1,15 +1,18 @@
 import { useNavigate, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
 import {
+  ActionList,
   Badge,
   Banner,
   BlockStack,
   Box,
   Button,
   Card,
+  Checkbox,
   IndexFilters,
   IndexTable,
   InlineStack,
   Link,
+  Popover,
   Text,
   Tooltip,
   useBreakpoints,
@@ -62,6 +65,10 @@ export type OrderListProps = {
 
 /** Polaris's IndexFilters bar with tabs, as drawn at phone and desktop widths alike (49 px). */
 const FILTER_BAR_HEIGHT = "3.0625rem";
+
+/** The phone's selection bar: only below Polaris's sm breakpoint, where the list is condensed. */
+const PHONE_BAR = "order-list-phone-bar";
+const PHONE_BAR_STYLE = `.${PHONE_BAR} { display: none; } @media (max-width: 489.95px) { .${PHONE_BAR} { display: block; } }`;
 
 // The Orders list's path: /app itself is the home (app._index.tsx).
 export const ORDERS_PATH = "/app/orders";
@@ -203,6 +210,12 @@ export function OrderList({
       : { scope: "selected", orders: JSON.stringify(selectedOrders(selection)) };
     submit({ ...fields, choice: JSON.stringify(choice) }, { method: "post", action: "/app/bulk" });
   };
+  const [moreWays, setMoreWays] = useState(false);
+  const bulkChoices = [
+    { content: "Create labels: cheapest rates", onAction: () => createLabels({ mode: "cheapest" }) },
+    { content: "Create labels: fastest rates", onAction: () => createLabels({ mode: "fastest" }) },
+    { content: "Create labels: choose services…", onAction: () => setChoosingServices(true) },
+  ];
   const [params, setParams] = useSearchParams();
   const { mode, setMode } = useSetIndexFiltersMode();
   const [query, setQuery] = useState(search);
@@ -352,7 +365,7 @@ export function OrderList({
             <InlineStack gap="200">
               <Button onClick={() => onSelectionChange(() => EMPTY_SELECTION)}>Clear selection</Button>
               {/* With nothing ticked here the table shows no actions: the selection's own. */}
-              {summary.onThisPage === 0 ? (
+              {summary.onThisPage === 0 && !condensed ? (
                 <Button variant="primary" onClick={() => createLabels({ mode: "rules" })}>
                   {createLabelsText}
                 </Button>
@@ -361,6 +374,61 @@ export function OrderList({
           </InlineStack>
         </Box>
       ) : null}
+      {/* Polaris's condensed list has no selection (IndexTable drops it below 490 px), so a phone
+          could not start a bulk run at all: its own tick boxes and this bar stand in for the
+          table's. Shown by a media query, not useBreakpoints: it is in the server's HTML, so it is
+          there from the first paint and the list under it does not move down at hydration. */}
+      <style>{PHONE_BAR_STYLE}</style>
+      <div className={PHONE_BAR}>
+        <Box paddingBlock="200" paddingInline="400" borderBlockEndWidth="025" borderColor="border-secondary">
+          <BlockStack gap="200">
+            <InlineStack align="space-between" blockAlign="center" gap="200">
+              <Checkbox
+                label={
+                  allInView ? "All selected" : summary.onThisPage > 0 ? `${summary.onThisPage} selected` : "Select all"
+                }
+                disabled={rows.length === 0}
+                checked={
+                  allInView || summary.pageState === "all"
+                    ? true
+                    : summary.pageState === "some"
+                      ? "indeterminate"
+                      : false
+                }
+                onChange={(checked) => handleSelectionChange("page", checked)}
+              />
+              {summary.total > 0 || allInView ? (
+                <Button variant="primary" onClick={() => createLabels({ mode: "rules" })}>
+                  {createLabelsText}
+                </Button>
+              ) : null}
+            </InlineStack>
+            {summary.total > 0 || allInView ? (
+              <InlineStack gap="200" wrap>
+                <Popover
+                  active={moreWays}
+                  onClose={() => setMoreWays(false)}
+                  activator={
+                    <Button disclosure onClick={() => setMoreWays((open) => !open)}>
+                      More actions
+                    </Button>
+                  }
+                >
+                  <ActionList actionRole="menuitem" onActionAnyItem={() => setMoreWays(false)} items={bulkChoices} />
+                </Popover>
+                {summary.pageState === "all" && pageInfo.hasNextPage && !allInView ? (
+                  <Button variant="plain" onClick={() => handleSelectionChange("all", true)}>
+                    Select every order in this view
+                  </Button>
+                ) : null}
+                <Button variant="plain" onClick={() => onSelectionChange(() => EMPTY_SELECTION)}>
+                  Clear
+                </Button>
+              </InlineStack>
+            ) : null}
+          </BlockStack>
+        </Box>
+      </div>
       {/* A click on an order's link (or row) opens it, whatever search is still pending. Keyed by
           the list it shows: another tab, page or search arrives as new rows in the place of the
           old (kept, dimmed, while it loads), so nothing on screen is pushed aside (issue 25: each
@@ -397,11 +465,7 @@ export function OrderList({
           hasMoreItems={pageInfo.hasNextPage}
           onSelectionChange={handleSelectionChange}
           promotedBulkActions={[{ content: createLabelsText, onAction: () => createLabels({ mode: "rules" }) }]}
-          bulkActions={[
-            { content: "Create labels: cheapest rates", onAction: () => createLabels({ mode: "cheapest" }) },
-            { content: "Create labels: fastest rates", onAction: () => createLabels({ mode: "fastest" }) },
-            { content: "Create labels: choose services…", onAction: () => setChoosingServices(true) },
-          ]}
+          bulkActions={bulkChoices}
           loading={loading}
           emptyState={emptyState}
           headings={[
@@ -432,24 +496,39 @@ export function OrderList({
               {condensed ? (
                 // A phone: one cell per order, what decides the next step first (Polaris's condensed list).
                 <div style={{ padding: "var(--p-space-300) var(--p-space-400)", width: "100%" }}>
-                  <BlockStack gap="150">
-                    <InlineStack align="space-between" blockAlign="center" gap="200">
-                      <OrderLink row={row} />
-                      <Text as="span" tone="subdued" variant="bodySm">
-                        {formatOrderDate(row.createdAt)}
-                      </Text>
-                    </InlineStack>
-                    <Text as="span" variant="bodySm">
-                      {[row.customer, row.destination].filter(Boolean).join(" · ") || "—"}
-                    </Text>
-                    <Text as="span" variant="bodySm" tone="subdued">
-                      {`${row.items} ${row.items === 1 ? "item" : "items"} · ${formatWeight(row.weightGrams)}`}
-                    </Text>
-                    <InlineStack gap="200" blockAlign="start" wrap>
-                      <Badge tone={PROGRESS_TONE[row.label.progress]}>{LABEL_PROGRESS_TEXT[row.label.progress]}</Badge>
-                      <ProblemsCell row={row} />
-                    </InlineStack>
-                  </BlockStack>
+                  <InlineStack gap="300" blockAlign="start" wrap={false}>
+                    {/* Ticking selects; a tap anywhere else on the row still opens the order. */}
+                    <div onClick={(event) => event.stopPropagation()} role="presentation">
+                      <Checkbox
+                        label={`Select ${row.name}`}
+                        labelHidden
+                        checked={allInView || selection.orders.has(row.orderGid)}
+                        onChange={(checked) => handleSelectionChange("single", checked, row.orderGid)}
+                      />
+                    </div>
+                    <div style={{ flex: 1, minWidth: 0 }}>
+                      <BlockStack gap="150">
+                        <InlineStack align="space-between" blockAlign="center" gap="200">
+                          <OrderLink row={row} />
+                          <Text as="span" tone="subdued" variant="bodySm">
+                            {formatOrderDate(row.createdAt)}
+                          </Text>
+                        </InlineStack>
+                        <Text as="span" variant="bodySm">
+                          {[row.customer, row.destination].filter(Boolean).join(" · ") || "—"}
+                        </Text>
+                        <Text as="span" variant="bodySm" tone="subdued">
+                          {`${row.items} ${row.items === 1 ? "item" : "items"} · ${formatWeight(row.weightGrams)}`}
+                        </Text>
+                        <InlineStack gap="200" blockAlign="start" wrap>
+                          <Badge tone={PROGRESS_TONE[row.label.progress]}>
+                            {LABEL_PROGRESS_TEXT[row.label.progress]}
+                          </Badge>
+                          <ProblemsCell row={row} />
+                        </InlineStack>
+                      </BlockStack>
+                    </div>
+                  </InlineStack>
                 </div>
               ) : (
                 <>

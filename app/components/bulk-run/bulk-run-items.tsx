@@ -1,4 +1,4 @@
-import { Badge, BlockStack, Button, DataTable, Text } from "@shopify/polaris";
+import { Badge, BlockStack, Box, Button, DataTable, InlineStack, Text, useBreakpoints } from "@shopify/polaris";
 
 import type { BulkRunItemView } from "~/bulk/bulk-run-view.server";
 import type { BulkItemStatus } from "~/bulk/bulk-runs.server";
@@ -88,7 +88,57 @@ function ItemBadge({ item }: { item: BulkRunItemView }) {
   return <Badge {...(tone ? { tone } : {})}>{text}</Badge>;
 }
 
+const priceOf = (item: BulkRunItemView) => (item.quotedCents === null ? "—" : formatMinorUnits(item.quotedCents));
+
+/**
+ * A phone: one stacked entry per shipment, as the Orders list's condensed rows. The table's six
+ * columns were wider than the screen, its Details column off the edge behind Polaris's column
+ * arrows, so a blocked shipment's reason could not be read without paging sideways.
+ */
+function BulkRunItemList({ items }: { items: BulkRunItemView[] }) {
+  return (
+    <BlockStack as="ul" gap="0">
+      {items.map((item) => {
+        const text = describeItem(item);
+        return (
+          <Box
+            as="li"
+            key={item.id}
+            paddingBlock="300"
+            paddingInline="400"
+            borderBlockEndWidth="025"
+            borderColor="border-secondary"
+          >
+            <BlockStack gap="150">
+              <InlineStack align="space-between" blockAlign="start" gap="200" wrap={false}>
+                {orderLink(item)}
+                <ItemBadge item={item} />
+              </InlineStack>
+              {/* A shipment left out has neither: its reason below says why, without a line of dashes. */}
+              {item.service || item.quotedCents !== null ? (
+                <InlineStack align="space-between" blockAlign="start" gap="200" wrap={false}>
+                  <div style={{ minWidth: 0 }}>{serviceCell(item)}</div>
+                  <Text as="span" fontWeight="semibold" numeric>
+                    {priceOf(item)}
+                  </Text>
+                </InlineStack>
+              ) : null}
+              {item.boxes ? (
+                <Text as="span" variant="bodySm" tone="subdued">
+                  {`${item.boxes} ${item.boxes === 1 ? "box" : "boxes"}`}
+                </Text>
+              ) : null}
+              {text ? <Text as="p">{text}</Text> : null}
+            </BlockStack>
+          </Box>
+        );
+      })}
+    </BlockStack>
+  );
+}
+
 export function BulkRunItems({ items }: { items: BulkRunItemView[] }) {
+  if (useBreakpoints().smDown) return <BulkRunItemList items={items} />;
   return (
     <DataTable
       columnContentTypes={["text", "text", "text", "numeric", "numeric", "text"]}
@@ -98,7 +148,7 @@ export function BulkRunItems({ items }: { items: BulkRunItemView[] }) {
         <ItemBadge key="s" item={item} />,
         serviceCell(item),
         item.boxes ?? "—",
-        item.quotedCents === null ? "—" : formatMinorUnits(item.quotedCents),
+        priceOf(item),
         details(item),
       ])}
     />

@@ -80,8 +80,8 @@ export function BulkRunReview({ run, busy, onConfirm, onCancel }: Props) {
           <BlockStack gap="200">
             <Text as="p">
               Your shipping account is charged {total} for {plural(ready.length, "label")} ({describeServices(run)}).
-              {run.optionsInTotal ? ` ${run.optionsInTotal}` : ""}
-              Then each tracking number is added to its fulfillment in Shopify.
+              {run.optionsInTotal ? ` ${run.optionsInTotal}` : ""} Then each tracking number is added to its fulfillment
+              in Shopify.
             </Text>
             <Text as="p" tone="subdued">
               You can cancel the rest while they are bought: labels already sent to the shipping service are still

@@ -1,4 +1,4 @@
-import { Button, ChoiceList, InlineStack } from "@shopify/polaris";
+import { Box, Button, ChoiceList, InlineStack } from "@shopify/polaris";
 import { useState } from "react";
 
 import type { BulkRunView } from "~/bulk/bulk-run-view.server";
@@ -48,11 +48,14 @@ export function BulkRunVoid({ run }: { run: BulkRunView }) {
       {voiding.banner(
         new Set(run.items.flatMap((i) => (i.labelId && i.refund?.status === "refunded" ? [i.labelId] : []))),
       )}
-      <InlineStack>
-        <Button tone="critical" variant="plain" disabled={!anyVoidable} onClick={() => setOpen(true)}>
-          Void labels…
-        </Button>
-      </InlineStack>
+      {/* A phone's page has no margin of its own (its cards run edge to edge): the link gets the cards' inset. */}
+      <Box paddingInline={{ xs: "400", sm: "0" }}>
+        <InlineStack>
+          <Button tone="critical" variant="plain" disabled={!anyVoidable} onClick={() => setOpen(true)}>
+            Void labels…
+          </Button>
+        </InlineStack>
+      </Box>
       <VoidLabelsModal
         open={open}
         title="Void labels from this run"

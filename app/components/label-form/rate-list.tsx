@@ -25,6 +25,22 @@ import { findCustomerChoice, pickMarkedRate } from "./marked-rate";
 // takes its final height before the rates arrive, so nothing below it moves (issue 25 §4).
 const ROW_HEIGHT = "3.5rem";
 
+// On a phone (Polaris's smDown) a mark ("Cheapest", "Fastest", "Customer's choice") has no room
+// beside the service's name and takes a line of its own: a marked row was 19 px taller than its
+// skeleton row, and each one that arrived pushed the page down. There, every row and skeleton row
+// holds that line (name, mark, days), marked or not. A media query, not useBreakpoints: the
+// skeleton is in the server's HTML, and a height set after hydration would move the page itself.
+// "Press C" goes too: a phone has no key to press, and the words cramped the marked row.
+const ROW_BODY = "rate-row-body";
+const KEY_HINT = "rate-row-key-hint";
+const PHONE_ROWS = `@media (max-width: 489.95px) {
+  .${ROW_BODY} { min-height: 4.125rem; display: flex; flex-direction: column; justify-content: center; }
+  .${KEY_HINT} { display: none; }
+}`;
+
+/** The phone rules above, beside the list or skeleton they apply to (the app has no stylesheet of its own). */
+const PhoneRowStyle = () => <style>{PHONE_ROWS}</style>;
+
 export function RateList({
   rates,
   customerChose,
@@ -43,64 +59,69 @@ export function RateList({
   const choice = findCustomerChoice(rates, customerChose)?.rate_id ?? null;
   const marked = pickMarkedRate(rates, customerChose)?.rate_id ?? null;
   return (
-    <BlockStack as="ul" gap="0">
-      {rankRates(rates).map(({ rate, name, delivery, cheapest, fastest }) => {
-        const price = formatAmount(rate.amount, rate.currency);
-        const isMarked = rate.rate_id === marked;
-        return (
-          <Box
-            as="li"
-            key={rate.rate_id}
-            minHeight={ROW_HEIGHT}
-            paddingBlock="100"
-            paddingInline="200"
-            borderBlockEndWidth="025"
-            borderColor="border-secondary"
-            // The rate C chooses: shaded, and said in words beside its button (never colour only).
-            {...(isMarked ? { background: "bg-surface-secondary" as const } : {})}
-          >
-            <InlineStack align="space-between" blockAlign="center" gap="200" wrap={false}>
-              <BlockStack gap="050">
-                <InlineStack gap="200" blockAlign="center">
-                  <Text as="span" fontWeight="medium">
-                    {name}
-                  </Text>
-                  {cheapest ? <Badge tone="success">Cheapest</Badge> : null}
-                  {fastest ? <Badge tone="info">Fastest</Badge> : null}
-                  {rate.rate_id === choice ? <Badge tone="attention">Customer's choice</Badge> : null}
-                </InlineStack>
-                {delivery ? (
-                  <Text as="span" variant="bodySm" tone="subdued">
-                    {delivery}
-                  </Text>
-                ) : null}
-              </BlockStack>
-              <InlineStack gap="300" blockAlign="center" wrap={false}>
-                {isMarked ? (
-                  // One piece on a narrow screen: "Press" above its key reads as two labels.
-                  <span style={{ whiteSpace: "nowrap" }}>
-                    <Text as="span" variant="bodySm" tone="subdued">
-                      Press <KeyboardKey>C</KeyboardKey>
+    <>
+      <PhoneRowStyle />
+      <BlockStack as="ul" gap="0">
+        {rankRates(rates).map(({ rate, name, delivery, cheapest, fastest }) => {
+          const price = formatAmount(rate.amount, rate.currency);
+          const isMarked = rate.rate_id === marked;
+          return (
+            <Box
+              as="li"
+              key={rate.rate_id}
+              minHeight={ROW_HEIGHT}
+              paddingBlock="100"
+              paddingInline="200"
+              borderBlockEndWidth="025"
+              borderColor="border-secondary"
+              // The rate C chooses: shaded, and said in words beside its button (never colour only).
+              {...(isMarked ? { background: "bg-surface-secondary" as const } : {})}
+            >
+              <div className={ROW_BODY}>
+                <InlineStack align="space-between" blockAlign="center" gap="200" wrap={false}>
+                  <BlockStack gap="050">
+                    <InlineStack gap="200" blockAlign="center">
+                      <Text as="span" fontWeight="medium">
+                        {name}
+                      </Text>
+                      {cheapest ? <Badge tone="success">Cheapest</Badge> : null}
+                      {fastest ? <Badge tone="info">Fastest</Badge> : null}
+                      {rate.rate_id === choice ? <Badge tone="attention">Customer's choice</Badge> : null}
+                    </InlineStack>
+                    {delivery ? (
+                      <Text as="span" variant="bodySm" tone="subdued">
+                        {delivery}
+                      </Text>
+                    ) : null}
+                  </BlockStack>
+                  <InlineStack gap="300" blockAlign="center" wrap={false}>
+                    {isMarked ? (
+                      // One piece on a narrow screen: "Press" above its key reads as two labels.
+                      <span className={KEY_HINT} style={{ whiteSpace: "nowrap" }}>
+                        <Text as="span" variant="bodySm" tone="subdued">
+                          Press <KeyboardKey>C</KeyboardKey>
+                        </Text>
+                      </span>
+                    ) : null}
+                    <Text as="span" fontWeight="semibold">
+                      {price}
                     </Text>
-                  </span>
-                ) : null}
-                <Text as="span" fontWeight="semibold">
-                  {price}
-                </Text>
-                <Button
-                  onClick={() => onChoose(rate)}
-                  disabled={disabled}
-                  loading={busyRateId === rate.rate_id}
-                  accessibilityLabel={`Choose ${name} for ${price}${isMarked ? " (shortcut C)" : ""}`}
-                >
-                  Choose
-                </Button>
-              </InlineStack>
-            </InlineStack>
-          </Box>
-        );
-      })}
-    </BlockStack>
+                    <Button
+                      onClick={() => onChoose(rate)}
+                      disabled={disabled}
+                      loading={busyRateId === rate.rate_id}
+                      accessibilityLabel={`Choose ${name} for ${price}${isMarked ? " (shortcut C)" : ""}`}
+                    >
+                      Choose
+                    </Button>
+                  </InlineStack>
+                </InlineStack>
+              </div>
+            </Box>
+          );
+        })}
+      </BlockStack>
+    </>
   );
 }
 
@@ -151,6 +172,7 @@ export function expectedRateCount(request: Pick<LabelRequestInput, "parcels" | "
 export function RateListSkeleton({ rows }: { rows: number }) {
   return (
     <div role="status" aria-live="polite" aria-busy="true">
+      <PhoneRowStyle />
       <Text as="span" visuallyHidden>
         Loading rates…
       </Text>
@@ -164,14 +186,16 @@ export function RateListSkeleton({ rows }: { rows: number }) {
             borderBlockEndWidth="025"
             borderColor="border-secondary"
           >
-            <InlineStack align="space-between" blockAlign="center" gap="200" wrap={false}>
-              <Box width="45%">
-                <SkeletonBodyText lines={2} />
-              </Box>
-              <Box width="6rem">
-                <SkeletonDisplayText size="small" />
-              </Box>
-            </InlineStack>
+            <div className={ROW_BODY}>
+              <InlineStack align="space-between" blockAlign="center" gap="200" wrap={false}>
+                <Box width="45%">
+                  <SkeletonBodyText lines={2} />
+                </Box>
+                <Box width="6rem">
+                  <SkeletonDisplayText size="small" />
+                </Box>
+              </InlineStack>
+            </div>
           </Box>
         ))}
       </BlockStack>
