@@ -16,9 +16,17 @@ export type DataRequestView = {
   report: unknown;
 };
 
+// Each kind of background job a shop can see give up, in the merchant's words, not its code name.
 const JOB_NAMES: Record<string, string> = {
-  "label-recovery": "Finishing interrupted purchases and tracking write-backs",
+  "label-recovery": "Finishing interrupted purchases and sending tracking to Shopify",
+  "auto-draft": "Preparing an automatic draft label",
+  "recheck-labels": "Checking bought labels after an order changed",
+  "shipping-event": "Applying an update from your shipping account",
+  "bulk-check": "Checking an order of a bulk run",
+  "bulk-buy": "Buying a label of a bulk run",
 };
+
+const describeJob = (name: string) => JOB_NAMES[name] ?? "A background task";
 
 function DeadJobRow({ job }: { job: DeadJobView }) {
   const fetcher = useFetcher<{ ok?: boolean; error?: { message: string } }>();
@@ -28,7 +36,7 @@ function DeadJobRow({ job }: { job: DeadJobView }) {
     <InlineStack align="space-between" blockAlign="start" gap="400" wrap={false}>
       <BlockStack gap="100">
         <Text as="p" fontWeight="semibold">
-          {JOB_NAMES[job.name] ?? job.name}
+          {describeJob(job.name)}
         </Text>
         <Text as="p" tone="subdued" variant="bodySm">
           Gave up {formatDateTime(job.failedAt)} after {job.attempts} {job.attempts === 1 ? "attempt" : "attempts"}
@@ -47,9 +55,9 @@ function DeadJobRow({ job }: { job: DeadJobView }) {
           submit
           loading={busy}
           disabled={busy || retried}
-          accessibilityLabel={`Retry: ${JOB_NAMES[job.name] ?? job.name}`}
+          accessibilityLabel={`Retry: ${describeJob(job.name)}`}
         >
-          {retried ? "Queued" : "Retry"}
+          {retried ? "Retrying" : "Retry"}
         </Button>
       </fetcher.Form>
     </InlineStack>

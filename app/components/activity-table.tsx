@@ -71,13 +71,13 @@ export function ActivityTable({
 }) {
   return (
     <IndexTable
-      resourceName={{ singular: "billable call", plural: "billable calls" }}
+      resourceName={{ singular: "entry", plural: "entries" }}
       itemCount={entries.length}
       selectable={false}
       loading={loading}
       headings={[
         { title: "When" },
-        { title: "Call" },
+        { title: "What" },
         { title: "Order" },
         { title: "Amount", alignment: "end" },
         { title: "Outcome" },
