@@ -314,7 +314,7 @@ function ReturnLabel({ label, writeBackError }: { label: LabelSummary; writeBack
         </Banner>
       ) : null}
       {writeBackError || label.writeBack.status === "failed" || label.writeBack.status === "pending" ? (
-        <Banner tone="warning" title="The label is bought, but Shopify does not hold it on the return yet">
+        <Banner tone="warning" title="The label is bought, but it is not on the return in Shopify yet">
           <p>{writeBackError ?? label.writeBack.lastError ?? "The app tries again shortly."}</p>
         </Banner>
       ) : null}
