@@ -118,6 +118,8 @@ describe("screens render on the server", () => {
     expect(shown).toContain("A staff member");
     expect(shown).not.toContain("Staff #42");
     expect(html).toMatch(/<details>.*Request id (<!-- -->)?req_abc/s);
+    // A job's last error is for support: behind "Details" too.
+    expect(html).toMatch(/<details>.*Shopify: 503/s);
     expect(html).toMatch(/href="\/app\/orders\/5001"[^>]*>#1002</);
   });
 

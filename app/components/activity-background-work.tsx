@@ -39,9 +39,22 @@ function DeadJobRow({ job }: { job: DeadJobView }) {
           {describeJob(job.name)}
         </Text>
         <Text as="p" tone="subdued" variant="bodySm">
-          Gave up {formatDateTime(job.failedAt)} after {job.attempts} {job.attempts === 1 ? "attempt" : "attempts"}
-          {job.lastError ? `: ${job.lastError}` : "."}
+          Stopped {formatDateTime(job.failedAt)} after {job.attempts} {job.attempts === 1 ? "try" : "tries"}.
         </Text>
+        {job.lastError ? (
+          // The last error is the app's technical wording of the failure ("Error: …", "lease ended"):
+          // for support, behind "Details" as request ids are on this screen.
+          <details>
+            <summary>
+              <Text as="span" tone="subdued" variant="bodySm">
+                Details
+              </Text>
+            </summary>
+            <Text as="span" variant="bodySm" breakWord>
+              {job.lastError}
+            </Text>
+          </details>
+        ) : null}
         {fetcher.data?.error ? (
           <Text as="p" tone="critical" variant="bodySm">
             {fetcher.data.error.message}
@@ -73,7 +86,7 @@ export function DeadJobsCard({ jobs }: { jobs: DeadJobView[] }) {
           Background work that needs you
         </Text>
         <Text as="p" tone="subdued">
-          These tasks kept failing and stopped retrying on their own. Retry once the cause is fixed.
+          These tasks kept failing and stopped trying on their own. Retry them once the problem is fixed; Details shows the last error, for support.
         </Text>
         {jobs.map((job) => (
           <DeadJobRow key={job.id} job={job} />
