@@ -102,7 +102,7 @@ describe("the home page", () => {
     // Drafts and problems as the lists show them: nothing waits after these purchases.
     const attention = await cardText(frame, "Needs attention now");
     expect(attention).toMatch(/Drafts to buy 0/);
-    expect(attention).toMatch(/Failed write-backs 0/);
+    expect(attention).toMatch(/Tracking not sent 0/);
 
     await checkScreen(guarded, frame, "home");
     copyFileSync(await guarded.screenshot("home-for-readme"), join(process.cwd(), "docs/screenshots/home.png"));

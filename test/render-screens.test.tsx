@@ -77,6 +77,7 @@ describe("screens render on the server", () => {
         lastError: "Shopify: 503",
         failedAt: new Date().toISOString(),
       },
+      { id: "job_2", name: "auto-draft", attempts: 8, lastError: null, failedAt: new Date().toISOString() },
     ];
     const dataRequests = [
       {
@@ -106,6 +107,9 @@ describe("screens render on the server", () => {
     expect(shown).toContain("lbl_other");
     expect(shown).toContain("Background work that needs you");
     expect(shown).toContain("Finishing interrupted purchases");
+    // A job's kind in words, never its code name.
+    expect(shown).toContain("Preparing an automatic draft label");
+    expect(shown).not.toContain("auto-draft");
     expect(shown).toContain("Retry");
     expect(shown).toContain("Customer data requests");
     expect(shown).toContain("$12.10");
@@ -114,6 +118,8 @@ describe("screens render on the server", () => {
     expect(shown).toContain("A staff member");
     expect(shown).not.toContain("Staff #42");
     expect(html).toMatch(/<details>.*Request id (<!-- -->)?req_abc/s);
+    // A job's last error is for support: behind "Details" too.
+    expect(html).toMatch(/<details>.*Shopify: 503/s);
     expect(html).toMatch(/href="\/app\/orders\/5001"[^>]*>#1002</);
   });
 

@@ -16,9 +16,17 @@ export type DataRequestView = {
   report: unknown;
 };
 
+// Each kind of background job a shop can see give up, in the merchant's words, not its code name.
 const JOB_NAMES: Record<string, string> = {
-  "label-recovery": "Finishing interrupted purchases and tracking write-backs",
+  "label-recovery": "Finishing interrupted purchases and sending tracking to Shopify",
+  "auto-draft": "Preparing an automatic draft label",
+  "recheck-labels": "Checking bought labels after an order changed",
+  "shipping-event": "Applying an update from your shipping account",
+  "bulk-check": "Checking an order of a bulk run",
+  "bulk-buy": "Buying a label of a bulk run",
 };
+
+const describeJob = (name: string) => JOB_NAMES[name] ?? "A background task";
 
 function DeadJobRow({ job }: { job: DeadJobView }) {
   const fetcher = useFetcher<{ ok?: boolean; error?: { message: string } }>();
@@ -28,12 +36,25 @@ function DeadJobRow({ job }: { job: DeadJobView }) {
     <InlineStack align="space-between" blockAlign="start" gap="400" wrap={false}>
       <BlockStack gap="100">
         <Text as="p" fontWeight="semibold">
-          {JOB_NAMES[job.name] ?? job.name}
+          {describeJob(job.name)}
         </Text>
         <Text as="p" tone="subdued" variant="bodySm">
-          Gave up {formatDateTime(job.failedAt)} after {job.attempts} {job.attempts === 1 ? "attempt" : "attempts"}
-          {job.lastError ? `: ${job.lastError}` : "."}
+          Stopped {formatDateTime(job.failedAt)} after {job.attempts} {job.attempts === 1 ? "try" : "tries"}.
         </Text>
+        {job.lastError ? (
+          // The last error is the app's technical wording of the failure ("Error: …", "lease ended"):
+          // for support, behind "Details" as request ids are on this screen.
+          <details>
+            <summary>
+              <Text as="span" tone="subdued" variant="bodySm">
+                Details
+              </Text>
+            </summary>
+            <Text as="span" variant="bodySm" breakWord>
+              {job.lastError}
+            </Text>
+          </details>
+        ) : null}
         {fetcher.data?.error ? (
           <Text as="p" tone="critical" variant="bodySm">
             {fetcher.data.error.message}
@@ -47,9 +68,9 @@ function DeadJobRow({ job }: { job: DeadJobView }) {
           submit
           loading={busy}
           disabled={busy || retried}
-          accessibilityLabel={`Retry: ${JOB_NAMES[job.name] ?? job.name}`}
+          accessibilityLabel={`Retry: ${describeJob(job.name)}`}
         >
-          {retried ? "Queued" : "Retry"}
+          {retried ? "Retrying" : "Retry"}
         </Button>
       </fetcher.Form>
     </InlineStack>
@@ -65,7 +86,7 @@ export function DeadJobsCard({ jobs }: { jobs: DeadJobView[] }) {
           Background work that needs you
         </Text>
         <Text as="p" tone="subdued">
-          These tasks kept failing and stopped retrying on their own. Retry once the cause is fixed.
+          These tasks kept failing and stopped trying on their own. Retry them once the problem is fixed; Details shows the last error, for support.
         </Text>
         {jobs.map((job) => (
           <DeadJobRow key={job.id} job={job} />

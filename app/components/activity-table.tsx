@@ -9,13 +9,13 @@ import { formatDateTime } from "./format-date-time";
 type Tone = "success" | "info" | "attention" | "warning" | "critical" | undefined;
 
 export const OUTCOMES: Record<ActivityEntry["outcome"], { label: string; tone: Tone; help: string }> = {
-  ok: { label: "Charged", tone: "success", help: "The service charged this call." },
+  ok: { label: "Charged", tone: "success", help: "Your shipping service charged this." },
   recovered: {
     label: "Charged",
     tone: "success",
-    help: "Charged once. The service's answer was lost on the way; the app asked again and kept the label.",
+    help: "Charged once. The shipping service's answer was lost on the way; the app asked again and kept the label.",
   },
-  error: { label: "Not charged", tone: undefined, help: "The service refused the call; nothing was charged." },
+  error: { label: "Not charged", tone: undefined, help: "The shipping service refused it; nothing was charged." },
   unknown: {
     label: "Charge unconfirmed",
     tone: "warning",
@@ -71,13 +71,13 @@ export function ActivityTable({
 }) {
   return (
     <IndexTable
-      resourceName={{ singular: "billable call", plural: "billable calls" }}
+      resourceName={{ singular: "entry", plural: "entries" }}
       itemCount={entries.length}
       selectable={false}
       loading={loading}
       headings={[
         { title: "When" },
-        { title: "Call" },
+        { title: "What" },
         { title: "Order" },
         { title: "Amount", alignment: "end" },
         { title: "Outcome" },

@@ -42,7 +42,7 @@ function describeTiles(attention: AttentionCounts): Tile[] {
       hint: "Parcels the carrier reports delayed",
     },
     {
-      title: "Failed write-backs",
+      title: "Tracking not sent",
       count: String(attention.failedWriteBacks),
       url: labelListUrl("write_back_failed"),
       hint: "Bought labels whose tracking did not reach Shopify",

@@ -66,8 +66,8 @@ export function HomeMargin({ margin, currency }: { margin: HomeScreen["margin"];
         <Text as="p" variant="bodySm" tone="subdued">
           What {margin.unknownOrders} order{margin.unknownOrders === 1 ? "" : "s"} paid for shipping{" "}
           {margin.unknownWaitForRun
-            ? "is read from Shopify once the bulk run under way ends, leaving Shopify's rate limit to the run: they are left out until then."
-            : "is still being read from Shopify: they are left out until then (a few dozen each time this page loads)."}
+            ? "will be read from Shopify when the bulk run under way finishes; until then they are left out."
+            : "is still being read from Shopify; until then they are left out. More are read each time you open this page."}
         </Text>
       ) : null}
     </HomeCard>

@@ -72,7 +72,7 @@ export function HomeScan({ scanBuysDraft }: { scanBuysDraft: boolean }) {
             focused
             connectedRight={
               <Button submit loading={busy}>
-                {scanBuysDraft ? "Ship" : "Open"}
+                {scanBuysDraft ? "Buy and print" : "Open"}
               </Button>
             }
           />

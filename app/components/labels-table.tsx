@@ -46,9 +46,9 @@ function statusOf(item: LabelListItem): { label: string; tone: Tone } {
 const WRITE_BACK: Record<LabelListItem["writeBack"]["status"], { label: string; tone: Tone }> = {
   none: { label: "Not yet", tone: undefined },
   pending: { label: "Waiting", tone: "attention" },
-  writing: { label: "Writing", tone: "info" },
+  writing: { label: "Sending", tone: "info" },
   done: { label: "In Shopify", tone: "success" },
-  failed: { label: "Failed", tone: "critical" },
+  failed: { label: "Not sent", tone: "critical" },
 };
 
 /** The states as the filter names them: "voided" holds refunded labels and discarded drafts alike. */

@@ -151,7 +151,7 @@ function ReturnRow({
             <ReturnLabel label={label} writeBackError={answer?.writeBackError ?? null} />
           ) : ret.shopifyLabel ? (
             <Text as="p" tone="subdued">
-              Shopify already holds a return label for this return
+              This return already has a return label in Shopify
               {ret.shopifyLabel.trackingNumber ? ` (tracking ${ret.shopifyLabel.trackingNumber})` : ""}.
             </Text>
           ) : null}
@@ -241,7 +241,7 @@ function ReturnRow({
                   <BlockStack gap="200">
                     <p>
                       {describeService({ carrier: chosen.carrier, service: chosen.service })}. It is charged to your
-                      shipping balance now, and Shopify keeps it on return {ret.name}.
+                      shipping balance now and added to return {ret.name} in Shopify.
                     </p>
                     <Checkbox
                       label="Have Shopify email the label to the customer"
@@ -314,7 +314,7 @@ function ReturnLabel({ label, writeBackError }: { label: LabelSummary; writeBack
         </Banner>
       ) : null}
       {writeBackError || label.writeBack.status === "failed" || label.writeBack.status === "pending" ? (
-        <Banner tone="warning" title="The label is bought, but Shopify does not hold it on the return yet">
+        <Banner tone="warning" title="The label is bought, but it is not on the return in Shopify yet">
           <p>{writeBackError ?? label.writeBack.lastError ?? "The app tries again shortly."}</p>
         </Banner>
       ) : null}

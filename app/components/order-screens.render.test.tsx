@@ -300,7 +300,7 @@ describe("order screens render on the server", () => {
     expect(html).toContain("<iframe");
     expect(html).toContain("9400100000000000000000");
     expect(html).toContain("The charge differed from the quote");
-    expect(html).toContain("Retry sending tracking");
+    expect(html).toContain("Send tracking to Shopify");
     expect(html).toContain("Insured for $250.00");
     expect(html).toContain("Void label");
     expect(html).toContain("The order changed after this label was bought");

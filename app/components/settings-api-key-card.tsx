@@ -167,12 +167,22 @@ const KEY_PROBLEMS: ReadonlySet<string> = new Set([
   "API_KEY_UNREADABLE",
 ]);
 
-/** The service's request id of a connection check, for support; nothing when it gave none. */
+/**
+ * The service's request id of a connection check, for its support: behind "Details", as on
+ * Activity, out of the way until asked for; nothing when the service gave none.
+ */
 function RequestIdLine({ requestId }: { requestId: string | null | undefined }) {
   return requestId ? (
-    <Text as="p" tone="subdued">
-      Request id {requestId}
-    </Text>
+    <details>
+      <summary>
+        <Text as="span" tone="subdued" variant="bodySm">
+          Details
+        </Text>
+      </summary>
+      <Text as="span" variant="bodySm" breakWord>
+        Request id {requestId}
+      </Text>
+    </details>
   ) : null;
 }
 
@@ -194,8 +204,9 @@ export const ConnectionReportBanner = forwardRef<{ focus: () => void }, { report
               organization, so it can create labels.
             </p>
             <p>
-              Mode: {report.mode === "live" ? "live (charges are real)" : "sandbox (test labels, nothing charged)"},
-              from the kind of key.
+              {report.mode === "live"
+                ? "Live key: labels and address validations are charged to your shipping account."
+                : "Sandbox key: test labels, nothing is charged."}
             </p>
             <p>
               {report.events.connected

@@ -85,7 +85,7 @@ export function SettingsBoxPresetsCard({ presets, fallbackBox }: Props) {
       <BlockStack gap="400">
         <InlineStack align="space-between" blockAlign="center">
           <Text as="h2" variant="headingMd">
-            Box presets
+            Your boxes
           </Text>
           <Button onClick={() => setEditing("new")}>Add box</Button>
         </InlineStack>

@@ -175,7 +175,7 @@ export function SettingsGeneralCard({ settings, locations, locationsProblem, val
                 {
                   label: "Automatically for new addresses",
                   value: "auto_new",
-                  helpText: `Each new address is checked once when its label is prepared; repeats reuse the result. ${cost}.`,
+                  helpText: `Each new address is checked once, when its first label is prepared; an address already checked is not charged again. ${cost}.`,
                 },
               ]}
               selected={[policy]}

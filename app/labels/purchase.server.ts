@@ -266,7 +266,7 @@ async function save(
     return err(
       labelError(
         "PURCHASE_OUTCOME_UNKNOWN",
-        "The label was bought, but we could not save it yet. It will appear here shortly and will not be charged again.",
+        "The label was bought, but it is not shown here yet. It will appear shortly and will not be charged again.",
         `purchase ${label.id}: ${reason}`,
       ),
     );

@@ -68,7 +68,7 @@ export default function ActivityPage() {
   return (
     <Page
       title="Activity"
-      subtitle="Every call to the shipping service that can cost money: address validations and label purchases."
+      subtitle="Everything that can cost money at your shipping service: address validations, label purchases, and refunds of voided labels."
     >
       <BlockStack gap="400">
         <DeadJobsCard jobs={deadJobs} />
@@ -94,21 +94,21 @@ export default function ActivityPage() {
               {monthTotal.totals.length > 0
                 ? ` ${describeCalls(monthTotal.totals.reduce((n, t) => n + t.calls, 0))}.`
                 : ""}{" "}
-              Calls marked &quot;charge unconfirmed&quot; are not counted until confirmed.
+              Entries marked &quot;Charge unconfirmed&quot; are not counted until confirmed.
             </Text>
           </BlockStack>
         </Card>
         <Card padding="0">
           {entries.length === 0 ? (
             <EmptyState
-              heading={page > 1 ? "No more activity" : "No billable calls yet"}
+              heading={page > 1 ? "No more activity" : "No activity yet"}
               action={page > 1 ? { content: "Back to the newest", onAction: () => goTo(1) } : undefined}
               image={EMPTY_STATE_IMAGE}
             >
               <p>
                 {page > 1
-                  ? "This page is past the oldest call."
-                  : "Buying a label or validating an address is recorded here with its cost, request id and who did it."}
+                  ? "There is nothing older than the previous page."
+                  : "Each label bought or voided and each address validated is listed here with its cost and who did it."}
               </p>
             </EmptyState>
           ) : (

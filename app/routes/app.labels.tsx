@@ -106,11 +106,11 @@ export default function LabelsPage() {
   }));
 
   return (
-    <Page title="Labels" subtitle="Every label of the shop, newest first.">
+    <Page title="Labels" subtitle="Every label of your store, newest first.">
       <BlockStack gap="400">
         {voiding.banner(new Set(items.filter((i) => i.refund?.status === "refunded").map((i) => i.id)))}
         {fileProblem ? (
-          <Banner tone="critical" title="The label file did not come" onDismiss={() => setFileProblem(null)}>
+          <Banner tone="critical" title="The label could not be printed or downloaded" onDismiss={() => setFileProblem(null)}>
             <p>{fileProblem}</p>
           </Banner>
         ) : null}
@@ -152,7 +152,7 @@ export default function LabelsPage() {
                 action={{ content: "Show all labels", onAction: () => go({ status: "all" }) }}
                 image={EMPTY_STATE_IMAGE}
               >
-                <p>{page > 1 ? "This page is past the last label." : "Choose another state to see more labels."}</p>
+                <p>{page > 1 ? "There are no labels after the previous page." : "Choose another status to see more labels."}</p>
               </EmptyState>
             )
           ) : (

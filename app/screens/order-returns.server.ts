@@ -84,7 +84,7 @@ function toSection(facts: LoadedReturn | null, ret: ShopifyReturn, label: LabelS
     id: ret.id,
     name: ret.name,
     status: ret.status,
-    statusText: ret.status ? STATUS_TEXT[ret.status] : "In a state this app doesn't know",
+    statusText: ret.status ? STATUS_TEXT[ret.status] : "Status unknown to this app",
     items: ret.items.map((item) => ({ title: item.lineItem.title, quantity: item.quantity })),
     canApprove: ret.status === "REQUESTED",
     canCreateLabel: Boolean(check) && !delivery && !label,

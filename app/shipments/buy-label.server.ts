@@ -144,7 +144,7 @@ export function createSpendGuard(
     if (!admin) {
       return labelError(
         "SHOPIFY_ERROR",
-        "Shopify could not be asked whether this shipment can still be fulfilled, so nothing was bought. Try again.",
+        "Shopify did not answer whether this shipment can still be fulfilled, so nothing was bought. Try again.",
         `spend guard: no Admin API for ${label.id}`,
       );
     }

@@ -144,7 +144,7 @@ export async function draftShipment(deps: DraftDeps, input: ReadyDraft): Promise
     return err(
       labelError(
         "INVALID_STATE",
-        "Another request was creating this label and did not finish. Try again.",
+        "This label was already being made (in another tab, or by the app) and that did not finish. Try again.",
         `draftShipment: lost the creating slot of ${ref.labelId}; it is now ${label?.status ?? "gone"}`,
       ),
     );

@@ -492,11 +492,11 @@ export function FulfillmentOrderLabel({
                       {validated.result.zip4 ? `-${validated.result.zip4}` : ""}
                     </Text>
                     <Text as="p" tone="subdued">
-                      {validated.result.residential ? "Residential" : "Commercial"} · ZIP+4{" "}
-                      {validated.result.zip4 ?? "none"} ·{" "}
+                      {validated.result.residential ? "Residential" : "Commercial"} ·{" "}
+                      {validated.result.zip4 ? `ZIP+4 ${validated.result.zip4}` : "no ZIP+4"} ·{" "}
                       {validated.reused
-                        ? "from an earlier validation (not billed again)"
-                        : `billed ${formatMinorUnits(validated.billedCents)}`}
+                        ? "checked before, not charged again"
+                        : `charged ${formatMinorUnits(validated.billedCents)}`}
                     </Text>
                     {locked ? null : (
                       <div>
@@ -518,7 +518,7 @@ export function FulfillmentOrderLabel({
                             }))
                           }
                         >
-                          Use standardized address
+                          Use this address
                         </Button>
                       </div>
                     )}
@@ -620,7 +620,7 @@ export function FulfillmentOrderLabel({
                     {page.boxPresets.length > 0 ? (
                       <LockableSelect
                         locked={locked}
-                        label="Box preset"
+                        label="Saved box"
                         placeholder="Choose a box"
                         options={page.boxPresets.map((p) => ({ label: p.name, value: p.id }))}
                         // The preset whose size the box has (the default box is prefilled), else none.
@@ -823,7 +823,8 @@ function CustomsCard({
               id={fieldId("customs.contents_type")}
               label="Contents type"
               options={["merchandise", "documents", "gift", "returned_goods", "sample"].map((v) => ({
-                label: v.replace("_", " "),
+                // Sentence case, as the admin writes a choice: "Returned goods".
+                label: `${v.charAt(0).toUpperCase()}${v.slice(1).replace("_", " ")}`,
                 value: v,
               }))}
               value={customs.contents_type ?? "merchandise"}

@@ -34,8 +34,8 @@ function WriteBackState({ label, notifyCustomer }: { label: LabelSummary; notify
       <BlockStack gap="200">
         <p>
           {failed
-            ? `Shopify refused the fulfillment${label.writeBack.lastError ? ` (${label.writeBack.lastError})` : ""}. Check the order in Shopify, then retry.`
-            : "The label is bought; adding its tracking to the fulfillment has not finished yet. It is retried automatically, or retry now."}
+            ? `Shopify refused the fulfillment${label.writeBack.lastError ? ` (${label.writeBack.lastError})` : ""}. Check the order in Shopify, then send the tracking again.`
+            : "The label is bought, but its tracking is not in Shopify yet. The app keeps trying on its own, or you can send it now."}
         </p>
         {answerError ? <p>{answerError}</p> : null}
         <retry.Form method="post">
@@ -43,7 +43,7 @@ function WriteBackState({ label, notifyCustomer }: { label: LabelSummary; notify
           <input type="hidden" name="labelId" value={label.id} />
           <input type="hidden" name="notifyCustomer" value={String(notifyCustomer)} />
           <Button submit loading={busy} disabled={busy}>
-            Retry sending tracking
+            Send tracking to Shopify
           </Button>
         </retry.Form>
       </BlockStack>
