@@ -3,6 +3,7 @@ import { BlockStack, Box, Button, Card, Collapsible, InlineStack, Text } from "@
 import { useState } from "react";
 
 import { formatDateTime } from "./format-date-time";
+import { SupportDetails } from "./support-details";
 
 // The Activity screen's two other lists: background work that gave up (with a Retry), and the
 // customer data requests Shopify forwarded (what the app holds, for the merchant to send on).
@@ -44,16 +45,7 @@ function DeadJobRow({ job }: { job: DeadJobView }) {
         {job.lastError ? (
           // The last error is the app's technical wording of the failure ("Error: …", "lease ended"):
           // for support, behind "Details" as request ids are on this screen.
-          <details>
-            <summary>
-              <Text as="span" tone="subdued" variant="bodySm">
-                Details
-              </Text>
-            </summary>
-            <Text as="span" variant="bodySm" breakWord>
-              {job.lastError}
-            </Text>
-          </details>
+          <SupportDetails>{job.lastError}</SupportDetails>
         ) : null}
         {fetcher.data?.error ? (
           <Text as="p" tone="critical" variant="bodySm">

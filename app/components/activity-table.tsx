@@ -5,6 +5,7 @@ import type { ActivityEntry } from "~/screens/activity.server";
 import { formatMinorUnits } from "~/utils/money";
 
 import { formatDateTime } from "./format-date-time";
+import { SupportDetails } from "./support-details";
 
 type Tone = "success" | "info" | "attention" | "warning" | "critical" | undefined;
 
@@ -119,16 +120,7 @@ export function ActivityTable({
                 </Text>
                 {entry.requestId ? (
                   // For the shipping service's support: out of the way until asked for.
-                  <details>
-                    <summary>
-                      <Text as="span" tone="subdued" variant="bodySm">
-                        Details
-                      </Text>
-                    </summary>
-                    <Text as="span" variant="bodySm" breakWord>
-                      Request id {entry.requestId}
-                    </Text>
-                  </details>
+                  <SupportDetails>Request id {entry.requestId}</SupportDetails>
                 ) : null}
               </BlockStack>
             </IndexTable.Cell>

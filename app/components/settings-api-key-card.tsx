@@ -16,6 +16,7 @@ import type { ConnectionReport } from "~/settings/test-connection.server";
 
 import { fieldError, formError, readActionError } from "./settings-action-data";
 import { useGuardedFetcher } from "./settings-guarded-fetcher";
+import { SupportDetails } from "./support-details";
 
 type Props = {
   apiKey: { configured: boolean; hint: string | null };
@@ -172,18 +173,7 @@ const KEY_PROBLEMS: ReadonlySet<string> = new Set([
  * Activity, out of the way until asked for; nothing when the service gave none.
  */
 function RequestIdLine({ requestId }: { requestId: string | null | undefined }) {
-  return requestId ? (
-    <details>
-      <summary>
-        <Text as="span" tone="subdued" variant="bodySm">
-          Details
-        </Text>
-      </summary>
-      <Text as="span" variant="bodySm" breakWord>
-        Request id {requestId}
-      </Text>
-    </details>
-  ) : null;
+  return requestId ? <SupportDetails>Request id {requestId}</SupportDetails> : null;
 }
 
 function latestReport(a: ConnectionReport | undefined, b: ConnectionReport | undefined): ConnectionReport | null {
