@@ -22,6 +22,16 @@ export function toEventKey(delivery: WebhookDelivery): string {
   return delivery.eventId || delivery.webhookId;
 }
 
+/** The delivery's row: one per event of a shop and topic. */
+type DeliveryRow = { shop: string; topic: string; eventKey: string };
+const rowOf = (delivery: WebhookDelivery): DeliveryRow => ({
+  shop: delivery.shop,
+  topic: delivery.topic,
+  eventKey: toEventKey(delivery),
+});
+const keyOfRow = (row: DeliveryRow) => JSON.stringify([row.shop, row.topic, row.eventKey]);
+const keyOf = (delivery: WebhookDelivery) => keyOfRow(rowOf(delivery));
+
 // Prisma rolls an interactive transaction back only when its callback throws. Only the delivery
 // row's conflict becomes this, so a unique violation inside the effect still fails the webhook
 // (and Shopify retries it) instead of passing for a duplicate.
@@ -36,7 +46,7 @@ async function processAlone<T>(
   try {
     return await db.$transaction(async (tx) => {
       await tx.webhookDelivery
-        .create({ data: { shop: delivery.shop, topic: delivery.topic, eventKey: toEventKey(delivery) } })
+        .create({ data: rowOf(delivery) })
         .catch((error: unknown) => {
           throw isUniqueViolation(error) ? new DuplicateDelivery() : error;
         });
@@ -64,8 +74,6 @@ type Pending = {
   readonly settle: (outcome: Promise<DeliveryOutcome<unknown>>) => void;
 };
 
-const keyOf = (delivery: WebhookDelivery) => JSON.stringify([delivery.shop, delivery.topic, toEventKey(delivery)]);
-
 // Records the batch's deliveries not recorded before and returns their keys.
 async function recordFresh(tx: Prisma.TransactionClient, candidates: readonly WebhookDelivery[]): Promise<Set<string>> {
   if (providerOf(tx) === "postgresql") {
@@ -73,34 +81,25 @@ async function recordFresh(tx: Prisma.TransactionClient, candidates: readonly We
     // first would fail and abort the batch's whole transaction. One statement skips those and
     // names what it recorded (and costs one query, where Prisma's read and write cost two).
     // Placeholders only (the generated PostgreSQL client has its own copy of Prisma.sql's class).
-    const values = candidates.flatMap((delivery) => [
-      randomUUID(),
-      delivery.shop,
-      delivery.topic,
-      toEventKey(delivery),
-      new Date(),
-    ]);
+    const values = candidates.map(rowOf).flatMap((row) => [randomUUID(), row.shop, row.topic, row.eventKey, new Date()]);
     const rows = candidates.map((_, i) => `($${i * 5 + 1}, $${i * 5 + 2}, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5})`);
-    const recorded = await tx.$queryRawUnsafe<{ shop: string; topic: string; eventKey: string }[]>(
+    const recorded = await tx.$queryRawUnsafe<DeliveryRow[]>(
       `INSERT INTO "WebhookDelivery" ("id", "shop", "topic", "eventKey", "receivedAt") VALUES ${rows.join(", ")}
        ON CONFLICT ("shop", "topic", "eventKey") DO NOTHING RETURNING "shop", "topic", "eventKey"`,
       ...values,
     );
-    return new Set(recorded.map((row) => JSON.stringify([row.shop, row.topic, row.eventKey])));
+    return new Set(recorded.map(keyOfRow));
   }
   // SQLite has one process (ADR 19) and one writer: what is not there now is not written meanwhile.
+  const rows = candidates.map(rowOf);
   const existing = await tx.webhookDelivery.findMany({
-    where: {
-      OR: candidates.map((delivery) => ({ shop: delivery.shop, topic: delivery.topic, eventKey: toEventKey(delivery) })),
-    },
+    where: { OR: rows },
     select: { shop: true, topic: true, eventKey: true },
   });
-  const taken = new Set(existing.map((row) => JSON.stringify([row.shop, row.topic, row.eventKey])));
-  const fresh = candidates.filter((delivery) => !taken.has(keyOf(delivery)));
-  await tx.webhookDelivery.createMany({
-    data: fresh.map((delivery) => ({ shop: delivery.shop, topic: delivery.topic, eventKey: toEventKey(delivery) })),
-  });
-  return new Set(fresh.map(keyOf));
+  const taken = new Set(existing.map(keyOfRow));
+  const fresh = rows.filter((row) => !taken.has(keyOfRow(row)));
+  await tx.webhookDelivery.createMany({ data: fresh });
+  return new Set(fresh.map(keyOfRow));
 }
 
 async function processBatch(db: PrismaClient, batch: readonly Pending[]): Promise<DeliveryOutcome<unknown>[]> {
@@ -135,9 +134,17 @@ function createBatcher(db: PrismaClient) {
         // On PostgreSQL one delivery goes the batch's way too: one statement records it or finds
         // it recorded, where the single insert's conflict fails its transaction.
         if (batch.length > 1 || providerOf(db) === "postgresql") {
-          const outcomes = await processBatch(db, batch).catch(() => undefined);
+          const attempt = processBatch(db, batch);
+          const outcomes = await attempt.catch(() => undefined);
           if (outcomes) {
             batch.forEach((pending, i) => pending.settle(Promise.resolve(outcomes[i] as DeliveryOutcome<unknown>)));
+            continue;
+          }
+          // A delivery that was alone in its batch failed on its own: trying it alone again would
+          // only run its effect twice.
+          const [only] = batch;
+          if (only && batch.length === 1) {
+            only.settle(attempt.then((alone) => alone[0] as DeliveryOutcome<unknown>));
             continue;
           }
         }

@@ -78,4 +78,16 @@ describe("recording deliveries beside another web process", () => {
       await Promise.all([other.end(), admin.end()]);
     }
   });
+
+  it("runs a lone delivery's failing effect once, and fails it", async () => {
+    let runs = 0;
+    const crash = new Error("effect failed");
+    const outcome = processDeliveryOnce(db, delivery("lone"), async () => {
+      runs += 1;
+      throw crash;
+    });
+    await expect(outcome).rejects.toBe(crash);
+    expect(runs).toBe(1);
+    expect(await db.webhookDelivery.count({ where: { shop: TEST_SHOP } })).toBe(0);
+  });
 });
