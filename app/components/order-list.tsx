@@ -35,6 +35,7 @@ import {
   type SelectionChange,
   summarizeSelection,
 } from "./order-selection";
+import { PHONE_MEDIA_QUERY } from "./phone-width";
 
 // The Orders table: tabs, search by order name, cursor paging, one row per order awaiting
 // shipment. Navigation goes through Remix (useNavigate / search params), so the admin frame keeps
@@ -68,7 +69,7 @@ const FILTER_BAR_HEIGHT = "3.0625rem";
 
 /** The phone's selection bar: only below Polaris's sm breakpoint, where the list is condensed. */
 const PHONE_BAR = "order-list-phone-bar";
-const PHONE_BAR_STYLE = `.${PHONE_BAR} { display: none; } @media (max-width: 489.95px) { .${PHONE_BAR} { display: block; } }`;
+const PHONE_BAR_STYLE = `.${PHONE_BAR} { display: none; } ${PHONE_MEDIA_QUERY} { .${PHONE_BAR} { display: block; } }`;
 
 // The Orders list's path: /app itself is the home (app._index.tsx).
 export const ORDERS_PATH = "/app/orders";

@@ -68,9 +68,12 @@ function toBox(preset: BoxPresetRow) {
   return { length, width, height, dimensionUnit, maxWeight, weightUnit, tareWeight };
 }
 
+// Default first. Exactly one preset is the default whenever any exist; the rest only breaks a
+// broken tie, and lists the others oldest first.
+const PRESETS_DEFAULT_FIRST = [{ isDefault: "desc" as const }, { createdAt: "asc" as const }];
+
 function findDefaultPresetRow(db: Pick<PrismaClient, "boxPreset">, shop: string) {
-  // Exactly one preset is the default whenever any exist; the order only breaks a broken tie.
-  return db.boxPreset.findFirst({ where: { shop }, orderBy: [{ isDefault: "desc" }, { createdAt: "asc" }] });
+  return db.boxPreset.findFirst({ where: { shop }, orderBy: PRESETS_DEFAULT_FIRST });
 }
 
 function toLabelSettings(row: ShopSettings | null, defaultPreset: BoxPresetRow | null): LabelSettings {
@@ -114,9 +117,8 @@ function toLabelSettings(row: ShopSettings | null, defaultPreset: BoxPresetRow |
   return parsed.success ? parsed.data : DEFAULT_LABEL_SETTINGS;
 }
 
-// Default first: the order findDefaultPresetRow reads the default in.
 const listPresetRows = (db: Pick<PrismaClient, "boxPreset">, shop: string) =>
-  db.boxPreset.findMany({ where: { shop }, orderBy: [{ isDefault: "desc" }, { createdAt: "asc" }] });
+  db.boxPreset.findMany({ where: { shop }, orderBy: PRESETS_DEFAULT_FIRST });
 
 function toBoxPresets(rows: readonly BoxPresetRow[]): BoxPreset[] {
   return rows.flatMap((row) => {

@@ -15,6 +15,7 @@ import type { LabelRequestInput } from "~/shipping/preflight";
 import type { Rate } from "~/shipping/schemas";
 import { formatAmount } from "~/utils/money";
 
+import { PHONE_MEDIA_QUERY } from "../phone-width";
 import { findCustomerChoice, pickMarkedRate } from "./marked-rate";
 
 // The rates of a shipment as a merchant compares them: cheapest first, the cheapest, the fastest
@@ -33,7 +34,7 @@ const ROW_HEIGHT = "3.5rem";
 // "Press C" goes too: a phone has no key to press, and the words cramped the marked row.
 const ROW_BODY = "rate-row-body";
 const KEY_HINT = "rate-row-key-hint";
-const PHONE_ROWS = `@media (max-width: 489.95px) {
+const PHONE_ROWS = `${PHONE_MEDIA_QUERY} {
   .${ROW_BODY} { min-height: 4.125rem; display: flex; flex-direction: column; justify-content: center; }
   .${KEY_HINT} { display: none; }
 }`;
