@@ -104,5 +104,23 @@ export async function workerPostgresDatabase(): Promise<{ url: string; reset: ()
   // pg-boss's jobs too (its queues stay: a process's pg-boss remembers which exist).
   const tables = [...rows.map((r) => `"${r.tablename}"`), "pgboss.job"];
   const truncate = `TRUNCATE ${tables.join(", ")} RESTART IDENTITY CASCADE`;
-  return { url, reset: async () => void (await client.query(truncate)) };
+  return { url, reset: () => truncateRetryingDeadlocks(client, truncate) };
+}
+
+const DEADLOCK_DETECTED = "40P01";
+
+// A pg-boss an earlier test started keeps supervising (every second in the queue's tests), and its
+// maintenance locks the job table's partitions in another order than TRUNCATE does: PostgreSQL
+// then aborts one of the two. Aborting the truncate is harmless; it is simply run again.
+async function truncateRetryingDeadlocks(client: pg.Client, truncate: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.query(truncate);
+      return;
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code !== DEADLOCK_DETECTED || attempt >= 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
+  }
 }
