@@ -1,10 +1,11 @@
-import { Badge, BlockStack, Box, Button, DataTable, InlineStack, Text, useBreakpoints } from "@shopify/polaris";
+import { Badge, BlockStack, Box, Button, DataTable, InlineStack, Text } from "@shopify/polaris";
 
 import type { BulkRunItemView } from "~/bulk/bulk-run-view.server";
 import type { BulkItemStatus } from "~/bulk/bulk-runs.server";
 import { describeLabelOptions } from "~/shipments/label-options";
 import { formatMinorUnits } from "~/utils/money";
 
+import { ByWidth } from "../by-width";
 import { describeShipment, STATUS_TEXT } from "./bulk-run-text";
 
 // One row per shipment of the run: its order (and which shipment, when an order has several),
@@ -138,7 +139,10 @@ function BulkRunItemList({ items }: { items: BulkRunItemView[] }) {
 }
 
 export function BulkRunItems({ items }: { items: BulkRunItemView[] }) {
-  if (useBreakpoints().smDown) return <BulkRunItemList items={items} />;
+  return <ByWidth phone={<BulkRunItemList items={items} />} wide={<BulkRunItemTable items={items} />} />;
+}
+
+function BulkRunItemTable({ items }: { items: BulkRunItemView[] }) {
   return (
     <DataTable
       columnContentTypes={["text", "text", "text", "numeric", "numeric", "text"]}

@@ -1,0 +1,108 @@
+// @vitest-environment jsdom
+import { act } from "react";
+import { hydrateRoot, type Root } from "react-dom/client";
+import { renderToString } from "react-dom/server";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+
+import { ByWidth } from "./by-width";
+
+// The bulk run's items on a phone: the server's HTML must already be the phone's layout (a media
+// query chooses), and hydration must never show the wide one alone before settling on the phone's.
+
+declare global {
+  var IS_REACT_ACT_ENVIRONMENT: boolean;
+}
+
+// Polaris asks matchMedia for its breakpoints as it loads, so the screen is in place before imports.
+const screen = vi.hoisted(() => {
+  const state = { width: 1440 };
+  const pixels = (query: string, edge: "min" | "max") => {
+    const found = new RegExp(`${edge}-width:\\s*([\\d.]+)(px|rem|em)`).exec(query);
+    return found ? Number(found[1]) * (found[2] === "px" ? 1 : 16) : Number.NaN;
+  };
+  window.matchMedia = (query: string) => {
+    const min = pixels(query, "min");
+    const max = pixels(query, "max");
+    return {
+      matches: (Number.isNaN(min) || state.width >= min) && (Number.isNaN(max) || state.width <= max),
+      media: query,
+      onchange: null,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      addListener: () => {},
+      removeListener: () => {},
+      dispatchEvent: () => false,
+    } as MediaQueryList;
+  };
+  return state;
+});
+
+let root: Root | null = null;
+
+beforeAll(() => {
+  globalThis.IS_REACT_ACT_ENVIRONMENT = true;
+});
+
+afterEach(() => {
+  if (root) act(() => root?.unmount());
+  root = null;
+  document.body.textContent = "";
+});
+
+const layouts = <ByWidth phone={<p>stacked</p>} wide={<p>table</p>} />;
+
+/** The server's HTML. jsdom's window makes Polaris's breakpoints use a layout effect, which React's
+ *  server renderer warns about; a real server has no window, so that one warning is expected. */
+function renderOnServer(): string {
+  const said: unknown[] = [];
+  const original = console.error;
+  console.error = (message: unknown) => said.push(message);
+  try {
+    return renderToString(layouts);
+  } finally {
+    console.error = original;
+    expect(said.filter((message) => !String(message).includes("useLayoutEffect does nothing on the server"))).toEqual(
+      [],
+    );
+  }
+}
+
+/** Hydrates the server's HTML, recording what each commit left in the page. */
+function hydrate(): string[][] {
+  const container = document.createElement("div");
+  container.innerHTML = renderOnServer();
+  document.body.append(container);
+  const seen: string[][] = [texts(container)];
+  const observer = new MutationObserver(() => seen.push(texts(container)));
+  observer.observe(container, { childList: true, subtree: true, characterData: true });
+  act(() => {
+    root = hydrateRoot(container, layouts, { onRecoverableError: (error) => seen.push([`error: ${String(error)}`]) });
+  });
+  observer.disconnect();
+  seen.push(texts(container));
+  return seen;
+}
+
+const texts = (container: Element) => [...container.querySelectorAll("p")].map((p) => p.textContent ?? "");
+
+describe("one layout by the screen's width", () => {
+  it("sends both in the server's HTML, the phone's shown by a media query", () => {
+    const html = renderOnServer();
+    expect(html).toContain("stacked");
+    expect(html).toContain("table");
+    expect(html).toMatch(/@media \(max-width: 489\.95px\)/);
+  });
+
+  it("on a phone keeps only the stacked list once hydrated, never the table alone", () => {
+    screen.width = 390;
+    const seen = hydrate();
+    expect(seen.at(-1)).toEqual(["stacked"]);
+    expect(seen.filter((texts) => texts.join() === "table")).toEqual([]);
+    expect(seen.flat().filter((text) => text.startsWith("error"))).toEqual([]);
+  });
+
+  it("on a wide screen keeps only the table once hydrated", () => {
+    screen.width = 1440;
+    expect(hydrate().at(-1)).toEqual(["table"]);
+  });
+});

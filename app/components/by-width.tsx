@@ -1,0 +1,30 @@
+import { useBreakpoints } from "@shopify/polaris";
+import { type ReactNode, useEffect, useState } from "react";
+
+import { PHONE_MEDIA_QUERY } from "./phone-width";
+
+// One of two layouts by the screen's width, right from the server's HTML. The server cannot know
+// the width, and useBreakpoints only knows it after hydration: choosing with it alone painted the
+// wide layout on a phone and then swapped it. So the server's HTML (and the render that hydrates
+// it) holds both, a media query showing one; once the width is known, the hidden one is dropped,
+// which moves nothing on screen and keeps one copy of a long list in the page.
+
+const PHONE = "by-width-phone";
+const WIDE = "by-width-wide";
+const STYLE = `.${PHONE} { display: none; } ${PHONE_MEDIA_QUERY} { .${PHONE} { display: block; } .${WIDE} { display: none; } }`;
+
+export function ByWidth({ phone, wide }: { phone: ReactNode; wide: ReactNode }) {
+  const { smDown } = useBreakpoints();
+  // useBreakpoints reads the width in a layout effect, which runs before this (passive) one: by
+  // the render that drops a layout, smDown is the screen's.
+  const [widthKnown, setWidthKnown] = useState(false);
+  useEffect(() => setWidthKnown(true), []);
+  // The wrappers stay put, so the layout kept is not remounted when the other one goes.
+  return (
+    <>
+      <style>{STYLE}</style>
+      <div className={PHONE}>{!widthKnown || smDown ? phone : null}</div>
+      <div className={WIDE}>{!widthKnown || !smDown ? wide : null}</div>
+    </>
+  );
+}
