@@ -25,7 +25,7 @@ describe("packing slips", () => {
     await openFromSidebar(guarded, frame, "Settings", "Settings");
     await frame.getByLabel("Packing slips").selectOption("after_each");
     await frame.getByLabel("Packing slip note").fill("Thank you for shopping with us!");
-    await frame.getByRole("button", { name: "Save", exact: true }).click();
+    await frame.getByRole("button", { name: "Save label settings" }).click();
     await see(guarded.page.getByRole("status").getByText("Settings saved"));
     await checkScreen(guarded, frame, "settings-packing-slips");
 

@@ -93,7 +93,7 @@ describe("the other screens on a phone", () => {
     const guarded = await openGuardedPage(browser(), "phone-screens", PHONE);
     for (const [path, heading, button] of [
       ["/app", "Home", "Open"],
-      ["/app/settings", "Settings", "Save"],
+      ["/app/settings", "Settings", "Save label settings"],
       ["/app/activity", "Activity", null],
     ] as const) {
       const frame = await openApp(guarded.page, path);

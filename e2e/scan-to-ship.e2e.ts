@@ -18,7 +18,7 @@ describe("scan to ship, buying on scan", () => {
     const setting = settings.getByLabel("Scanning an order on Home buys its draft label and prints it");
     expect(await setting.isChecked()).toBe(false);
     await setting.check();
-    await settings.getByRole("button", { name: "Save", exact: true }).click();
+    await settings.getByRole("button", { name: "Save label settings" }).click();
     await see(guarded.page.getByRole("status").getByText("Settings saved"));
 
     // A draft for #1002, made on its page as usual (free).

@@ -27,7 +27,7 @@ describe("settings", () => {
 
     await frame.getByLabel("Label size").selectOption("4x8");
     await frame.getByLabel("Notify the customer when tracking is added").uncheck({ force: true });
-    await frame.getByRole("button", { name: "Save", exact: true }).click();
+    await frame.getByRole("button", { name: "Save label settings" }).click();
     await see(guarded.page.getByRole("status").getByText("Settings saved"));
 
     // Saved, not only shown: a fresh load of Settings has them.

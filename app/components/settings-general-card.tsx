@@ -183,7 +183,7 @@ export function SettingsGeneralCard({ settings, locations, locationsProblem, val
               error={fieldError(data, "addressValidationPolicy")}
             />
             <Button submit variant="primary" loading={busy} disabled={busy}>
-              Save
+              Save label settings
             </Button>
           </FormLayout>
         </BlockStack>
