@@ -1,3 +1,5 @@
+import { availableParallelism } from "node:os";
+
 import tsconfigPaths from "vite-tsconfig-paths";
 import { configDefaults, defineConfig } from "vitest/config";
 
@@ -12,6 +14,10 @@ export default defineConfig({
     // The second prints the security suite's RESULT line once every file has run (test/security/).
     globalSetup: ["./test/setup/global-setup.ts", "./test/setup/security-summary.ts"],
     setupFiles: ["./test/setup/setup-test-env.ts"],
+    // Vitest runs one file at a time less than the cores (one, on CI's two): most of a file's time
+    // is waiting on its database or emulators, so two at once on two cores took the suite from
+    // 539 s to 319 s, and PostgreSQL's from 416 s to 258 s. Each worker has its own database.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // Every test starts from fresh mocks: spies put back on their objects (restoreMocks) and every
     // vi.fn() emptied of calls and back to the implementation it was made with (mockReset). Vitest 3's
     // restoreMocks did both; vitest 4's restores only vi.spyOn spies.
