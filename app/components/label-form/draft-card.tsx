@@ -1,0 +1,151 @@
+import { Badge, Banner, BlockStack, Button, Card, Checkbox, InlineStack, Modal, Text } from "@shopify/polaris";
+import { useState } from "react";
+
+import type { LabelSummary } from "~/screens/order-label-page.server";
+import { describeService } from "~/shipping/services";
+import { formatMinorUnits } from "~/utils/money";
+
+import type { AnswerFetcher } from "./action-answer";
+import { ShortcutAction } from "./keyboard-shortcuts";
+
+// A drafted label: what it costs, Buy (after a confirmation naming the exact amount), Edit and
+// Discard; a hold in Shopify or a refused purchase said where the merchant looks.
+
+export function DraftCard({
+  draft,
+  editing,
+  notifyCustomer,
+  onNotifyCustomerChange,
+  buy,
+  discard,
+  redraft,
+  onStartEditing,
+  onCancelEditing,
+}: {
+  draft: LabelSummary;
+  editing: boolean;
+  notifyCustomer: boolean;
+  onNotifyCustomerChange: (notify: boolean) => void;
+  buy: AnswerFetcher;
+  discard: AnswerFetcher;
+  redraft: AnswerFetcher;
+  onStartEditing: () => void;
+  onCancelEditing: () => void;
+}) {
+  const [confirmBuy, setConfirmBuy] = useState(false);
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <InlineStack align="space-between" blockAlign="center">
+          <Text as="h2" variant="headingMd">
+            Draft label: {describeService({ carrier: draft.carrier, service: draft.serviceName ?? draft.serviceCode })}
+          </Text>
+          <Badge tone={draft.progress === "on_hold" ? "attention" : "info"}>
+            {draft.status === "purchasing" ? "Buying…" : draft.progress === "on_hold" ? "On hold" : "Draft (free)"}
+          </Badge>
+        </InlineStack>
+        {/* Shopify holds the shipment: buying is refused (and says why) until the hold is released. */}
+        {draft.progress === "on_hold" && draft.attention ? (
+          <Banner tone="warning" title="On hold in Shopify">
+            <p>{draft.attention}</p>
+          </Banner>
+        ) : null}
+        {editing ? (
+          <Banner tone="info" title="Editing this draft">
+            <p>
+              Change the details below, then get rates and choose one: the new draft replaces this one, free. Until then
+              this draft stays as it is.
+            </p>
+          </Banner>
+        ) : (
+          <Text as="p">
+            Quoted {formatMinorUnits(draft.quotedCents, draft.currency)}. Drafts cost nothing; you are charged only when
+            you buy. To change the details below, choose Edit.
+          </Text>
+        )}
+        <Checkbox
+          label="Notify the customer with the tracking link"
+          checked={notifyCustomer}
+          onChange={onNotifyCustomerChange}
+        />
+        {/* Hidden while a new attempt runs: the last refusal is not this attempt's answer. */}
+        {buy.data?.error && buy.state === "idle" ? (
+          <Banner tone="critical" title="The label was not bought">
+            <p>{buy.data.error.message}</p>
+          </Banner>
+        ) : null}
+        {buy.data?.writeBackError ? (
+          <Banner tone="warning" title="Bought, but tracking did not reach Shopify">
+            <p>{buy.data.writeBackError}</p>
+          </Banner>
+        ) : null}
+        <InlineStack gap="200">
+          <Button
+            variant="primary"
+            onClick={() => setConfirmBuy(true)}
+            loading={buy.state !== "idle"}
+            disabled={buy.state !== "idle" || draft.status === "creating" || editing}
+          >
+            {`Buy label for ${formatMinorUnits(draft.quotedCents, draft.currency)}`}
+          </Button>
+          {/* B opens the same confirmation as the button: a key never spends by itself. */}
+          <ShortcutAction
+            name="buy"
+            onPress={() => setConfirmBuy(true)}
+            disabled={buy.state !== "idle" || draft.status === "creating" || editing || confirmBuy}
+          />
+          {draft.status === "draft" ? (
+            editing ? (
+              <Button onClick={onCancelEditing} disabled={redraft.state !== "idle"}>
+                Cancel editing
+              </Button>
+            ) : (
+              <Button onClick={onStartEditing} disabled={buy.state !== "idle" || discard.state !== "idle"}>
+                Edit
+              </Button>
+            )
+          ) : null}
+          <discard.Form method="post">
+            <input type="hidden" name="intent" value="discard" />
+            <input type="hidden" name="labelId" value={draft.id} />
+            <Button
+              submit
+              loading={discard.state !== "idle"}
+              disabled={discard.state !== "idle" || buy.state !== "idle" || redraft.state !== "idle"}
+            >
+              Discard draft
+            </Button>
+          </discard.Form>
+        </InlineStack>
+      </BlockStack>
+      <Modal
+        open={confirmBuy}
+        onClose={() => setConfirmBuy(false)}
+        title="Buy this label?"
+        primaryAction={{
+          content: `Buy for ${formatMinorUnits(draft.quotedCents, draft.currency)}`,
+          loading: buy.state !== "idle",
+          disabled: buy.state !== "idle",
+          onAction: () => {
+            setConfirmBuy(false);
+            buy.submit(
+              { intent: "buy", labelId: draft.id, notifyCustomer: String(notifyCustomer) },
+              { method: "post" },
+            );
+          },
+        }}
+        secondaryActions={[{ content: "Cancel", onAction: () => setConfirmBuy(false) }]}
+      >
+        <Modal.Section>
+          <Text as="p">
+            Your shipping account is charged {formatMinorUnits(draft.quotedCents, draft.currency)} for{" "}
+            {describeService({ carrier: draft.carrier, service: draft.serviceName ?? draft.serviceCode })}
+            {draft.packageCount > 1 ? ` (${draft.packageCount} boxes)` : ""}
+            {draft.options.length > 0 ? `, which includes: ${draft.options.join(", ")}` : ""}. Then the tracking number
+            is added to the fulfillment in Shopify{notifyCustomer ? " and the customer is notified" : ""}.
+          </Text>
+        </Modal.Section>
+      </Modal>
+    </Card>
+  );
+}
