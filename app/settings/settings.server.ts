@@ -133,11 +133,13 @@ export async function listBoxPresets(db: PrismaClient, shop: string): Promise<Bo
   return toBoxPresets(await listPresetRows(db, shop));
 }
 
+/** The shop's settings row and its default box, the two reads behind both settings shapes. */
+function readSettingsRows(db: PrismaClient, shop: string) {
+  return Promise.all([db.shopSettings.findUnique({ where: { shop } }), findDefaultPresetRow(db, shop)]);
+}
+
 export async function getShopSettings(db: PrismaClient, shop: string): Promise<LabelSettings> {
-  const [row, preset] = await Promise.all([
-    db.shopSettings.findUnique({ where: { shop } }),
-    findDefaultPresetRow(db, shop),
-  ]);
+  const [row, preset] = await readSettingsRows(db, shop);
   return toLabelSettings(row, preset);
 }
 
@@ -150,10 +152,7 @@ function toSettingsView(row: ShopSettings | null, defaultPreset: BoxPresetRow | 
 }
 
 export async function getSettingsView(db: PrismaClient, shop: string): Promise<SettingsView> {
-  const [row, preset] = await Promise.all([
-    db.shopSettings.findUnique({ where: { shop } }),
-    findDefaultPresetRow(db, shop),
-  ]);
+  const [row, preset] = await readSettingsRows(db, shop);
   return toSettingsView(row, preset);
 }
 
