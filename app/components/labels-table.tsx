@@ -8,7 +8,6 @@ import {
   Link,
   Text,
   Tooltip,
-  useBreakpoints,
 } from "@shopify/polaris";
 import type { ReactNode } from "react";
 
@@ -18,6 +17,7 @@ import { formatMinorUnits } from "~/utils/money";
 
 import { formatDateTime } from "./format-date-time";
 import { ParcelStatuses } from "./parcel-statuses";
+import { usePhoneLayout } from "./phone-layout";
 import { LabelFileButtons } from "./print-label-button";
 
 type Tone = "success" | "info" | "attention" | "warning" | "critical" | undefined;
@@ -88,7 +88,7 @@ export function LabelsTable({
   onFileError: (message: string | null) => void;
 }) {
   // Phone-sized: one stacked cell per label instead of eight columns past the screen's edge.
-  const condensed = useBreakpoints().smDown;
+  const condensed = usePhoneLayout();
   return (
     <IndexTable
       condensed={condensed}

@@ -15,7 +15,6 @@ import {
   Popover,
   Text,
   Tooltip,
-  useBreakpoints,
   useSetIndexFiltersMode,
 } from "@shopify/polaris";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -35,6 +34,7 @@ import {
   type SelectionChange,
   summarizeSelection,
 } from "./order-selection";
+import { usePhoneLayout } from "./phone-layout";
 import { PHONE_MEDIA_QUERY } from "./phone-width";
 
 // The Orders table: tabs, search by order name, cursor paging, one row per order awaiting
@@ -195,7 +195,7 @@ export function OrderList({
   const [choosingServices, setChoosingServices] = useState(false);
   const [tooMany, setTooMany] = useState<string | null>(null);
   // Phone-sized: one stacked cell per order instead of eight columns off the screen's edge.
-  const condensed = useBreakpoints().smDown;
+  const condensed = usePhoneLayout();
   const createLabels = (choice: BulkChoice) => {
     setChoosingServices(false);
     // Said here, before anything is sent: the run would refuse it.

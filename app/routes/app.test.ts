@@ -27,7 +27,7 @@ describe("app loader", () => {
   it("renders for a request with a valid session token, exchanging it for an offline token once", async () => {
     const exchanges = mockTokenExchange();
     const result = await callLoader(appLoader, createAdminRequest("/app"));
-    expect(result).toEqual({ apiKey: "test-api-key", appBridgeUrl: null, demo: false });
+    expect(result).toEqual({ apiKey: "test-api-key", appBridgeUrl: null, demo: false, phone: false });
     expect(exchanges).toHaveLength(1);
     const stored = await db.session.findMany({ where: { shop: TEST_SHOP } });
     expect(stored.map((s) => s.accessToken)).toEqual(["shpat_exchanged_offline_token"]);
@@ -36,7 +36,14 @@ describe("app loader", () => {
   it("renders a page load that carries the session token as id_token", async () => {
     mockTokenExchange();
     const result = await callLoader(appLoader, createDocumentRequest("/app"));
-    expect(result).toEqual({ apiKey: "test-api-key", appBridgeUrl: null, demo: false });
+    expect(result).toEqual({ apiKey: "test-api-key", appBridgeUrl: null, demo: false, phone: false });
+  });
+
+  it("tells the screens a phone's page load came from a phone, so its lists render condensed from the start", async () => {
+    mockTokenExchange();
+    const request = createDocumentRequest("/app/orders");
+    request.headers.set("sec-ch-ua-mobile", "?1");
+    expect(await callLoader(appLoader, request)).toMatchObject({ phone: true });
   });
 
   it("bounces a page load without a session token to the session-token page, which reloads the same URL", async () => {

@@ -6,7 +6,9 @@ import { AppProvider } from "@shopify/shopify-app-remix/react";
 import { boundary } from "@shopify/shopify-app-remix/server";
 
 import { DemoBanner } from "../components/demo-banner";
+import { PhoneHintContext } from "../components/phone-layout";
 import { getEnv } from "../env.server";
+import { isPhoneRequest } from "../http/phone-hint";
 import { authenticate } from "../shopify.server";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
@@ -16,11 +18,16 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const env = getEnv();
   // The API key is public (it is the app's client id); App Bridge needs it in the browser. The
   // App Bridge URL is Shopify's CDN unless a host is configured (the offline demo).
-  return { apiKey: env.SHOPIFY_API_KEY, appBridgeUrl: env.APP_BRIDGE_URL ?? null, demo: env.DEMO_MODE };
+  return {
+    apiKey: env.SHOPIFY_API_KEY,
+    appBridgeUrl: env.APP_BRIDGE_URL ?? null,
+    demo: env.DEMO_MODE,
+    phone: isPhoneRequest(request.headers),
+  };
 };
 
 export default function App() {
-  const { apiKey, appBridgeUrl, demo } = useLoaderData<typeof loader>();
+  const { apiKey, appBridgeUrl, demo, phone } = useLoaderData<typeof loader>();
   return (
     <AppProvider isEmbeddedApp apiKey={apiKey} {...(appBridgeUrl ? { __APP_BRIDGE_URL: appBridgeUrl } : {})}>
       <NavMenu>
@@ -35,7 +42,9 @@ export default function App() {
       {demo ? <DemoBanner /> : null}
       {/* The admin's own main landmark is outside the app's frame: inside it, the page is the main content. */}
       <main>
-        <Outlet />
+        <PhoneHintContext.Provider value={phone}>
+          <Outlet />
+        </PhoneHintContext.Provider>
       </main>
     </AppProvider>
   );
