@@ -96,6 +96,29 @@ describe("the Orders list's layout while it loads", () => {
   }
 });
 
+describe("the Orders list on a phone's first paint", () => {
+  it("is condensed in the server's HTML when the browser says it is a phone", async () => {
+    const guarded = await openGuardedPage(browser(), "orders-phone-first-paint", { width: 390, height: 844 });
+    // What a phone's Chrome sends on every request (Safari says "Mobile" in its user agent instead).
+    await guarded.context.setExtraHTTPHeaders({ "sec-ch-ua-mobile": "?1" });
+    const documents: Promise<string>[] = [];
+    guarded.page.on("response", (response) => {
+      const request = response.request();
+      if (request.resourceType() === "document" && new URL(request.url()).pathname === "/app/orders") {
+        documents.push(response.text());
+      }
+    });
+    const frame = await openApp(guarded.page, "/app/orders");
+    await see(frame.getByRole("link", { name: "#1001" }));
+    const [html] = await Promise.all(documents);
+    // Before hydration the phone already has its one-cell-per-order list, not the eight columns.
+    expect(html).toMatch(/<ul[^>]*Polaris-IndexTable__CondensedList/);
+    expect(html).not.toMatch(/<table[^>]*Polaris-IndexTable__Table/);
+    guarded.assertClean();
+    await guarded.close();
+  });
+});
+
 /** Clicks a tab of the list; on a phone the tabs past the screen's edge are under "More views". */
 async function selectTab(frame: Frame, name: string): Promise<void> {
   const tab = frame.getByRole("tab", { name, exact: true });
