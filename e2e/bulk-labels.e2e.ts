@@ -136,7 +136,7 @@ describe("bulk labels", () => {
     await see(frame.getByRole("row").filter({ hasText: "Buying" }), RUN_TIMEOUT_MS);
     const chargedBeforeCancel = (await chargesOfThisRun()).length;
     await frame.getByRole("button", { name: "Cancel the rest" }).click();
-    await see(frame.getByRole("heading", { name: "Cancelled" }));
+    await see(frame.getByRole("heading", { name: "Buying cancelled" }));
     const chargedWhenCancelled = (await chargesOfThisRun()).length;
 
     // The rows and counts move on without a reload while what was on the wire lands.

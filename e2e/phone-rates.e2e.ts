@@ -26,7 +26,7 @@ describe("the rates on a phone while they load", () => {
     await setShippingFaults({ latency_ms: { "POST /v1/rates": 1_500 } });
     // #1002: the customer chose a service, so the cheapest, the fastest and their choice are marked.
     // Opened by hand, not openOrderFromList: that waits for the network to settle, the rates too.
-    const search = frame.getByPlaceholder("Search by order name, e.g. #1001");
+    const search = frame.getByPlaceholder("Search by order number, e.g. #1001");
     if (!(await search.isVisible()))
       await frame
         .getByRole("button", { name: /search/i })

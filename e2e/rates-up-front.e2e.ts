@@ -29,7 +29,7 @@ describe("rates up front on the order page", () => {
 
     // The service takes its time: the page is there before the rates, which stream in after it.
     await setShippingFaults({ latency_ms: { "POST /v1/rates": 2_500 } });
-    const search = frame.getByPlaceholder("Search by order name, e.g. #1001");
+    const search = frame.getByPlaceholder("Search by order number, e.g. #1001");
     if (!(await search.isVisible())) await frame.getByRole("button", { name: /search/i }).first().click();
     await search.fill("#1002");
     await frame.getByRole("link", { name: "#1002", exact: true }).click();

@@ -59,7 +59,7 @@ export async function confirmBulkRun(
     const run = await tx.bulkRun.findFirst({ where: { id: runId, shop } });
     if (!run) return err(runError("NOT_FOUND", "This run does not exist."));
     if (run.status !== "review")
-      return err(runError("INVALID_STATE", `This run is ${run.status}, not waiting for review.`));
+      return err(runError("INVALID_STATE", `${describeRunState(run.status)} Reload the page to see where it stands.`));
     const ready = await tx.bulkRunItem.findMany({
       where: { runId, status: "ready" },
       select: { id: true, quotedCents: true, labelId: true, orderGid: true },
@@ -117,7 +117,10 @@ export async function buyBulkRunItem(
   if (!run) return ok(undefined);
   if (run.status !== "running") return leaveUnbought(db, item.id, run);
   if (!item.labelId) {
-    await db.bulkRunItem.update({ where: { id: item.id }, data: { status: "failed", message: "No draft to buy." } });
+    await db.bulkRunItem.update({
+      where: { id: item.id },
+      data: { status: "failed", message: "No draft label to buy: open the order to create one." },
+    });
     return finishRun(db, run.id);
   }
   await db.bulkRunItem.updateMany({
@@ -211,12 +214,32 @@ async function leaveUnbought(
   itemId: string,
   run: { id: string; status: string; stopReason: string | null },
 ): Promise<Result<void, LabelError>> {
-  const message = run.status === "stopped" ? (run.stopReason ?? "The run stopped.") : NOT_STARTED_CANCELLED;
+  const message = run.status === "stopped" ? (run.stopReason ?? "Buying stopped before this label was bought.") : NOT_STARTED_CANCELLED;
   await db.bulkRunItem.updateMany({
     where: { id: itemId, status: { in: ["queued", "buying"] } },
     data: { status: "not_started", message },
   });
   return finishRun(db, run.id);
+}
+
+/** Where a run stands, for a refusal: the merchant's words, not the stored status. */
+function describeRunState(status: string): string {
+  switch (status) {
+    case "checking":
+      return "These orders are still being checked.";
+    case "review":
+      return "These labels are waiting for your review.";
+    case "running":
+      return "These labels are already being bought.";
+    case "done":
+      return "Buying these labels has already finished.";
+    case "stopped":
+      return "Buying these labels has already stopped.";
+    case "cancelled":
+      return "Buying these labels was already cancelled.";
+    default:
+      return "These labels have changed.";
+  }
 }
 
 function failItem(db: PrismaClient, itemId: string, message: string) {
@@ -267,7 +290,7 @@ export async function cancelBulkRun(
     const run = await db.bulkRun.findFirst({ where: { id: runId, shop } });
     return err(
       run
-        ? runError("INVALID_STATE", `This run is already ${run.status}.`)
+        ? runError("INVALID_STATE", `${describeRunState(run.status)} Reload the page to see where it stands.`)
         : runError("NOT_FOUND", "This run does not exist."),
     );
   }

@@ -93,7 +93,7 @@ function describePick(pick: BulkPick): string {
 export function describeBulkChoice(choice: BulkChoice): string {
   switch (choice.mode) {
     case "rules":
-      return "Services by your automatic-draft rules.";
+      return "Services chosen by your automatic draft rules in Settings.";
     case "destination":
       return `Domestic shipments: ${describePick(choice.domestic)}. International shipments: ${describePick(choice.international)}. Where a named service is not offered, the cheapest rate is drafted.`;
     case "service":

@@ -148,7 +148,7 @@ export async function getBulkRun(
     // (an answer read back by the recovery job after a cancel, say) is shown as bought.
     if (isBought && item.status !== "bought") {
       item.status = "bought";
-      item.message = "Bought: the shipping service confirmed this purchase after the run moved on.";
+      item.message = "Bought: the shipping service confirmed this purchase after a delay.";
       item.retryingBecause = null;
     }
     if (item.status === "bought") item.labelFormat = resolveLabelFormat(label);

@@ -100,7 +100,7 @@ export async function startBulkRun(
   const orders = input.orders.filter((o) => parseOrderGid(o.orderGid) && !seen.has(o.orderGid) && seen.add(o.orderGid));
   if (orders.length === 0) return err(runError("INVALID_SELECTION", "Select at least one order."));
   if (orders.length > MAX_BULK_RUN_ORDERS) {
-    return err(runError("INVALID_SELECTION", `Select at most ${MAX_BULK_RUN_ORDERS} orders for one run.`));
+    return err(runError("INVALID_SELECTION", `Select up to ${MAX_BULK_RUN_ORDERS.toLocaleString("en-US")} orders at a time.`));
   }
   const runId = await db.$transaction(async (tx) => {
     const run = await tx.bulkRun.create({

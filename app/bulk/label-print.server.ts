@@ -126,7 +126,7 @@ export async function buildMergedPdf(
   }
   for (const { slip, size } of slipsAfterAll) await appendPackingSlip(output, slip, size);
 
-  if (included.length === 0) return err(nothingToPrint("PDF", labels.length, skipped));
+  if (included.length === 0) return err(nothingToPrint("PDF file", labels.length, skipped));
   // The page count comes from the document itself: it is what the printer will get.
   return ok({ bytes: await output.save(), pages: output.getPageCount(), included, skipped });
 }
@@ -163,7 +163,7 @@ export async function buildZplFile(
     included.push(label.labelId);
   }
 
-  if (included.length === 0) return err(nothingToPrint("ZPL", labels.length, skipped));
+  if (included.length === 0) return err(nothingToPrint("ZPL file", labels.length, skipped));
   return ok({ text: parts.join(""), included, skipped });
 }
 
@@ -204,7 +204,7 @@ export async function buildPngArchive(
     included.push(label.labelId);
   }
 
-  if (included.length === 0) return err(nothingToPrint("PNG archive", labels.length, skipped));
+  if (included.length === 0) return err(nothingToPrint("ZIP of PNG images", labels.length, skipped));
   return ok({ bytes: zipSync(files), fileNames, included, skipped });
 }
 

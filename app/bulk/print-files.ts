@@ -2,9 +2,19 @@
 // offers and saves, in one place.
 
 export const PRINT_FILES = {
-  pdf: { extension: "pdf", contentType: "application/pdf", button: "Download labels (PDF)" },
-  zpl: { extension: "zpl", contentType: "application/zpl; charset=utf-8", button: "ZPL file" },
-  png: { extension: "zip", contentType: "application/zip", button: "PNG images" },
+  pdf: { extension: "pdf", contentType: "application/pdf", button: "Download labels (PDF)", file: "PDF file" },
+  zpl: {
+    extension: "zpl",
+    contentType: "application/zpl; charset=utf-8",
+    button: "Download ZPL file",
+    file: "ZPL file",
+  },
+  png: {
+    extension: "zip",
+    contentType: "application/zip",
+    button: "Download PNG images (ZIP)",
+    file: "ZIP of PNG images",
+  },
 } as const;
 
 export type PrintFormat = keyof typeof PRINT_FILES;

@@ -232,7 +232,7 @@ describe("the Orders list's selection across pages", () => {
       );
       await click(button("Create labels for 1001 orders"));
       expect(submitted).toEqual([]);
-      expect(text()).toContain("One run takes at most 1,000 orders, and 1,001 are selected.");
+      expect(text()).toContain("You can create labels for up to 1,000 orders at a time, and 1,001 are selected.");
     } finally {
       initialSelection = EMPTY_SELECTION;
     }

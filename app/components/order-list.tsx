@@ -201,7 +201,7 @@ export function OrderList({
     // Said here, before anything is sent: the run would refuse it.
     if (!allInView && summary.total > MAX_BULK_RUN_ORDERS) {
       setTooMany(
-        `One run takes at most ${MAX_BULK_RUN_ORDERS.toLocaleString("en-US")} orders, and ${summary.total.toLocaleString("en-US")} are selected. Clear some and create labels again.`,
+        `You can create labels for up to ${MAX_BULK_RUN_ORDERS.toLocaleString("en-US")} orders at a time, and ${summary.total.toLocaleString("en-US")} are selected. Deselect some, then create labels again.`,
       );
       return;
     }
@@ -335,7 +335,7 @@ export function OrderList({
           )}
           onSelect={selectTab}
           queryValue={query}
-          queryPlaceholder="Search by order name, e.g. #1001"
+          queryPlaceholder="Search by order number, e.g. #1001"
           onQueryChange={setQuery}
           onQueryClear={() => setQuery("")}
           filters={[]}
@@ -445,9 +445,9 @@ export function OrderList({
         {shopifyAgeSeconds !== null ? (
           <div style={{ padding: "8px 16px" }}>
             <Text as="p" tone="subdued">
-              {`A bulk run is using this store's Shopify allowance, so these orders are as Shopify listed them ${
+              {`While labels are being created in bulk, these orders are shown as they were ${
                 shopifyAgeSeconds < 5 ? "a moment" : `${shopifyAgeSeconds} seconds`
-              } ago. Label statuses are current.`}
+              } ago. Label statuses are up to date.`}
             </Text>
           </div>
         ) : null}

@@ -204,8 +204,8 @@ describe("order screens render on the server", () => {
         ]}
       />,
     );
-    expect(html).toContain("as Shopify listed them 40 seconds ago");
-    expect(html).toContain("Label statuses are current.");
+    expect(html).toContain("these orders are shown as they were 40 seconds ago");
+    expect(html).toContain("Label statuses are up to date.");
   });
 
   it("renders the Orders empty state", () => {

@@ -128,8 +128,11 @@ export default function BulkRunPage() {
         ) : null}
         {run.status === "stopped" && run.stopReason ? (
           <Layout.Section>
-            <Banner tone="critical" title="The run stopped">
-              <p>{run.stopReason} What was bought stays bought; the rest was not started.</p>
+            <Banner tone="critical" title="The rest of the labels were not bought">
+              <p>
+                {run.stopReason} Labels already bought are kept. Once that is fixed, create labels for the rest from
+                Orders.
+              </p>
             </Banner>
           </Layout.Section>
         ) : null}

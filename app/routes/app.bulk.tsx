@@ -20,7 +20,7 @@ const StartSchema = z.discriminatedUnion("scope", [
       z
         .array(z.object({ orderGid: z.string().max(100), orderName: z.string().max(100) }))
         .min(1, "Select at least one order.")
-        .max(MAX_BULK_RUN_ORDERS, `Select at most ${MAX_BULK_RUN_ORDERS} orders for one run.`),
+        .max(MAX_BULK_RUN_ORDERS, `Select up to ${MAX_BULK_RUN_ORDERS.toLocaleString("en-US")} orders at a time.`),
     ),
     choice: ChoiceField,
   }),

@@ -241,11 +241,11 @@ export function computeListProblems(
     warnings: problems.length - blocking.length,
     messages: problems.slice(0, MAX_MESSAGES).map((p) => p.message),
     unchecked: !item.linesComplete
-      ? { badge: "Check items", why: "The list reads an order's first items only: open the order to check the rest." }
+      ? { badge: "Check items", why: "Only the first items of this order are checked here: open the order to check the rest." }
       : from && to && from !== to
         ? {
             badge: "Check customs",
-            why: "The list does not read prices or duties terms: open the order to check its customs declaration.",
+            why: "Customs values and duties aren't checked here: open the order to check its customs declaration.",
           }
         : null,
   };

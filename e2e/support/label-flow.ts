@@ -22,7 +22,7 @@ export async function see(locator: Locator, timeout = 15_000): Promise<Locator> 
 
 /** From the Orders list, opens an order's label page by clicking its row link. */
 export async function openOrderFromList(frame: Frame, orderName: string): Promise<void> {
-  const search = frame.getByPlaceholder("Search by order name, e.g. #1001");
+  const search = frame.getByPlaceholder("Search by order number, e.g. #1001");
   if (await search.isVisible()) {
     // The list is paged; search finds the order wherever it is.
     await search.fill(orderName);
@@ -31,7 +31,7 @@ export async function openOrderFromList(frame: Frame, orderName: string): Promis
       .getByRole("button", { name: /search/i })
       .first()
       .click();
-    await frame.getByPlaceholder("Search by order name, e.g. #1001").fill(orderName);
+    await frame.getByPlaceholder("Search by order number, e.g. #1001").fill(orderName);
   }
   await see(frame.getByRole("link", { name: orderName, exact: true }));
   await frame.getByRole("link", { name: orderName, exact: true }).click();

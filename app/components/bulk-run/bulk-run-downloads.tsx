@@ -22,7 +22,7 @@ export function BulkRunDownloads({ run, onError }: { run: BulkRunView; onError: 
   const offered = PRINT_FORMATS.filter((format) => run.printable[format].count > 0);
   const notes = offered.flatMap((format) => {
     const left = run.printable[format].elsewhere;
-    return left.length > 0 ? [`Not in the ${PRINT_FILES[format].button}: ${describeLeftOut(left)}.`] : [];
+    return left.length > 0 ? [`Not in the ${PRINT_FILES[format].file}: ${describeLeftOut(left)}.`] : [];
   });
   const unprintable = run.printable.pdf.elsewhere.filter((l) => l.format === null);
   const { print, printing } = usePrintInPlace(onError);

@@ -18,6 +18,9 @@ type Props = {
   onDownloadError: (message: string | null) => void;
 };
 
+/** The retry's cause is written to follow "Waiting to retry: "; here it starts the sentence. */
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 function describeProgress(run: BulkRunView): string {
   const { progress } = run;
   return [
@@ -42,7 +45,7 @@ export function BulkRunProgress({ run, busy, onCancel, onRetry, onDownloadError 
       {run.retrying && run.status === "running" ? (
         <Banner tone="warning" title={`Waiting to retry ${plural(run.retrying.count, "label")}`}>
           <p>
-            {`Why: ${run.retrying.cause} `}
+            {`${capitalize(run.retrying.cause)} `}
             They are retried automatically; none is charged twice. You can leave this page.
           </p>
         </Banner>
@@ -74,7 +77,7 @@ export function BulkRunProgress({ run, busy, onCancel, onRetry, onDownloadError 
         ) : null}
         {retryable > 0 && run.status !== "running" ? (
           <Button loading={busy} onClick={onRetry}>
-            {run.progress.notFulfillable > 0 ? "Retry the labels not bought" : "Retry failed"}
+            {run.progress.notFulfillable > 0 ? "Retry labels not bought" : "Retry failed labels"}
           </Button>
         ) : null}
       </InlineStack>

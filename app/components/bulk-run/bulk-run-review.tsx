@@ -84,7 +84,7 @@ export function BulkRunReview({ run, busy, onConfirm, onCancel }: Props) {
               in Shopify.
             </Text>
             <Text as="p" tone="subdued">
-              You can cancel the rest while they are bought: labels already sent to the shipping service are still
+              You can cancel the rest while they are being bought: labels already sent to the shipping service are still
               bought, the others are not.
             </Text>
           </BlockStack>

@@ -42,9 +42,9 @@ export function describeRunTitle(run: Pick<BulkRunView, "status" | "progress">):
     case "running":
       return "Buying labels";
     case "stopped":
-      return "Stopped";
+      return "Buying stopped";
     case "cancelled":
-      return "Cancelled";
+      return "Buying cancelled";
     case "done":
       if (run.progress.bought === 0) return "No labels bought";
       return run.progress.failed + run.progress.notFulfillable > 0 ? "Some labels not bought" : "Labels bought";
