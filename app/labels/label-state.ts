@@ -79,7 +79,7 @@ export const LABEL_PROGRESS_TEXT: Record<LabelProgress, string> = {
   buying: "Buying…",
   bought: "Bought",
   tracking_pending: "Tracking pending",
-  write_back_failed: "Write-back failed",
+  write_back_failed: "Tracking not in Shopify",
 };
 
 /**
