@@ -53,7 +53,7 @@ export function BulkServicesModal({ open, selection, onClose, onCreate }: BulkSe
       <Modal.Section>
         <BlockStack gap="400">
           <Text as="p">
-            For {selection}, instead of your automatic-draft rules. Rates are checked and drafted first; nothing is
+            For {selection}, instead of your automatic draft rules. Rates are checked and drafted first; nothing is
             bought until you confirm the total.
           </Text>
           <Select

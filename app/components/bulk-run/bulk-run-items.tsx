@@ -33,8 +33,10 @@ function orderLink(item: BulkRunItemView) {
     </Button>
   );
   if (!item.shipment) return link;
+  // Aligned to the start: a stretched plain button centres its text, pushing the order's name
+  // right of the "Shipment 1 of 2" line under it.
   return (
-    <BlockStack gap="050">
+    <BlockStack gap="050" inlineAlign="start">
       {link}
       <Text as="span" variant="bodySm" tone="subdued">
         {`Shipment ${item.shipment.index} of ${item.shipment.of}`}
