@@ -1,6 +1,6 @@
-import { useBreakpoints } from "@shopify/polaris";
 import { type ReactNode, useEffect, useState } from "react";
 
+import { usePhoneLayout } from "./phone-layout";
 import { PHONE_MEDIA_QUERY } from "./phone-width";
 
 // One of two layouts by the screen's width, right from the server's HTML. The server cannot know
@@ -14,17 +14,17 @@ const WIDE = "by-width-wide";
 const STYLE = `.${PHONE} { display: none; } ${PHONE_MEDIA_QUERY} { .${PHONE} { display: block; } .${WIDE} { display: none; } }`;
 
 export function ByWidth({ phone, wide }: { phone: ReactNode; wide: ReactNode }) {
-  const { smDown } = useBreakpoints();
-  // useBreakpoints reads the width in a layout effect, which runs before this (passive) one: by
-  // the render that drops a layout, smDown is the screen's.
+  const onPhone = usePhoneLayout();
+  // useBreakpoints (under usePhoneLayout) reads the width in a layout effect, which runs before
+  // this (passive) one: by the render that drops a layout, `onPhone` is the screen's.
   const [widthKnown, setWidthKnown] = useState(false);
   useEffect(() => setWidthKnown(true), []);
   // The wrappers stay put, so the layout kept is not remounted when the other one goes.
   return (
     <>
       <style>{STYLE}</style>
-      <div className={PHONE}>{!widthKnown || smDown ? phone : null}</div>
-      <div className={WIDE}>{!widthKnown || !smDown ? wide : null}</div>
+      <div className={PHONE}>{!widthKnown || onPhone ? phone : null}</div>
+      <div className={WIDE}>{!widthKnown || !onPhone ? wide : null}</div>
     </>
   );
 }

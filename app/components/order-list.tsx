@@ -24,6 +24,7 @@ import { LABEL_PROGRESS_TEXT, type LabelProgress } from "~/labels/label-state";
 import type { OrderListTab, OrderRow } from "~/screens/order-list.server";
 
 import { BulkServicesModal } from "./bulk-services-modal";
+import { ByWidth } from "./by-width";
 import {
   changeSelection,
   describeSelection,
@@ -35,7 +36,6 @@ import {
   summarizeSelection,
 } from "./order-selection";
 import { usePhoneLayout } from "./phone-layout";
-import { PHONE_MEDIA_QUERY } from "./phone-width";
 
 // The Orders table: tabs, search by order name, cursor paging, one row per order awaiting
 // shipment. Navigation goes through Remix (useNavigate / search params), so the admin frame keeps
@@ -66,10 +66,6 @@ export type OrderListProps = {
 
 /** Polaris's IndexFilters bar with tabs, as drawn at phone and desktop widths alike (49 px). */
 const FILTER_BAR_HEIGHT = "3.0625rem";
-
-/** The phone's selection bar: only below Polaris's sm breakpoint, where the list is condensed. */
-const PHONE_BAR = "order-list-phone-bar";
-const PHONE_BAR_STYLE = `.${PHONE_BAR} { display: none; } ${PHONE_MEDIA_QUERY} { .${PHONE_BAR} { display: block; } }`;
 
 // The Orders list's path: /app itself is the home (app._index.tsx).
 export const ORDERS_PATH = "/app/orders";
@@ -377,59 +373,65 @@ export function OrderList({
       ) : null}
       {/* Polaris's condensed list has no selection (IndexTable drops it below 490 px), so a phone
           could not start a bulk run at all: its own tick boxes and this bar stand in for the
-          table's. Shown by a media query, not useBreakpoints: it is in the server's HTML, so it is
-          there from the first paint and the list under it does not move down at hydration. */}
-      <style>{PHONE_BAR_STYLE}</style>
-      <div className={PHONE_BAR}>
-        <Box paddingBlock="200" paddingInline="400" borderBlockEndWidth="025" borderColor="border-secondary">
-          <BlockStack gap="200">
-            <InlineStack align="space-between" blockAlign="center" gap="200">
-              <Checkbox
-                label={
-                  allInView ? "All selected" : summary.onThisPage > 0 ? `${summary.onThisPage} selected` : "Select all"
-                }
-                disabled={rows.length === 0}
-                checked={
-                  allInView || summary.pageState === "all"
-                    ? true
-                    : summary.pageState === "some"
-                      ? "indeterminate"
-                      : false
-                }
-                onChange={(checked) => handleSelectionChange("page", checked)}
-              />
-              {summary.total > 0 || allInView ? (
-                <Button variant="primary" onClick={() => createLabels({ mode: "rules" })}>
-                  {createLabelsText}
-                </Button>
-              ) : null}
-            </InlineStack>
-            {summary.total > 0 || allInView ? (
-              <InlineStack gap="200" wrap>
-                <Popover
-                  active={moreWays}
-                  onClose={() => setMoreWays(false)}
-                  activator={
-                    <Button disclosure onClick={() => setMoreWays((open) => !open)}>
-                      More actions
-                    </Button>
+          table's. By width from the server's HTML on (ByWidth), so it is there from the first paint
+          and the list under it does not move down at hydration. */}
+      <ByWidth
+        wide={null}
+        phone={
+          <Box paddingBlock="200" paddingInline="400" borderBlockEndWidth="025" borderColor="border-secondary">
+            <BlockStack gap="200">
+              <InlineStack align="space-between" blockAlign="center" gap="200">
+                <Checkbox
+                  label={
+                    allInView
+                      ? "All selected"
+                      : summary.onThisPage > 0
+                        ? `${summary.onThisPage} selected`
+                        : "Select all"
                   }
-                >
-                  <ActionList actionRole="menuitem" onActionAnyItem={() => setMoreWays(false)} items={bulkChoices} />
-                </Popover>
-                {summary.pageState === "all" && pageInfo.hasNextPage && !allInView ? (
-                  <Button variant="plain" onClick={() => handleSelectionChange("all", true)}>
-                    Select every order in this view
+                  disabled={rows.length === 0}
+                  checked={
+                    allInView || summary.pageState === "all"
+                      ? true
+                      : summary.pageState === "some"
+                        ? "indeterminate"
+                        : false
+                  }
+                  onChange={(checked) => handleSelectionChange("page", checked)}
+                />
+                {summary.total > 0 || allInView ? (
+                  <Button variant="primary" onClick={() => createLabels({ mode: "rules" })}>
+                    {createLabelsText}
                   </Button>
                 ) : null}
-                <Button variant="plain" onClick={() => onSelectionChange(() => EMPTY_SELECTION)}>
-                  Clear
-                </Button>
               </InlineStack>
-            ) : null}
-          </BlockStack>
-        </Box>
-      </div>
+              {summary.total > 0 || allInView ? (
+                <InlineStack gap="200" wrap>
+                  <Popover
+                    active={moreWays}
+                    onClose={() => setMoreWays(false)}
+                    activator={
+                      <Button disclosure onClick={() => setMoreWays((open) => !open)}>
+                        More actions
+                      </Button>
+                    }
+                  >
+                    <ActionList actionRole="menuitem" onActionAnyItem={() => setMoreWays(false)} items={bulkChoices} />
+                  </Popover>
+                  {summary.pageState === "all" && pageInfo.hasNextPage && !allInView ? (
+                    <Button variant="plain" onClick={() => handleSelectionChange("all", true)}>
+                      Select every order in this view
+                    </Button>
+                  ) : null}
+                  <Button variant="plain" onClick={() => onSelectionChange(() => EMPTY_SELECTION)}>
+                    Clear
+                  </Button>
+                </InlineStack>
+              ) : null}
+            </BlockStack>
+          </Box>
+        }
+      />
       {/* A click on an order's link (or row) opens it, whatever search is still pending. Keyed by
           the list it shows: another tab, page or search arrives as new rows in the place of the
           old (kept, dimmed, while it loads), so nothing on screen is pushed aside (issue 25: each
