@@ -1,5 +1,3 @@
-import { PassThrough } from "node:stream";
-
 import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
@@ -8,6 +6,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import db from "./db.server";
 import { getEnv } from "./env.server";
 import { applyConfiguredHosts } from "./http/document-headers.server";
+import { lowerModulePreloadPriority } from "./http/module-preload-priority.server";
 import { startWorkerInProcess } from "./jobs/in-process-worker.server";
 import { logger } from "./logger.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
@@ -35,7 +34,8 @@ export default async function handleRequest(
   return new Promise<Response>((resolve, reject) => {
     const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} />, {
       [readyEvent]: () => {
-        const body = new PassThrough();
+        // Module preloads yield to the stylesheet the first paint waits for (see the module).
+        const body = lowerModulePreloadPriority();
         const stream = createReadableStreamFromReadable(body);
         responseHeaders.set("Content-Type", "text/html");
         resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));

@@ -70,6 +70,10 @@ describe("npm run demo, started programmatically", () => {
       ]);
       expect(page).toContain('rel="icon" href="/favicon.svg"');
       expect((await fetch(new URL("/favicon.svg", demo.appUrl))).status).toBe(200);
+      // The page's modules load after its stylesheet on a slow line (module-preload-priority).
+      const preloads = page.match(/<link rel="modulepreload"[^>]*>/g) ?? [];
+      expect(preloads.length).toBeGreaterThan(3);
+      expect(preloads.filter((link) => !link.includes('fetchpriority="low"'))).toEqual([]);
 
       // One process on SQLite (ADR 19): the app process runs the jobs, and no worker process runs
       // beside it. An order placed in the store reaches the app by webhook and is drafted there.
