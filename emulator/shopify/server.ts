@@ -100,7 +100,11 @@ export function encodeHost(shop: string): string {
 }
 
 /** The query Shopify's admin puts on an embedded app's URL, signed like Shopify's (hmac). */
-export function embeddedAppQuery(app: EmulatedApp, shop: string, now = Date.now()): URLSearchParams {
+export function embeddedAppQuery(
+  app: Pick<EmulatedApp, "apiKey" | "apiSecret">,
+  shop: string,
+  now = Date.now(),
+): URLSearchParams {
   const params = new URLSearchParams({
     embedded: "1",
     host: encodeHost(shop),
