@@ -25,6 +25,23 @@ import { startThrowawayCluster } from "./postgres-cluster.mjs";
 // The plan the demo benches run on without `--plan`.
 export const DEFAULT_BENCH_PLAN: ShopifyPlan = "plus";
 
+/**
+ * The demo as the screen benches (vitals, Lighthouse) load it: free ports, 60 orders, its SQLite
+ * file in `dir`, quiet, and without the demo banner (a real store has none; it would otherwise be
+ * the largest text on a short page).
+ */
+export function startScreenBenchDemo(dir: string): Promise<RunningDemo> {
+  return startDemo({
+    appPort: 0,
+    shippingPort: 0,
+    shopifyPort: 0,
+    orders: 60,
+    databasePath: join(dir, "demo.sqlite"),
+    log: null,
+    env: { DEMO_MODE: "0" },
+  });
+}
+
 /** The database a bench runs on: `kind` is the RESULT line's db=. */
 export type BenchDatabase = {
   readonly kind: "sqlite" | "postgresql";

@@ -28,7 +28,8 @@ import { chromium } from "playwright-core";
 import { z } from "zod";
 
 import { embeddedAppQuery } from "../emulator/shopify/server";
-import { type RunningDemo, startDemo } from "./demo";
+import { startScreenBenchDemo } from "./bench-demo";
+import type { RunningDemo } from "./demo";
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const LIGHTHOUSE_CLI = resolve(import.meta.dirname, "../node_modules/lighthouse/cli/index.js");
@@ -154,16 +155,7 @@ async function main() {
   if (!Number.isInteger(runs) || runs < 1) throw new Error("--runs must be a whole number of at least 1");
   const only = argument("only")?.split(",");
   const dir = mkdtempSync(join(tmpdir(), "bench-lighthouse-"));
-  const demo = await startDemo({
-    appPort: 0,
-    shippingPort: 0,
-    shopifyPort: 0,
-    orders: 60,
-    databasePath: join(dir, "demo.sqlite"),
-    log: null,
-    // A real store shows no demo banner.
-    env: { DEMO_MODE: "0" },
-  });
+  const demo = await startScreenBenchDemo(dir);
   try {
     const { orderPages, bulkRun } = await prepareScreens(demo);
     const screens = Object.entries({

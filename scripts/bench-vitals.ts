@@ -24,7 +24,8 @@ import { dirname, join } from "node:path";
 
 import { type Browser, type BrowserContext, chromium, type Frame, type Locator, type Page } from "playwright-core";
 
-import { type RunningDemo, startDemo } from "./demo";
+import { startScreenBenchDemo } from "./bench-demo";
+import type { RunningDemo } from "./demo";
 
 const require = createRequire(import.meta.url);
 // The package exports no path to its browser build: found beside its entry point.
@@ -243,16 +244,7 @@ async function main() {
   const runs = Number(argument("runs") ?? process.env.BENCH_RUNS ?? 5);
   if (!Number.isInteger(runs) || runs < 1) throw new Error("--runs must be a whole number of at least 1");
   const dir = mkdtempSync(join(tmpdir(), "bench-vitals-"));
-  const demo = await startDemo({
-    appPort: 0,
-    shippingPort: 0,
-    shopifyPort: 0,
-    orders: 60,
-    databasePath: join(dir, "demo.sqlite"),
-    log: null,
-    // A real store shows no demo banner.
-    env: { DEMO_MODE: "0" },
-  });
+  const demo = await startScreenBenchDemo(dir);
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-gpu"],
