@@ -170,6 +170,22 @@ describe("the Shopify emulator's control endpoints", () => {
     expect(answer.body.order.shippingAddress).toMatchObject({ company: "Northwind Design Studio", zip: "78701" });
   });
 
+  it("renames an order's shipping method, keeps what the customer paid, and delivers orders/updated", async () => {
+    const order = seededOrder("#1001");
+    const paid = order.shippingLine?.originalPriceSet;
+    const answer = await post(`/__emulator/orders/${numeric(order.id)}/shipping-line`, {
+      title: "USPS Ground Advantage",
+    });
+    expect(answer.status).toBe(200);
+    const stored = running.emulator.state().orders.find((o) => o.id === order.id);
+    expect(stored?.shippingLine).toMatchObject({ title: "USPS Ground Advantage", originalPriceSet: paid });
+    await running.emulator.flushWebhooks();
+    expect(receiver.topics()).toEqual(["orders/updated"]);
+    const refused = await post(`/__emulator/orders/${numeric(order.id)}/shipping-line`, { title: " " });
+    expect([refused.status, refused.body.error?.code]).toEqual([422, "INVALID"]);
+    expect(refused.body.error?.message).toMatch(/^title /);
+  });
+
   it("holds, releases and moves fulfillment orders; only the app's topics reach it", async () => {
     const fo = numeric(seededOrder("#1001").fulfillmentOrders[0]?.id ?? "");
     const held = await post(`/__emulator/fulfillment-orders/${fo}/hold`, { reason: "AWAITING_PAYMENT" });

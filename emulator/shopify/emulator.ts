@@ -87,6 +87,7 @@ import {
   ShopifyEmulatorControlError,
   toGid,
   updateShippingAddress,
+  updateShippingLine,
 } from "./store-mutations";
 import { createWebhookSender, type WebhookSender, type WebhookSenderOptions } from "./webhooks";
 
@@ -174,6 +175,8 @@ export interface ShopifyAdminEmulator {
   createOrder: (spec?: { kind?: NewOrderKind }) => CreatedOrder;
   cancelOrder: (orderId: string | number, reason?: OrderCancelReason) => OrderRecord;
   updateShippingAddress: (orderId: string | number, address: ShippingAddressInput) => OrderRecord;
+  /** The order's shipping method renamed (`{ title }`), as an order edit does. */
+  updateShippingLine: (orderId: string | number, changes: unknown) => OrderRecord;
   holdFulfillmentOrder: (
     fulfillmentOrderId: string | number,
     reason?: FulfillmentHoldReason,
@@ -1116,6 +1119,7 @@ export function createShopifyAdminEmulator(options: ShopifyAdminEmulatorOptions 
     createOrder: (spec) => mutate((s, now) => createOrder(s, spec, now)),
     cancelOrder: (orderId, reason) => mutate((s, now) => cancelOrder(s, orderId, reason ? { reason } : {}, now)),
     updateShippingAddress: (orderId, address) => mutate((s, now) => updateShippingAddress(s, orderId, address, now)),
+    updateShippingLine: (orderId, changes) => mutate((s, now) => updateShippingLine(s, orderId, changes, now)),
     holdFulfillmentOrder: (id, reason, notes) =>
       mutate((s, now) =>
         holdFulfillmentOrder(s, id, { ...(reason ? { reason } : {}), ...(notes ? { notes } : {}) }, now),

@@ -56,6 +56,7 @@ import type { WebhookSenderOptions, WebhookSubscription } from "./webhooks";
 //   POST /__emulator/orders                               {kind?: domestic|international|problem} → 201
 //   POST /__emulator/orders/<id>/cancel                   {reason?: CUSTOMER|FRAUD|…}
 //   POST /__emulator/orders/<id>/shipping-address         {address1?, city?, zip?, countryCode?…}
+//   POST /__emulator/orders/<id>/shipping-line            {title} the merchant renames the shipping method
 //   POST /__emulator/fulfillment-orders/<id>/hold         {reason?, notes?}
 //   POST /__emulator/fulfillment-orders/<id>/release-hold
 //   POST /__emulator/fulfillment-orders/<id>/move         {locationId}
@@ -284,7 +285,9 @@ function runControl(
     const order =
       orders[2] === "cancel"
         ? emulator.cancelOrder(id, readCancelReason(body.reason))
-        : emulator.updateShippingAddress(id, body);
+        : orders[2] === "shipping-line"
+          ? emulator.updateShippingLine(id, body)
+          : emulator.updateShippingAddress(id, body);
     return [200, { order: describeOrder(order) }];
   }
   const id = fulfillmentOrders?.[1] ?? "";
@@ -340,7 +343,7 @@ function handleControl(
     return true;
   }
   const redeliver = /^\/__emulator\/webhooks\/([^/]+)\/redeliver$/.exec(path);
-  const orders = /^\/__emulator\/orders(?:\/(\d+)\/(cancel|shipping-address|returns))?$/.exec(path);
+  const orders = /^\/__emulator\/orders(?:\/(\d+)\/(cancel|shipping-address|shipping-line|returns))?$/.exec(path);
   const fulfillmentOrders = /^\/__emulator\/fulfillment-orders\/(\d+)\/(hold|release-hold|move|mark-ready)$/.exec(path);
   const returns = /^\/__emulator\/returns\/(\d+)\/(approve|decline|cancel)$/.exec(path);
   if (method === "GET" && path === "/__emulator/returns") {

@@ -314,6 +314,30 @@ export function updateShippingAddress(
   return { result: order, events: [{ topic: "orders/updated", payload: buildOrderPayload(order) }] };
 }
 
+/**
+ * The merchant edits the order's shipping method (an order edit's shipping line, as Shopify's
+ * orderEditUpdateShippingLine does): its title changes, what the customer paid stays. Emits
+ * orders/updated.
+ */
+export function updateShippingLine(
+  state: ShopifyEmulatorState,
+  orderId: string | number,
+  changes: unknown,
+  now: number,
+): MutationOutcome<OrderRecord> {
+  const order = findOrder(state, orderId);
+  const title = typeof changes === "object" && changes !== null ? (changes as { title?: unknown }).title : undefined;
+  if (typeof title !== "string" || title.trim() === "" || title.length > 255) {
+    throw new ShopifyEmulatorControlError("INVALID", "title must be the shipping method's name (1 to 255 characters)");
+  }
+  if (!order.shippingLine) {
+    throw new ShopifyEmulatorControlError("CONFLICT", `Order ${order.name} has no shipping line`);
+  }
+  order.shippingLine = { ...order.shippingLine, title: title.trim() };
+  order.updatedAt = iso(now);
+  return { result: order, events: [{ topic: "orders/updated", payload: buildOrderPayload(order) }] };
+}
+
 const HOLDABLE: readonly FulfillmentOrderStatus[] = ["OPEN", "IN_PROGRESS"];
 
 // What a fulfillment order returns to when a hold ends: IN_PROGRESS once something has shipped.

@@ -30,9 +30,41 @@ const rates = [
   rate("rate_cheap", "USPS", "Ground Advantage", "7.95", 5),
 ];
 
-/** Each row's text, in the order shown, tags removed. */
+const PHONE_MARKS = '<div class="rate-row-phone-marks">';
+
+/** The HTML without each row's phone-only line of marks (hidden by CSS at wider widths). */
+function withoutPhoneMarks(html: string): string {
+  let out = html;
+  for (let start = out.indexOf(PHONE_MARKS); start >= 0; start = out.indexOf(PHONE_MARKS)) {
+    // Its matching </div>: the line holds Polaris's own divs.
+    let depth = 0;
+    const tags = /<div\b[^>]*>|<\/div>/g;
+    tags.lastIndex = start;
+    for (let tag = tags.exec(out); tag; tag = tags.exec(out)) {
+      depth += tag[0] === "</div>" ? -1 : 1;
+      if (depth === 0) {
+        out = out.slice(0, start) + out.slice(tags.lastIndex);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** The marks each row shows on a phone, in the order shown. */
+function phoneMarks(html: string): string[] {
+  return [...html.matchAll(/<li[^>]*>(.*?)<\/li>/g)].map((m) => {
+    const line = /<div class="rate-row-phone-marks">(.*?)<\/div><\/div>/.exec(m[1] ?? "")?.[1] ?? "";
+    return [...line.matchAll(/<span class="Polaris-Text[^"]*"[^>]*>([^<]+)<\/span>/g)]
+      .map((t) => (t[1] ?? "").replace(/&#x27;/g, "'"))
+      .filter((text) => !/^(Success|Info|Attention)$/.test(text))
+      .join(" + ");
+  });
+}
+
+/** Each row's text as a wide screen shows it, in the order shown, tags removed. */
 function rows(html: string): string[] {
-  return [...html.matchAll(/<li[^>]*>(.*?)<\/li>/g)].map((m) =>
+  return [...withoutPhoneMarks(html).matchAll(/<li[^>]*>(.*?)<\/li>/g)].map((m) =>
     (m[1] ?? "")
       .replace(/<[^>]+>/g, " ")
       .replace(/&#x27;/g, "'")
@@ -44,7 +76,9 @@ function rows(html: string): string[] {
 }
 
 const list = (customerChose: string | null) =>
-  render(<RateList rates={rates} customerChose={customerChose} busyRateId={null} disabled={false} onChoose={() => {}} />);
+  render(
+    <RateList rates={rates} customerChose={customerChose} busyRateId={null} disabled={false} onChoose={() => {}} />,
+  );
 
 describe("the rate list", () => {
   it("lists the cheapest first, marks the cheapest, the fastest and the customer's choice, and says C chooses it", () => {
@@ -53,6 +87,18 @@ describe("the rate list", () => {
     expect(shown[0]).toMatch(/^USPS Ground Advantage Cheapest 5 days · by Mon, Jan 12 \$7\.95 Choose$/);
     expect(shown[1]).toMatch(/^UPS Ground Customer's choice 4 days · by Fri, Jan 9 Press C \$11\.50 Choose$/);
     expect(shown[2]).toMatch(/^USPS Priority Mail Express Fastest 1 day · by Tue, Jan 6 \$31\.20 Choose$/);
+  });
+
+  it("gives the marks a line of their own across the row on a phone, two marks of one rate included", () => {
+    // The customer chose the cheapest: its row carries two marks, which at 360 px did not fit the
+    // column beside the price (rate-list.tsx); across the row they do.
+    const html = list("Ground Advantage");
+    expect(phoneMarks(html)).toEqual(["Cheapest + Customer's choice", "", "Fastest"]);
+    expect(rows(html)[0]).toMatch(/^USPS Ground Advantage Cheapest Customer's choice 5 days/);
+    // Shown only within the phone media query; the wide marks hidden there.
+    expect(html).toMatch(
+      /\.rate-row-phone-marks \{ display: none; \}\s*@media \(max-width: 489\.95px\) \{[^}]*\}[^}]*\.rate-row-key-hint, \.rate-row-wide-marks \{ display: none; \}\s*\.rate-row-phone-marks \{ display: block; \}/,
+    );
   });
 
   it("has C choose the cheapest when no rate is the customer's choice, and names the key to screen readers", () => {

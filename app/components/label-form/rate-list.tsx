@@ -27,16 +27,23 @@ import { findCustomerChoice, pickMarkedRate } from "./marked-rate";
 const ROW_HEIGHT = "3.5rem";
 
 // On a phone (Polaris's smDown) a mark ("Cheapest", "Fastest", "Customer's choice") has no room
-// beside the service's name and takes a line of its own: a marked row was 19 px taller than its
-// skeleton row, and each one that arrived pushed the page down. There, every row and skeleton row
-// holds that line (name, mark, days), marked or not. A media query, not useBreakpoints: the
-// skeleton is in the server's HTML, and a height set after hydration would move the page itself.
-// "Press C" goes too: a phone has no key to press, and the words cramped the marked row.
+// beside the service's name: a marked row was 19 px taller than its skeleton row, and each one
+// that arrived pushed the page down. There the marks take a line of their own across the whole
+// row, above the name, and every row and skeleton row holds that line (marks, name, days), marked
+// or not. Across the row, not under the name beside the price: two marks (the cheapest rate that
+// is also the customer's choice) did not fit that column at 360 px and wrapped to a fourth line.
+// A media query, not useBreakpoints: the skeleton is in the server's HTML, and a height set after
+// hydration would move the page itself. "Press C" goes too: a phone has no key to press, and the
+// words cramped the marked row.
 const ROW_BODY = "rate-row-body";
 const KEY_HINT = "rate-row-key-hint";
-const PHONE_ROWS = `${PHONE_MEDIA_QUERY} {
+const WIDE_MARKS = "rate-row-wide-marks";
+const PHONE_MARKS = "rate-row-phone-marks";
+const PHONE_ROWS = `.${PHONE_MARKS} { display: none; }
+${PHONE_MEDIA_QUERY} {
   .${ROW_BODY} { min-height: 4.125rem; display: flex; flex-direction: column; justify-content: center; }
-  .${KEY_HINT} { display: none; }
+  .${KEY_HINT}, .${WIDE_MARKS} { display: none; }
+  .${PHONE_MARKS} { display: block; }
 }`;
 
 /** The phone rules above, beside the list or skeleton they apply to (the app has no stylesheet of its own). */
@@ -66,6 +73,14 @@ export function RateList({
         {rankRates(rates).map(({ rate, name, delivery, cheapest, fastest }) => {
           const price = formatAmount(rate.amount, rate.currency);
           const isMarked = rate.rate_id === marked;
+          const marks =
+            cheapest || fastest || rate.rate_id === choice ? (
+              <InlineStack gap="200" blockAlign="center">
+                {cheapest ? <Badge tone="success">Cheapest</Badge> : null}
+                {fastest ? <Badge tone="info">Fastest</Badge> : null}
+                {rate.rate_id === choice ? <Badge tone="attention">Customer's choice</Badge> : null}
+              </InlineStack>
+            ) : null;
           return (
             <Box
               as="li"
@@ -79,15 +94,15 @@ export function RateList({
               {...(isMarked ? { background: "bg-surface-secondary" as const } : {})}
             >
               <div className={ROW_BODY}>
+                {/* The same marks twice, one shown at a time; the hidden one is out of the accessibility tree too. */}
+                {marks ? <div className={PHONE_MARKS}>{marks}</div> : null}
                 <InlineStack align="space-between" blockAlign="center" gap="200" wrap={false}>
                   <BlockStack gap="050">
                     <InlineStack gap="200" blockAlign="center">
                       <Text as="span" fontWeight="medium">
                         {name}
                       </Text>
-                      {cheapest ? <Badge tone="success">Cheapest</Badge> : null}
-                      {fastest ? <Badge tone="info">Fastest</Badge> : null}
-                      {rate.rate_id === choice ? <Badge tone="attention">Customer's choice</Badge> : null}
+                      {marks ? <span className={WIDE_MARKS}>{marks}</span> : null}
                     </InlineStack>
                     {delivery ? (
                       <Text as="span" variant="bodySm" tone="subdued">
