@@ -3,14 +3,7 @@ import { describe, expect, it } from "vitest";
 
 import { type GuardedPage, openGuardedPage } from "./support/browser";
 import { openApp, shippingAccount, withDemoBrowser } from "./support/demo";
-import {
-  checkScreen,
-  chooseRate,
-  confirmBuy,
-  openOrderFromList,
-  recordPrints,
-  see,
-} from "./support/label-flow";
+import { checkScreen, chooseRate, confirmBuy, openOrderFromList, recordPrints, see } from "./support/label-flow";
 
 const browser = withDemoBrowser();
 
@@ -43,6 +36,8 @@ describe("on a phone", () => {
     await openOrderFromList(frame, "#1001");
     await expectWithinScreen(frame, "order page");
     await checkScreen(guarded, frame, "order-on-a-phone");
+    // No keys to press on a phone: the shortcuts' help is not offered there.
+    expect(await frame.getByRole("button", { name: "Keyboard shortcuts" }).isVisible()).toBe(false);
 
     // Rates come with the page, or at "Get rates".
     const choose = frame.getByRole("button", { name: /^Choose / });

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 
 import type { Rate } from "~/shipping/schemas";
 
+import { PHONE_MEDIA_QUERY } from "../phone-width";
 import { pickMarkedRate } from "./marked-rate";
 
 // Single-key shortcuts on the order page, for merchants who ship many orders in a row (issue 25
@@ -13,6 +14,11 @@ import { pickMarkedRate } from "./marked-rate";
 // The page shows <KeyboardShortcutsHelp> (the keys work while it is there); each action is
 // registered by a <ShortcutAction> rendered next to its button, and only while that button could
 // be pressed, so a key never does what the screen does not offer.
+
+// A phone has no keys to press: the help button leaves its header there (the keys still work
+// with a keyboard attached). A media query, as the rates' phone rows: it is in the server's HTML.
+const HELP_BUTTON = "keyboard-shortcuts-help";
+const HIDDEN_ON_PHONE = `${PHONE_MEDIA_QUERY} { .${HELP_BUTTON} { display: none; } }`;
 
 export const SHORTCUTS = [
   { name: "get-rates", key: "R", does: "Get rates" },
@@ -107,39 +113,42 @@ export function KeyboardShortcutsHelp() {
     return () => document.removeEventListener("keydown", onKeyDown);
   }, []);
   return (
-    <Popover
-      active={open}
-      onClose={() => setOpen(false)}
-      activator={
-        <Button onClick={() => setOpen(!open)} disclosure={open ? "up" : "down"} ariaExpanded={open}>
-          Keyboard shortcuts
-        </Button>
-      }
-      ariaHaspopup="dialog"
-    >
-      <Box padding="400" maxWidth="360px">
-        <BlockStack gap="300">
-          <Text as="h2" variant="headingSm">
+    <span className={HELP_BUTTON}>
+      <style>{HIDDEN_ON_PHONE}</style>
+      <Popover
+        active={open}
+        onClose={() => setOpen(false)}
+        activator={
+          <Button onClick={() => setOpen(!open)} disclosure={open ? "up" : "down"} ariaExpanded={open}>
             Keyboard shortcuts
-          </Text>
-          <BlockStack as="ul" gap="200">
-            {SHORTCUTS.map((s) => (
-              <InlineStack as="li" key={s.name} gap="300" blockAlign="start" wrap={false}>
-                <KeyboardKey>{s.key}</KeyboardKey>
-                <Text as="span">{s.does}</Text>
+          </Button>
+        }
+        ariaHaspopup="dialog"
+      >
+        <Box padding="400" maxWidth="360px">
+          <BlockStack gap="300">
+            <Text as="h2" variant="headingSm">
+              Keyboard shortcuts
+            </Text>
+            <BlockStack as="ul" gap="200">
+              {SHORTCUTS.map((s) => (
+                <InlineStack as="li" key={s.name} gap="300" blockAlign="start" wrap={false}>
+                  <KeyboardKey>{s.key}</KeyboardKey>
+                  <Text as="span">{s.does}</Text>
+                </InlineStack>
+              ))}
+              <InlineStack as="li" gap="300" blockAlign="start" wrap={false}>
+                <KeyboardKey>?</KeyboardKey>
+                <Text as="span">Show or hide this list</Text>
               </InlineStack>
-            ))}
-            <InlineStack as="li" gap="300" blockAlign="start" wrap={false}>
-              <KeyboardKey>?</KeyboardKey>
-              <Text as="span">Show or hide this list</Text>
-            </InlineStack>
+            </BlockStack>
+            <Text as="p" tone="subdued" variant="bodySm">
+              Keys do nothing while you type in a field.
+            </Text>
           </BlockStack>
-          <Text as="p" tone="subdued" variant="bodySm">
-            Keys do nothing while you type in a field.
-          </Text>
-        </BlockStack>
-      </Box>
-    </Popover>
+        </Box>
+      </Popover>
+    </span>
   );
 }
 
