@@ -17,7 +17,7 @@ import {
 import { createAdminRequest } from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
-import { action, loader } from "./app.orders.$orderId.returns";
+import { action, loader, shouldRevalidate } from "./app.orders.$orderId.returns";
 
 // The order page's Returns section, through signed requests against both emulators: what it
 // lists, approving a request, and a return label bought once and attached to the return.
@@ -75,6 +75,31 @@ describe("/app/orders/:orderId/returns", () => {
     expect(section?.prefill).toMatchObject({ international: true, weight: expect.any(Number) });
     expect(section?.prefill?.from).toContain("CA");
     expect(section?.prefill?.to).toContain("US");
+  });
+
+  it("costs an order without returns only the returns' own read, not the order's again", async () => {
+    const { shopify } = await setUp();
+    const order = shopify.findOrderByName("#1001");
+    const orderId = order?.id.split("/").pop() ?? "";
+    const before = shopify.queryCostSpent();
+    const loaded = await load(orderId);
+    expect(loaded).toEqual({ view: expect.objectContaining({ returns: [] }), problem: null });
+    // The order with its line items and fulfillment orders, and the shop, come to 60 points and
+    // more; the returns alone to a few.
+    expect(shopify.queryCostSpent() - before).toBeLessThan(10);
+  });
+
+  it("is read again after its own actions only, not after the label page's or its polling", () => {
+    const args = (formAction?: string) =>
+      ({ formAction, defaultShouldRevalidate: true }) as Parameters<typeof shouldRevalidate>[0];
+    expect(shouldRevalidate(args("/app/orders/1001/returns"))).toBe(true);
+    expect(shouldRevalidate(args("/app/orders/1001"))).toBe(false);
+    expect(shouldRevalidate(args(undefined))).toBe(false);
+  });
+
+  it("answers 404 for an order Shopify does not have", async () => {
+    await setUp();
+    await expect(load("999999")).rejects.toMatchObject({ status: 404 });
   });
 
   it("buys the return label once and Shopify holds it on the return; a second click buys nothing more", async () => {

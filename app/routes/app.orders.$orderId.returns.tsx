@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { z } from "zod";
 
 import {
@@ -31,6 +32,12 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   }
   return { view: view.value, problem: null };
 };
+
+// The section changes with its own actions only (approve, a return label). The label page's
+// actions (a draft, a purchase, a void) and its refund polling leave it as it was: reading the
+// order's returns again after each would spend the shop's Shopify allowance for nothing.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, defaultShouldRevalidate }) =>
+  formAction?.endsWith("/returns") ? defaultShouldRevalidate : false;
 
 const ReturnIdSchema = z.string().transform((value, ctx) => {
   const gid = parseReturnGid(value);

@@ -1,4 +1,4 @@
-import { fromShopifyError, type LabelError, labelError } from "~/labels/label-errors";
+import { type LabelError, labelError } from "~/labels/label-errors";
 import { isReturnLabel } from "~/labels/label-repository.server";
 import type { BuyDeps } from "~/shipments/buy-label.server";
 import { checkReturn } from "~/shipments/check-shipment";
@@ -9,6 +9,7 @@ import {
   type LoadedReturn,
   loadReturns,
   quoteReturn,
+  readReturnsOfOrder,
   type ReturnEdits,
   returnOf,
 } from "~/shipments/return-shipment.server";
@@ -16,7 +17,7 @@ import type { ShippingClient } from "~/shipping/client.server";
 import type { KnownPreflightProblem, LabelRequestInput } from "~/shipping/preflight";
 import type { Rate } from "~/shipping/schemas";
 import type { LocationGid, OrderGid, ReturnGid } from "~/shopify/ids";
-import { readOrderReturns, type ShopifyReturn, type ShopifyReturnStatus } from "~/shopify/returns";
+import type { ShopifyReturn, ShopifyReturnStatus } from "~/shopify/returns";
 import { err, ok, type Result } from "~/utils/result";
 
 import { type LabelSummary, type OrderPageDeps, toLabelSummary } from "./order-label-page.server";
@@ -122,7 +123,19 @@ export async function loadOrderReturns(
   deps: OrderPageDeps,
   orderGid: OrderGid,
 ): Promise<Result<OrderReturnsView, LabelError>> {
-  const loaded = await loadReturns(deps, orderGid);
+  // Most orders have no return: then the returns' own read (a few points) is all the section
+  // costs, not the order's and the shop's reads besides, which the page's loader has just made.
+  const read = await readReturnsOfOrder(deps, orderGid);
+  if (!read.ok) return read;
+  if (read.value.returns.length === 0) {
+    return ok({
+      returns: [],
+      locations: [],
+      shopifyProblems: read.value.problems.map((p) => p.message),
+      notifyCustomer: false,
+    });
+  }
+  const loaded = await loadReturns(deps, orderGid, read.value);
   if (!loaded.ok) return loaded;
   const returnLabels = loaded.value.labels.filter(isReturnLabel);
   const returns = loaded.value.returns.returns.map((ret) => {
@@ -159,14 +172,8 @@ export async function approveReturnForOrderPage(
 ): Promise<Result<{ status: ShopifyReturnStatus | null }, LabelError>> {
   // The returns alone (not the whole order): only a return of this order, in this shop's store,
   // is approved from its page.
-  const returns = await readOrderReturns(deps.admin, input.orderGid);
-  if (!returns.ok) {
-    return err(
-      returns.error.code === "NOT_FOUND"
-        ? labelError("NOT_FOUND", "This order was not found in Shopify.", returns.error.logMessage)
-        : fromShopifyError("approveReturn", returns.error),
-    );
-  }
+  const returns = await readReturnsOfOrder(deps, input.orderGid);
+  if (!returns.ok) return returns;
   if (!returns.value.returns.some((r) => r.id === input.returnGid)) {
     return err(
       labelError("NOT_FOUND", "This return is no longer on the order in Shopify.", `approve: no ${input.returnGid}`),

@@ -33,16 +33,40 @@ export type LoadedReturn = ReturnFacts & {
   readonly activeLabel: ReturnLabelView | null;
 };
 
-/** The order, its labels and the shop's context, with the order's Shopify returns. */
-export async function loadReturns(deps: ShipmentDeps, orderGid: OrderGid): Promise<Result<LoadedReturns, LabelError>> {
-  const [loaded, returns] = await Promise.all([loadOrder(deps, orderGid), readOrderReturns(deps.admin, orderGid)]);
+/**
+ * The order, its labels and the shop's context, with the order's Shopify returns (read here
+ * unless the caller read them already: readReturnsOfOrder).
+ */
+export async function loadReturns(
+  deps: ShipmentDeps,
+  orderGid: OrderGid,
+  preread?: ShopifyOrderReturns,
+): Promise<Result<LoadedReturns, LabelError>> {
+  const [loaded, returns] = await Promise.all([
+    loadOrder(deps, orderGid),
+    preread ? ok(preread) : readReturnsOfOrder(deps, orderGid),
+  ]);
   if (!loaded.ok) return loaded;
-  if (!returns.ok) return err(fromShopifyError("loadReturns", returns.error));
+  if (!returns.ok) return returns;
   return ok({
     ...loaded.value,
     returns: returns.value,
     shopifyProblems: [...loaded.value.shopifyProblems, ...returns.value.problems.map((p) => p.message)],
   });
+}
+
+/** The order's Shopify returns alone (one cheap read); an order no longer in Shopify is NOT_FOUND. */
+export async function readReturnsOfOrder(
+  deps: Pick<ShipmentDeps, "admin">,
+  orderGid: OrderGid,
+): Promise<Result<ShopifyOrderReturns, LabelError>> {
+  const returns = await readOrderReturns(deps.admin, orderGid);
+  if (returns.ok) return returns;
+  return err(
+    returns.error.code === "NOT_FOUND"
+      ? labelError("NOT_FOUND", "This order was not found in Shopify.", returns.error.logMessage)
+      : fromShopifyError("loadReturns", returns.error),
+  );
 }
 
 /** What a return label is made from: an OPEN return's open reverse fulfillment order. */

@@ -65,6 +65,23 @@ describe("runAdminGraphql", () => {
       expect(sleeps).toEqual([2000]);
     });
 
+    it("waits again while sibling calls take the restored points first, as long as its budget lasts", async () => {
+      const sleeps: number[] = [];
+      // Five answers in a row find the bucket 60 points short: 0.6 s each, 3 s of a 4 s budget.
+      const admin = sequence(...Array.from({ length: 5 }, () => throttled(240)), { data: { shop: { name: "A" } } });
+      const result = await runAdminGraphql(admin, request, { sleep: async (ms) => void sleeps.push(ms) });
+      expect(result.ok && result.value.data).toEqual({ shop: { name: "A" } });
+      expect(sleeps).toEqual([600, 600, 600, 600, 600]);
+    });
+
+    it("waits a little when the report says the points are there but the call was still refused", async () => {
+      const sleeps: number[] = [];
+      const admin = sequence(throttled(300), { data: { shop: { name: "A" } } });
+      const result = await runAdminGraphql(admin, request, { sleep: async (ms) => void sleeps.push(ms) });
+      expect(result.ok).toBe(true);
+      expect(sleeps).toEqual([100]);
+    });
+
     it("gives up THROTTLED, saying when to try again, rather than wait past its budget", async () => {
       const sleeps: number[] = [];
       const admin = sequence(throttled(0), { data: { shop: { name: "A" } } });

@@ -306,7 +306,13 @@ const NOT_SENT = "not sent, the caller's deadline had passed";
 
 // A screen should not hang on the rate limit for long; jobs may pass a larger budget.
 const DEFAULT_MAX_THROTTLE_WAIT_MS = 4_000;
-const MAX_THROTTLE_RETRIES = 3;
+// The budget is what bounds the waiting, not a count of tries: a page's reads go out together,
+// and each wait Shopify's report implies may be taken by a sibling first (the order page's
+// loader and its Returns section each ask for several hundred points at once). The cap only
+// stops a loop on answers that keep reporting no wait at all.
+const MAX_THROTTLE_RETRIES = 12;
+// Shopify's report can say "enough now" to a request a sibling's points were then taken for.
+const MIN_THROTTLE_WAIT_MS = 100;
 
 // Runs one document and parses `data` with `schema` at the boundary. Top-level errors without
 // data are failures; errors next to data become problems the caller can show. A THROTTLED
@@ -331,8 +337,10 @@ export async function runAdminGraphql<S extends z.ZodType>(
   let called = await send();
   for (let retry = 0; retry < MAX_THROTTLE_RETRIES && called.ok && isThrottled(called.value); retry++) {
     // Without Shopify's cost report there is no telling how long to wait: give up at once.
-    const wait = throttleWaitMs(called.value.extensions);
-    if (wait === null || wait > budget) break;
+    const reported = throttleWaitMs(called.value.extensions);
+    if (reported === null) break;
+    const wait = Math.max(reported, MIN_THROTTLE_WAIT_MS);
+    if (wait > budget) break;
     budget -= wait;
     await sleep(wait);
     called = await send();
