@@ -27,7 +27,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 
-import { MAX_BULK_RUN_ORDERS } from "../app/bulk/bulk-choice";
+import { MAX_BULK_RUN_ORDERS } from "../app/bulk/run-limits";
 import { planFromArgs } from "../emulator/shopify/rate-limit";
 import { type ShopifyAdminEmulatorServer, startShopifyAdminEmulatorServer } from "../emulator/shopify/server";
 import { adoptDemoAppEnvironment, driveBulkRun, placeOrders, slowShippingCalls } from "./bench-bulk-run";

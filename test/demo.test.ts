@@ -75,6 +75,23 @@ describe("npm run demo, started programmatically", () => {
       expect(preloads.length).toBeGreaterThan(3);
       expect(preloads.filter((link) => !link.includes('fetchpriority="low"'))).toEqual([]);
 
+      // The Orders list and an order's label page load no validator: the server parses what they
+      // post (zod was 28 KB of the JS before their first paint, issue 25).
+      const documentAt = async (path: string) => {
+        const url = new URL(src ?? "");
+        url.pathname = path;
+        return (await fetch(url, { headers: { "User-Agent": BROWSER } })).text();
+      };
+      const ordersPage = await documentAt("/app/orders");
+      const orderPath = /href="(\/app\/orders\/\d+)[?"]/.exec(ordersPage)?.[1];
+      expect(orderPath).toBeDefined();
+      for (const screen of [ordersPage, await documentAt(orderPath ?? "")]) {
+        const modules = [...screen.matchAll(/<link rel="modulepreload"[^>]* href="([^"]+)"/g)].map((m) => m[1] ?? "");
+        expect(modules.length).toBeGreaterThan(3);
+        const code = await Promise.all(modules.map(async (m) => (await fetch(new URL(m, demo.appUrl))).text()));
+        expect(code.filter((text) => text.includes("ZodError"))).toEqual([]);
+      }
+
       // One process on SQLite (ADR 19): the app process runs the jobs, and no worker process runs
       // beside it. An order placed in the store reaches the app by webhook and is drafted there.
       expect(demo.webPids).toHaveLength(1);

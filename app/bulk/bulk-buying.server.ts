@@ -8,7 +8,6 @@ import type { ShippingClient } from "~/shipping/client.server";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { err, ok, type Result } from "~/utils/result";
 
-import { RUN_TRANSACTION } from "./bulk-choice";
 import {
   type BulkRunError,
   describeRetryCause,
@@ -17,6 +16,7 @@ import {
   runError,
   UNDER_WAY_RUN_STATUSES,
 } from "./bulk-runs.server";
+import { RUN_TRANSACTION } from "./run-limits";
 
 // A bulk run once it is checked (bulk-runs.server.ts): the review's confirmation at its exact
 // total, buying item by item through the pipeline's buyLabel, cancelling, retrying what was not
@@ -214,7 +214,10 @@ async function leaveUnbought(
   itemId: string,
   run: { id: string; status: string; stopReason: string | null },
 ): Promise<Result<void, LabelError>> {
-  const message = run.status === "stopped" ? (run.stopReason ?? "Buying stopped before this label was bought.") : NOT_STARTED_CANCELLED;
+  const message =
+    run.status === "stopped"
+      ? (run.stopReason ?? "Buying stopped before this label was bought.")
+      : NOT_STARTED_CANCELLED;
   await db.bulkRunItem.updateMany({
     where: { id: itemId, status: { in: ["queued", "buying"] } },
     data: { status: "not_started", message },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { BulkChoiceSchema, describeBulkChoice, rulesForOverride } from "./bulk-choice";
+import { BulkChoiceSchema, rulesForOverride } from "./bulk-choice";
+import { describeBulkChoice } from "./describe-bulk-choice";
 
 describe("a bulk run's choice of services", () => {
   it("turns a per-destination choice into one rule for domestic and one for international shipments", () => {

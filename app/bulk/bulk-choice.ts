@@ -5,7 +5,8 @@ import { describeService, findServiceByCode, type ServiceScope } from "~/shippin
 
 // How a bulk run picks each shipment's service: the shop's automatic-draft rules, or an override
 // for the run (cheapest, fastest, a named service, or one pick for domestic shipments and another
-// for international ones). Pure, so the Orders screen's chooser and the run's review share it.
+// for international ones), as the run's action parses it. Its words for the review are in
+// describe-bulk-choice.ts, apart from the validator the browser need not load.
 
 const ServiceCodeSchema = z.string().regex(/^svc_[a-z0-9_]+$/, "Choose a service from the list.");
 
@@ -81,34 +82,3 @@ export function rulesForOverride(choice: BulkChoice): AutoDraftRule[] | null {
       return [ruleFor(choice, "any")];
   }
 }
-
-function describePick(pick: BulkPick): string {
-  if (pick.mode === "cheapest") return "the cheapest rate";
-  if (pick.mode === "fastest") return "the fastest rate";
-  const service = findServiceByCode(pick.serviceCode);
-  return service ? describeService(service) : pick.serviceCode;
-}
-
-/** The run's choice in the merchant's words, for its review. */
-export function describeBulkChoice(choice: BulkChoice): string {
-  switch (choice.mode) {
-    case "rules":
-      return "Services chosen by your automatic draft rules in Settings.";
-    case "destination":
-      return `Domestic shipments: ${describePick(choice.domestic)}. International shipments: ${describePick(choice.international)}. Where a named service is not offered, the cheapest rate is drafted.`;
-    case "service":
-      return `${describePick(choice)} for every shipment; where it is not offered, the cheapest rate is drafted.`;
-    default:
-      return `${describePick(choice).replace(/^t/, "T")} for every shipment.`;
-  }
-}
-
-/** The most orders one bulk run takes (the Orders list says so before it sends more). */
-export const MAX_BULK_RUN_ORDERS = 1000;
-
-/**
- * How long the transaction that stores a run's items with their jobs may take. Prisma's default
- * (5 s) is too short on PostgreSQL: each of up to MAX_BULK_RUN_ORDERS jobs is its own pg-boss
- * insert inside it, and a busy database took over 5 s for a few hundred (issue 23's bench).
- */
-export const RUN_TRANSACTION = { timeout: 60_000 } as const;

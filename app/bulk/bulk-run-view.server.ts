@@ -2,7 +2,8 @@ import type { BulkRunItem, PrismaClient } from "@prisma/client";
 
 import { findLabel, findLabelPurchases, type LabelPurchase, type LabelView } from "~/labels/label-repository.server";
 import { describeVoidBlocker } from "~/labels/void-label.server";
-import { type LabelOptions, LabelOptionsSchema, summarizeOptions } from "~/shipments/label-options";
+import { LabelOptionsSchema } from "~/shipments/drafted-options.server";
+import { type LabelOptions, summarizeOptions } from "~/shipments/label-options";
 import { parseStoredJson } from "~/utils/stored-json";
 
 import type { BulkChoice } from "./bulk-choice";

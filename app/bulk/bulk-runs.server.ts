@@ -7,7 +7,7 @@ import { getAutoDraftSettings } from "~/auto-draft/auto-draft-settings.server";
 import { isTransientLabelError, type LabelError } from "~/labels/label-errors";
 import type { LabelView } from "~/labels/label-repository.server";
 import { checkShipment } from "~/shipments/check-shipment";
-import { optionsOf } from "~/shipments/label-options";
+import { optionsOf } from "~/shipments/drafted-options.server";
 import { loadOrder, loadShopContext, shipmentOf } from "~/shipments/load-shipment.server";
 import type { ShippingClient } from "~/shipping/client.server";
 import { describeService } from "~/shipping/services";
@@ -18,15 +18,10 @@ import type { ShopifyFulfillmentOrder, ShopifyOrderForLabel } from "~/shopify/or
 import { err, ok, type Result } from "~/utils/result";
 import { parseStoredJson } from "~/utils/stored-json";
 
-import {
-  type BulkChoice,
-  BulkChoiceSchema,
-  MAX_BULK_RUN_ORDERS,
-  rulesForOverride,
-  RUN_TRANSACTION,
-} from "./bulk-choice";
+import { type BulkChoice, BulkChoiceSchema, rulesForOverride } from "./bulk-choice";
 import type { RunReads } from "./bulk-run-reads.server";
 import { findMissingCustoms } from "./missing-customs";
+import { MAX_BULK_RUN_ORDERS, RUN_TRANSACTION } from "./run-limits";
 
 // Bulk labelling (issue 12). A run is rows, so its progress survives a reload, a restart or
 // another browser, and a crash resumes from them:
@@ -100,7 +95,9 @@ export async function startBulkRun(
   const orders = input.orders.filter((o) => parseOrderGid(o.orderGid) && !seen.has(o.orderGid) && seen.add(o.orderGid));
   if (orders.length === 0) return err(runError("INVALID_SELECTION", "Select at least one order."));
   if (orders.length > MAX_BULK_RUN_ORDERS) {
-    return err(runError("INVALID_SELECTION", `Select up to ${MAX_BULK_RUN_ORDERS.toLocaleString("en-US")} orders at a time.`));
+    return err(
+      runError("INVALID_SELECTION", `Select up to ${MAX_BULK_RUN_ORDERS.toLocaleString("en-US")} orders at a time.`),
+    );
   }
   const runId = await db.$transaction(async (tx) => {
     const run = await tx.bulkRun.create({

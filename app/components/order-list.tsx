@@ -19,7 +19,8 @@ import {
 } from "@shopify/polaris";
 import { useCallback, useEffect, useRef, useState } from "react";
 
-import { type BulkChoice, MAX_BULK_RUN_ORDERS } from "~/bulk/bulk-choice";
+import type { BulkChoice } from "~/bulk/bulk-choice";
+import { MAX_BULK_RUN_ORDERS } from "~/bulk/run-limits";
 import { LABEL_PROGRESS_TEXT, type LabelProgress } from "~/labels/label-state";
 import type { OrderListTab, OrderRow } from "~/screens/order-list.server";
 

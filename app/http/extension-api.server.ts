@@ -11,7 +11,8 @@ import { draftShipment, quoteShipment } from "~/shipments/draft-shipment.server"
 import { type LoadedShipment, loadOrder, loadShopContext, shipmentOf } from "~/shipments/load-shipment.server";
 import type { ShippingClient } from "~/shipping/client.server";
 import type { LabelRequestInput, PreflightProblem } from "~/shipping/preflight";
-import { parseAmountCents, type Rate } from "~/shipping/schemas";
+import { type Rate } from "~/shipping/schemas";
+import { parseAmountCents } from "~/shipping/vocabulary";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { hasItemsToShip, isOpenToShip } from "~/shopify/fulfillment-order-choice";
 import { getNumericId, type OrderGid, parseOrderGid, toOrderGid } from "~/shopify/ids";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 import { type LabelVoidOutcomes, MAX_LABELS_PER_VOID, requestLabelVoids } from "~/labels/void-label.server";
-import { JsonOf } from "~/shipments/label-form";
+import { JsonOf } from "~/utils/json-field.server";
 
 import type { ShopContext } from "./shop-context.server";
 import { checkSpendingPermission, respondToSpendingRefusal } from "./spending-permission.server";

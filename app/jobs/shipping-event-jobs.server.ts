@@ -8,7 +8,8 @@ import {
   type ShippingEventDeps,
 } from "~/labels/shipping-events.server";
 import { applyVoidDecision } from "~/labels/void-label.server";
-import { parseAmountCents, ShippingEventSchema } from "~/shipping/schemas";
+import { ShippingEventSchema } from "~/shipping/schemas";
+import { parseAmountCents } from "~/shipping/vocabulary";
 
 import { JobFailedError, NotYetJobError } from "./job-outcome";
 import type { JobDefinition, JobKind } from "./job-queue";

@@ -4,7 +4,8 @@ import type { PrismaClient } from "@prisma/client";
 
 import type { PurchaseOutcome, ShippingClient } from "~/shipping/client.server";
 import type { ShippingError } from "~/shipping/errors";
-import { parseAmountCents, type PurchasedLabel, PurchasedLabelSchema } from "~/shipping/schemas";
+import { type PurchasedLabel, PurchasedLabelSchema } from "~/shipping/schemas";
+import { parseAmountCents } from "~/shipping/vocabulary";
 import { err, ok, type Result } from "~/utils/result";
 
 import { recordAudit } from "./audit.server";

@@ -3,11 +3,11 @@ import type { PrismaClient } from "@prisma/client";
 import {
   isTrackingStatus,
   type LabelPurchasedEvent,
-  parseAmountCents,
   PurchasedLabelSchema,
   type TrackingStatus,
   type TrackingUpdatedEvent,
 } from "~/shipping/schemas";
+import { parseAmountCents } from "~/shipping/vocabulary";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { createFulfillmentEvent, toShopifyFulfillmentEventStatus } from "~/shopify/fulfillment-events";
 import { selectFulfillmentOrder } from "~/shopify/fulfillment-order-choice";

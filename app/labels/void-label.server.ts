@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 
 import type { ShippingClient } from "~/shipping/client.server";
-import { parseAmountCents } from "~/shipping/schemas";
+import { parseAmountCents } from "~/shipping/vocabulary";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { cancelFulfillment } from "~/shopify/fulfillments";
 import { reportError } from "~/utils/error-report.server";

@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 
-import { MAX_BULK_RUN_ORDERS } from "~/bulk/bulk-choice";
 import { BulkChoiceSchema, startBulkRun } from "~/bulk/bulk-runs.server";
+import { MAX_BULK_RUN_ORDERS } from "~/bulk/run-limits";
 import { respondWithError } from "~/http/error-response.server";
 import { requireShopContext } from "~/http/shop-context.server";
 import { enqueueBulkCheck } from "~/jobs/bulk-run-jobs.server";
 import { listAllMatchingOrders, ORDER_LIST_TABS } from "~/screens/order-list.server";
-import { JsonOf } from "~/shipments/label-form";
+import { JsonOf } from "~/utils/json-field.server";
 
 // POST /app/bulk — "Create labels" on the Orders screen: starts a run over the selected orders
 // and opens it. The run checks them in the background (the worker), so this answers at once.

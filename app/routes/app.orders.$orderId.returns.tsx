@@ -8,9 +8,9 @@ import {
   loadOrderReturns,
   quoteReturnForOrderPage,
 } from "~/screens/order-returns.server";
-import { JsonOf } from "~/shipments/label-form";
 import { RateSchema } from "~/shipping/schemas";
 import { reportError } from "~/utils/error-report.server";
+import { JsonOf } from "~/utils/json-field.server";
 
 import { answerLabelError, PAGE_REFUSALS, requireOrderGid } from "../http/order-route.server";
 import { requireShopContext } from "../http/shop-context.server";

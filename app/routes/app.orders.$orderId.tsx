@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { type ShouldRevalidateFunction, useLoaderData } from "@remix-run/react";
 import { Banner, BlockStack, Layout, Page } from "@shopify/polaris";
-import { z } from "zod";
 
 import {
   buyLabelForOrderPage,
@@ -16,10 +15,10 @@ import {
   validateOrderAddress,
   voidLabelForOrderPage,
 } from "~/screens/order-label-page.server";
-import { JsonOf, OrderPageActionSchema, SaveToProductSchema } from "~/shipments/label-form";
+import { OrderPageActionSchema } from "~/shipments/order-page-actions.server";
 import { redraftShipment } from "~/shipments/reopen-draft.server";
-import type { KnownPreflightProblem, LabelRequestInput } from "~/shipping/preflight";
-import { type Rate, RateSchema } from "~/shipping/schemas";
+import type { KnownPreflightProblem } from "~/shipping/preflight";
+import type { Rate } from "~/shipping/schemas";
 import { reportError } from "~/utils/error-report.server";
 
 import { KeyboardShortcutsHelp } from "../components/label-form/keyboard-shortcuts";
@@ -81,23 +80,10 @@ async function answerQuote(result: PageQuoteResult, redirect: (url: string) => R
   };
 }
 
-// "Edit" on a draft, then a rate chosen again: the draft `labelId` is replaced by one for this
-// request (shipments/reopen-draft.server.ts). The form's other intents are in OrderPageActionSchema.
-const RedraftActionSchema = z.object({
-  intent: z.literal("redraft"),
-  labelId: z.string().min(1),
-  fulfillmentOrderId: z.string().regex(/^gid:\/\/shopify\/FulfillmentOrder\/\d+$/),
-  request: JsonOf(z.record(z.string(), z.unknown())).transform((value) => value as LabelRequestInput),
-  lineItems: JsonOf(z.array(z.object({ id: z.string().min(1), quantity: z.number().int() }))),
-  rate: JsonOf(RateSchema),
-  saveToProduct: SaveToProductSchema,
-});
-const PageActionSchema = z.union([OrderPageActionSchema, RedraftActionSchema]);
-
 export const action = async ({ request, params }: ActionFunctionArgs) => {
   const context = await requireShopContext(request);
   const orderGid = requireOrderGid(params);
-  const parsed = PageActionSchema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = OrderPageActionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) {
     return Response.json(
       {

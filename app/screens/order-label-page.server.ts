@@ -15,7 +15,7 @@ import { chooseShipFrom } from "~/settings/ship-from";
 import { buyLabel } from "~/shipments/buy-label.server";
 import { checkForDraft, checkForQuote, checkShipment } from "~/shipments/check-shipment";
 import { type DraftOutcome, draftShipment, quoteShipment } from "~/shipments/draft-shipment.server";
-import { describeOptions } from "~/shipments/label-options";
+import { describeOptions } from "~/shipments/drafted-options.server";
 import { isActiveLabel, loadOrder, loadShipment, readShopOrder, shipmentOf } from "~/shipments/load-shipment.server";
 import type { CustomsProduct } from "~/shipments/prefill";
 import {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { INSURANCE_MAX_CENTS } from "~/shipping/schemas";
+import { INSURANCE_MAX_CENTS } from "~/shipping/vocabulary";
 
 // The shop's option rules (Settings): insure valuable shipments, ask for an adult signature for
 // some products, declare lithium batteries for others. Prefill applies them

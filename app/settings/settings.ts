@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { LABEL_FORMATS, LABEL_SIZES } from "~/shipping/schemas";
+import { LABEL_FORMATS, LABEL_SIZES } from "~/shipping/vocabulary";
 
 import { NO_OPTION_RULES, OptionRulesSchema } from "./option-rules";
 

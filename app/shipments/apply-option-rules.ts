@@ -1,6 +1,6 @@
 import { formatUsdCents, type OptionRules } from "~/settings/option-rules";
 import type { KnownPreflightProblem, LabelRequestInput } from "~/shipping/preflight";
-import { INSURANCE_MAX_CENTS } from "~/shipping/schemas";
+import { INSURANCE_MAX_CENTS } from "~/shipping/vocabulary";
 import type { ShopifyMoneyBag } from "~/shopify/orders";
 
 // The shop's option rules applied to one shipment's lines, by prefill: the options every door
@@ -89,11 +89,13 @@ export function applyOptionRules(rules: OptionRules, lines: readonly OptionRuleL
     const tag = hasAny(line.productTags, rules.lithiumTags);
     if (tag) {
       options.hazmat = "lithium_batteries";
-      info("options.hazmat", `Lithium batteries, ground services only: "${line.title}" is tagged "${tag}" (your rule).`);
+      info(
+        "options.hazmat",
+        `Lithium batteries, ground services only: "${line.title}" is tagged "${tag}" (your rule).`,
+      );
       break;
     }
   }
 
   return { options: Object.keys(options).length > 0 ? options : null, problems };
 }
-

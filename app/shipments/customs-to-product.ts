@@ -1,5 +1,5 @@
 import type { LabelRequestInput } from "~/shipping/preflight";
-import { toShopifyHsCode } from "~/shopify/inventory-items";
+import { toShopifyHsCode } from "~/shopify/hs-code";
 
 import type { CustomsProduct } from "./prefill";
 

@@ -1,7 +1,8 @@
 import { isVagueCustomsDescription } from "~/shipping/customs-description";
 import { EXPORT_DECLARATION_THRESHOLD_USD, type KnownPreflightProblem } from "~/shipping/preflight";
-import { type Customs, parseAmountCents } from "~/shipping/schemas";
+import { type Customs } from "~/shipping/schemas";
 import { taxIdRuleFor } from "~/shipping/tax-ids";
+import { parseAmountCents } from "~/shipping/vocabulary";
 import type { CustomsTaxId, ShopifyMoneyBag, ShopifyOrderLineItem } from "~/shopify/orders";
 
 // The one customs object the service takes, built from the shipment's line items. Anything we

@@ -9,7 +9,8 @@ import { LEASE_SAFETY_MS } from "~/labels/purchase.server";
 import { logFor } from "~/logger.server";
 import type { CallOptions, ShippingClient } from "~/shipping/client.server";
 import { checkDraftPackageCount, type PreflightProblem } from "~/shipping/preflight";
-import { parseAmountCents, type Rate } from "~/shipping/schemas";
+import { type Rate } from "~/shipping/schemas";
+import { parseAmountCents } from "~/shipping/vocabulary";
 import { err, ok, type Result } from "~/utils/result";
 
 import type { ReadyDraft, ReadyQuote } from "./check-shipment";

@@ -1,8 +1,5 @@
-import { z } from "zod";
-
 import type { ProductForCustoms } from "~/shipping/customs-description";
 import { type KnownPreflightProblem, type LabelRequestInput, preflightLabelRequest } from "~/shipping/preflight";
-import { RateSchema } from "~/shipping/schemas";
 
 // The order page's form is the label request itself (LabelRequestInput, nested as the wire
 // has it) plus the items it ships. Pure and browser-safe: the page runs preflight on every edit
@@ -105,76 +102,3 @@ const isAboutTheShipment = (path: string) => path === "fulfillment_order" || pat
 export function problemsAt(problems: readonly KnownPreflightProblem[], path: string): KnownPreflightProblem[] {
   return problems.filter((p) => p.path === path || p.path.startsWith(`${path}.`) || p.path.startsWith(`${path}[`));
 }
-
-// ---------- What the page posts (parsed by the route) ----------
-
-/** A form field holding JSON, parsed and then checked with `schema`. */
-export const JsonOf = <S extends z.ZodType>(schema: S) =>
-  z
-    .string()
-    .transform((text, ctx) => {
-      try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        ctx.addIssue({ code: "custom", message: "not JSON" });
-        return z.NEVER;
-      }
-    })
-    .pipe(schema);
-
-// A JSON object; preflight and the request schema judge its contents, not this parser.
-const RequestJsonSchema = JsonOf(z.record(z.string(), z.unknown())).transform((value) => value as LabelRequestInput);
-
-const LineItemsSchema = z.array(z.object({ id: z.string().min(1), quantity: z.number().int() }));
-const FulfillmentOrderIdSchema = z.string().regex(/^gid:\/\/shopify\/FulfillmentOrder\/\d+$/);
-
-/** "Save to product" beside the customs fields; only an explicit "true" writes to Shopify. */
-export const SaveToProductSchema = z
-  .enum(["true", "false"])
-  .optional()
-  .transform((v) => v === "true");
-
-export const OrderPageActionSchema = z.discriminatedUnion("intent", [
-  z.object({
-    intent: z.literal("validate-address"),
-    fulfillmentOrderId: FulfillmentOrderIdSchema,
-    address: JsonOf(
-      z.object({
-        street1: z.string(),
-        street2: z.string().nullish(),
-        city: z.string(),
-        state: z.string(),
-        zip: z.string(),
-        country: z.string().nullish(),
-      }),
-    ),
-  }),
-  z.object({
-    intent: z.literal("get-rates"),
-    fulfillmentOrderId: FulfillmentOrderIdSchema,
-    request: RequestJsonSchema,
-  }),
-  z.object({
-    intent: z.literal("create-draft"),
-    fulfillmentOrderId: FulfillmentOrderIdSchema,
-    request: RequestJsonSchema,
-    lineItems: JsonOf(LineItemsSchema),
-    rate: JsonOf(RateSchema),
-    saveToProduct: SaveToProductSchema,
-  }),
-  z.object({
-    intent: z.literal("buy"),
-    labelId: z.string().min(1),
-    notifyCustomer: z.enum(["true", "false"]).transform((v) => v === "true"),
-  }),
-  z.object({
-    intent: z.literal("retry-write-back"),
-    labelId: z.string().min(1),
-    notifyCustomer: z.enum(["true", "false"]).transform((v) => v === "true"),
-  }),
-  z.object({ intent: z.literal("discard"), labelId: z.string().min(1) }),
-  z.object({ intent: z.literal("void"), labelId: z.string().min(1) }),
-  z.object({ intent: z.literal("dismiss-attention"), labelId: z.string().min(1) }),
-]);
-export type OrderPageAction = z.infer<typeof OrderPageActionSchema>;
-export type OrderPageIntent = OrderPageAction["intent"];

@@ -1,22 +1,12 @@
-import { z } from "zod";
+// A label's options (insurance, signature, hazmat) in the merchant's words, for the order page,
+// the bought label and the bulk review alike. Pure and without a validator: the browser loads
+// it too. Reading them from a stored request is drafted-options.server.ts's.
 
-// A label's options (insurance, signature, hazmat) in the merchant's words, for the order page's
-// read-only fields, the bought label and the bulk review alike. Pure: the browser loads it too.
-
-export const LabelOptionsSchema = z.object({
-  insurance: z.object({ amount: z.string() }).optional(),
-  signature: z.enum(["standard", "adult"]).optional(),
-  hazmat: z.string().optional(),
-});
-export type LabelOptions = z.infer<typeof LabelOptionsSchema>;
-
-const DraftedOptionsSchema = z.object({ options: LabelOptionsSchema.optional() });
-
-/** The options a drafted request carries; {} for none or an unreadable request. */
-export function optionsOf(request: unknown): LabelOptions {
-  const parsed = DraftedOptionsSchema.safeParse(request);
-  return (parsed.success ? parsed.data.options : undefined) ?? {};
-}
+export type LabelOptions = {
+  insurance?: { amount: string };
+  signature?: "standard" | "adult";
+  hazmat?: string;
+};
 
 /** "Insured for $250.00", "Adult signature", "Lithium batteries (ground)": what the label carries. */
 export function describeLabelOptions(options: LabelOptions): string[] {
@@ -26,9 +16,6 @@ export function describeLabelOptions(options: LabelOptions): string[] {
     ...(options.hazmat === "lithium_batteries" ? ["Lithium batteries (ground)"] : []),
   ];
 }
-
-/** The options of a drafted request, described. */
-export const describeOptions = (request: unknown): string[] => describeLabelOptions(optionsOf(request));
 
 /** "Includes insurance on 3 shipments and an adult signature on 1": what a total pays for beyond postage. */
 export function summarizeOptions(all: readonly LabelOptions[]): string | null {

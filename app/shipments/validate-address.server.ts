@@ -7,8 +7,8 @@ import {
   type AddressValidationRequest,
   type AddressValidationResult,
   AddressValidationResultSchema,
-  parseAmountCents,
 } from "~/shipping/schemas";
+import { parseAmountCents } from "~/shipping/vocabulary";
 import { err, ok, type Result } from "~/utils/result";
 
 // Address validation is billed per call (live keys), so every call is recorded in the audit

@@ -1,20 +1,26 @@
 import { z } from "zod";
 
+import {
+  CARRIERS,
+  CONTENTS_TYPES,
+  DIMENSION_UNITS,
+  HAZMAT_OPTIONS,
+  INSURANCE_MAX_CENTS,
+  LABEL_FORMATS,
+  LABEL_SIZES,
+  parseAmountCents,
+  PAYERS,
+  SIGNATURE_OPTIONS,
+  WEIGHT_UNITS,
+} from "./vocabulary";
+
 // Wire shapes of the shipping service, field names exactly as shipping-api.md and contract.md
 // spell them (snake_case; camelCase only inside `billing`, as the spec has it).
 // Request schemas describe what we send; response schemas are `.loose()` so fields the
 // service adds later are kept rather than rejected.
 
-export const CARRIERS = ["USPS", "FEDEX", "UPS", "DHL"] as const;
 export const CarrierSchema = z.enum(CARRIERS);
 export type Carrier = z.infer<typeof CarrierSchema>;
-
-export const WEIGHT_UNITS = ["oz", "lb", "g", "kg"] as const;
-export const DIMENSION_UNITS = ["in", "cm"] as const;
-export const CONTENTS_TYPES = ["merchandise", "documents", "gift", "returned_goods", "sample"] as const;
-export const PAYERS = ["shipper", "recipient", "third_party"] as const;
-export const LABEL_FORMATS = ["pdf", "png", "zpl"] as const;
-export const LABEL_SIZES = ["4x6", "4x8"] as const;
 
 const RequiredText = z.string().trim().min(1);
 
@@ -73,13 +79,6 @@ export type Billing = z.infer<typeof BillingSchema>;
 const ShipDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 // ---- label options (contract.md, "Label options") ----
-
-export const SIGNATURE_OPTIONS = ["standard", "adult"] as const;
-export type SignatureOption = (typeof SIGNATURE_OPTIONS)[number];
-export const HAZMAT_OPTIONS = ["lithium_batteries", "none"] as const;
-export type HazmatOption = (typeof HAZMAT_OPTIONS)[number];
-/** Insurance is offered for more than 0 and at most 5,000.00 USD. */
-export const INSURANCE_MAX_CENTS = 500_000;
 
 export const InsuranceOptionSchema = z.strictObject({
   amount: z
@@ -318,15 +317,6 @@ export const ErrorBodySchema = z
   })
   .loose();
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
-
-/** Decimal string from the wire ("18.40") to integer cents; null when it is not a money amount. */
-export function parseAmountCents(amount: string): number | null {
-  const match = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(amount.trim());
-  if (!match) return null;
-  const [, sign, whole = "0", fraction = ""] = match;
-  const cents = Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
-  return sign === "-" ? -cents : cents;
-}
 
 // ---------- Events (contract.md, "Events") ----------
 

@@ -10,6 +10,7 @@ import {
   toUserError,
   UserErrorSchema,
 } from "./admin-client";
+import { toShopifyHsCode } from "./hs-code";
 import type { InventoryItemGid } from "./ids";
 import { UPDATE_INVENTORY_ITEM_CUSTOMS_MUTATION } from "./inventory-items.graphql";
 import { GidSchema, ns } from "./response-schemas";
@@ -38,15 +39,6 @@ const PayloadSchema = z.object({
   userErrors: z.array(UserErrorSchema),
 });
 const DataSchema = z.object({ inventoryItemUpdate: PayloadSchema.nullable() });
-
-/**
- * Shopify stores an HS code as digits only ("a number between 6 and 13 digits"); the label form
- * takes it the way customs forms print it ("6109.10"). Other characters are left for Shopify to
- * refuse with its own message.
- */
-export function toShopifyHsCode(code: string): string {
-  return code.replace(/[.\s]/g, "");
-}
 
 const regionNames = new Intl.DisplayNames(["en"], { type: "region", fallback: "none" });
 

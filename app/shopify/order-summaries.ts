@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { parseAmountCents } from "~/shipping/schemas";
+import { parseAmountCents } from "~/shipping/vocabulary";
 import type {
   OrderByNameQuery,
   OrdersAwaitingShipmentCountQuery,

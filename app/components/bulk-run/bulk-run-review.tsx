@@ -1,8 +1,8 @@
 import { BlockStack, Button, InlineStack, Modal, Text } from "@shopify/polaris";
 import { useState } from "react";
 
-import { describeBulkChoice } from "~/bulk/bulk-choice";
 import type { BulkRunView } from "~/bulk/bulk-run-view.server";
+import { describeBulkChoice } from "~/bulk/describe-bulk-choice";
 import { formatMinorUnits } from "~/utils/money";
 
 import { plural } from "./bulk-run-text";

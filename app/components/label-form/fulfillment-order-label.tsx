@@ -324,6 +324,7 @@ export function FulfillmentOrderLabel({
           problems={allProblems}
           set={set}
           locked={locked}
+          lockedOptions={chosen?.options ?? []}
           itemsValue={section.itemsValue}
         />
 

@@ -1,11 +1,10 @@
 import { BlockStack, Card, Checkbox, FormLayout, Select, Text, TextField } from "@shopify/polaris";
 
 import { problemsAt } from "~/shipments/label-form";
-import { describeOptions } from "~/shipments/label-options";
 import type { KnownPreflightProblem, LabelRequestInput } from "~/shipping/preflight";
 
 import { fieldId } from "./field-links";
-import { fieldError,FieldNotes } from "./problem-list";
+import { fieldError, FieldNotes } from "./problem-list";
 
 // Insurance, a signature and lithium batteries (contract.md, "Label options"): each changes the
 // rates (their price, and which services may carry the parcel), so rates are quoted with them.
@@ -18,12 +17,15 @@ export function OptionsCard({
   problems,
   set,
   locked,
+  lockedOptions,
   itemsValue,
 }: {
   request: LabelRequestInput;
   problems: KnownPreflightProblem[];
   set: (path: string, value: unknown) => void;
   locked: boolean;
+  /** The drafted label's options in words (from its own request), shown while it is locked. */
+  lockedOptions: readonly string[];
   /** What the customer paid for the items, to insure them for it; null when unknown. */
   itemsValue: { amount: string; currency: string } | null;
 }) {
@@ -34,14 +36,13 @@ export function OptionsCard({
   const suggested = itemsValue?.currency === "USD" ? itemsValue.amount : "";
   if (locked) {
     // A drafted label's options, read-only yet legible (no disabled controls), like its other fields.
-    const chosen = describeOptions(request);
     return (
       <Card>
         <TextField
           id={fieldId("options")}
           label="Options"
           readOnly
-          value={chosen.length > 0 ? chosen.join(" · ") : "None"}
+          value={lockedOptions.length > 0 ? lockedOptions.join(" · ") : "None"}
           autoComplete="off"
         />
       </Card>

@@ -6,8 +6,9 @@
 import { err, ok, type Result } from "~/utils/result";
 
 import { createShippingError, type ShippingError, withOutcomeUnknown } from "../errors";
-import { parseAmountCents, type Refund, type VoidedLabel, VoidedLabelSchema } from "../schemas";
+import { type Refund, type VoidedLabel, VoidedLabelSchema } from "../schemas";
 import type { CallOptions, ShippingTransport } from "../transport.server";
+import { parseAmountCents } from "../vocabulary";
 import { getLabel } from "./labels.server";
 import { isDefiniteRefusal } from "./purchase.server";
 

@@ -2,7 +2,7 @@
 // country and postal code.
 
 import type { LabelRequestInput } from "../preflight";
-import { PAYERS } from "../schemas";
+import { PAYERS } from "../vocabulary";
 import { isBlank, isOneOf, type ProblemList } from "./problem-list";
 
 export function checkBilling(problems: ProblemList, request: LabelRequestInput): void {

@@ -3,8 +3,8 @@
 
 import { isVagueCustomsDescription, type ProductForCustoms, suggestCustomsDescription } from "../customs-description";
 import type { LabelRequestInput } from "../preflight";
-import { CONTENTS_TYPES } from "../schemas";
 import { checkTaxIdForDestination, taxIdRuleFor } from "../tax-ids";
+import { CONTENTS_TYPES } from "../vocabulary";
 import { isBlank, isOneOf, type ProblemList } from "./problem-list";
 import type { ResolvedService } from "./service";
 

@@ -3,7 +3,6 @@
 // batteries by ground only). Each problem names its field before anything is sent.
 
 import type { KnownPreflightProblem, LabelRequestInput } from "../preflight";
-import { HAZMAT_OPTIONS, INSURANCE_MAX_CENTS, parseAmountCents, SIGNATURE_OPTIONS } from "../schemas";
 import {
   describeService,
   GROUND_SERVICE_CODES,
@@ -12,6 +11,7 @@ import {
   type ServiceInfo,
   SERVICES,
 } from "../services";
+import { HAZMAT_OPTIONS, INSURANCE_MAX_CENTS, parseAmountCents, SIGNATURE_OPTIONS } from "../vocabulary";
 import { countryOf, isBlank, isOneOf, type ProblemList } from "./problem-list";
 import type { ResolvedService } from "./service";
 

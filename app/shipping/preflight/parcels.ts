@@ -2,8 +2,8 @@
 // service can ship several boxes as one shipment.
 
 import type { LabelRequestInput } from "../preflight";
-import { DIMENSION_UNITS, WEIGHT_UNITS } from "../schemas";
 import { MULTI_PIECE_SERVICE_CODE } from "../services";
+import { DIMENSION_UNITS, WEIGHT_UNITS } from "../vocabulary";
 import { isOneOf, type ParcelInput, type ProblemList } from "./problem-list";
 import type { ResolvedService } from "./service";
 

@@ -2,7 +2,7 @@
 // prints and where it cuts them, and the label's format and size.
 
 import type { LabelRequestInput } from "../preflight";
-import { LABEL_FORMATS, LABEL_SIZES } from "../schemas";
+import { LABEL_FORMATS, LABEL_SIZES } from "../vocabulary";
 import { LINE_LIMIT } from "./addresses";
 import { cutText, isBlank, isOneOf, type ProblemList } from "./problem-list";
 

@@ -3,7 +3,6 @@
 // multi-piece, customs and printing checks.
 
 import type { LabelRequestInput, PreflightContext } from "../preflight";
-import { CARRIERS } from "../schemas";
 import {
   carrierOfServiceCode,
   findServiceByCode,
@@ -11,6 +10,7 @@ import {
   isServiceOfferedOnRoute,
   type ServiceInfo,
 } from "../services";
+import { CARRIERS } from "../vocabulary";
 import { isBlank, isOneOf, type ProblemList } from "./problem-list";
 
 export type ResolvedService = { carrier: string | null; info: ServiceInfo | null };
