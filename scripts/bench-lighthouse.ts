@@ -17,9 +17,9 @@
 // where the first three are the lowest screen's median and <screen>=… is that screen's median
 // performance. Exits 1 when a target is missed.
 //
-//   npm run bench:lighthouse [-- --runs 5] [-- --only orders,order-1002]
+//   npm run bench:lighthouse [-- --runs 5] [-- --only orders,order-1002] [-- --reports <dir>]
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -154,6 +154,9 @@ async function main() {
   const runs = Number(argument("runs") ?? process.env.BENCH_RUNS ?? 5);
   if (!Number.isInteger(runs) || runs < 1) throw new Error("--runs must be a whole number of at least 1");
   const only = argument("only")?.split(",");
+  // --reports <dir> keeps each run's JSON report there (<screen>-<run>.json) to read afterwards.
+  const reports = argument("reports");
+  if (reports) mkdirSync(reports, { recursive: true });
   const dir = mkdtempSync(join(tmpdir(), "bench-lighthouse-"));
   const demo = await startScreenBenchDemo(dir);
   try {
@@ -173,7 +176,7 @@ async function main() {
     const measured = new Map<string, Scores[]>(screens.map(([name]) => [name, []]));
     for (let run = 1; run <= runs; run += 1) {
       for (const [name, path] of screens) {
-        const scores = await runLighthouse(framedUrl(demo, path), join(dir, "report.json"));
+        const scores = await runLighthouse(framedUrl(demo, path), join(reports ?? dir, `${name}-${run}.json`));
         console.log(
           `run ${run} ${name}: performance ${scores.performance}, accessibility ${scores.accessibility}, ` +
             `best practices ${scores["best-practices"]} (LCP ${scores.lcp} ms, blocking ${scores.tbt} ms, estimated)`,
