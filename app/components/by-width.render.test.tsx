@@ -2,8 +2,9 @@
 import { act } from "react";
 import { hydrateRoot, type Root } from "react-dom/client";
 import { renderToString } from "react-dom/server";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 
+import { fakeScreenWidth } from "../../test/helpers/screen-width";
 import { ByWidth } from "./by-width";
 
 // The bulk run's items on a phone: the server's HTML must already be the phone's layout (a media
@@ -13,29 +14,7 @@ declare global {
   var IS_REACT_ACT_ENVIRONMENT: boolean;
 }
 
-// Polaris asks matchMedia for its breakpoints as it loads, so the screen is in place before imports.
-const screen = vi.hoisted(() => {
-  const state = { width: 1440 };
-  const pixels = (query: string, edge: "min" | "max") => {
-    const found = new RegExp(`${edge}-width:\\s*([\\d.]+)(px|rem|em)`).exec(query);
-    return found ? Number(found[1]) * (found[2] === "px" ? 1 : 16) : Number.NaN;
-  };
-  window.matchMedia = (query: string) => {
-    const min = pixels(query, "min");
-    const max = pixels(query, "max");
-    return {
-      matches: (Number.isNaN(min) || state.width >= min) && (Number.isNaN(max) || state.width <= max),
-      media: query,
-      onchange: null,
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      addListener: () => {},
-      removeListener: () => {},
-      dispatchEvent: () => false,
-    } as MediaQueryList;
-  };
-  return state;
-});
+const screen = fakeScreenWidth(1440);
 
 let root: Root | null = null;
 
@@ -51,8 +30,7 @@ afterEach(() => {
 
 const layouts = <ByWidth phone={<p>stacked</p>} wide={<p>table</p>} />;
 
-/** The server's HTML. jsdom's window makes Polaris's breakpoints use a layout effect, which React's
- *  server renderer warns about; a real server has no window, so that one warning is expected. */
+/** The server's HTML, which says nothing in the console. */
 function renderOnServer(): string {
   const said: unknown[] = [];
   const original = console.error;
@@ -61,9 +39,7 @@ function renderOnServer(): string {
     return renderToString(layouts);
   } finally {
     console.error = original;
-    expect(said.filter((message) => !String(message).includes("useLayoutEffect does nothing on the server"))).toEqual(
-      [],
-    );
+    expect(said).toEqual([]);
   }
 }
 

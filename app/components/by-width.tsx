@@ -1,6 +1,6 @@
-import { type ReactNode, useEffect, useState } from "react";
+import type { ReactNode } from "react";
 
-import { usePhoneLayout } from "./phone-layout";
+import { usePhoneWidth } from "./phone-layout";
 import { PHONE_MEDIA_QUERY } from "./phone-width";
 
 // One of two layouts by the screen's width, right from the server's HTML. The server cannot know
@@ -14,17 +14,15 @@ const WIDE = "by-width-wide";
 const STYLE = `.${PHONE} { display: none; } ${PHONE_MEDIA_QUERY} { .${PHONE} { display: block; } .${WIDE} { display: none; } }`;
 
 export function ByWidth({ phone, wide }: { phone: ReactNode; wide: ReactNode }) {
-  const onPhone = usePhoneLayout();
-  // useBreakpoints (under usePhoneLayout) reads the width in a layout effect, which runs before
-  // this (passive) one: by the render that drops a layout, `onPhone` is the screen's.
-  const [widthKnown, setWidthKnown] = useState(false);
-  useEffect(() => setWidthKnown(true), []);
+  // Unknown (null) while hydrating; known in one update right after, which drops one layout. Only
+  // this component renders again then: `phone` and `wide` are the same elements as before.
+  const onPhone = usePhoneWidth();
   // The wrappers stay put, so the layout kept is not remounted when the other one goes.
   return (
     <>
       <style>{STYLE}</style>
-      <div className={PHONE}>{!widthKnown || onPhone ? phone : null}</div>
-      <div className={WIDE}>{!widthKnown || !onPhone ? wide : null}</div>
+      <div className={PHONE}>{onPhone !== false ? phone : null}</div>
+      <div className={WIDE}>{onPhone !== true ? wide : null}</div>
     </>
   );
 }
