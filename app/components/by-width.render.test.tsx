@@ -1,32 +1,16 @@
 // @vitest-environment jsdom
-import { act } from "react";
-import { hydrateRoot, type Root } from "react-dom/client";
 import { renderToString } from "react-dom/server";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
+import { setUpHydration } from "../../test/helpers/hydration";
 import { fakeScreenWidth } from "../../test/helpers/screen-width";
 import { ByWidth } from "./by-width";
 
 // The bulk run's items on a phone: the server's HTML must already be the phone's layout (a media
 // query chooses), and hydration must never show the wide one alone before settling on the phone's.
 
-declare global {
-  var IS_REACT_ACT_ENVIRONMENT: boolean;
-}
-
 const screen = fakeScreenWidth(1440);
-
-let root: Root | null = null;
-
-beforeAll(() => {
-  globalThis.IS_REACT_ACT_ENVIRONMENT = true;
-});
-
-afterEach(() => {
-  if (root) act(() => root?.unmount());
-  root = null;
-  document.body.textContent = "";
-});
+const hydrateInto = setUpHydration();
 
 const layouts = <ByWidth phone={<p>stacked</p>} wide={<p>table</p>} />;
 
@@ -51,9 +35,7 @@ function hydrate(): string[][] {
   const seen: string[][] = [texts(container)];
   const observer = new MutationObserver(() => seen.push(texts(container)));
   observer.observe(container, { childList: true, subtree: true, characterData: true });
-  act(() => {
-    root = hydrateRoot(container, layouts, { onRecoverableError: (error) => seen.push([`error: ${String(error)}`]) });
-  });
+  hydrateInto(container, layouts, { onRecoverableError: (error) => seen.push([`error: ${String(error)}`]) });
   observer.disconnect();
   seen.push(texts(container));
   return seen;

@@ -1,32 +1,17 @@
 // @vitest-environment jsdom
-import { act } from "react";
-import { hydrateRoot, type Root } from "react-dom/client";
 import { renderToString } from "react-dom/server";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
+import { setUpHydration } from "../../test/helpers/hydration";
 import { fakeScreenWidth } from "../../test/helpers/screen-width";
 import { PhoneHintContext, usePhoneLayout } from "./phone-layout";
 
 // A long list under usePhoneLayout renders once when it hydrates, if the request's hint was right:
 // rendering it again at once was the longest task of a phone's Orders page load.
 
-declare global {
-  var IS_REACT_ACT_ENVIRONMENT: boolean;
-}
-
 const screen = fakeScreenWidth(1440);
-let root: Root | null = null;
+const hydrateInto = setUpHydration();
 let renders = 0;
-
-beforeAll(() => {
-  globalThis.IS_REACT_ACT_ENVIRONMENT = true;
-});
-
-afterEach(() => {
-  if (root) act(() => root?.unmount());
-  root = null;
-  document.body.textContent = "";
-});
 
 function List() {
   renders += 1;
@@ -45,9 +30,7 @@ function hydrateOn(width: number, hint: boolean): string {
   document.body.append(container);
   screen.width = width;
   renders = 0;
-  act(() => {
-    root = hydrateRoot(container, page);
-  });
+  hydrateInto(container, page);
   return container.textContent ?? "";
 }
 
