@@ -308,8 +308,8 @@ const NOT_SENT = "not sent, the caller's deadline had passed";
 const DEFAULT_MAX_THROTTLE_WAIT_MS = 4_000;
 // The budget is what bounds the waiting, not a count of tries: a page's reads go out together,
 // and each wait Shopify's report implies may be taken by a sibling first (the order page's
-// loader and its Returns section each ask for several hundred points at once). The cap only
-// stops a loop on answers that keep reporting no wait at all.
+// loader and its Returns section each ask for several hundred points at once). The cap bounds
+// how many times one call is sent again while its budget lasts (each at least 100 ms apart).
 const MAX_THROTTLE_RETRIES = 12;
 // Shopify's report can say "enough now" to a request a sibling's points were then taken for.
 const MIN_THROTTLE_WAIT_MS = 100;
