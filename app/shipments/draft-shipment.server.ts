@@ -174,6 +174,29 @@ export async function draftShipment(deps: DraftDeps, input: ReadyDraft): Promise
   return ok({ label, existing: false, warnings });
 }
 
+/** How long a door that drafts and buys in one click waits for a draft another request is making. */
+export const OTHER_DRAFT_WAIT_MS = 10_000;
+const OTHER_DRAFT_POLL_MS = 50;
+
+/**
+ * The label another request is creating, as it is once that request has its draft (or gave up),
+ * or after `waitMs`. A door that drafts and buys in one click (a return label) waits here, so the
+ * second of two clicks buys, or finds bought, the one label rather than answer "still being created".
+ */
+export async function awaitOtherDraft(
+  deps: { db: PrismaClient; shop: string; sleep?: (ms: number) => Promise<void> },
+  label: LabelView,
+  waitMs = OTHER_DRAFT_WAIT_MS,
+): Promise<LabelView | null> {
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  let current: LabelView | null = label;
+  for (let waited = 0; current?.status === "creating" && waited < waitMs; waited += OTHER_DRAFT_POLL_MS) {
+    await sleep(OTHER_DRAFT_POLL_MS);
+    current = await findLabel(deps.db, deps.shop, label.id);
+  }
+  return current;
+}
+
 /**
  * Takes the fulfillment order's one active slot, or returns the label holding it. A slot left
  * "creating" by a request that died (or is slower than its lease) is taken over after the lease.

@@ -5,6 +5,7 @@ import { findLabel } from "~/labels/label-repository.server";
 import { purchase } from "~/labels/purchase.server";
 import { applyVoidDecision, requestLabelVoid } from "~/labels/void-label.server";
 import { writeTracking } from "~/labels/write-tracking.server";
+import type { ShippingClient } from "~/shipping/client.server";
 import type { Rate } from "~/shipping/schemas";
 import { createFulfillmentWithTracking } from "~/shopify/fulfillments";
 import type { FulfillmentOrderGid, FulfillmentOrderLineItemGid, LocationGid, OrderGid, ReturnGid } from "~/shopify/ids";
@@ -146,6 +147,67 @@ describe("return labels", () => {
       customerNotified: true,
     });
     expect(deliveries[0]?.lineItems.map((l) => l.quantity)).toEqual(label?.lineItems.map((l) => l.quantity));
+  });
+
+  it("lets the second of two clicks wait for the first one's draft, then answer the one label", async () => {
+    const { emulators, deps, client, facts, rate, returnGid } = await approvedReturn("#1003");
+    // The first click's draft is held at the service until the second click has found it being made.
+    let entered = () => {};
+    let release = () => {};
+    const drafting = new Promise<void>((resolve) => (entered = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const holding: ShippingClient = {
+      ...client,
+      createDraftLabel: async (...args) => {
+        entered();
+        await held;
+        return client.createDraftLabel(...args);
+      },
+    };
+    const input = { quote: rate, edits: {}, notifyCustomer: false, now: NOW };
+    const first = buyReturnLabel({ ...deps, shipping: holding }, facts, input);
+    await drafting;
+    const waits: number[] = [];
+    const sleep = async (ms: number) => {
+      waits.push(ms);
+      release();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+    const second = await buyReturnLabel({ ...deps, shipping: holding, sleep }, facts, input);
+    release();
+    const firstResult = await first;
+    expect(waits.length).toBeGreaterThan(0);
+    expect(second.ok ? null : second.error).toBeNull();
+    expect(firstResult.ok ? null : firstResult.error).toBeNull();
+    if (!second.ok || !firstResult.ok) return;
+    expect(second.value.label.id).toBe(firstResult.value.label.id);
+    expect(emulators.shipping.charges(DEMO_ORG)).toHaveLength(1);
+    expect(deliveriesOf(emulators, returnGid)).toHaveLength(1);
+  });
+
+  it("never buys a draft another tab made with another service, and says so", async () => {
+    const { emulators, deps, client, facts, rate, returnGid } = await approvedReturn("#1003");
+    const quoted = await quoteReturn(client, facts, {});
+    if (!quoted.ok) throw new Error(quoted.error.logMessage);
+    const other = quoted.value.rates.find((r) => r.service_code !== rate.service_code);
+    if (!other) throw new Error("the return should have a second service");
+    // Another tab drafted with `other` after this page loaded its facts (which show no label).
+    const ready = checkReturnForDraft(facts, { quote: other, now: NOW });
+    if (!ready.ok) throw new Error(ready.error.logMessage);
+    const drafted = await draftShipment({ db, shop: SHOP, shipping: client }, ready.value);
+    if (!drafted.ok) throw new Error(drafted.error.logMessage);
+    expect(facts.activeLabel).toBeNull();
+    const bought = await buyReturnLabel({ ...deps, shipping: client }, facts, {
+      quote: rate,
+      edits: {},
+      notifyCustomer: false,
+      now: NOW,
+    });
+    expect(bought).toMatchObject({ ok: false, error: { code: "INVALID_STATE" } });
+    if (!bought.ok) expect(bought.error.message).toMatch(/another label meanwhile.*Nothing was bought/);
+    expect(emulators.shipping.charges(DEMO_ORG)).toEqual([]);
+    expect(deliveriesOf(emulators, returnGid)).toEqual([]);
+    expect(await findLabel(db, SHOP, drafted.value.label.id)).toMatchObject({ status: "draft", rateId: other.rate_id });
   });
 
   it("refuses to spend once the return was cancelled in Shopify after its draft was made", async () => {

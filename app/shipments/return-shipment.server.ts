@@ -1,5 +1,5 @@
 import { discardDraft } from "~/labels/discard-draft.server";
-import { fromShopifyError, type LabelError, labelError } from "~/labels/label-errors";
+import { fromShopifyError, type LabelError, labelError, labelNotFound } from "~/labels/label-errors";
 import { isReturnLabel, type ReturnLabelView } from "~/labels/label-repository.server";
 import type { ShippingClient } from "~/shipping/client.server";
 import type { LabelRequestInput } from "~/shipping/preflight";
@@ -16,7 +16,7 @@ import { err, ok, type Result } from "~/utils/result";
 
 import { type BoughtLabel, type BuyDeps, buyLabel } from "./buy-label.server";
 import { checkReturn, checkReturnForDraft, quoteRequestOf } from "./check-shipment";
-import { draftShipment, quoteShipment } from "./draft-shipment.server";
+import { awaitOtherDraft, draftShipment, quoteShipment } from "./draft-shipment.server";
 import { isActiveLabel, type LoadedOrder, loadOrder, type ShipmentDeps } from "./load-shipment.server";
 import { prefillReturnLabel, type ReturnFacts } from "./return-prefill";
 
@@ -160,7 +160,7 @@ export async function quoteReturn(
  * so what is bought is what the merchant confirmed.
  */
 export async function buyReturnLabel(
-  deps: BuyDeps & { shipping: ShippingClient },
+  deps: BuyDeps & { shipping: ShippingClient; sleep?: (ms: number) => Promise<void> },
   facts: LoadedReturn,
   input: { quote: Rate; edits: ReturnEdits; notifyCustomer: boolean; now: Date },
 ): Promise<Result<BoughtLabel, LabelError>> {
@@ -175,5 +175,21 @@ export async function buyReturnLabel(
   }
   const drafted = await draftShipment({ db: deps.db, shop: deps.shop, shipping: deps.shipping }, ready.value);
   if (!drafted.ok) return drafted;
+  if (drafted.value.existing) {
+    // Another click (a second tab) holds the return's one label: wait for its draft, then buy
+    // that label (a purchase already running is waited for, one already made is answered), but
+    // never a draft of another service than the one this merchant chose.
+    const other = await awaitOtherDraft(deps, drafted.value.label);
+    if (!other) return err(labelNotFound("buyReturnLabel", deps.shop, drafted.value.label.id));
+    if (other.status === "draft" && other.rateId !== input.quote.rate_id) {
+      return err(
+        labelError(
+          "INVALID_STATE",
+          `This return got another label meanwhile${other.serviceName ? ` (${other.serviceName})` : ""}, from another tab. Nothing was bought: reload the page to see it.`,
+          `buyReturnLabel: ${other.id} is a draft of rate ${other.rateId ?? "none"}, not ${input.quote.rate_id}`,
+        ),
+      );
+    }
+  }
   return buyLabel(deps, drafted.value.label.id, { notifyCustomer: input.notifyCustomer });
 }
