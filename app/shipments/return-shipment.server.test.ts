@@ -19,7 +19,14 @@ import {
 } from "../../test/helpers/labels";
 import { checkReturn, checkReturnForDraft } from "./check-shipment";
 import { draftShipment } from "./draft-shipment.server";
-import { approveReturn, buyReturnLabel, loadReturns, quoteReturn, returnOf } from "./return-shipment.server";
+import {
+  approveReturn,
+  buyReturnLabel,
+  type LoadedReturn,
+  loadReturns,
+  quoteReturn,
+  returnOf,
+} from "./return-shipment.server";
 
 // Return labels through the one pipeline (ADR 23), judged by what the emulators recorded: charges
 // at the shipping service, reverse deliveries on the return at Shopify.
@@ -78,6 +85,15 @@ async function approvedReturn(name: string, emulators = createEmulators()) {
   const rate = [...quoted.value.rates].sort((a, b) => Number(a.amount) - Number(b.amount))[0];
   if (!rate) throw new Error("no rate for the return");
   return { ...requested, facts: facts.value, rate };
+}
+
+/** The return's draft, made as another tab (or the page before) would make it. */
+async function draftReturn(client: ShippingClient, facts: LoadedReturn, quote: Rate) {
+  const ready = checkReturnForDraft(facts, { quote, now: NOW });
+  if (!ready.ok) throw new Error(ready.error.logMessage);
+  const drafted = await draftShipment({ db, shop: SHOP, shipping: client }, ready.value);
+  if (!drafted.ok) throw new Error(drafted.error.logMessage);
+  return drafted.value;
 }
 
 const deliveriesOf = (emulators: Emulators, returnGid: string) =>
@@ -192,10 +208,7 @@ describe("return labels", () => {
     const other = quoted.value.rates.find((r) => r.service_code !== rate.service_code);
     if (!other) throw new Error("the return should have a second service");
     // Another tab drafted with `other` after this page loaded its facts (which show no label).
-    const ready = checkReturnForDraft(facts, { quote: other, now: NOW });
-    if (!ready.ok) throw new Error(ready.error.logMessage);
-    const drafted = await draftShipment({ db, shop: SHOP, shipping: client }, ready.value);
-    if (!drafted.ok) throw new Error(drafted.error.logMessage);
+    const drafted = await draftReturn(client, facts, other);
     expect(facts.activeLabel).toBeNull();
     const bought = await buyReturnLabel({ ...deps, shipping: client }, facts, {
       quote: rate,
@@ -207,15 +220,12 @@ describe("return labels", () => {
     if (!bought.ok) expect(bought.error.message).toMatch(/another label meanwhile.*Nothing was bought/);
     expect(emulators.shipping.charges(DEMO_ORG)).toEqual([]);
     expect(deliveriesOf(emulators, returnGid)).toEqual([]);
-    expect(await findLabel(db, SHOP, drafted.value.label.id)).toMatchObject({ status: "draft", rateId: other.rate_id });
+    expect(await findLabel(db, SHOP, drafted.label.id)).toMatchObject({ status: "draft", rateId: other.rate_id });
   });
 
   it("refuses to spend once the return was cancelled in Shopify after its draft was made", async () => {
     const { emulators, deps, client, facts, rate, returnGid } = await approvedReturn("#1017");
-    const ready = checkReturnForDraft(facts, { quote: rate, now: NOW });
-    if (!ready.ok) throw new Error(ready.error.logMessage);
-    const drafted = await draftShipment({ db, shop: SHOP, shipping: client }, ready.value);
-    if (!drafted.ok) throw new Error(drafted.error.logMessage);
+    await draftReturn(client, facts, rate);
     emulators.shopify.cancelReturn(returnGid);
     const bought = await buyReturnLabel({ ...deps, shipping: client }, facts, {
       quote: rate,
@@ -231,11 +241,8 @@ describe("return labels", () => {
 
   it("adopts the reverse delivery Shopify made when its answer was lost, and never attaches twice", async () => {
     const { emulators, client, facts, rate, returnGid } = await approvedReturn("#1017");
-    const ready = checkReturnForDraft(facts, { quote: rate as Rate, now: NOW });
-    if (!ready.ok) throw new Error(ready.error.logMessage);
-    const drafted = await draftShipment({ db, shop: SHOP, shipping: client }, ready.value);
-    if (!drafted.ok) throw new Error(drafted.error.logMessage);
-    const bought = await purchase({ db, shop: SHOP, shipping: client }, drafted.value.label.id);
+    const drafted = await draftReturn(client, facts, rate as Rate);
+    const bought = await purchase({ db, shop: SHOP, shipping: client }, drafted.label.id);
     if (!bought.ok || bought.value.kind !== "return" || !bought.value.labelUrl) throw new Error("not bought");
     // Shopify took the attachment, but its answer never reached the app.
     const lost = await attachReturnLabel(emulators.shopify.graphql, {
