@@ -6,6 +6,7 @@ import type { PurchaseOutcome, ShippingClient } from "~/shipping/client.server";
 import type { ShippingError } from "~/shipping/errors";
 import { type PurchasedLabel, PurchasedLabelSchema } from "~/shipping/schemas";
 import { parseAmountCents } from "~/shipping/vocabulary";
+import { delay } from "~/utils/delay";
 import { err, ok, type Result } from "~/utils/result";
 
 import { recordAudit } from "./audit.server";
@@ -387,7 +388,7 @@ async function waitForOtherAttempt(
   labelId: string,
   options: PurchaseOptions,
 ): Promise<Result<LabelView, LabelError>> {
-  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep = deps.sleep ?? delay;
   const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
   const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
   for (let waited = 0; ; waited += pollMs) {

@@ -11,6 +11,7 @@ import type { CallOptions, ShippingClient } from "~/shipping/client.server";
 import { checkDraftPackageCount, type PreflightProblem } from "~/shipping/preflight";
 import { type Rate } from "~/shipping/schemas";
 import { parseAmountCents } from "~/shipping/vocabulary";
+import { delay } from "~/utils/delay";
 import { err, ok, type Result } from "~/utils/result";
 
 import type { ReadyDraft, ReadyQuote } from "./check-shipment";
@@ -188,7 +189,7 @@ export async function awaitOtherDraft(
   label: LabelView,
   waitMs = OTHER_DRAFT_WAIT_MS,
 ): Promise<LabelView | null> {
-  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep = deps.sleep ?? delay;
   let current: LabelView | null = label;
   for (let waited = 0; current?.status === "creating" && waited < waitMs; waited += OTHER_DRAFT_POLL_MS) {
     await sleep(OTHER_DRAFT_POLL_MS);

@@ -2,6 +2,7 @@
 // policies, backoff, the call's deadline and the redaction of the key. Endpoints (endpoints/)
 // only say what to send, how to retry it and how to read the answer; no HTTP outcome throws.
 
+import { delay } from "~/utils/delay";
 import { err, type Result } from "~/utils/result";
 
 import { parseRetryAfterMs, type ShippingError } from "./errors";
@@ -92,7 +93,7 @@ export function createTransport(options: TransportOptions): ShippingTransport {
   const fetchImpl: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep = options.sleep ?? delay;
   const now = options.now ?? Date.now;
   const callBudgetMs = options.callBudgetMs ?? DEFAULT_CALL_BUDGET_MS;
   const random = options.random ?? Math.random;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 
 import type { AppError, ErrorField } from "~/utils/app-error";
+import { delay } from "~/utils/delay";
 import { err, ok, type Result } from "~/utils/result";
 
 import type { CallCost } from "./shop-pacer";
@@ -324,7 +325,7 @@ export async function runAdminGraphql<S extends z.ZodType>(
   options: RunAdminGraphqlOptions = {},
 ): Promise<Result<{ data: z.infer<S>; problems: ShopifyProblem[] }, ShopifyError>> {
   const { operation, document, schema } = request;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep = options.sleep ?? delay;
   const now = options.now ?? Date.now;
   const send = async (): Promise<Result<Envelope, ShopifyError>> => {
     if (options.deadline === undefined) return callAdmin(admin, operation, document, request.variables ?? {}, null);

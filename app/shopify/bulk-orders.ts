@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import { delay } from "~/utils/delay";
 import { err, ok, type Result } from "~/utils/result";
 
 import {
@@ -161,7 +162,7 @@ export async function readOrdersInBulk(
   orderGids: readonly OrderGid[],
   options: BulkReadOptions,
 ): Promise<Result<Map<OrderGid, ShopifyOrderForLabelResult>, ShopifyError>> {
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep = options.sleep ?? delay;
   const now = options.now ?? Date.now;
   const deadline = now() + (options.timeoutMs ?? 120_000);
   const started = await startOrdersBulkRead(admin, orderGids);

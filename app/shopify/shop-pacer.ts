@@ -1,5 +1,7 @@
 import { Mutex } from "async-mutex";
 
+import { delay } from "~/utils/delay";
+
 // Pacing the worker's Shopify calls for one shop (ADR 20). Shopify's rate limit is a leaky bucket
 // per app and store; every answer reports it in `extensions.cost.throttleStatus`. The worker's
 // calls wait here until the bucket (as last reported, restored since at the shop's rate, less the
@@ -48,7 +50,7 @@ export type ShopPacerOptions = {
 
 export function createShopPacer(options: ShopPacerOptions = {}): ShopPacer {
   const now = options.now ?? Date.now;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep = options.sleep ?? delay;
   const reserveFraction = options.reserveFraction ?? MERCHANT_RESERVE_FRACTION;
   // Waiters are served in arrival order: only the first sleeps, the others wait behind it.
   const queue = new Mutex();
