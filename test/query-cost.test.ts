@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { Kind, parse } from "graphql";
 import { describe, expect, it } from "vitest";
 
+import { CHECK_READS_REQUESTED_COST } from "~/bulk/bulk-run-reads.server";
 import { UNFULFILLED_ORDERS_MAX_PAGE_SIZE } from "~/shopify/orders";
 import { LOCATIONS_PAGE_SIZE } from "~/shopify/shop";
 
@@ -50,6 +51,23 @@ describe("query cost of the app's GraphQL documents", () => {
       expect(cost).toBeLessThanOrEqual(COST_BUDGET);
     },
   );
+
+  it("keeps a bulk check's own reads within what the run budgets for them (CHECK_READS_REQUESTED_COST)", () => {
+    const requested = (name: string) => {
+      const operation = operations.find((o) => o.name === name);
+      if (!operation) throw new Error(`no operation ${name}`);
+      return calculateRequestedQueryCost(schema, withSpreadFragments(operation.source, fragments), {
+        operationName: name,
+        variables: WORST_CASE_VARIABLES[name] ?? {},
+      }).cost;
+    };
+    // loadOrder without a bulk read: the order, its fulfillment orders, and the shop with its locations.
+    const reads = ["OrderForLabel", "OrderFulfillmentOrdersForLabel", "ShopAndLocationsForLabels"].map(requested);
+    const total = reads.reduce((a, b) => a + b, 0);
+    expect(total).toBeLessThanOrEqual(CHECK_READS_REQUESTED_COST);
+    // Not so far above that Plus's bucket could no longer spare them for every check at once.
+    expect(total).toBeGreaterThan(CHECK_READS_REQUESTED_COST * 0.9);
+  });
 
   it("would fail the old single OrderForLabel document, so the check can fail", () => {
     // The shape OrderForLabel had before it was split: 50 line items and 5 fulfillment orders of 25 lines.

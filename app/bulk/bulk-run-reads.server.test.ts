@@ -2,12 +2,13 @@ import type { Prisma } from "@prisma/client";
 import { describe, expect, it } from "vitest";
 
 import db from "~/db.server";
+import { pacerFor } from "~/shopify/paced-admin-client";
 
 import { loadDefaultConfig } from "../../emulator/shipping/config";
 import { createShippingEmulator } from "../../emulator/shipping/emulator";
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
 import { createTestShippingClient, TEST_LABEL_SHOP } from "../../test/helpers/labels";
-import { BULK_READ_MIN_ORDERS, readRunOrders } from "./bulk-run-reads.server";
+import { BULK_READ_MIN_ORDERS, canReadAlone, readRunOrders } from "./bulk-run-reads.server";
 import { getBulkRun } from "./bulk-run-view.server";
 import { checkBulkRunItem, startBulkRun } from "./bulk-runs.server";
 
@@ -15,7 +16,7 @@ const SHOP = TEST_LABEL_SHOP;
 
 // A run's check phase, measured in Shopify points as the emulator charges them (Shopify's
 // published cost rules): with one bulk read for the run, and with each order read on its own.
-async function checkRun(orders: number, options: { bulk: boolean }) {
+async function checkRun(orders: number, options: { bulk: boolean; canReadAlone?: () => boolean }) {
   let now = 1_000_000;
   const shopify = createShopifyAdminEmulator({ now: () => now, throttle: false });
   const shipping = createTestShippingClient(createShippingEmulator({ config: loadDefaultConfig() }));
@@ -37,7 +38,13 @@ async function checkRun(orders: number, options: { bulk: boolean }) {
   // Time passes only while the bulk read waits for its operation.
   const sleep = async (ms: number) => void (now += ms);
   const readRun = (runId: string) =>
-    readRunOrders(deps, runId, { fetch: shopify.fetch, sleep, now: () => now, pollMs: 1_000 });
+    readRunOrders(deps, runId, {
+      fetch: shopify.fetch,
+      sleep,
+      now: () => now,
+      pollMs: 1_000,
+      canReadAlone: options.canReadAlone ?? (() => false),
+    });
   const before = shopify.queryCostSpent();
   // As the worker runs them: many at once.
   const results = await Promise.all(
@@ -74,6 +81,60 @@ describe("a bulk run's check phase", () => {
       expect(bulk.items?.filter((i) => i.status === "ready").length).toBeGreaterThan(orders / 2);
     },
   );
+
+  it(
+    "reads orders alone while the bulk read runs if the shop can spare it, to the same verdicts",
+    { timeout: 90_000 },
+    async () => {
+      const orders = BULK_READ_MIN_ORDERS;
+      const waited = await checkRun(orders, { bulk: true });
+      // A bucket at least half full: no check waits for the bulk operation.
+      const alone = await checkRun(orders, { bulk: true, canReadAlone: () => true });
+      expect(alone.pointsPerOrder).toBeGreaterThan(40);
+      expect(alone.items).toEqual(waited.items);
+    },
+  );
+
+  it("stops waiting for the bulk read once the shop's bucket can spare a check's reads", async () => {
+    let now = 1_000_000;
+    // The operation takes a minute: a check that waited for it would see the clock pass it.
+    const shopify = createShopifyAdminEmulator({ now: () => now, bulkOperationDurationMs: () => 60_000 });
+    const placed = Array.from({ length: BULK_READ_MIN_ORDERS }, () => shopify.createOrder().order);
+    const started = await startBulkRun(
+      db,
+      SHOP,
+      { orders: placed.map((o) => ({ orderGid: o.id, orderName: o.name })), choice: { mode: "cheapest" } },
+      async () => {},
+    );
+    if (!started.ok) throw new Error(started.error.message);
+    let asked = 0;
+    const reads = await readRunOrders({ db, shop: SHOP, admin: shopify.graphql }, started.value.runId, {
+      fetch: shopify.fetch,
+      sleep: async (ms) => void (now += ms),
+      now: () => now,
+      // Spare from the fourth look on (the answers of other checks' reads refilled the estimate).
+      canReadAlone: () => ++asked > 3,
+    });
+    expect(reads).toBeNull();
+    expect(asked).toBe(4);
+    expect(now - 1_000_000).toBeLessThan(60_000);
+  });
+
+  it("lets checks read alone only when the bucket holds the pages' reserve and every check's reads", () => {
+    const bucket = (shop: string, maximumAvailable: number, currentlyAvailable: number) =>
+      pacerFor(shop).learn({
+        requestedQueryCost: null,
+        throttleStatus: { maximumAvailable, currentlyAvailable, restoreRate: maximumAvailable / 20 },
+      });
+    bucket("standard-full.myshopify.com", 2_000, 2_000);
+    bucket("plus-full.myshopify.com", 20_000, 20_000);
+    bucket("plus-spent.myshopify.com", 20_000, 8_000);
+    // Standard's whole bucket is not 16 checks' reads; Plus's is, until it is spent.
+    expect(canReadAlone("standard-full.myshopify.com", 16)).toBe(false);
+    expect(canReadAlone("plus-full.myshopify.com", 16)).toBe(true);
+    expect(canReadAlone("plus-spent.myshopify.com", 16)).toBe(false);
+    expect(canReadAlone("never-asked.myshopify.com", 1)).toBe(false);
+  });
 
   it("reads a small run's orders one by one", async () => {
     let now = 1_000_000;

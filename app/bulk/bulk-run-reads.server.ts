@@ -5,7 +5,10 @@ import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { type BulkReadOptions, readOrdersInBulk } from "~/shopify/bulk-orders";
 import { type OrderGid, parseOrderGid } from "~/shopify/ids";
 import type { ShopifyOrderForLabelResult } from "~/shopify/orders";
+import { knownThrottleStatus } from "~/shopify/paced-admin-client";
 import { getShopAndLocations, type ShopifyShopAndLocations } from "~/shopify/shop";
+import { MERCHANT_RESERVE_FRACTION } from "~/shopify/shop-pacer";
+import { delay } from "~/utils/delay";
 
 // What a run's checks read from Shopify once for all their orders, in this worker process (ADR 20).
 // Read one by one, an order costs about 50 points (OrderForLabel, its fulfillment orders) and the
@@ -14,18 +17,33 @@ import { getShopAndLocations, type ShopifyShopAndLocations } from "~/shopify/sho
 // cost, a few seconds to complete) and the shop once. Each worker process reads for itself (the
 // first check job of the run starts it, the others wait for it); a restart reads again. An order
 // the bulk read did not give, or a bulk read that failed, is read on its own as before.
+//
+// While the bulk operation runs (8 s for 1,000 orders at the emulator, longer on a busy store)
+// the checks need not stand idle where the shop's bucket is large: a check reads its order on its
+// own when the bucket, as this process's pacer last saw it, holds the pages' reserve plus the
+// reads of every check the shop may run at once. Then no check waits for another in the pacer,
+// so none delays the bulk operation's own status reads, and the points are back long before the
+// run buys (a bucket refills in 20 s on every plan). Plus and Enterprise buckets hold that;
+// Standard's and Advanced's do not, and their checks wait for the bulk read as before.
 
 /** From this many orders a run's checks read them with a bulk operation. */
 export const BULK_READ_MIN_ORDERS = 20;
 // Long enough for the checks of a run that was retried later to read afresh.
 const KEEP_MS = 10 * 60_000;
+/**
+ * What one check's own reads ask of the bucket: OrderForLabel, its fulfillment orders and the shop
+ * with its locations, at Shopify's requested cost (test/query-cost.test.ts keeps it true).
+ */
+export const CHECK_READS_REQUESTED_COST = 820;
+// How often a waiting check looks at the bucket again (a reading check's answer refills the estimate).
+const SPARE_POLL_MS = 250;
 
 export type RunReads = {
   readonly orders: ReadonlyMap<OrderGid, ShopifyOrderForLabelResult>;
   readonly shopAndLocations: ShopifyShopAndLocations | null;
 };
 
-type Entry = { at: number; reads: Promise<RunReads | null> };
+type Entry = { at: number; reads: Promise<RunReads | null>; settled: boolean };
 const byRun = new Map<string, Entry>();
 
 export type RunReadDeps = { db: PrismaClient; shop: string; admin: AdminGraphqlClient };
@@ -52,19 +70,45 @@ async function readRun(deps: RunReadDeps, runId: string, options: BulkReadOption
 }
 
 /**
- * The run's orders and shop as one read gave them, for its checks in this process; null for a
- * small run (its checks read each order). Concurrent callers share one read.
+ * Whether the shop's bucket, as this process's pacer last saw it, holds the pages' reserve and
+ * the own reads of `checksAtOnce` checks.
  */
-export function readRunOrders(
+export function canReadAlone(shop: string, checksAtOnce: number): boolean {
+  const bucket = knownThrottleStatus(shop);
+  if (!bucket) return false;
+  const spare = bucket.currentlyAvailable - bucket.maximumAvailable * MERCHANT_RESERVE_FRACTION;
+  return spare >= checksAtOnce * CHECK_READS_REQUESTED_COST;
+}
+
+export type RunReadOptions = BulkReadOptions & {
+  now?: () => number;
+  /** Asked while the bulk read runs: true lets the caller read its order alone (default: never). */
+  canReadAlone?: () => boolean;
+};
+
+/**
+ * The run's orders and shop as one read gave them, for its checks in this process; null for a
+ * small run, or while the bulk read runs and `canReadAlone` says yes: the caller then reads its
+ * order itself. Concurrent callers share one read.
+ */
+export async function readRunOrders(
   deps: RunReadDeps,
   runId: string,
-  options: BulkReadOptions & { now?: () => number },
+  options: RunReadOptions,
 ): Promise<RunReads | null> {
   const now = (options.now ?? Date.now)();
   for (const [id, entry] of byRun) if (now - entry.at > KEEP_MS) byRun.delete(id);
-  const known = byRun.get(runId);
-  if (known) return known.reads;
-  const reads = readRun(deps, runId, options).catch(() => null);
-  byRun.set(runId, { at: now, reads });
-  return reads;
+  let entry = byRun.get(runId);
+  if (!entry) {
+    const started: Entry = { at: now, settled: false, reads: readRun(deps, runId, options).catch(() => null) };
+    void started.reads.finally(() => (started.settled = true));
+    byRun.set(runId, (entry = started));
+  }
+  const spare = options.canReadAlone ?? (() => false);
+  const sleep = options.sleep ?? delay;
+  while (!entry.settled) {
+    if (spare()) return null;
+    await Promise.race([entry.reads, sleep(SPARE_POLL_MS)]);
+  }
+  return entry.reads;
 }

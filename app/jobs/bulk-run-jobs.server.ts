@@ -3,7 +3,7 @@ import { z } from "zod";
 
 import { buyBulkRunItem } from "~/bulk/bulk-buying.server";
 import { BULK_SHIPPING_CONCURRENCY } from "~/bulk/bulk-run-eta";
-import { readRunOrders } from "~/bulk/bulk-run-reads.server";
+import { canReadAlone, readRunOrders } from "~/bulk/bulk-run-reads.server";
 import { checkBulkRunItem, giveUpBulkCheck } from "~/bulk/bulk-runs.server";
 import { createCallLimiter } from "~/shipping/call-limiter";
 import type { RequestSlots, ShippingClient } from "~/shipping/client.server";
@@ -70,7 +70,11 @@ export function createBulkCheckJob(deps: BulkJobDeps): JobDefinition<BulkItemPay
       const admin = await requireAdmin(deps, context.shop);
       const shipping = await deps.shippingFor(context.shop, { slots: shippingCalls });
       const checkDeps = { db: deps.db, shop: context.shop, admin, shipping };
-      const readRun = (runId: string) => readRunOrders(checkDeps, runId, { fetch: globalThis.fetch });
+      const readRun = (runId: string) =>
+        readRunOrders(checkDeps, runId, {
+          fetch: globalThis.fetch,
+          canReadAlone: () => canReadAlone(context.shop, BULK_JOBS_PER_SHOP),
+        });
       const result = await checkBulkRunItem({ ...checkDeps, readRun }, payload.itemId);
       if (result.ok) return;
       const failure = new JobFailedError(result.error);
