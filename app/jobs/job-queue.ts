@@ -46,6 +46,12 @@ export type JobDefinition<P> = JobKind<P> & {
    * the other slots to other shops' jobs, which wait for a free slot, not behind its backlog.
    */
   readonly perShopConcurrency?: number;
+  /**
+   * How many of one shop's jobs of this name one worker process runs at once (default: no cap but
+   * `perShopConcurrency`). Without it the first worker to claim a shop's jobs keeps the shop's
+   * slots: a job that ends wakes its own worker at once, and the others ask only each poll.
+   */
+  readonly perShopConcurrencyPerWorker?: number;
   /** How long a worker owns a job it claimed before another may take it over (default 5 minutes). */
   readonly leaseMs?: number;
   /** Wait before retry n (1-based): baseMs · 2^(n-1), at most maxMs (default 10 s … 1 h); pg-boss's has jitter (between it and twice it). */

@@ -29,7 +29,8 @@ export type ClaimedJob = {
 
 /** What the loop needs from a store. Each write is conditional on the token; false when the claim was lost. */
 export interface JobStore {
-  claimNext(definition: AnyJobDefinition, now: Date): Promise<ClaimedJob | null>;
+  /** The next due job of this kind, of a shop other than `skipShops` (those at this worker's share). */
+  claimNext(definition: AnyJobDefinition, now: Date, skipShops?: readonly string[]): Promise<ClaimedJob | null>;
   complete(job: ClaimedJob, now: Date): Promise<boolean>;
   /** Queued again at `retryAt`, or dead when `retryAt` is null. */
   fail(job: ClaimedJob, error: string, retryAt: Date | null, now: Date): Promise<boolean>;
@@ -86,6 +87,9 @@ export function createJobWorker(
     if (definition.perShopConcurrency !== undefined && !(definition.perShopConcurrency >= 1)) {
       throw new Error(`Job ${definition.name} needs a per-shop concurrency of at least 1`);
     }
+    if (definition.perShopConcurrencyPerWorker !== undefined && !(definition.perShopConcurrencyPerWorker >= 1)) {
+      throw new Error(`Job ${definition.name} needs a per-worker share of a shop's jobs of at least 1`);
+    }
     names.add(definition.name);
   }
 
@@ -93,6 +97,16 @@ export function createJobWorker(
   const foundEmptyAt = new Map<string, number>();
   const running = new Map<string, Running>();
   const runningOf = (name: string) => [...running.values()].filter((r) => r.job.name === name).length;
+  /** The shops running as many jobs of this kind in this process as its per-worker share allows. */
+  const shopsAtWorkerShare = (definition: AnyJobDefinition): string[] => {
+    const share = definition.perShopConcurrencyPerWorker;
+    if (share === undefined) return [];
+    const byShop = new Map<string, number>();
+    for (const { job } of running.values()) {
+      if (job.name === definition.name) byShop.set(job.shop, (byShop.get(job.shop) ?? 0) + 1);
+    }
+    return [...byShop].filter(([, count]) => count >= share).map(([shop]) => shop);
+  };
   let state: "idle" | "running" | "stopping" | "stopped" = "idle";
   let wake: (() => void) | null = null;
   // A job that ends while the loop is still claiming (awaiting the database) finds no sleeper to
@@ -155,7 +169,8 @@ export function createJobWorker(
       if (emptyAt !== undefined && performance.now() - emptyAt < emptyRecheckMs) continue;
       foundEmptyAt.delete(definition.name);
       while (state === "running" && runningOf(definition.name) < definition.concurrency) {
-        const job = await store.claimNext(definition, now());
+        const skipShops = shopsAtWorkerShare(definition);
+        const job = await store.claimNext(definition, now(), skipShops.length ? skipShops : undefined);
         if (!job) {
           foundEmptyAt.set(definition.name, performance.now());
           break;

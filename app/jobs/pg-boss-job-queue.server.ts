@@ -324,7 +324,7 @@ export async function retryDeadJobWithPgBoss(
 export function createPgBossJobStore(boss: PgBoss): JobStore {
   const attemptOf = (job: ClaimedJob) => ({ id: job.id, retryCount: Number(job.token) });
   return {
-    async claimNext(definition) {
+    async claimNext(definition, _now, skipShops) {
       // The lease is judged by the database's clock from the job's start; counted here from just
       // before the fetch, on this process's clock, it ends no later than the real one.
       const fetchedAt = Date.now();
@@ -334,6 +334,8 @@ export function createPgBossJobStore(boss: PgBoss): JobStore {
         // Every job's group is its shop (enqueueWithPgBoss): pg-boss counts a group's active jobs
         // over every worker and skips the waiting jobs of a shop at its cap.
         ...(definition.perShopConcurrency === undefined ? {} : { groupConcurrency: definition.perShopConcurrency }),
+        // The shops at this worker's own share of them (the loop counts its running jobs).
+        ...(skipShops?.length ? { ignoreGroups: [...skipShops] } : {}),
       });
       if (!job) return null;
       const data = job.data as Partial<JobData> | null;

@@ -230,12 +230,16 @@ async function findShopsAtCap(db: PrismaClient, definition: AnyJobDefinition, no
 function createUnserializedStore(db: PrismaClient): JobStore {
   const own = (job: ClaimedJob) => ({ id: job.id, status: "running", claimToken: job.token });
   return {
-    async claimNext(definition: AnyJobDefinition, now: Date): Promise<ClaimedJob | null> {
+    async claimNext(
+      definition: AnyJobDefinition,
+      now: Date,
+      skipShops?: readonly string[],
+    ): Promise<ClaimedJob | null> {
       const leaseMs = definition.leaseMs ?? DEFAULT_LEASE_MS;
       // Other workers may take every candidate first: read again rather than report "nothing
       // due" (which would leave this kind unasked for a while, job-worker.server.ts).
       for (let round = 0; round < CLAIM_ROUNDS; round++) {
-        const shopsAtCap = await findShopsAtCap(db, definition, now);
+        const shopsAtCap = [...(await findShopsAtCap(db, definition, now)), ...(skipShops ?? [])];
         const candidates = await db.job.findMany({
           where: {
             name: definition.name,

@@ -37,7 +37,10 @@ export function describeJobQueueContract(adapter: string, makeQueue: () => JobQu
     function recordingJob(
       behaviour: Behaviour = async () => {},
       options: Partial<
-        Pick<JobDefinition<{ n: number }>, "concurrency" | "perShopConcurrency" | "maxAttempts" | "backoff" | "leaseMs">
+        Pick<
+          JobDefinition<{ n: number }>,
+          "concurrency" | "perShopConcurrency" | "perShopConcurrencyPerWorker" | "maxAttempts" | "backoff" | "leaseMs"
+        >
       > = {},
     ) {
       const runs: Run[] = [];
@@ -49,6 +52,9 @@ export function describeJobQueueContract(adapter: string, makeQueue: () => JobQu
         backoff: options.backoff ?? { baseMs: 0, maxMs: 0 },
         ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
         ...(options.perShopConcurrency ? { perShopConcurrency: options.perShopConcurrency } : {}),
+        ...(options.perShopConcurrencyPerWorker
+          ? { perShopConcurrencyPerWorker: options.perShopConcurrencyPerWorker }
+          : {}),
         run: async (payload, context) => {
           runs.push({
             n: payload.n,
@@ -256,6 +262,37 @@ export function describeJobQueueContract(adapter: string, makeQueue: () => JobQu
       // First in first out, it would have run last; the free slot took it while the backlog went on.
       expect(runs.findIndex((run) => run.shop === OTHER_SHOP)).toBeLessThan(8);
       expect(mostOfOneShop).toBe(2);
+    });
+
+    it("shares one shop's backlog between two workers, each running at most its per-worker share", async () => {
+      const queue = makeQueue();
+      const runningIn = [0, 0];
+      const mostIn = [0, 0];
+      const ranIn = [0, 0];
+      const { definition, runs } = recordingJob(async () => {}, {
+        concurrency: 6,
+        perShopConcurrency: 4,
+        perShopConcurrencyPerWorker: 2,
+      });
+      // The same kind in two worker processes, each counting what it runs.
+      const inWorker = (index: number): JobDefinition<{ n: number }> => ({
+        ...definition,
+        run: async (payload, context) => {
+          runningIn[index] = (runningIn[index] ?? 0) + 1;
+          mostIn[index] = Math.max(mostIn[index] ?? 0, runningIn[index] ?? 0);
+          ranIn[index] = (ranIn[index] ?? 0) + 1;
+          await definition.run(payload, context);
+          await sleep(100);
+          runningIn[index] = (runningIn[index] ?? 1) - 1;
+        },
+      });
+      await started(queue, inWorker(0));
+      await started(queue, inWorker(1));
+      for (let n = 0; n < 12; n++) await queue.enqueue(definition, TEST_SHOP, { n });
+      await expect.poll(() => runs.length, WAIT).toBe(12);
+      // Without a share, the worker that claimed first took all four of the shop's slots.
+      expect(mostIn).toEqual([2, 2]);
+      expect(ranIn.every((count) => count >= 3)).toBe(true);
     });
 
     it("on stop, waits for running jobs, then hands back those still running to another worker", async () => {
