@@ -1,11 +1,11 @@
 import { createRequire } from "node:module";
 
-import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@prisma/client";
 import Database from "libsql";
 
 import { resolveDatabaseUrl } from "../prisma/database-url";
+import { PrismaLibSQLOneConnection } from "./sqlite-adapter.server";
 
 // Opening the app's database, SQLite or PostgreSQL, without reading the app's environment: the
 // app's one client (db.server.ts), the demo and the tests open theirs here.
@@ -42,6 +42,7 @@ export function createPrismaClient(databaseUrl: string, options: { wal?: boolean
   const wal = options.wal ?? (url.startsWith("file:") && process.env.NODE_ENV !== "test");
   if (wal) turnOnWriteAheadLog(url);
   // One SQLite file serves one process (ADR 19): the adapter runs one query or transaction at a
-  // time, so the process never waits on its own lock, and nothing else writes the file.
-  return new PrismaClient({ adapter: new PrismaLibSQL({ url }) });
+  // time, so the process never waits on its own lock, and nothing else writes the file. One
+  // connection for all of it (sqlite-adapter.server.ts: the stock client leaked one a transaction).
+  return new PrismaClient({ adapter: new PrismaLibSQLOneConnection({ url }) });
 }
