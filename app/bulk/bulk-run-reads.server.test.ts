@@ -88,7 +88,7 @@ describe("a bulk run's check phase", () => {
     async () => {
       const orders = BULK_READ_MIN_ORDERS;
       const waited = await checkRun(orders, { bulk: true });
-      // A bucket at least half full: no check waits for the bulk operation.
+      // A bucket that can spare every check's reads: no check waits for the bulk operation.
       const alone = await checkRun(orders, { bulk: true, canReadAlone: () => true });
       expect(alone.pointsPerOrder).toBeGreaterThan(40);
       expect(alone.items).toEqual(waited.items);
