@@ -63,6 +63,18 @@ async function checkRun(orders: number, options: { bulk: boolean; canReadAlone?:
   };
 }
 
+/** A run of these orders, its check jobs not enqueued (the test calls the reads itself). */
+async function startRunOf(orders: readonly { id: string; name: string }[]): Promise<string> {
+  const started = await startBulkRun(
+    db,
+    SHOP,
+    { orders: orders.map((o) => ({ orderGid: o.id, orderName: o.name })), choice: { mode: "cheapest" } },
+    async () => {},
+  );
+  if (!started.ok) throw new Error(started.error.message);
+  return started.value.runId;
+}
+
 describe("a bulk run's check phase", () => {
   // Two runs of the pipeline over 20 orders each: slow on a shared machine.
   it(
@@ -100,15 +112,9 @@ describe("a bulk run's check phase", () => {
     // The operation takes a minute: a check that waited for it would see the clock pass it.
     const shopify = createShopifyAdminEmulator({ now: () => now, bulkOperationDurationMs: () => 60_000 });
     const placed = Array.from({ length: BULK_READ_MIN_ORDERS }, () => shopify.createOrder().order);
-    const started = await startBulkRun(
-      db,
-      SHOP,
-      { orders: placed.map((o) => ({ orderGid: o.id, orderName: o.name })), choice: { mode: "cheapest" } },
-      async () => {},
-    );
-    if (!started.ok) throw new Error(started.error.message);
+    const runId = await startRunOf(placed);
     let asked = 0;
-    const reads = await readRunOrders({ db, shop: SHOP, admin: shopify.graphql }, started.value.runId, {
+    const reads = await readRunOrders({ db, shop: SHOP, admin: shopify.graphql }, runId, {
       fetch: shopify.fetch,
       sleep: async (ms) => void (now += ms),
       now: () => now,
@@ -140,14 +146,8 @@ describe("a bulk run's check phase", () => {
     let now = 1_000_000;
     const shopify = createShopifyAdminEmulator({ now: () => now });
     const placed = Array.from({ length: 3 }, () => shopify.createOrder().order);
-    const started = await startBulkRun(
-      db,
-      SHOP,
-      { orders: placed.map((o) => ({ orderGid: o.id, orderName: o.name })), choice: { mode: "cheapest" } },
-      async () => {},
-    );
-    if (!started.ok) throw new Error(started.error.message);
-    const reads = await readRunOrders({ db, shop: SHOP, admin: shopify.graphql }, started.value.runId, {
+    const runId = await startRunOf(placed);
+    const reads = await readRunOrders({ db, shop: SHOP, admin: shopify.graphql }, runId, {
       fetch: shopify.fetch,
       sleep: async (ms) => void (now += ms),
       now: () => now,
