@@ -36,7 +36,7 @@ async function checkRun(orders: number, options: { bulk: boolean; canReadAlone?:
   if (!started.ok) throw new Error(started.error.message);
   const deps = { db, shop: SHOP, admin: shopify.graphql, shipping };
   // Time passes only while the bulk read waits for its operation.
-  const sleep = async (ms: number) => void (now += ms);
+  const sleep = passing((ms) => (now += ms));
   const readRun = (runId: string) =>
     readRunOrders(deps, runId, {
       fetch: shopify.fetch,
@@ -62,6 +62,17 @@ async function checkRun(orders: number, options: { bulk: boolean; canReadAlone?:
     })),
   };
 }
+
+/**
+ * A test's sleep: moves its clock, then lets the event loop turn. Resolving at once would spin a
+ * waiting loop in microtasks while the database's answers (I/O on PostgreSQL) never arrive.
+ */
+const passing =
+  (move: (ms: number) => void) =>
+  async (ms: number): Promise<void> => {
+    move(ms);
+    await new Promise((resolve) => setImmediate(resolve));
+  };
 
 /** A run of these orders, its check jobs not enqueued (the test calls the reads itself). */
 async function startRunOf(orders: readonly { id: string; name: string }[]): Promise<string> {
@@ -116,7 +127,7 @@ describe("a bulk run's check phase", () => {
     let asked = 0;
     const reads = await readRunOrders({ db, shop: SHOP, admin: shopify.graphql }, runId, {
       fetch: shopify.fetch,
-      sleep: async (ms) => void (now += ms),
+      sleep: passing((ms) => (now += ms)),
       now: () => now,
       // Spare from the fourth look on (the answers of other checks' reads refilled the estimate).
       canReadAlone: () => ++asked > 3,
@@ -149,7 +160,7 @@ describe("a bulk run's check phase", () => {
     const runId = await startRunOf(placed);
     const reads = await readRunOrders({ db, shop: SHOP, admin: shopify.graphql }, runId, {
       fetch: shopify.fetch,
-      sleep: async (ms) => void (now += ms),
+      sleep: passing((ms) => (now += ms)),
       now: () => now,
     });
     expect(reads).toBeNull();
