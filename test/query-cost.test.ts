@@ -33,6 +33,13 @@ const operations = documents.flatMap(({ file, source }) =>
   ),
 );
 
+/** Shopify's requested cost of one of the app's operations, at the page sizes the app asks for at most. */
+const requestedCostOf = (name: string, source: string) =>
+  calculateRequestedQueryCost(schema, withSpreadFragments(source, fragments), {
+    operationName: name,
+    variables: WORST_CASE_VARIABLES[name] ?? {},
+  });
+
 describe("query cost of the app's GraphQL documents", () => {
   it("finds the app's operations", () => {
     expect(operations.length).toBeGreaterThan(5);
@@ -41,10 +48,7 @@ describe("query cost of the app's GraphQL documents", () => {
   it.each(operations.map((o) => [o.name, o.file, o.source] as const))(
     "%s (%s) stays far below Shopify's 1,000-point single-query limit",
     (name, _file, source) => {
-      const { cost, unsizedConnections } = calculateRequestedQueryCost(schema, withSpreadFragments(source, fragments), {
-        operationName: name,
-        variables: WORST_CASE_VARIABLES[name] ?? {},
-      });
+      const { cost, unsizedConnections } = requestedCostOf(name, source);
       // A page size from a variable needs its worst case above, or the cost is a guess.
       expect(unsizedConnections).toEqual([]);
       expect({ name, cost, withinLimit: cost <= SINGLE_QUERY_MAX_COST }).toEqual({ name, cost, withinLimit: true });
@@ -56,10 +60,7 @@ describe("query cost of the app's GraphQL documents", () => {
     const requested = (name: string) => {
       const operation = operations.find((o) => o.name === name);
       if (!operation) throw new Error(`no operation ${name}`);
-      return calculateRequestedQueryCost(schema, withSpreadFragments(operation.source, fragments), {
-        operationName: name,
-        variables: WORST_CASE_VARIABLES[name] ?? {},
-      }).cost;
+      return requestedCostOf(name, operation.source).cost;
     };
     // loadOrder without a bulk read: the order, its fulfillment orders, and the shop with its locations.
     const reads = ["OrderForLabel", "OrderFulfillmentOrdersForLabel", "ShopAndLocationsForLabels"].map(requested);

@@ -5,9 +5,8 @@ import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { type BulkReadOptions, readOrdersInBulk } from "~/shopify/bulk-orders";
 import { type OrderGid, parseOrderGid } from "~/shopify/ids";
 import type { ShopifyOrderForLabelResult } from "~/shopify/orders";
-import { knownThrottleStatus } from "~/shopify/paced-admin-client";
+import { knownSpare } from "~/shopify/paced-admin-client";
 import { getShopAndLocations, type ShopifyShopAndLocations } from "~/shopify/shop";
-import { MERCHANT_RESERVE_FRACTION } from "~/shopify/shop-pacer";
 import { delay } from "~/utils/delay";
 
 // What a run's checks read from Shopify once for all their orders, in this worker process (ADR 20).
@@ -74,10 +73,8 @@ async function readRun(deps: RunReadDeps, runId: string, options: BulkReadOption
  * the own reads of `checksAtOnce` checks.
  */
 export function canReadAlone(shop: string, checksAtOnce: number): boolean {
-  const bucket = knownThrottleStatus(shop);
-  if (!bucket) return false;
-  const spare = bucket.currentlyAvailable - bucket.maximumAvailable * MERCHANT_RESERVE_FRACTION;
-  return spare >= checksAtOnce * CHECK_READS_REQUESTED_COST;
+  const spare = knownSpare(shop);
+  return spare !== null && spare >= checksAtOnce * CHECK_READS_REQUESTED_COST;
 }
 
 export type RunReadOptions = BulkReadOptions & {

@@ -239,11 +239,11 @@ function createUnserializedStore(db: PrismaClient): JobStore {
       // Other workers may take every candidate first: read again rather than report "nothing
       // due" (which would leave this kind unasked for a while, job-worker.server.ts).
       for (let round = 0; round < CLAIM_ROUNDS; round++) {
-        const shopsAtCap = [...(await findShopsAtCap(db, definition, now)), ...(skipShops ?? [])];
+        const shopsNotNow = [...(await findShopsAtCap(db, definition, now)), ...(skipShops ?? [])];
         const candidates = await db.job.findMany({
           where: {
             name: definition.name,
-            ...(shopsAtCap.length ? { shop: { notIn: shopsAtCap } } : {}),
+            ...(shopsNotNow.length ? { shop: { notIn: shopsNotNow } } : {}),
             OR: [
               { status: "queued", runAt: { lte: now } },
               // Its worker died (or stalled past its lease): take it over.

@@ -82,6 +82,11 @@ export function knownThrottleStatus(shop: string): ThrottleStatus | null {
   return pacers.get(shop)?.estimate() ?? null;
 }
 
+/** What this process's background calls may take of the shop's bucket now (ShopPacer.spare), or null. */
+export function knownSpare(shop: string): number | null {
+  return pacers.get(shop)?.spare() ?? null;
+}
+
 /**
  * The shop's restore rate (points a second): as this process last saw it, or asked of Shopify
  * with its smallest read through a client that teaches the pacer. Null when Shopify did not say.

@@ -40,6 +40,11 @@ export interface ShopPacer {
   learn(cost: CallCost, operation?: string): void;
   /** The bucket as the pacer estimates it now; null before any answer. */
   estimate(): ThrottleStatus | null;
+  /**
+   * What background calls may take now without waiting: the bucket as estimated, less the calls
+   * in flight and the merchant's reserve; null before any answer.
+   */
+  spare(): number | null;
 }
 
 export type ShopPacerOptions = {
@@ -64,6 +69,7 @@ export function createShopPacer(options: ShopPacerOptions = {}): ShopPacer {
     const restored = (Math.max(0, now() - bucket.at) / 1000) * bucket.restoreRate;
     return Math.min(bucket.maximumAvailable, bucket.currentlyAvailable - inFlight + restored);
   };
+  const reserveOf = (known: ThrottleStatus) => Math.ceil(known.maximumAvailable * reserveFraction);
   const learn = (cost: CallCost, operation?: string) => {
     if (operation && cost.requestedQueryCost !== null) costs.set(operation, cost.requestedQueryCost);
     if (cost.throttleStatus) bucket = { ...cost.throttleStatus, at: now() };
@@ -77,6 +83,7 @@ export function createShopPacer(options: ShopPacerOptions = {}): ShopPacer {
         restoreRate: bucket.restoreRate,
         currentlyAvailable: Math.max(0, Math.floor(available())),
       },
+    spare: () => bucket && available() - reserveOf(bucket),
     async acquire(operation) {
       const cost = costs.get(operation) ?? UNKNOWN_OPERATION_COST;
       await queue.runExclusive(async () => {
@@ -86,9 +93,8 @@ export function createShopPacer(options: ShopPacerOptions = {}): ShopPacer {
             await sleep(FIRST_ANSWER_POLL_MS);
             continue;
           }
-          const reserve = Math.ceil(bucket.maximumAvailable * reserveFraction);
           // A call that asks for more than the bucket less the reserve waits for a full bucket.
-          const needed = Math.min(bucket.maximumAvailable, cost + reserve);
+          const needed = Math.min(bucket.maximumAvailable, cost + reserveOf(bucket));
           const missing = needed - available();
           if (missing <= 0) break;
           await sleep(Math.ceil((missing / bucket.restoreRate) * 1000));
