@@ -39,11 +39,4 @@ export const login = shopify.login;
 export const registerWebhooks = shopify.registerWebhooks;
 export const sessionStorage = shopify.sessionStorage;
 /** authenticate.webhook's check without loading the shop's session: for the busy topics (webhook-request.server.ts). */
-export const verifyWebhook = createShopifyWebhookVerifier({
-  apiKey: env.SHOPIFY_API_KEY,
-  apiSecretKey: env.SHOPIFY_API_SECRET,
-  apiVersion,
-  appUrl: env.SHOPIFY_APP_URL,
-  logLevel,
-  log: logShopifyLibraryLine,
-});
+export const verifyWebhook = createShopifyWebhookVerifier({ apiSecretKey: env.SHOPIFY_API_SECRET });
