@@ -8,7 +8,7 @@ export default defineConfig({
   plugins: [tsconfigPaths()],
   test: {
     environment: "node",
-    include: ["app/**/*.test.{ts,tsx}", "emulator/**/*.test.ts", "test/**/*.test.{ts,tsx}"],
+    include: ["app/**/*.test.{ts,tsx}", "emulator/**/*.test.ts", "server/**/*.test.ts", "test/**/*.test.{ts,tsx}"],
     // PostgreSQL's own tests run under `npm run test:postgres` (vitest.postgres.config.ts).
     exclude: [...configDefaults.exclude, "test/postgresql/**"],
     // The second prints the security suite's RESULT line once every file has run (test/security/).

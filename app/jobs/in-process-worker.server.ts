@@ -10,7 +10,7 @@ import { runWorkerProcess, workerGraceMs, type WorkerProcessOptions } from "./wo
 // (`npm run worker`, scripts/worker.ts) and the app process only enqueues.
 //
 // The server entry (entry.server.tsx) calls this when the build loads: under `npm start`
-// (remix-serve), the demo's app server (scripts/demo-app-server.ts) and `npm run dev` (Vite loads
+// (server/start.ts), the demo's app server (scripts/demo-app-server.ts) and `npm run dev` (Vite loads
 // the entry on the first request; its reloads find the worker running, with the job code it
 // started with until the dev server restarts). Tests start their own workers: under
 // NODE_ENV=test nothing starts here. No variable turns it on or off: on SQLite nothing else may
@@ -33,7 +33,7 @@ export function runsWorkerInProcess(db: PrismaClient, nodeEnv: string | undefine
   return nodeEnv !== "test" && providerOf(db) !== "postgresql";
 }
 
-// After the worker stopped on SIGTERM, the HTTP server (closed by the same signal: remix-serve's
+// After the worker stopped on SIGTERM, the HTTP server (closed by the same signal: server/start.ts's
 // own handler) answers the requests it has and the process ends by itself; one that has not ended
 // by then is ended. The database stays open until then: those requests use it.
 const EXIT_AFTER_WORKER_MS = 5_000;
