@@ -42,6 +42,11 @@ const build = {
       action: record("remix"),
     }),
     "routes/healthz": route("routes/healthz", "healthz", { loader: () => new Response("ok") }),
+    // Nested: its path is relative to its parent's, so it is not taken for /webhooks/nested.
+    "routes/webhooks.layout.nested": {
+      ...route("routes/webhooks.layout.nested", "webhooks/nested", { action: record("remix") }),
+      parentId: "routes/healthz",
+    },
   },
 } as unknown as ServerBuild;
 

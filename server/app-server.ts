@@ -110,12 +110,16 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
   res.end();
 }
 
-/** Each webhook route's action by its path ("/webhooks/orders"): the routes without parameters. */
+/**
+ * Each webhook route's action by its path ("/webhooks/orders"): the routes without parameters,
+ * directly under the root (a nested route's `path` is relative to its parent's).
+ */
 export function collectWebhookActions(build: ServerBuild): Map<string, ActionFunction> {
   const actions = new Map<string, ActionFunction>();
   for (const route of Object.values(build.routes)) {
     const path = route.path ?? "";
-    if (path.startsWith("webhooks/") && !path.includes(":") && !path.includes("*") && route.module.action) {
+    const direct = route.parentId === "root" && path.startsWith("webhooks/") && !/[:*]/.test(path);
+    if (direct && route.module.action) {
       actions.set(`/${path}`, route.module.action);
     }
   }
