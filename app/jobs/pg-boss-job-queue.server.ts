@@ -26,6 +26,7 @@ import {
   DEFAULT_MAX_ATTEMPTS,
   type JobStore,
 } from "./job-worker.server";
+import { enqueueBatched, isBatchingEnqueues } from "./pg-boss-batched-enqueue.server";
 import { keepPgBossSchedules, scheduleJobDefinition } from "./pg-boss-schedules.server";
 
 // The queue adapter for PostgreSQL: pg-boss keeps, claims (SKIP LOCKED), retries and expires the
@@ -160,6 +161,16 @@ export async function enqueueWithPgBoss<P>(
   // The shop is part of the key: two shops' jobs never de-duplicate each other.
   const singletonKey = options.dedupeKey === undefined ? `once:${randomUUID()}` : `${shop}:${options.dedupeKey}`;
   const data: JobData = { shop, payload: parsed, maxAttempts };
+  if (isBatchingEnqueues(db)) {
+    const batched = await enqueueBatched(boss, db, prismaDatabase(db), PG_BOSS_SCHEMA, kind.name, {
+      data,
+      singletonKey,
+      shop,
+      retryLimit: maxAttempts - 1,
+      ...(options.runAt ? { startAfter: options.runAt } : {}),
+    });
+    if (batched) return batched;
+  }
   for (let attempt = 0; attempt < 3; attempt++) {
     const id = await boss.send(kind.name, data, {
       ...connection,

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 
 import type { Prisma, PrismaClient } from "@prisma/client";
 
+import { batchEnqueues, endBatchedEnqueues } from "~/jobs/pg-boss-batched-enqueue.server";
 import { providerOf } from "~/jobs/prisma-job-queue.server";
 import { isUniqueViolation } from "~/utils/prisma-errors";
 
@@ -45,11 +46,9 @@ async function processAlone<T>(
 ): Promise<DeliveryOutcome<T>> {
   try {
     return await db.$transaction(async (tx) => {
-      await tx.webhookDelivery
-        .create({ data: rowOf(delivery) })
-        .catch((error: unknown) => {
-          throw isUniqueViolation(error) ? new DuplicateDelivery() : error;
-        });
+      await tx.webhookDelivery.create({ data: rowOf(delivery) }).catch((error: unknown) => {
+        throw isUniqueViolation(error) ? new DuplicateDelivery() : error;
+      });
       return { status: "processed" as const, value: await effect(tx) };
     });
   } catch (error) {
@@ -81,8 +80,12 @@ async function recordFresh(tx: Prisma.TransactionClient, candidates: readonly We
     // first would fail and abort the batch's whole transaction. One statement skips those and
     // names what it recorded (and costs one query, where Prisma's read and write cost two).
     // Placeholders only (the generated PostgreSQL client has its own copy of Prisma.sql's class).
-    const values = candidates.map(rowOf).flatMap((row) => [randomUUID(), row.shop, row.topic, row.eventKey, new Date()]);
-    const rows = candidates.map((_, i) => `($${i * 5 + 1}, $${i * 5 + 2}, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5})`);
+    const values = candidates
+      .map(rowOf)
+      .flatMap((row) => [randomUUID(), row.shop, row.topic, row.eventKey, new Date()]);
+    const rows = candidates.map(
+      (_, i) => `($${i * 5 + 1}, $${i * 5 + 2}, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5})`,
+    );
     const recorded = await tx.$queryRawUnsafe<DeliveryRow[]>(
       `INSERT INTO "WebhookDelivery" ("id", "shop", "topic", "eventKey", "receivedAt") VALUES ${rows.join(", ")}
        ON CONFLICT ("shop", "topic", "eventKey") DO NOTHING RETURNING "shop", "topic", "eventKey"`,
@@ -114,9 +117,24 @@ async function processBatch(db: PrismaClient, batch: readonly Pending[]): Promis
       tx,
       [...firstOfEvent.values()].map((pending) => pending.delivery),
     );
+    const fresh = [...firstOfEvent].filter(([key]) => recorded.has(key)).map(([, pending]) => pending);
     const outcomes = new Map<Pending, DeliveryOutcome<unknown>>();
-    for (const [key, pending] of firstOfEvent) {
-      if (recorded.has(key)) outcomes.set(pending, { status: "processed", value: await pending.effect(tx) });
+    if (providerOf(tx) === "postgresql") {
+      // Side by side, so the jobs they enqueue go out as one insert (pg-boss-batched-enqueue.server.ts).
+      // Their order within a batch carries no meaning: Shopify promises none, and two web
+      // processes already run deliveries of one shop at once.
+      batchEnqueues(tx);
+      try {
+        const settled = await Promise.allSettled(fresh.map((pending) => pending.effect(tx)));
+        settled.forEach((result, i) => {
+          if (result.status === "rejected") throw result.reason;
+          outcomes.set(fresh[i] as Pending, { status: "processed", value: result.value });
+        });
+      } finally {
+        endBatchedEnqueues(tx);
+      }
+    } else {
+      for (const pending of fresh) outcomes.set(pending, { status: "processed", value: await pending.effect(tx) });
     }
     return batch.map((pending) => outcomes.get(pending) ?? { status: "duplicate" });
   });

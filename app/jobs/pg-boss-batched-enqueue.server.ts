@@ -1,0 +1,120 @@
+import { randomUUID } from "node:crypto";
+
+import type { Prisma } from "@prisma/client";
+import type { Db as IDatabase, PgBoss } from "pg-boss";
+
+import type { EnqueueResult } from "./job-queue";
+
+// Group commit on PostgreSQL (app/webhooks/webhook-delivery.server.ts) writes a batch of webhook
+// deliveries in one transaction, and each delivery may enqueue a job. pg-boss's `send` is one
+// statement a job, through Prisma's raw-query path: about 1 ms of a web process's CPU each, the
+// largest part of a delivery's cost in a burst (ADR 20, "webhooks on PostgreSQL, after the server
+// change"). In a transaction marked with `batchEnqueues`, the jobs enqueued within one turn of the
+// event loop go out as one pg-boss `insert`, with ids chosen here; a job whose de-duplication key
+// was held already is answered with the holder's id, as `send` would, read in one more statement.
+
+/** One job as `enqueueWithPgBoss` would `send` it. */
+export type BatchedJob = {
+  readonly data: unknown;
+  readonly singletonKey: string;
+  readonly shop: string;
+  readonly retryLimit: number;
+  readonly startAfter?: Date;
+};
+
+type Waiting = {
+  readonly name: string;
+  readonly job: BatchedJob;
+  readonly resolve: (result: EnqueueResult | null) => void;
+  readonly reject: (error: unknown) => void;
+};
+
+type Batch = { waiting: Waiting[]; scheduled: boolean };
+
+const batches = new WeakMap<Prisma.TransactionClient, Batch>();
+
+/** From now until `endBatchedEnqueues`, jobs enqueued in `tx` are inserted together. */
+export function batchEnqueues(tx: Prisma.TransactionClient): void {
+  batches.set(tx, { waiting: [], scheduled: false });
+}
+
+export function endBatchedEnqueues(tx: Prisma.TransactionClient): void {
+  batches.delete(tx);
+}
+
+export function isBatchingEnqueues(tx: Prisma.TransactionClient | null): tx is Prisma.TransactionClient {
+  return tx !== null && batches.has(tx);
+}
+
+/**
+ * Enqueues `job` with the others of this turn. Null when its key's holder could not be read (it
+ * ended meanwhile): the caller sends it alone then, as it would have.
+ */
+export function enqueueBatched(
+  boss: PgBoss,
+  tx: Prisma.TransactionClient,
+  db: IDatabase,
+  schema: string,
+  name: string,
+  job: BatchedJob,
+): Promise<EnqueueResult | null> {
+  const batch = batches.get(tx);
+  if (!batch) throw new Error("enqueueBatched: the transaction is not batching its enqueues");
+  return new Promise((resolve, reject) => {
+    batch.waiting.push({ name, job, resolve, reject });
+    if (batch.scheduled) return;
+    batch.scheduled = true;
+    // The deliveries' effects run side by side; each reaches its enqueue after its own reads, so
+    // the flush waits for the turn of the event loop they share.
+    setImmediate(() => {
+      const waiting = batch.waiting.splice(0);
+      batch.scheduled = false;
+      void insertTogether(boss, db, schema, waiting);
+    });
+  });
+}
+
+async function insertTogether(boss: PgBoss, db: IDatabase, schema: string, waiting: Waiting[]): Promise<void> {
+  const byName = new Map<string, Waiting[]>();
+  for (const entry of waiting) byName.set(entry.name, [...(byName.get(entry.name) ?? []), entry]);
+  for (const [name, entries] of byName) {
+    try {
+      const ids = entries.map(() => randomUUID());
+      const inserted = new Set(
+        (await boss.insert(
+          name,
+          entries.map(({ job }, i) => ({
+            id: ids[i],
+            data: job.data as object,
+            singletonKey: job.singletonKey,
+            // The shop is the job's group, for the per-shop cap a worker may claim under.
+            group: { id: job.shop },
+            retryLimit: job.retryLimit,
+            ...(job.startAfter ? { startAfter: job.startAfter } : {}),
+          })),
+          { db, returnId: true },
+        )) ?? [],
+      );
+      const held = entries.filter((_, i) => !inserted.has(ids[i] as string));
+      const holders = new Map<string, string>();
+      if (held.length > 0) {
+        // The insert waited for any transaction holding a key to end, so a holder read now is
+        // committed (or ours: two deliveries of one batch with one key).
+        const { rows } = await db.executeSql(
+          `SELECT id::text AS id, singleton_key AS key FROM ${schema}.job
+           WHERE name = $1 AND singleton_key = ANY($2::text[]) AND state <= 'active'`,
+          [name, held.map(({ job }) => job.singletonKey)],
+        );
+        for (const row of rows as { id: string; key: string }[]) holders.set(row.key, row.id);
+      }
+      entries.forEach((entry, i) => {
+        const id = ids[i] as string;
+        if (inserted.has(id)) return entry.resolve({ jobId: id, status: "enqueued" });
+        const holder = holders.get(entry.job.singletonKey);
+        entry.resolve(holder ? { jobId: holder, status: "duplicate" } : null);
+      });
+    } catch (error) {
+      for (const entry of entries) entry.reject(error);
+    }
+  }
+}
