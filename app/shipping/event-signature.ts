@@ -1,4 +1,6 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac } from "node:crypto";
+
+import { signaturesMatch } from "~/utils/signature-match";
 
 // The shipping service signs each event delivery (contract.md, "Events"):
 //   Shipping-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">
@@ -47,9 +49,6 @@ export function verifyShippingSignature(input: {
     return { ok: false, reason: "STALE" };
   }
   const expected = Buffer.from(signShippingEvent(input.secret, input.rawBody, parsed.signedT), "hex");
-  const matches = parsed.v1.some((candidate) => {
-    const given = Buffer.from(candidate, "hex");
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
+  const matches = parsed.v1.some((candidate) => signaturesMatch(Buffer.from(candidate, "hex"), expected));
   return matches ? { ok: true } : { ok: false, reason: "MISMATCH" };
 }

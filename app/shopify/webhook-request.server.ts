@@ -1,4 +1,6 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac } from "node:crypto";
+
+import { signaturesMatch } from "~/utils/signature-match";
 
 // Shopify's webhook authentication for the busy topics (orders, fulfillment orders), without the
 // offline session `authenticate.webhook` loads for every delivery: those routes only record the
@@ -57,10 +59,7 @@ const REQUIRED_HEADERS = {
 const toStoredTopic = (topic: string) => topic.toUpperCase().replace(/[/.]/g, "_");
 
 function isSignedBy(secret: string, body: Buffer, hmacHeader: string): boolean {
-  const given = Buffer.from(hmacHeader, "base64");
-  const expected = createHmac("sha256", secret).update(body).digest();
-  // Equal lengths first: timingSafeEqual throws on unequal ones, and a length says nothing secret.
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return signaturesMatch(Buffer.from(hmacHeader, "base64"), createHmac("sha256", secret).update(body).digest());
 }
 
 export function createShopifyWebhookVerifier(config: ShopifyWebhookVerifierConfig): VerifyShopifyWebhook {
