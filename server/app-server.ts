@@ -165,13 +165,7 @@ async function answerWebhook(
   }
   const url = new URL(req.url ?? "/", `http://${req.headers.host ?? origin}`);
   const request = new Request(url, { method: "POST", headers: headersOf(req), body: new Uint8Array(body) });
-  const response = await runWebhookAction(action, request);
-  const answer = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, key) => {
-    headers[key] = value;
-  });
-  res.writeHead(response.status, response.statusText, headers).end(answer);
+  await writeResponse(res, await runWebhookAction(action, request));
 }
 
 function failed(res: ServerResponse, error: unknown): void {
