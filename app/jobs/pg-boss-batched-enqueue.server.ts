@@ -74,9 +74,34 @@ export function enqueueBatched(
   });
 }
 
+/**
+ * The live job (created, retrying or active) holding each of these de-duplication keys, by key.
+ * Read straight from the exclusive index's rows: pg-boss's findJobs would page through every
+ * finished job that ever had the key (kept 14 days) before the live one. Called after an insert
+ * that skipped them, which waited for any transaction holding a key to end: a holder read then is
+ * committed (or the caller's own).
+ */
+export async function readKeyHolders(
+  db: IDatabase,
+  schema: string,
+  name: string,
+  keys: readonly string[],
+): Promise<Map<string, string>> {
+  const { rows } = await db.executeSql(
+    `SELECT id::text AS id, singleton_key AS key FROM ${schema}.job
+     WHERE name = $1 AND singleton_key = ANY($2::text[]) AND state <= 'active'`,
+    [name, keys],
+  );
+  return new Map((rows as { id: string; key: string }[]).map((row) => [row.key, row.id]));
+}
+
 async function insertTogether(boss: PgBoss, db: IDatabase, schema: string, waiting: Waiting[]): Promise<void> {
   const byName = new Map<string, Waiting[]>();
-  for (const entry of waiting) byName.set(entry.name, [...(byName.get(entry.name) ?? []), entry]);
+  for (const entry of waiting) {
+    const entries = byName.get(entry.name);
+    if (entries) entries.push(entry);
+    else byName.set(entry.name, [entry]);
+  }
   for (const [name, entries] of byName) {
     try {
       const ids = entries.map(() => randomUUID());
@@ -96,17 +121,15 @@ async function insertTogether(boss: PgBoss, db: IDatabase, schema: string, waiti
         )) ?? [],
       );
       const held = entries.filter((_, i) => !inserted.has(ids[i] as string));
-      const holders = new Map<string, string>();
-      if (held.length > 0) {
-        // The insert waited for any transaction holding a key to end, so a holder read now is
-        // committed (or ours: two deliveries of one batch with one key).
-        const { rows } = await db.executeSql(
-          `SELECT id::text AS id, singleton_key AS key FROM ${schema}.job
-           WHERE name = $1 AND singleton_key = ANY($2::text[]) AND state <= 'active'`,
-          [name, held.map(({ job }) => job.singletonKey)],
-        );
-        for (const row of rows as { id: string; key: string }[]) holders.set(row.key, row.id);
-      }
+      // Two deliveries of one batch with one key: the second's holder is the first's job.
+      const holders = held.length
+        ? await readKeyHolders(
+            db,
+            schema,
+            name,
+            held.map(({ job }) => job.singletonKey),
+          )
+        : new Map<string, string>();
       entries.forEach((entry, i) => {
         const id = ids[i] as string;
         if (inserted.has(id)) return entry.resolve({ jobId: id, status: "enqueued" });

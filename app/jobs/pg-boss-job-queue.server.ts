@@ -26,7 +26,7 @@ import {
   DEFAULT_MAX_ATTEMPTS,
   type JobStore,
 } from "./job-worker.server";
-import { enqueueBatched, isBatchingEnqueues } from "./pg-boss-batched-enqueue.server";
+import { enqueueBatched, isBatchingEnqueues, readKeyHolders } from "./pg-boss-batched-enqueue.server";
 import { keepPgBossSchedules, scheduleJobDefinition } from "./pg-boss-schedules.server";
 
 // The queue adapter for PostgreSQL: pg-boss keeps, claims (SKIP LOCKED), retries and expires the
@@ -181,15 +181,11 @@ export async function enqueueWithPgBoss<P>(
       ...(options.runAt ? { startAfter: options.runAt } : {}),
     });
     if (id) return { jobId: id, status: "enqueued" };
-    // The insert waited for a transaction holding the key to end, so the holder read now is
-    // committed. Read straight from the exclusive index's rows: findJobs would page through every
-    // finished job that ever had the key (kept 14 days) before the live one.
-    const { rows } = await (db ? prismaDatabase(db) : boss.getDb()).executeSql(
-      `SELECT id::text AS id FROM ${PG_BOSS_SCHEMA}.job WHERE name = $1 AND singleton_key = $2 AND state <= 'active' LIMIT 1`,
-      [kind.name, singletonKey],
-    );
-    const holder = (rows as { id: string }[])[0];
-    if (holder) return { jobId: holder.id, status: "duplicate" };
+    const holders = await readKeyHolders(db ? prismaDatabase(db) : boss.getDb(), PG_BOSS_SCHEMA, kind.name, [
+      singletonKey,
+    ]);
+    const holder = holders.get(singletonKey);
+    if (holder) return { jobId: holder, status: "duplicate" };
   }
   throw new Error(`enqueue ${kind.name} for ${shop}: the de-duplication key ${options.dedupeKey} kept changing hands`);
 }
