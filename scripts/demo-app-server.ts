@@ -10,25 +10,16 @@
 // The app's own server (server/app-server.ts), as `npm start` serves it, in development mode.
 // HOST and PORT say where to listen.
 
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { resolve } from "node:path";
 
-import type { ServerBuild } from "@remix-run/node";
-
-import { createAppServer } from "../server/app-server";
+import { createBuildServer } from "../server/app-server";
 import { stopWithDemoParent } from "./demo-parent";
 
 const root = resolve(import.meta.dirname, "..");
 const host = process.env.HOST ?? "127.0.0.1";
 const port = Number(process.env.PORT ?? 3000);
 
-const build = (await import(pathToFileURL(join(root, "build/server/index.js")).href)) as ServerBuild;
-const server = createAppServer({
-  build,
-  clientDir: join(root, "build/client"),
-  mode: "development",
-  origin: `${host}:${port}`,
-});
+const server = await createBuildServer(root, { mode: "development", origin: `${host}:${port}` });
 server.listen(port, host, () => console.log(`app listening on http://${host}:${port}`));
 
 // On SQLite the build started the job worker in this process (app/jobs/in-process-worker.server.ts),

@@ -19,6 +19,7 @@ import { createReadStream, existsSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { extname, join, normalize } from "node:path";
 import { Readable } from "node:stream";
+import { pathToFileURL } from "node:url";
 
 import type { ActionFunction } from "@remix-run/node";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
@@ -192,4 +193,13 @@ export function createAppServer(options: AppServerOptions): Server {
         .catch((error: unknown) => failed(res, error));
     });
   });
+}
+
+/** The app server over the production build in `root` (build/server and build/client). */
+export async function createBuildServer(
+  root: string,
+  options: Pick<AppServerOptions, "mode" | "origin">,
+): Promise<Server> {
+  const build = (await import(pathToFileURL(join(root, "build/server/index.js")).href)) as ServerBuild;
+  return createAppServer({ ...options, build, clientDir: join(root, "build/client") });
 }

@@ -2,24 +2,15 @@
 // all interfaces, 3000) through the app's own server (server/app-server.ts, ADR 24). On SQLite the
 // build runs the job worker in this process too (ADR 19); it stops on the same signals.
 
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { resolve } from "node:path";
 
-import type { ServerBuild } from "@remix-run/node";
-
-import { createAppServer } from "./app-server";
+import { createBuildServer } from "./app-server";
 
 const root = resolve(import.meta.dirname, "..");
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST;
 
-const build = (await import(pathToFileURL(join(root, "build/server/index.js")).href)) as ServerBuild;
-const server = createAppServer({
-  build,
-  clientDir: join(root, "build/client"),
-  mode: "production",
-  origin: `localhost:${port}`,
-});
+const server = await createBuildServer(root, { mode: "production", origin: `localhost:${port}` });
 const listening = () => console.log(`app listening on port ${port}${host ? ` of ${host}` : ""}`);
 if (host) server.listen(port, host, listening);
 else server.listen(port, listening);
