@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 
 import type { Prisma } from "@prisma/client";
-import type { Db as IDatabase, PgBoss } from "pg-boss";
+import type { Db as IDatabase, JobInsert, PgBoss } from "pg-boss";
 
 import type { EnqueueResult } from "./job-queue";
 
@@ -13,14 +13,11 @@ import type { EnqueueResult } from "./job-queue";
 // event loop go out as one pg-boss `insert`, with ids chosen here; a job whose de-duplication key
 // was held already is answered with the holder's id, as `send` would, read in one more statement.
 
+/** The options `enqueueWithPgBoss` gives a job, to `send` or to this batch's `insert` alike. */
+export type PgBossJobOptions = Pick<JobInsert, "group" | "retryLimit" | "startAfter"> & { singletonKey: string };
+
 /** One job as `enqueueWithPgBoss` would `send` it. */
-export type BatchedJob = {
-  readonly data: unknown;
-  readonly singletonKey: string;
-  readonly shop: string;
-  readonly retryLimit: number;
-  readonly startAfter?: Date;
-};
+export type BatchedJob = { readonly data: object; readonly options: PgBossJobOptions };
 
 type Waiting = {
   readonly name: string;
@@ -108,15 +105,7 @@ async function insertTogether(boss: PgBoss, db: IDatabase, schema: string, waiti
       const inserted = new Set(
         (await boss.insert(
           name,
-          entries.map(({ job }, i) => ({
-            id: ids[i],
-            data: job.data as object,
-            singletonKey: job.singletonKey,
-            // The shop is the job's group, for the per-shop cap a worker may claim under.
-            group: { id: job.shop },
-            retryLimit: job.retryLimit,
-            ...(job.startAfter ? { startAfter: job.startAfter } : {}),
-          })),
+          entries.map(({ job }, i) => ({ ...job.options, id: ids[i], data: job.data })),
           { db, returnId: true },
         )) ?? [],
       );
@@ -127,13 +116,13 @@ async function insertTogether(boss: PgBoss, db: IDatabase, schema: string, waiti
             db,
             schema,
             name,
-            held.map(({ job }) => job.singletonKey),
+            held.map(({ job }) => job.options.singletonKey),
           )
         : new Map<string, string>();
       entries.forEach((entry, i) => {
         const id = ids[i] as string;
         if (inserted.has(id)) return entry.resolve({ jobId: id, status: "enqueued" });
-        const holder = holders.get(entry.job.singletonKey);
+        const holder = holders.get(entry.job.options.singletonKey);
         entry.resolve(holder ? { jobId: holder, status: "duplicate" } : null);
       });
     } catch (error) {

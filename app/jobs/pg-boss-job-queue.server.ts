@@ -26,7 +26,12 @@ import {
   DEFAULT_MAX_ATTEMPTS,
   type JobStore,
 } from "./job-worker.server";
-import { enqueueBatched, isBatchingEnqueues, readKeyHolders } from "./pg-boss-batched-enqueue.server";
+import {
+  enqueueBatched,
+  isBatchingEnqueues,
+  type PgBossJobOptions,
+  readKeyHolders,
+} from "./pg-boss-batched-enqueue.server";
 import { keepPgBossSchedules, scheduleJobDefinition } from "./pg-boss-schedules.server";
 
 // The queue adapter for PostgreSQL: pg-boss keeps, claims (SKIP LOCKED), retries and expires the
@@ -157,34 +162,25 @@ export async function enqueueWithPgBoss<P>(
   const parsed = kind.payloadSchema.parse(payload);
   const maxAttempts = options.maxAttempts ?? kind.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   await ensureQueue(boss, kind.name);
-  const connection = db ? { db: prismaDatabase(db) } : {};
+  const database = db ? prismaDatabase(db) : boss.getDb();
   // The shop is part of the key: two shops' jobs never de-duplicate each other.
   const singletonKey = options.dedupeKey === undefined ? `once:${randomUUID()}` : `${shop}:${options.dedupeKey}`;
   const data: JobData = { shop, payload: parsed, maxAttempts };
+  const jobOptions: PgBossJobOptions = {
+    singletonKey,
+    // The shop is the job's group, for the per-shop cap a worker may claim under.
+    group: { id: shop },
+    retryLimit: maxAttempts - 1,
+    ...(options.runAt ? { startAfter: options.runAt } : {}),
+  };
   if (isBatchingEnqueues(db)) {
-    const batched = await enqueueBatched(boss, db, prismaDatabase(db), PG_BOSS_SCHEMA, kind.name, {
-      data,
-      singletonKey,
-      shop,
-      retryLimit: maxAttempts - 1,
-      ...(options.runAt ? { startAfter: options.runAt } : {}),
-    });
+    const batched = await enqueueBatched(boss, db, database, PG_BOSS_SCHEMA, kind.name, { data, options: jobOptions });
     if (batched) return batched;
   }
   for (let attempt = 0; attempt < 3; attempt++) {
-    const id = await boss.send(kind.name, data, {
-      ...connection,
-      singletonKey,
-      // The shop is the job's group, for the per-shop cap a worker may claim under.
-      group: { id: shop },
-      retryLimit: maxAttempts - 1,
-      ...(options.runAt ? { startAfter: options.runAt } : {}),
-    });
+    const id = await boss.send(kind.name, data, { ...jobOptions, ...(db ? { db: database } : {}) });
     if (id) return { jobId: id, status: "enqueued" };
-    const holders = await readKeyHolders(db ? prismaDatabase(db) : boss.getDb(), PG_BOSS_SCHEMA, kind.name, [
-      singletonKey,
-    ]);
-    const holder = holders.get(singletonKey);
+    const holder = (await readKeyHolders(database, PG_BOSS_SCHEMA, kind.name, [singletonKey])).get(singletonKey);
     if (holder) return { jobId: holder, status: "duplicate" };
   }
   throw new Error(`enqueue ${kind.name} for ${shop}: the de-duplication key ${options.dedupeKey} kept changing hands`);
