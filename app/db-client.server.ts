@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@prisma/client";
 import Database from "libsql";
+import pg from "pg";
 
 import { resolveDatabaseUrl } from "../prisma/database-url";
 import { PrismaLibSQLOneConnection } from "./sqlite-adapter.server";
@@ -19,7 +20,31 @@ const requireGenerated = createRequire(import.meta.url);
 
 function createPostgresqlClient(url: string): PrismaClient {
   const generated = requireGenerated(".prisma/client-postgresql") as { PrismaClient: typeof PrismaClient };
-  return new generated.PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
+  const client = new generated.PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
+  postgresqlUrls.set(client, url);
+  return client;
+}
+
+const postgresqlUrls = new WeakMap<PrismaClient, string>();
+const pools = new Map<string, pg.Pool>();
+
+/**
+ * A pool on this client's PostgreSQL database for the one path written without Prisma (ADR 25:
+ * the deliveries of fulfillment orders ready to ship), opened on first use, one a database and
+ * process; null on SQLite. Two connections: group commit writes one batch at a time.
+ */
+export function postgresqlPoolOf(db: PrismaClient): pg.Pool | null {
+  const url = postgresqlUrls.get(db);
+  if (url === undefined) return null;
+  let pool = pools.get(url);
+  if (!pool) {
+    pool = new pg.Pool({ connectionString: url, max: 2 });
+    // An idle connection the server ended (a restart, a dropped test database) is replaced on
+    // next use; unhandled, its error would end the process.
+    pool.on("error", () => {});
+    pools.set(url, pool);
+  }
+  return pool;
 }
 
 // WAL is a property of the file, kept by every later connection: readers never wait for a commit,

@@ -1,4 +1,5 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
+import type { Db as IDatabase } from "pg-boss";
 import { z } from "zod";
 
 import { draftFulfillmentOrderAutomatically } from "~/auto-draft/auto-draft.server";
@@ -9,7 +10,7 @@ import { type FulfillmentOrderGid, type OrderGid, parseFulfillmentOrderGid, pars
 
 import { JobFailedError, ShopUninstalledError } from "./job-outcome";
 import type { JobDefinition, JobKind } from "./job-queue";
-import { enqueueJob } from "./queue.server";
+import { enqueueJob, enqueueJobsOnConnection } from "./queue.server";
 
 // The jobs behind the order webhooks: `auto-draft` (a fulfillment order ready to ship gets a draft
 // by the shop's rules) and `recheck-labels` (after a cancellation, move, merge, split or address
@@ -52,13 +53,32 @@ export const RECHECK_LABELS_JOB: JobKind<RecheckLabelsPayload> = {
 const BACKOFF = { baseMs: 20_000, maxMs: 20 * 60_000 };
 
 /** One auto-draft per fulfillment order at a time: a repeat while one is queued or running is the same job. */
+const autoDraftJob = (shop: string, fulfillmentOrderGid: FulfillmentOrderGid, trigger: string) => ({
+  shop,
+  payload: { fulfillmentOrderGid, trigger },
+  options: { dedupeKey: fulfillmentOrderGid },
+});
+
 export function enqueueAutoDraft(
   tx: Prisma.TransactionClient,
   shop: string,
   fulfillmentOrderGid: FulfillmentOrderGid,
   trigger: string,
 ) {
-  return enqueueJob(tx, AUTO_DRAFT_JOB, shop, { fulfillmentOrderGid, trigger }, { dedupeKey: fulfillmentOrderGid });
+  const job = autoDraftJob(shop, fulfillmentOrderGid, trigger);
+  return enqueueJob(tx, AUTO_DRAFT_JOB, job.shop, job.payload, job.options);
+}
+
+/** `enqueueAutoDraft` for several fulfillment orders in one insert, in a transaction outside Prisma (ADR 25). */
+export function enqueueAutoDraftsOnConnection(
+  connection: IDatabase,
+  drafts: readonly { shop: string; fulfillmentOrderGid: FulfillmentOrderGid; trigger: string }[],
+) {
+  return enqueueJobsOnConnection(
+    connection,
+    AUTO_DRAFT_JOB,
+    drafts.map(({ shop, fulfillmentOrderGid, trigger }) => autoDraftJob(shop, fulfillmentOrderGid, trigger)),
+  );
 }
 
 // No de-duplication: two re-checks of one order carry different news, and a re-check is safe to

@@ -92,6 +92,44 @@ export async function readKeyHolders(
   return new Map((rows as { id: string; key: string }[]).map((row) => [row.key, row.id]));
 }
 
+/**
+ * Inserts jobs of one queue in one statement, with ids chosen here, and answers each in order: its
+ * id, or the id of the job holding its de-duplication key (as `send` answers), or null when that
+ * holder ended before it could be read (the caller sends that one alone).
+ */
+export async function insertJobs(
+  boss: PgBoss,
+  db: IDatabase,
+  schema: string,
+  name: string,
+  jobs: readonly BatchedJob[],
+): Promise<(EnqueueResult | null)[]> {
+  const ids = jobs.map(() => randomUUID());
+  const inserted = new Set(
+    (await boss.insert(
+      name,
+      jobs.map((job, i) => ({ ...job.options, id: ids[i], data: job.data })),
+      { db, returnId: true },
+    )) ?? [],
+  );
+  const held = jobs.filter((_, i) => !inserted.has(ids[i] as string));
+  // Two jobs of one insert with one key: the second's holder is the first.
+  const holders = held.length
+    ? await readKeyHolders(
+        db,
+        schema,
+        name,
+        held.map((job) => job.options.singletonKey),
+      )
+    : new Map<string, string>();
+  return jobs.map((job, i) => {
+    const id = ids[i] as string;
+    if (inserted.has(id)) return { jobId: id, status: "enqueued" };
+    const holder = holders.get(job.options.singletonKey);
+    return holder ? { jobId: holder, status: "duplicate" } : null;
+  });
+}
+
 async function insertTogether(boss: PgBoss, db: IDatabase, schema: string, waiting: Waiting[]): Promise<void> {
   const byName = new Map<string, Waiting[]>();
   for (const entry of waiting) {
@@ -101,30 +139,14 @@ async function insertTogether(boss: PgBoss, db: IDatabase, schema: string, waiti
   }
   for (const [name, entries] of byName) {
     try {
-      const ids = entries.map(() => randomUUID());
-      const inserted = new Set(
-        (await boss.insert(
-          name,
-          entries.map(({ job }, i) => ({ ...job.options, id: ids[i], data: job.data })),
-          { db, returnId: true },
-        )) ?? [],
+      const results = await insertJobs(
+        boss,
+        db,
+        schema,
+        name,
+        entries.map((entry) => entry.job),
       );
-      const held = entries.filter((_, i) => !inserted.has(ids[i] as string));
-      // Two deliveries of one batch with one key: the second's holder is the first's job.
-      const holders = held.length
-        ? await readKeyHolders(
-            db,
-            schema,
-            name,
-            held.map(({ job }) => job.options.singletonKey),
-          )
-        : new Map<string, string>();
-      entries.forEach((entry, i) => {
-        const id = ids[i] as string;
-        if (inserted.has(id)) return entry.resolve({ jobId: id, status: "enqueued" });
-        const holder = holders.get(entry.job.options.singletonKey);
-        entry.resolve(holder ? { jobId: holder, status: "duplicate" } : null);
-      });
+      entries.forEach((entry, i) => entry.resolve(results[i] ?? null));
     } catch (error) {
       for (const entry of entries) entry.reject(error);
     }

@@ -27,9 +27,10 @@ import {
   type JobStore,
 } from "./job-worker.server";
 import {
+  type BatchedJob,
   enqueueBatched,
+  insertJobs,
   isBatchingEnqueues,
-  type PgBossJobOptions,
   readKeyHolders,
 } from "./pg-boss-batched-enqueue.server";
 import { keepPgBossSchedules, scheduleJobDefinition } from "./pg-boss-schedules.server";
@@ -146,6 +147,38 @@ async function configureQueue(boss: PgBoss, definition: AnyJobDefinition): Promi
   });
 }
 
+/** A job as pg-boss keeps it: our data and the options our port's rules give it. */
+function toPgBossJob<P>(kind: JobKind<P>, shop: string, payload: P, options: EnqueueOptions = {}): BatchedJob {
+  // A payload that does not fit its job is a bug in the caller: fail loudly here, not in the worker.
+  const parsed = kind.payloadSchema.parse(payload);
+  const maxAttempts = options.maxAttempts ?? kind.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  // The shop is part of the key: two shops' jobs never de-duplicate each other.
+  const singletonKey = options.dedupeKey === undefined ? `once:${randomUUID()}` : `${shop}:${options.dedupeKey}`;
+  const data: JobData = { shop, payload: parsed, maxAttempts };
+  return {
+    data,
+    options: {
+      singletonKey,
+      // The shop is the job's group, for the per-shop cap a worker may claim under.
+      group: { id: shop },
+      retryLimit: maxAttempts - 1,
+      ...(options.runAt ? { startAfter: options.runAt } : {}),
+    },
+  };
+}
+
+/** One job by `send`; a de-duplication key already held answers with its holder's id. */
+async function sendJob(boss: PgBoss, database: IDatabase, viaCaller: boolean, name: string, job: BatchedJob) {
+  const { singletonKey } = job.options;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const id = await boss.send(name, job.data, { ...job.options, ...(viaCaller ? { db: database } : {}) });
+    if (id) return { jobId: id, status: "enqueued" as const };
+    const holder = (await readKeyHolders(database, PG_BOSS_SCHEMA, name, [singletonKey])).get(singletonKey);
+    if (holder) return { jobId: holder, status: "duplicate" as const };
+  }
+  throw new Error(`enqueue ${name}: the de-duplication key ${singletonKey} kept changing hands`);
+}
+
 /**
  * Enqueues through `db`: a transaction client records the job in the caller's transaction.
  * Exported for the queue dispatcher (queue.server.ts); other code goes through the JobQueue.
@@ -158,32 +191,34 @@ export async function enqueueWithPgBoss<P>(
   payload: P,
   options: EnqueueOptions = {},
 ): Promise<EnqueueResult> {
-  // A payload that does not fit its job is a bug in the caller: fail loudly here, not in the worker.
-  const parsed = kind.payloadSchema.parse(payload);
-  const maxAttempts = options.maxAttempts ?? kind.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const job = toPgBossJob(kind, shop, payload, options);
   await ensureQueue(boss, kind.name);
   const database = db ? prismaDatabase(db) : boss.getDb();
-  // The shop is part of the key: two shops' jobs never de-duplicate each other.
-  const singletonKey = options.dedupeKey === undefined ? `once:${randomUUID()}` : `${shop}:${options.dedupeKey}`;
-  const data: JobData = { shop, payload: parsed, maxAttempts };
-  const jobOptions: PgBossJobOptions = {
-    singletonKey,
-    // The shop is the job's group, for the per-shop cap a worker may claim under.
-    group: { id: shop },
-    retryLimit: maxAttempts - 1,
-    ...(options.runAt ? { startAfter: options.runAt } : {}),
-  };
   if (isBatchingEnqueues(db)) {
-    const batched = await enqueueBatched(boss, db, database, PG_BOSS_SCHEMA, kind.name, { data, options: jobOptions });
+    const batched = await enqueueBatched(boss, db, database, PG_BOSS_SCHEMA, kind.name, job);
     if (batched) return batched;
   }
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const id = await boss.send(kind.name, data, { ...jobOptions, ...(db ? { db: database } : {}) });
-    if (id) return { jobId: id, status: "enqueued" };
-    const holder = (await readKeyHolders(database, PG_BOSS_SCHEMA, kind.name, [singletonKey])).get(singletonKey);
-    if (holder) return { jobId: holder, status: "duplicate" };
-  }
-  throw new Error(`enqueue ${kind.name} for ${shop}: the de-duplication key ${options.dedupeKey} kept changing hands`);
+  return sendJob(boss, database, db !== null, kind.name, job);
+}
+
+/**
+ * Enqueues several jobs of one kind through `connection` (a caller's transaction on the app's
+ * pool, ready-deliveries.server.ts) in one insert, answered in order as `enqueueWithPgBoss`
+ * answers each.
+ */
+export async function enqueueManyWithPgBoss<P>(
+  boss: PgBoss,
+  connection: IDatabase,
+  kind: JobKind<P>,
+  jobs: readonly { shop: string; payload: P; options?: EnqueueOptions }[],
+): Promise<EnqueueResult[]> {
+  const built = jobs.map((job) => toPgBossJob(kind, job.shop, job.payload, job.options));
+  if (built.length === 0) return [];
+  await ensureQueue(boss, kind.name);
+  const inserted = await insertJobs(boss, connection, PG_BOSS_SCHEMA, kind.name, built);
+  return Promise.all(
+    inserted.map((result, i) => result ?? sendJob(boss, connection, true, kind.name, built[i] as BatchedJob)),
+  );
 }
 
 type StoredJob = { id: string; name: string };

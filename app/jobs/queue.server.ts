@@ -1,5 +1,5 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
-import type { PgBoss } from "pg-boss";
+import type { Db as IDatabase, PgBoss } from "pg-boss";
 
 import { getEnv } from "~/env.server";
 
@@ -7,6 +7,7 @@ import type { EnqueueOptions, EnqueueResult, JobKind, JobQueue } from "./job-que
 import {
   createPgBossJobQueue,
   createPgBossWorker,
+  enqueueManyWithPgBoss,
   enqueueWithPgBoss,
   eraseShopJobsWithPgBoss,
   type PgBossOptions,
@@ -70,6 +71,18 @@ export async function enqueueJob<P>(
 ): Promise<EnqueueResult> {
   if (onPostgresql(tx)) return enqueueWithPgBoss(await appBoss(), tx, kind, shop, payload, options);
   return enqueuePrismaJob(tx, kind, shop, payload, options);
+}
+
+/**
+ * PostgreSQL only: enqueues jobs of one kind in one insert through `connection`, a transaction
+ * the caller holds on the app's database outside Prisma (ADR 25); answered in order.
+ */
+export async function enqueueJobsOnConnection<P>(
+  connection: IDatabase,
+  kind: JobKind<P>,
+  jobs: readonly { shop: string; payload: P; options?: EnqueueOptions }[],
+): Promise<EnqueueResult[]> {
+  return enqueueManyWithPgBoss(await appBoss(), connection, kind, jobs);
 }
 
 /** The shop uninstalled or was erased: in the caller's transaction, its queued and running jobs stop. */

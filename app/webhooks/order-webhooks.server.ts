@@ -2,11 +2,13 @@ import type { Prisma, PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
 import { clearAutoDraftOutcomesForOrder, listBlockedFulfillmentOrders } from "~/auto-draft/auto-draft-outcomes.server";
+import { postgresqlPoolOf } from "~/db-client.server";
 import { enqueueAutoDraft, enqueueRecheckLabels } from "~/jobs/order-change-jobs.server";
 import { hasActiveLabels, listActiveLabelsForFulfillmentOrders } from "~/labels/label-repository.server";
 import { type FulfillmentOrderGid, parseFulfillmentOrderGid, parseOrderGid, toOrderGid } from "~/shopify/ids";
 import { err, ok, type Result } from "~/utils/result";
 
+import { AUTO_DRAFTS_OFF, recordReadyDelivery } from "./ready-deliveries.server";
 import { type DeliveryOutcome, processDeliveryOnce, type WebhookDelivery } from "./webhook-delivery.server";
 
 // The order and fulfillment-order topics. A route acknowledges at once: the delivery is recorded
@@ -46,6 +48,11 @@ export const OrderPayloadSchema = z
     updated_at: z.string().optional(),
   })
   .loose();
+
+const readyFulfillmentOrderOf = (payload: unknown) => {
+  const parsed = ReadyPayloadSchema.safeParse(payload);
+  return parsed.success ? parseFulfillmentOrderGid(parsed.data.fulfillment_order.id) : undefined;
+};
 
 const isOneOf = <T extends string>(values: readonly T[], value: string): value is T =>
   (values as readonly string[]).includes(value);
@@ -92,16 +99,21 @@ function isAutoDraftOn(tx: Prisma.TransactionClient, shop: string): Promise<bool
   return answer;
 }
 
+/** The ready topics that `recordReadyDelivery` takes on PostgreSQL: all but a released hold, which reads labels. */
+const LANE_TOPICS = FULFILLMENT_ORDER_READY_TOPICS.filter((topic) => topic !== "FULFILLMENT_ORDERS_HOLD_RELEASED");
+
 export async function handleFulfillmentOrderWebhook(
   db: PrismaClient,
   delivery: WebhookDelivery,
   payload: unknown,
 ): Promise<DeliveryOutcome<Result<OrderWebhookAction, OrderWebhookError>>> {
+  const pool = isOneOf(LANE_TOPICS, delivery.topic) ? postgresqlPoolOf(db) : null;
+  const readyGid = pool ? readyFulfillmentOrderOf(payload) : undefined;
+  if (pool && readyGid) return recordReadyDelivery(pool, { delivery, fulfillmentOrderGid: readyGid });
   return processDeliveryOnce(db, delivery, async (tx): Promise<Result<OrderWebhookAction, OrderWebhookError>> => {
     const { shop, topic } = delivery;
     if (isOneOf(FULFILLMENT_ORDER_READY_TOPICS, topic)) {
-      const parsed = ReadyPayloadSchema.safeParse(payload);
-      const gid = parsed.success ? parseFulfillmentOrderGid(parsed.data.fulfillment_order.id) : undefined;
+      const gid = readyFulfillmentOrderOf(payload);
       if (!gid) return invalid(delivery, "no fulfillment_order.id GID");
       const jobs: string[] = [];
       // A released hold: its draft marked "On hold" is re-checked, and buyable again.
@@ -112,7 +124,7 @@ export async function handleFulfillmentOrderWebhook(
         }
       }
       if (await isAutoDraftOn(tx, shop)) jobs.push((await enqueueAutoDraft(tx, shop, gid, topic)).jobId);
-      if (jobs.length === 0) return ok({ action: "ignored", reason: "automatic drafts are off" });
+      if (jobs.length === 0) return ok(AUTO_DRAFTS_OFF);
       return ok({ action: "enqueued", jobs });
     }
     if (isOneOf(FULFILLMENT_ORDER_CHANGE_TOPICS, topic)) {

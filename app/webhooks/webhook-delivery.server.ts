@@ -6,6 +6,8 @@ import { batchEnqueues, endBatchedEnqueues } from "~/jobs/pg-boss-batched-enqueu
 import { providerOf } from "~/jobs/prisma-job-queue.server";
 import { isUniqueViolation } from "~/utils/prisma-errors";
 
+import { createGroupCommit } from "./group-commit";
+
 /** What `authenticate.webhook` tells us about one delivery. */
 export type WebhookDelivery = {
   readonly shop: string;
@@ -31,7 +33,7 @@ const rowOf = (delivery: WebhookDelivery): DeliveryRow => ({
   eventKey: toEventKey(delivery),
 });
 const keyOfRow = (row: DeliveryRow) => JSON.stringify([row.shop, row.topic, row.eventKey]);
-const keyOf = (delivery: WebhookDelivery) => keyOfRow(rowOf(delivery));
+const deliveryKeyOf = (delivery: WebhookDelivery) => keyOfRow(rowOf(delivery));
 
 // Prisma rolls an interactive transaction back only when its callback throws. Only the delivery
 // row's conflict becomes this, so a unique violation inside the effect still fails the webhook
@@ -57,41 +59,57 @@ async function processAlone<T>(
   }
 }
 
-// Group commit. SQLite takes one writer at a time and a transaction costs far more than the few
-// rows a delivery writes, so a burst (Shopify sends hundreds a second on a flash sale) acknowledged
-// one transaction each queues up behind the write lock until Shopify's 5-second timeout. Deliveries
-// that arrive while a transaction is being written wait for the next one, which takes all of them:
-// no timer and no added wait when they come one by one, bigger batches when they pile up.
-// A batch is all or nothing; when it fails, each of its deliveries is tried alone, so one
-// failing effect fails only itself. (An event another process recorded meanwhile is no failure:
-// recordFresh skips it.)
-const MAX_BATCH = 100;
-
+// Deliveries arriving together share a transaction (group-commit.ts). On SQLite a lone delivery
+// is written alone; on PostgreSQL it goes the batch's way too: one statement records it or finds it
+// recorded, where the single insert's conflict fails its transaction. (An event another process
+// recorded meanwhile is no failure: recordFresh skips it.)
 type Pending = {
   readonly delivery: WebhookDelivery;
   readonly effect: (tx: Prisma.TransactionClient) => Promise<unknown>;
-  readonly settle: (outcome: Promise<DeliveryOutcome<unknown>>) => void;
 };
+
+/** Runs one SQL statement with its placeholders' values in the caller's transaction. */
+export type RunSql = (sql: string, values: unknown[]) => Promise<unknown[]>;
+
+/**
+ * On PostgreSQL: records the deliveries not recorded before, in the caller's transaction, and
+ * returns their keys (as `firstOfEachEvent` keys them). Several web processes write at once: a plain insert of an
+ * event another process recorded first would fail and abort the batch's whole transaction. One
+ * statement skips those and names what it recorded (and costs one query, where Prisma's read and
+ * write cost two).
+ */
+export async function recordFreshOnPostgresql(
+  runSql: RunSql,
+  candidates: readonly WebhookDelivery[],
+): Promise<Set<string>> {
+  const values = candidates.map(rowOf).flatMap((row) => [randomUUID(), row.shop, row.topic, row.eventKey, new Date()]);
+  const rows = candidates.map((_, i) => `($${i * 5 + 1}, $${i * 5 + 2}, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5})`);
+  const recorded = (await runSql(
+    `INSERT INTO "WebhookDelivery" ("id", "shop", "topic", "eventKey", "receivedAt") VALUES ${rows.join(", ")}
+     ON CONFLICT ("shop", "topic", "eventKey") DO NOTHING RETURNING "shop", "topic", "eventKey"`,
+    values,
+  )) as DeliveryRow[];
+  return new Set(recorded.map(keyOfRow));
+}
+
+/**
+ * A batch's items by their delivery's key. A repeat inside a batch is the later of two deliveries
+ * of one event: the first one counts.
+ */
+export function firstOfEachEvent<T>(batch: readonly T[], deliveryOf: (item: T) => WebhookDelivery): Map<string, T> {
+  const first = new Map<string, T>();
+  for (const item of batch) {
+    const key = deliveryKeyOf(deliveryOf(item));
+    if (!first.has(key)) first.set(key, item);
+  }
+  return first;
+}
 
 // Records the batch's deliveries not recorded before and returns their keys.
 async function recordFresh(tx: Prisma.TransactionClient, candidates: readonly WebhookDelivery[]): Promise<Set<string>> {
   if (providerOf(tx) === "postgresql") {
-    // Several web processes write at once: a plain insert of an event another process recorded
-    // first would fail and abort the batch's whole transaction. One statement skips those and
-    // names what it recorded (and costs one query, where Prisma's read and write cost two).
     // Placeholders only (the generated PostgreSQL client has its own copy of Prisma.sql's class).
-    const values = candidates
-      .map(rowOf)
-      .flatMap((row) => [randomUUID(), row.shop, row.topic, row.eventKey, new Date()]);
-    const rows = candidates.map(
-      (_, i) => `($${i * 5 + 1}, $${i * 5 + 2}, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5})`,
-    );
-    const recorded = await tx.$queryRawUnsafe<DeliveryRow[]>(
-      `INSERT INTO "WebhookDelivery" ("id", "shop", "topic", "eventKey", "receivedAt") VALUES ${rows.join(", ")}
-       ON CONFLICT ("shop", "topic", "eventKey") DO NOTHING RETURNING "shop", "topic", "eventKey"`,
-      ...values,
-    );
-    return new Set(recorded.map(keyOfRow));
+    return recordFreshOnPostgresql((sql, values) => tx.$queryRawUnsafe(sql, ...values), candidates);
   }
   // SQLite has one process (ADR 19) and one writer: what is not there now is not written meanwhile.
   const rows = candidates.map(rowOf);
@@ -107,12 +125,7 @@ async function recordFresh(tx: Prisma.TransactionClient, candidates: readonly We
 
 async function processBatch(db: PrismaClient, batch: readonly Pending[]): Promise<DeliveryOutcome<unknown>[]> {
   return db.$transaction(async (tx) => {
-    // A repeat inside the batch is the later of two deliveries of one event: the first one counts.
-    const firstOfEvent = new Map<string, Pending>();
-    for (const pending of batch) {
-      const key = keyOf(pending.delivery);
-      if (!firstOfEvent.has(key)) firstOfEvent.set(key, pending);
-    }
+    const firstOfEvent = firstOfEachEvent(batch, (pending) => pending.delivery);
     const recorded = await recordFresh(
       tx,
       [...firstOfEvent.values()].map((pending) => pending.delivery),
@@ -141,50 +154,11 @@ async function processBatch(db: PrismaClient, batch: readonly Pending[]): Promis
 }
 
 function createBatcher(db: PrismaClient) {
-  let waiting: Pending[] = [];
-  let writing = false;
-  const drain = async () => {
-    writing = true;
-    try {
-      while (waiting.length > 0) {
-        const batch = waiting.slice(0, MAX_BATCH);
-        waiting = waiting.slice(MAX_BATCH);
-        // On PostgreSQL one delivery goes the batch's way too: one statement records it or finds
-        // it recorded, where the single insert's conflict fails its transaction.
-        if (batch.length > 1 || providerOf(db) === "postgresql") {
-          const attempt = processBatch(db, batch);
-          const outcomes = await attempt.catch(() => undefined);
-          if (outcomes) {
-            batch.forEach((pending, i) => pending.settle(Promise.resolve(outcomes[i] as DeliveryOutcome<unknown>)));
-            continue;
-          }
-          // A delivery that was alone in its batch failed on its own: trying it alone again would
-          // only run its effect twice.
-          const [only] = batch;
-          if (only && batch.length === 1) {
-            only.settle(attempt.then((alone) => alone[0] as DeliveryOutcome<unknown>));
-            continue;
-          }
-        }
-        for (const pending of batch) {
-          const outcome = processAlone(db, pending.delivery, pending.effect);
-          pending.settle(outcome);
-          await outcome.catch(() => {}); // its caller sees the failure; the next one is written after it
-        }
-      }
-    } finally {
-      writing = false;
-    }
-  };
-  return <T>(delivery: WebhookDelivery, effect: (tx: Prisma.TransactionClient) => Promise<T>) =>
-    new Promise<DeliveryOutcome<T>>((resolve, reject) => {
-      waiting.push({
-        delivery,
-        effect,
-        settle: (outcome) => (outcome as Promise<DeliveryOutcome<T>>).then(resolve, reject),
-      });
-      if (!writing) void drain();
-    });
+  return createGroupCommit<Pending, DeliveryOutcome<unknown>>({
+    writeBatch: (batch) => processBatch(db, batch),
+    writeAlone: (pending) => processAlone(db, pending.delivery, pending.effect),
+    batchOne: providerOf(db) === "postgresql",
+  });
 }
 
 const batchers = new WeakMap<PrismaClient, ReturnType<typeof createBatcher>>();
@@ -196,7 +170,7 @@ const batchers = new WeakMap<PrismaClient, ReturnType<typeof createBatcher>>();
  * uninstall redelivered after a reinstall). The delivery row and the effect commit in one
  * transaction: a crash in between rolls both back and the redelivery runs the effect, and a
  * redelivery racing the first one fails on the unique (shop, topic, eventKey) before its effect runs.
- * Deliveries arriving together share a transaction (group commit, above); `effect` may run again
+ * Deliveries arriving together share a transaction (group-commit.ts); `effect` may run again
  * alone after its batch failed, so it must only write through `tx`.
  */
 export function processDeliveryOnce<T>(
@@ -209,5 +183,5 @@ export function processDeliveryOnce<T>(
     batcher = createBatcher(db);
     batchers.set(db, batcher);
   }
-  return batcher(delivery, effect);
+  return batcher({ delivery, effect }) as Promise<DeliveryOutcome<T>>;
 }

@@ -1,0 +1,87 @@
+import { randomUUID } from "node:crypto";
+
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+import db from "~/db.server";
+import { PG_BOSS_SCHEMA } from "~/jobs/pg-boss-job-queue.server";
+import { pgBossFor } from "~/jobs/queue.server";
+import { handleFulfillmentOrderWebhook } from "~/webhooks/order-webhooks.server";
+
+import { TEST_SHOP } from "../setup/test-env";
+
+// On PostgreSQL the deliveries of fulfillment orders ready to ship are written on a `pg`
+// connection, not through Prisma (ADR 25): the same rows, jobs and answers as processDeliveryOnce
+// gives the other topics, one transaction for the deliveries that arrive together.
+
+const url = process.env.DATABASE_URL ?? "";
+if (!url.startsWith("postgresql://")) throw new Error("run with `npm run test:postgres`");
+
+const ready = (fulfillmentOrder: number, eventId: string = randomUUID()) =>
+  handleFulfillmentOrderWebhook(
+    db,
+    { shop: TEST_SHOP, topic: "FULFILLMENT_ORDERS_ORDER_ROUTING_COMPLETE", eventId, webhookId: randomUUID() },
+    { fulfillment_order: { id: `gid://shopify/FulfillmentOrder/${fulfillmentOrder}`, status: "open" } },
+  );
+
+const storedJobs = async () => {
+  const boss = await pgBossFor(url, { supervise: false });
+  const { rows } = await boss
+    .getDb()
+    .executeSql(
+      `SELECT id::text AS id, data->'payload'->>'fulfillmentOrderGid' AS gid FROM ${PG_BOSS_SCHEMA}.job WHERE name = 'auto-draft'`,
+    );
+  return new Map((rows as { id: string; gid: string }[]).map((row) => [row.id, row.gid]));
+};
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("fulfillment orders ready to ship, on PostgreSQL", () => {
+  it("records a batch and enqueues its drafts in one transaction outside Prisma", async () => {
+    await db.shopSettings.create({ data: { shop: TEST_SHOP, autoDraft: true } });
+    const boss = await pgBossFor(url, { supervise: false });
+    const insert = vi.spyOn(boss, "insert");
+    const transaction = vi.spyOn(db, "$transaction");
+
+    // The first goes alone; the next four share a batch: a repeat of the second's event, and a
+    // new event for the third's fulfillment order while its draft is queued.
+    const outcomes = await Promise.all([
+      ready(101, "e1"),
+      ready(102, "e2"),
+      ready(103, "e3"),
+      ready(102, "e2"),
+      ready(103, "e4"),
+    ]);
+
+    const jobOf = (i: number) => {
+      const outcome = outcomes[i];
+      return outcome?.status === "processed" && outcome.value.ok && outcome.value.value.action === "enqueued"
+        ? outcome.value.value.jobs[0]
+        : undefined;
+    };
+    expect(outcomes[3]).toEqual({ status: "duplicate" });
+    const stored = await storedJobs();
+    expect(stored.size).toBe(3);
+    expect([0, 1, 2, 4].map((i) => stored.get(jobOf(i) ?? ""))).toEqual(
+      [101, 102, 103, 103].map((n) => `gid://shopify/FulfillmentOrder/${n}`),
+    );
+    expect(jobOf(4)).toBe(jobOf(2));
+    expect(insert.mock.calls.map((call) => (call[1] as unknown[]).length)).toEqual([1, 3]);
+    expect(transaction).not.toHaveBeenCalled();
+    const recorded = await db.webhookDelivery.findMany({ where: { shop: TEST_SHOP }, select: { eventKey: true } });
+    expect(recorded.map((row) => row.eventKey).sort()).toEqual(["e1", "e2", "e3", "e4"]);
+
+    // Shopify's retry of an event answered before: nothing again.
+    expect(await ready(101, "e1")).toEqual({ status: "duplicate" });
+    expect((await storedJobs()).size).toBe(3);
+  });
+
+  it("records the delivery and enqueues nothing while the shop's automatic drafts are off", async () => {
+    await db.shopSettings.create({ data: { shop: TEST_SHOP, autoDraft: false } });
+    expect(await ready(201, "off")).toEqual({
+      status: "processed",
+      value: { ok: true, value: { action: "ignored", reason: "automatic drafts are off" } },
+    });
+    expect(await db.webhookDelivery.count({ where: { shop: TEST_SHOP, eventKey: "off" } })).toBe(1);
+    expect((await storedJobs()).size).toBe(0);
+  });
+});
