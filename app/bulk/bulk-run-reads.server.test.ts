@@ -8,7 +8,7 @@ import { loadDefaultConfig } from "../../emulator/shipping/config";
 import { createShippingEmulator } from "../../emulator/shipping/emulator";
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
 import { createTestShippingClient, TEST_LABEL_SHOP } from "../../test/helpers/labels";
-import { BULK_READ_MIN_ORDERS, canReadAlone, readRunOrders } from "./bulk-run-reads.server";
+import { BULK_READ_MIN_ORDERS, canReadAlone, claimRunBulkRead, readRunOrders } from "./bulk-run-reads.server";
 import { getBulkRun } from "./bulk-run-view.server";
 import { checkBulkRunItem, startBulkRun } from "./bulk-runs.server";
 
@@ -151,6 +151,35 @@ describe("a bulk run's check phase", () => {
     expect(canReadAlone("plus-full.myshopify.com", 16)).toBe(true);
     expect(canReadAlone("plus-spent.myshopify.com", 16)).toBe(false);
     expect(canReadAlone("never-asked.myshopify.com", 1)).toBe(false);
+  });
+
+  it("starts one bulk operation a run, whichever worker process asks first", async () => {
+    let now = 1_000_000;
+    const shopify = createShopifyAdminEmulator({ now: () => now });
+    const placed = Array.from({ length: BULK_READ_MIN_ORDERS }, () => shopify.createOrder().order);
+    const runId = await startRunOf(placed);
+    const orderGids = placed.map((order) => order.id);
+    const options = { fetch: shopify.fetch, sleep: passing((ms) => (now += ms)), now: () => now };
+    const claim = (admin = shopify.graphql) => claimRunBulkRead({ db, shop: SHOP, admin }, runId, orderGids, options);
+
+    // Two processes' first checks at once: one starts the operation, the other follows it.
+    const [first, second] = await Promise.all([claim(), claim()]);
+    expect(first.ok && second.ok).toBe(true);
+    expect(first.ok && first.value).toMatch(/^gid:\/\/shopify\/BulkOperation\//);
+    expect(second.ok && second.value).toBe(first.ok && first.value);
+
+    // Ten minutes on, a retried check reads afresh: a new operation.
+    now += 10 * 60_000 + 1;
+    const later = await claim();
+    expect(later.ok && later.value).not.toBe(first.ok && first.value);
+
+    // A claimant whose operation Shopify refused: the others read their orders alone at once.
+    now += 10 * 60_000 + 1;
+    const refusing = async () => new Response("unavailable", { status: 503 });
+    expect((await claim(refusing)).ok).toBe(false);
+    const before = now;
+    expect((await claim()).ok).toBe(false);
+    expect(now).toBe(before);
   });
 
   it("reads a small run's orders one by one", async () => {

@@ -1,20 +1,22 @@
 import type { PrismaClient } from "@prisma/client";
 
 import { logFor } from "~/logger.server";
-import type { AdminGraphqlClient } from "~/shopify/admin-client";
-import { type BulkReadOptions, readOrdersInBulk } from "~/shopify/bulk-orders";
+import { type AdminGraphqlClient, createShopifyError, type ShopifyError } from "~/shopify/admin-client";
+import { type BulkReadOptions, followOrdersBulkRead, startOrdersBulkRead } from "~/shopify/bulk-orders";
 import { type OrderGid, parseOrderGid } from "~/shopify/ids";
 import type { ShopifyOrderForLabelResult } from "~/shopify/orders";
 import { knownSpare } from "~/shopify/paced-admin-client";
 import { getShopAndLocations, type ShopifyShopAndLocations } from "~/shopify/shop";
 import { delay } from "~/utils/delay";
+import { err, ok, type Result } from "~/utils/result";
 
 // What a run's checks read from Shopify once for all their orders, in this worker process (ADR 20).
 // Read one by one, an order costs about 50 points (OrderForLabel, its fulfillment orders) and the
 // shop with its locations 8 more: on Standard's 100 points a second, two orders a second. A run of
 // BULK_READ_MIN_ORDERS or more reads its orders with one bulk operation instead (free of query
-// cost, a few seconds to complete) and the shop once. Each worker process reads for itself (the
-// first check job of the run starts it, the others wait for it); a restart reads again. An order
+// cost, a few seconds to complete) and the shop once. Every worker process follows the run's one
+// operation (claimRunBulkRead; in a process, the first check job of the run follows it and the
+// others wait for that), and keeps its result for KEEP_MS. An order
 // the bulk read did not give, or a bulk read that failed, is read on its own as before.
 //
 // While the bulk operation runs (8 s for 1,000 orders at the emulator, longer on a busy store)
@@ -47,6 +49,55 @@ const byRun = new Map<string, Entry>();
 
 export type RunReadDeps = { db: PrismaClient; shop: string; admin: AdminGraphqlClient };
 
+// A run has one bulk operation, whichever worker process's check asks first: Shopify runs at most
+// five of a shop's bulk queries at once (API 2026-01 on), and one a process would pass that with
+// three workers and two runs, sending the rest to read their orders one by one. The first process
+// claims the run's read in its row and records the operation it started; the others wait for that
+// and follow the same operation. A claim older than KEEP_MS is taken afresh, as this process's
+// own reads expire then.
+const FAILED_OPERATION = "failed";
+// How long a process waits for the claiming process to start the operation before its checks read
+// their orders alone (the claimant may have stopped between its claim and Shopify's answer).
+const CLAIM_WAIT_MS = 30_000;
+
+export async function claimRunBulkRead(
+  deps: RunReadDeps,
+  runId: string,
+  orderGids: readonly OrderGid[],
+  options: BulkReadOptions,
+): Promise<Result<string, ShopifyError>> {
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? delay;
+  const run = { id: runId, shop: deps.shop };
+  const claimed = await deps.db.bulkRun.updateMany({
+    where: {
+      ...run,
+      OR: [{ bulkReadClaimedAt: null }, { bulkReadClaimedAt: { lt: new Date(now() - KEEP_MS) } }],
+    },
+    data: { bulkReadClaimedAt: new Date(now()), bulkReadOperation: null },
+  });
+  if (claimed.count === 1) {
+    const started = await startOrdersBulkRead(deps.admin, orderGids);
+    await deps.db.bulkRun.updateMany({
+      where: run,
+      data: { bulkReadOperation: started.ok ? started.value : FAILED_OPERATION },
+    });
+    return started;
+  }
+  const deadline = now() + CLAIM_WAIT_MS;
+  for (;;) {
+    const row = await deps.db.bulkRun.findFirst({ where: run, select: { bulkReadOperation: true } });
+    const operation = row?.bulkReadOperation;
+    if (operation && operation !== FAILED_OPERATION) return ok(operation);
+    if (!row || operation === FAILED_OPERATION || now() >= deadline) {
+      return err(
+        createShopifyError("NETWORK_ERROR", `bulk read of run ${runId}: no operation from the process that claimed it`),
+      );
+    }
+    await sleep(options.pollMs ?? 1_000);
+  }
+}
+
 async function readRun(deps: RunReadDeps, runId: string, options: BulkReadOptions): Promise<RunReads | null> {
   const rows = await deps.db.bulkRunItem.findMany({
     where: { runId, shop: deps.shop },
@@ -58,8 +109,9 @@ async function readRun(deps: RunReadDeps, runId: string, options: BulkReadOption
     return gid ? [gid] : [];
   });
   if (orderGids.length < BULK_READ_MIN_ORDERS) return null;
+  const operation = await claimRunBulkRead(deps, runId, orderGids, options);
   const [orders, shop] = await Promise.all([
-    readOrdersInBulk(deps.admin, orderGids, options),
+    operation.ok ? followOrdersBulkRead(deps.admin, operation.value, options) : operation,
     getShopAndLocations(deps.admin),
   ]);
   if (!orders.ok) {

@@ -156,19 +156,17 @@ export type BulkReadOptions = {
   timeoutMs?: number;
 };
 
-/** The orders read with one bulk operation: start, wait for it, download and map. */
-export async function readOrdersInBulk(
+/** Waits for a bulk read of orders (`startOrdersBulkRead`, by this process or another) and reads its result. */
+export async function followOrdersBulkRead(
   admin: AdminGraphqlClient,
-  orderGids: readonly OrderGid[],
+  operationId: string,
   options: BulkReadOptions,
 ): Promise<Result<Map<OrderGid, ShopifyOrderForLabelResult>, ShopifyError>> {
   const sleep = options.sleep ?? delay;
   const now = options.now ?? Date.now;
   const deadline = now() + (options.timeoutMs ?? 120_000);
-  const started = await startOrdersBulkRead(admin, orderGids);
-  if (!started.ok) return started;
   for (;;) {
-    const status = await getBulkOperationStatus(admin, started.value);
+    const status = await getBulkOperationStatus(admin, operationId);
     if (!status.ok) return status;
     if (status.value.status === "COMPLETED") {
       if (!status.value.url) return ok(new Map());
@@ -184,12 +182,12 @@ export async function readOrdersInBulk(
       return err(
         createShopifyError(
           "GRAPHQL_ERROR",
-          `bulk read: operation ${started.value} ${status.value.status} (${status.value.errorCode ?? "no code"})`,
+          `bulk read: operation ${operationId} ${status.value.status} (${status.value.errorCode ?? "no code"})`,
         ),
       );
     }
     if (now() >= deadline) {
-      return err(createShopifyError("NETWORK_ERROR", `bulk read: operation ${started.value} still running`));
+      return err(createShopifyError("NETWORK_ERROR", `bulk read: operation ${operationId} still running`));
     }
     await sleep(options.pollMs ?? 1_000);
   }
