@@ -31,14 +31,16 @@ const pools = new Map<string, pg.Pool>();
 /**
  * A pool on this client's PostgreSQL database for the one path written without Prisma (ADR 25:
  * the deliveries of fulfillment orders ready to ship), opened on first use, one a database and
- * process; null on SQLite. Two connections: group commit writes one batch at a time.
+ * process; null on SQLite.
  */
 export function postgresqlPoolOf(db: PrismaClient): pg.Pool | null {
   const url = postgresqlUrls.get(db);
   if (url === undefined) return null;
   let pool = pools.get(url);
   if (!pool) {
-    pool = new pg.Pool({ connectionString: url, max: 2 });
+    // One connection: group commit writes one batch at a time. Idle, it does not keep a stopping
+    // process alive.
+    pool = new pg.Pool({ connectionString: url, max: 1, allowExitOnIdle: true });
     // An idle connection the server ended (a restart, a dropped test database) is replaced on
     // next use; unhandled, its error would end the process.
     pool.on("error", () => {});

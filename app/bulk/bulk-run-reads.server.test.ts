@@ -2,6 +2,7 @@ import type { Prisma } from "@prisma/client";
 import { describe, expect, it } from "vitest";
 
 import db from "~/db.server";
+import { parseOrderGid } from "~/shopify/ids";
 import { pacerFor } from "~/shopify/paced-admin-client";
 
 import { loadDefaultConfig } from "../../emulator/shipping/config";
@@ -158,28 +159,44 @@ describe("a bulk run's check phase", () => {
     const shopify = createShopifyAdminEmulator({ now: () => now });
     const placed = Array.from({ length: BULK_READ_MIN_ORDERS }, () => shopify.createOrder().order);
     const runId = await startRunOf(placed);
-    const orderGids = placed.map((order) => order.id);
+    const orderGids = placed.flatMap((order) => parseOrderGid(order.id) ?? []);
     const options = { fetch: shopify.fetch, sleep: passing((ms) => (now += ms)), now: () => now };
-    const claim = (admin = shopify.graphql) => claimRunBulkRead({ db, shop: SHOP, admin }, runId, orderGids, options);
+    const claim = async (admin = shopify.graphql) => {
+      const claimed = await claimRunBulkRead({ db, shop: SHOP, admin }, runId, orderGids, options);
+      return claimed.ok ? claimed.value : `failed: ${claimed.error.message}`;
+    };
 
     // Two processes' first checks at once: one starts the operation, the other follows it.
     const [first, second] = await Promise.all([claim(), claim()]);
-    expect(first.ok && second.ok).toBe(true);
-    expect(first.ok && first.value).toMatch(/^gid:\/\/shopify\/BulkOperation\//);
-    expect(second.ok && second.value).toBe(first.ok && first.value);
+    expect(first).toMatch(/^gid:\/\/shopify\/BulkOperation\//);
+    expect(second).toBe(first);
 
     // Ten minutes on, a retried check reads afresh: a new operation.
     now += 10 * 60_000 + 1;
     const later = await claim();
-    expect(later.ok && later.value).not.toBe(first.ok && first.value);
+    expect(later).toMatch(/^gid:\/\/shopify\/BulkOperation\//);
+    expect(later).not.toBe(first);
 
-    // A claimant whose operation Shopify refused: the others read their orders alone at once.
+    // A claimant whose start Shopify refused: the next process tries its own, at once.
     now += 10 * 60_000 + 1;
     const refusing = async () => new Response("unavailable", { status: 503 });
-    expect((await claim(refusing)).ok).toBe(false);
+    expect(await claim(refusing)).toMatch(/^failed/);
     const before = now;
-    expect((await claim()).ok).toBe(false);
+    const retried = await claim();
+    expect(retried).toMatch(/^gid:\/\/shopify\/BulkOperation\//);
+    expect(retried).not.toBe(later);
     expect(now).toBe(before);
+
+    // A claimant that stopped before Shopify answered: another process waits 30 s, then starts one.
+    now += 10 * 60_000 + 1;
+    await db.bulkRun.update({
+      where: { id: runId },
+      data: { bulkReadClaimedAt: new Date(now), bulkReadOperation: null },
+    });
+    const overtaking = await claim();
+    expect(overtaking).toMatch(/^gid:\/\/shopify\/BulkOperation\//);
+    expect(overtaking).not.toBe(retried);
+    expect(now - before).toBeGreaterThan(10 * 60_000 + 30_000);
   });
 
   it("reads a small run's orders one by one", async () => {

@@ -51,13 +51,13 @@ export type RunReadDeps = { db: PrismaClient; shop: string; admin: AdminGraphqlC
 
 // A run has one bulk operation, whichever worker process's check asks first: Shopify runs at most
 // five of a shop's bulk queries at once (API 2026-01 on), and one a process would pass that with
-// three workers and two runs, sending the rest to read their orders one by one. The first process
-// claims the run's read in its row and records the operation it started; the others wait for that
-// and follow the same operation. A claim older than KEEP_MS is taken afresh, as this process's
-// own reads expire then.
+// three workers and two runs, sending the rest to read their orders one by one. A process claims
+// the run's read in its row and records the operation it started; the others follow it. The read
+// is claimed afresh when the claim is older than KEEP_MS (this process's own reads expire then),
+// when the claimant's start failed (each process tries once, as when each read for itself), and
+// when the claimant recorded nothing within CLAIM_WAIT_MS (it stopped between its claim and
+// Shopify's answer).
 const FAILED_OPERATION = "failed";
-// How long a process waits for the claiming process to start the operation before its checks read
-// their orders alone (the claimant may have stopped between its claim and Shopify's answer).
 const CLAIM_WAIT_MS = 30_000;
 
 export async function claimRunBulkRead(
@@ -69,32 +69,51 @@ export async function claimRunBulkRead(
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? delay;
   const run = { id: runId, shop: deps.shop };
-  const claimed = await deps.db.bulkRun.updateMany({
-    where: {
-      ...run,
-      OR: [{ bulkReadClaimedAt: null }, { bulkReadClaimedAt: { lt: new Date(now() - KEEP_MS) } }],
-    },
-    data: { bulkReadClaimedAt: new Date(now()), bulkReadOperation: null },
-  });
-  if (claimed.count === 1) {
-    const started = await startOrdersBulkRead(deps.admin, orderGids);
-    await deps.db.bulkRun.updateMany({
-      where: run,
-      data: { bulkReadOperation: started.ok ? started.value : FAILED_OPERATION },
-    });
-    return started;
-  }
-  const deadline = now() + CLAIM_WAIT_MS;
+  // Long enough for a claimant that stopped to be overtaken, and for that one's start.
+  const deadline = now() + 2 * CLAIM_WAIT_MS;
   for (;;) {
+    const claimedAt = new Date(now());
+    const claimed = await deps.db.bulkRun.updateMany({
+      where: {
+        ...run,
+        OR: [
+          { bulkReadClaimedAt: null },
+          { bulkReadClaimedAt: { lt: new Date(now() - KEEP_MS) } },
+          { bulkReadOperation: FAILED_OPERATION },
+          { bulkReadOperation: null, bulkReadClaimedAt: { lt: new Date(now() - CLAIM_WAIT_MS) } },
+        ],
+      },
+      data: { bulkReadClaimedAt: claimedAt, bulkReadOperation: null },
+    });
+    if (claimed.count === 1) return startClaimedBulkRead(deps, run, claimedAt, orderGids);
     const row = await deps.db.bulkRun.findFirst({ where: run, select: { bulkReadOperation: true } });
     const operation = row?.bulkReadOperation;
     if (operation && operation !== FAILED_OPERATION) return ok(operation);
-    if (!row || operation === FAILED_OPERATION || now() >= deadline) {
-      return err(
-        createShopifyError("NETWORK_ERROR", `bulk read of run ${runId}: no operation from the process that claimed it`),
-      );
+    if (!row || now() >= deadline) {
+      return err(createShopifyError("NETWORK_ERROR", `bulk read of run ${runId}: no operation started for it`));
     }
     await sleep(options.pollMs ?? 1_000);
+  }
+}
+
+async function startClaimedBulkRead(
+  deps: RunReadDeps,
+  run: { id: string; shop: string },
+  claimedAt: Date,
+  orderGids: readonly OrderGid[],
+): Promise<Result<string, ShopifyError>> {
+  let operation = FAILED_OPERATION;
+  try {
+    const started = await startOrdersBulkRead(deps.admin, orderGids);
+    if (started.ok) operation = started.value;
+    return started;
+  } finally {
+    // Only while the claim is still this one's: a process that overtook a claim it took for
+    // stopped keeps its own operation.
+    await deps.db.bulkRun.updateMany({
+      where: { ...run, bulkReadClaimedAt: claimedAt },
+      data: { bulkReadOperation: operation },
+    });
   }
 }
 

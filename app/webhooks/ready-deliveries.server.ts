@@ -35,6 +35,10 @@ export const AUTO_DRAFTS_OFF: OrderWebhookAction = { action: "ignored", reason: 
 async function inTransaction<T>(pool: pg.Pool, work: (runSql: RunSql, client: pg.PoolClient) => Promise<T>) {
   const client = await pool.connect();
   let broken = false;
+  // The pool listens for errors of idle connections only: one that drops while checked out (a
+  // server restart) would otherwise end the process. Its query fails too, and the batch with it.
+  const onError = () => (broken = true);
+  client.on("error", onError);
   try {
     await client.query("BEGIN");
     const value = await work(async (sql, values) => (await client.query(sql, values)).rows, client);
@@ -45,6 +49,7 @@ async function inTransaction<T>(pool: pg.Pool, work: (runSql: RunSql, client: pg
     await client.query("ROLLBACK").catch(() => (broken = true));
     throw error;
   } finally {
+    client.off("error", onError);
     client.release(broken);
   }
 }

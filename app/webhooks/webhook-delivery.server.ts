@@ -82,8 +82,13 @@ export async function recordFreshOnPostgresql(
   runSql: RunSql,
   candidates: readonly WebhookDelivery[],
 ): Promise<Set<string>> {
-  const values = candidates.map(rowOf).flatMap((row) => [randomUUID(), row.shop, row.topic, row.eventKey, new Date()]);
-  const rows = candidates.map((_, i) => `($${i * 5 + 1}, $${i * 5 + 2}, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5})`);
+  const values = candidates.map(rowOf).flatMap((row) => [randomUUID(), row.shop, row.topic, row.eventKey]);
+  // The column holds UTC without a zone, as Prisma writes every date: the database's clock, read
+  // in UTC, is the same value through Prisma's driver and through `pg` (which would send a Date in
+  // the process's own zone).
+  const rows = candidates.map(
+    (_, i) => `($${i * 4 + 1}, $${i * 4 + 2}, $${i * 4 + 3}, $${i * 4 + 4}, now() AT TIME ZONE 'UTC')`,
+  );
   const recorded = (await runSql(
     `INSERT INTO "WebhookDelivery" ("id", "shop", "topic", "eventKey", "receivedAt") VALUES ${rows.join(", ")}
      ON CONFLICT ("shop", "topic", "eventKey") DO NOTHING RETURNING "shop", "topic", "eventKey"`,

@@ -21,7 +21,9 @@ const ready = (fulfillmentOrder: number) =>
     db,
     {
       shop: TEST_SHOP,
-      topic: "FULFILLMENT_ORDERS_ORDER_ROUTING_COMPLETE",
+      // Released holds go through processDeliveryOnce's Prisma transaction (the other ready topics
+      // are recorded outside Prisma, test/postgresql/ready-deliveries.test.ts).
+      topic: "FULFILLMENT_ORDERS_HOLD_RELEASED",
       eventId: randomUUID(),
       webhookId: randomUUID(),
     },

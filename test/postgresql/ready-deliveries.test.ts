@@ -75,6 +75,30 @@ describe("fulfillment orders ready to ship, on PostgreSQL", () => {
     expect((await storedJobs()).size).toBe(3);
   });
 
+  it("drafts for the shops of a batch that have automatic drafts on, and only those", async () => {
+    const OFF_SHOP = "drafts-off.myshopify.com";
+    await db.shopSettings.create({ data: { shop: TEST_SHOP, autoDraft: true } });
+    await db.shopSettings.create({ data: { shop: OFF_SHOP, autoDraft: false } });
+    const deliver = (shop: string, fulfillmentOrder: number) =>
+      handleFulfillmentOrderWebhook(
+        db,
+        { shop, topic: "FULFILLMENT_ORDERS_SCHEDULED_FULFILLMENT_ORDER_READY", eventId: randomUUID(), webhookId: "w" },
+        { fulfillment_order: { id: `gid://shopify/FulfillmentOrder/${fulfillmentOrder}` } },
+      );
+    const outcomes = await Promise.all([deliver(TEST_SHOP, 301), deliver(OFF_SHOP, 302), deliver(TEST_SHOP, 303)]);
+    expect(outcomes.map((o) => o.status === "processed" && o.value.ok && o.value.value.action)).toEqual([
+      "enqueued",
+      "ignored",
+      "enqueued",
+    ]);
+    expect([...(await storedJobs()).values()].sort()).toEqual([
+      "gid://shopify/FulfillmentOrder/301",
+      "gid://shopify/FulfillmentOrder/303",
+    ]);
+    // Every delivery recorded, the shop's off or not.
+    expect(await db.webhookDelivery.count()).toBe(3);
+  });
+
   it("records the delivery and enqueues nothing while the shop's automatic drafts are off", async () => {
     await db.shopSettings.create({ data: { shop: TEST_SHOP, autoDraft: false } });
     expect(await ready(201, "off")).toEqual({

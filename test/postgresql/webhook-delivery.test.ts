@@ -56,7 +56,9 @@ describe("recording deliveries beside another web process", () => {
       };
       // "a" goes first and alone; "e", "g" and "h" arrive meanwhile and share the next batch,
       // whose insert waits for the other process's row.
-      const outcomes = Promise.all(["a", "e", "g", "h"].map((key) => processDeliveryOnce(db, delivery(key), effectOf(key))));
+      const outcomes = Promise.all(
+        ["a", "e", "g", "h"].map((key) => processDeliveryOnce(db, delivery(key), effectOf(key))),
+      );
       await waitForLockWaiter(admin);
       await other.query("COMMIT");
 
