@@ -16,8 +16,8 @@ import { err, ok, type Result } from "~/utils/result";
 // BULK_READ_MIN_ORDERS or more reads its orders with one bulk operation instead (free of query
 // cost, a few seconds to complete) and the shop once. Every worker process follows the run's one
 // operation (claimRunBulkRead; in a process, the first check job of the run follows it and the
-// others wait for that), and keeps its result for KEEP_MS. An order
-// the bulk read did not give, or a bulk read that failed, is read on its own as before.
+// others wait for that), and keeps its result for KEEP_MS. An order the bulk read did not give,
+// or a bulk read that failed, is read on its own as before.
 //
 // While the bulk operation runs (8 s for 1,000 orders at the emulator, longer on a busy store)
 // the checks need not stand idle where the shop's bucket is large: a check reads its order on its
@@ -128,9 +128,10 @@ async function readRun(deps: RunReadDeps, runId: string, options: BulkReadOption
     return gid ? [gid] : [];
   });
   if (orderGids.length < BULK_READ_MIN_ORDERS) return null;
-  const operation = await claimRunBulkRead(deps, runId, orderGids, options);
   const [orders, shop] = await Promise.all([
-    operation.ok ? followOrdersBulkRead(deps.admin, operation.value, options) : operation,
+    claimRunBulkRead(deps, runId, orderGids, options).then((operation) =>
+      operation.ok ? followOrdersBulkRead(deps.admin, operation.value, options) : operation,
+    ),
     getShopAndLocations(deps.admin),
   ]);
   if (!orders.ok) {

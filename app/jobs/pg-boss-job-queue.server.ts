@@ -167,13 +167,17 @@ function toPgBossJob<P>(kind: JobKind<P>, shop: string, payload: P, options: Enq
   };
 }
 
-/** One job by `send`; a de-duplication key already held answers with its holder's id. */
-async function sendJob(boss: PgBoss, database: IDatabase, viaCaller: boolean, name: string, job: BatchedJob) {
+/**
+ * One job by `send`, through the caller's `connection` (its transaction) or else pg-boss's own
+ * pool; a de-duplication key already held answers with its holder's id.
+ */
+async function sendJob(boss: PgBoss, connection: IDatabase | null, name: string, job: BatchedJob) {
   const { singletonKey } = job.options;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const id = await boss.send(name, job.data, { ...job.options, ...(viaCaller ? { db: database } : {}) });
+    const id = await boss.send(name, job.data, { ...job.options, ...(connection ? { db: connection } : {}) });
     if (id) return { jobId: id, status: "enqueued" as const };
-    const holder = (await readKeyHolders(database, PG_BOSS_SCHEMA, name, [singletonKey])).get(singletonKey);
+    const holders = await readKeyHolders(connection ?? boss.getDb(), PG_BOSS_SCHEMA, name, [singletonKey]);
+    const holder = holders.get(singletonKey);
     if (holder) return { jobId: holder, status: "duplicate" as const };
   }
   throw new Error(`enqueue ${name}: the de-duplication key ${singletonKey} kept changing hands`);
@@ -193,12 +197,12 @@ export async function enqueueWithPgBoss<P>(
 ): Promise<EnqueueResult> {
   const job = toPgBossJob(kind, shop, payload, options);
   await ensureQueue(boss, kind.name);
-  const database = db ? prismaDatabase(db) : boss.getDb();
-  if (isBatchingEnqueues(db)) {
-    const batched = await enqueueBatched(boss, db, database, PG_BOSS_SCHEMA, kind.name, job);
+  const connection = db ? prismaDatabase(db) : null;
+  if (connection && isBatchingEnqueues(db)) {
+    const batched = await enqueueBatched(boss, db, connection, PG_BOSS_SCHEMA, kind.name, job);
     if (batched) return batched;
   }
-  return sendJob(boss, database, db !== null, kind.name, job);
+  return sendJob(boss, connection, kind.name, job);
 }
 
 /**
@@ -217,7 +221,7 @@ export async function enqueueManyWithPgBoss<P>(
   await ensureQueue(boss, kind.name);
   const inserted = await insertJobs(boss, connection, PG_BOSS_SCHEMA, kind.name, built);
   return Promise.all(
-    inserted.map((result, i) => result ?? sendJob(boss, connection, true, kind.name, built[i] as BatchedJob)),
+    inserted.map((result, i) => result ?? sendJob(boss, connection, kind.name, built[i] as BatchedJob)),
   );
 }
 

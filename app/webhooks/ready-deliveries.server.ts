@@ -8,7 +8,7 @@ import { createGroupCommit } from "./group-commit";
 import type { OrderWebhookAction, OrderWebhookError } from "./order-webhooks.server";
 import {
   type DeliveryOutcome,
-  firstOfEachEvent,
+  recordFirstOfEachEvent,
   recordFreshOnPostgresql,
   type RunSql,
   type WebhookDelivery,
@@ -19,8 +19,8 @@ import {
 // Through Prisma a batch of them cost a web process ~1.5 ms of CPU a delivery and most of what its
 // garbage collector kept; here the same statements (the delivery rows, the shops' switches, one
 // pg-boss insert) run on a `pg` connection, in one transaction a batch, for a fifth of that.
-// The outcome is the one processDeliveryOnce's effect gives (order-webhooks.server.ts), and the
-// webhook tests run on both databases, so each path is held to the other.
+// The outcome is the one processDeliveryOnce's effect gives (order-webhooks.server.ts): the webhook
+// tests expect the same on SQLite, which takes that path, and on PostgreSQL, which takes this one.
 
 export type ReadyDelivery = {
   readonly delivery: WebhookDelivery;
@@ -56,12 +56,11 @@ async function inTransaction<T>(pool: pg.Pool, work: (runSql: RunSql, client: pg
 
 async function writeReadyBatch(pool: pg.Pool, batch: readonly ReadyDelivery[]): Promise<ReadyOutcome[]> {
   return inTransaction(pool, async (runSql, client) => {
-    const firstOfEvent = firstOfEachEvent(batch, (ready) => ready.delivery);
-    const recorded = await recordFreshOnPostgresql(
-      runSql,
-      [...firstOfEvent.values()].map((ready) => ready.delivery),
+    const fresh = await recordFirstOfEachEvent(
+      batch,
+      (ready) => ready.delivery,
+      (deliveries) => recordFreshOnPostgresql(runSql, deliveries),
     );
-    const fresh = [...firstOfEvent].filter(([key]) => recorded.has(key)).map(([, ready]) => ready);
     const shops = [...new Set(fresh.map((ready) => ready.delivery.shop))];
     const drafting = new Set(
       shops.length === 0

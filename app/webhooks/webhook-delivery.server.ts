@@ -73,7 +73,7 @@ export type RunSql = (sql: string, values: unknown[]) => Promise<unknown[]>;
 
 /**
  * On PostgreSQL: records the deliveries not recorded before, in the caller's transaction, and
- * returns their keys (as `firstOfEachEvent` keys them). Several web processes write at once: a plain insert of an
+ * returns their keys (as `recordFirstOfEachEvent` keys them). Several web processes write at once: a plain insert of an
  * event another process recorded first would fail and abort the batch's whole transaction. One
  * statement skips those and names what it recorded (and costs one query, where Prisma's read and
  * write cost two).
@@ -98,16 +98,22 @@ export async function recordFreshOnPostgresql(
 }
 
 /**
- * A batch's items by their delivery's key. A repeat inside a batch is the later of two deliveries
- * of one event: the first one counts.
+ * Records a batch's deliveries through `record` (it returns the keys of those not recorded before)
+ * and answers the items whose delivery it recorded. A repeat inside a batch is the later of two
+ * deliveries of one event: the first one counts.
  */
-export function firstOfEachEvent<T>(batch: readonly T[], deliveryOf: (item: T) => WebhookDelivery): Map<string, T> {
+export async function recordFirstOfEachEvent<T>(
+  batch: readonly T[],
+  deliveryOf: (item: T) => WebhookDelivery,
+  record: (deliveries: WebhookDelivery[]) => Promise<Set<string>>,
+): Promise<T[]> {
   const first = new Map<string, T>();
   for (const item of batch) {
     const key = deliveryKeyOf(deliveryOf(item));
     if (!first.has(key)) first.set(key, item);
   }
-  return first;
+  const recorded = await record([...first.values()].map(deliveryOf));
+  return [...first].filter(([key]) => recorded.has(key)).map(([, item]) => item);
 }
 
 // Records the batch's deliveries not recorded before and returns their keys.
@@ -130,12 +136,11 @@ async function recordFresh(tx: Prisma.TransactionClient, candidates: readonly We
 
 async function processBatch(db: PrismaClient, batch: readonly Pending[]): Promise<DeliveryOutcome<unknown>[]> {
   return db.$transaction(async (tx) => {
-    const firstOfEvent = firstOfEachEvent(batch, (pending) => pending.delivery);
-    const recorded = await recordFresh(
-      tx,
-      [...firstOfEvent.values()].map((pending) => pending.delivery),
+    const fresh = await recordFirstOfEachEvent(
+      batch,
+      (pending) => pending.delivery,
+      (deliveries) => recordFresh(tx, deliveries),
     );
-    const fresh = [...firstOfEvent].filter(([key]) => recorded.has(key)).map(([, pending]) => pending);
     const outcomes = new Map<Pending, DeliveryOutcome<unknown>>();
     if (providerOf(tx) === "postgresql") {
       // Side by side, so the jobs they enqueue go out as one insert (pg-boss-batched-enqueue.server.ts).
