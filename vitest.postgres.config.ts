@@ -9,6 +9,7 @@ export default defineConfig({
   test: {
     ...base.test,
     include: ["app/**/*.test.{ts,tsx}", "test/postgresql/**/*.test.ts"],
-    exclude: ["**/node_modules/**"],
+    // The Job table is SQLite's queue; PostgreSQL's is pg-boss (ADR 26), whose tests are in test/postgresql/.
+    exclude: ["**/node_modules/**", "app/jobs/prisma-job-queue.*.test.ts"],
   },
 });

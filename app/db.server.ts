@@ -1,9 +1,9 @@
 import type { PrismaClient } from "@prisma/client";
 
-import { createPrismaClient } from "./db-client.server";
+import { createPrismaClient } from "./db/client.server";
 import { getEnv } from "./env.server";
 
-export { createPrismaClient, isPostgresqlUrl } from "./db-client.server";
+export { createPrismaClient, isPostgresqlUrl } from "./db/client.server";
 
 // One client per process; in development Vite reloads modules, so keep it on globalThis to
 // avoid opening a new connection on every change.

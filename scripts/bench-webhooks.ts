@@ -339,7 +339,7 @@ async function main(): Promise<{ result: string; code: number }> {
   const argv = process.argv.slice(2);
   const plan = planFromArgs(argv) ?? DEFAULT_BENCH_PLAN;
   const database = await openBenchDatabase(argv);
-  const { createPrismaClient } = await import("../app/db-client.server");
+  const { createPrismaClient } = await import("../app/db/client.server");
   const { DEFAULT_WEBHOOK_RETRY } = await import("../emulator/shopify/webhooks");
 
   const organization = demoShippingOrganization();

@@ -40,8 +40,8 @@ import { promisify } from "node:util";
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { PrismaClient } from "@prisma/client";
 
-import { createPrismaClient, isPostgresqlUrl } from "../app/db-client.server";
-import { providerOf } from "../app/jobs/prisma-job-queue.server";
+import { createPrismaClient, isPostgresqlUrl } from "../app/db/client.server";
+import { byDatabase } from "../app/db/database-kind.server";
 import { setShippingApiKey } from "../app/settings/settings.server";
 import { connectShippingEvents } from "../app/settings/shipping-event-endpoint.server";
 import { createShippingClient } from "../app/shipping/client.server";
@@ -269,9 +269,10 @@ async function emptyAppTables(
 ): Promise<void> {
   const keep = options.keepSessions ? "'Session'" : "''";
   const tables = await db.$queryRawUnsafe<{ name: string }[]>(
-    providerOf(db) === "postgresql"
-      ? `SELECT tablename::text AS name FROM pg_tables WHERE schemaname = 'public' AND tablename NOT IN ('_app_migrations', ${keep})`
-      : `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('_prisma_migrations', ${keep})`,
+    byDatabase(db, {
+      postgresql: `SELECT tablename::text AS name FROM pg_tables WHERE schemaname = 'public' AND tablename NOT IN ('_app_migrations', ${keep})`,
+      sqlite: `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('_prisma_migrations', ${keep})`,
+    }),
   );
   for (const { name } of tables) await db.$executeRawUnsafe(`DELETE FROM "${name.replace(/"/g, "")}"`);
 }

@@ -8,16 +8,16 @@
 // 20 s), hand the rest back to the queue, exit 0. See docs/decisions/0007-job-queue.md.
 
 import db from "../app/db.server";
+import { byDatabase } from "../app/db/database-kind.server";
 import { getEnv } from "../app/env.server";
 import { SQLITE_WORKER_REFUSAL } from "../app/jobs/in-process-worker.server";
-import { providerOf } from "../app/jobs/prisma-job-queue.server";
 import { stopPgBosses } from "../app/jobs/queue.server";
 import { createAppJobWorker } from "../app/jobs/worker-jobs.server";
 import { runWorkerProcess, workerGraceMs } from "../app/jobs/worker-process.server";
 import { stopWithDemoParent } from "./demo-parent";
 
 getEnv(); // a bad environment stops the worker at boot, with the variable's name
-if (providerOf(db) !== "postgresql") {
+if (byDatabase(db, { sqlite: true, postgresql: false })) {
   console.error(SQLITE_WORKER_REFUSAL);
   process.exit(1);
 }

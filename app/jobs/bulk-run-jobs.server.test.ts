@@ -5,6 +5,7 @@ import { confirmBulkRun } from "~/bulk/bulk-buying.server";
 import { type BulkRunView, getBulkRun } from "~/bulk/bulk-run-view.server";
 import { startBulkRun } from "~/bulk/bulk-runs.server";
 import db, { createPrismaClient } from "~/db.server";
+import { databaseKindOf } from "~/db/database-kind.server";
 import { PURCHASE_LEASE_MS } from "~/labels/purchase.server";
 import type { FetchLike } from "~/shipping/client.server";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
@@ -31,7 +32,6 @@ import {
   enqueueBulkCheck,
 } from "./bulk-run-jobs.server";
 import type { JobDefinition, JobWorker } from "./job-queue";
-import { providerOf } from "./prisma-job-queue.server";
 import { jobQueueFor } from "./queue.server";
 
 // Issue 12's acceptance run: 50 orders through the real worker (the production job definitions,
@@ -66,7 +66,7 @@ afterEach(async () => {
  * the restarted process opens the file after the killed one, so both use the app's client.
  */
 function processClient(): PrismaClient {
-  if (providerOf(db) !== "postgresql") return db;
+  if (databaseKindOf(db) !== "postgresql") return db;
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL not set by the test setup");
   const client = createPrismaClient(url);
@@ -318,7 +318,7 @@ describe("a bulk run through the real job worker", () => {
           // the faked Date does not move, so B's worker reads the real clock there (with the faked
           // one every job B claimed would look past its lease). The Job table's leases are written
           // by the worker's own clock, so on SQLite it keeps the faked one that passed A's.
-          ...(providerOf(dbB) === "postgresql" ? { now: realNow } : {}),
+          ...(databaseKindOf(dbB) === "postgresql" ? { now: realNow } : {}),
         },
       );
     workerB.start();

@@ -4,19 +4,19 @@ import type { PrismaClient } from "@prisma/client";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import db from "~/db.server";
+import { databaseKindOf } from "~/db/database-kind.server";
 
 import { enqueueTestJob, findJob } from "../../test/helpers/jobs";
 import { ROOT } from "../../test/setup/database";
 import { TEST_SHOP } from "../../test/setup/test-env";
 import { runsWorkerInProcess, startWorkerInProcess } from "./in-process-worker.server";
-import { providerOf } from "./prisma-job-queue.server";
 
 // ADR 19: one process on SQLite. The app process runs the jobs itself (entry.server.tsx starts
 // this once), and `npm run worker` refuses SQLite; on PostgreSQL the app process only enqueues.
 
 const SIGNAL = "SIGUSR2";
 const clientOn = (provider: string) => ({ _activeProvider: provider }) as unknown as PrismaClient;
-const sqlite = providerOf(db) === "sqlite";
+const sqlite = databaseKindOf(db) === "sqlite";
 
 afterEach(() => {
   process.removeAllListeners(SIGNAL);

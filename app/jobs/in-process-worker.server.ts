@@ -1,7 +1,8 @@
 import type { PrismaClient } from "@prisma/client";
 
+import { byDatabase } from "~/db/database-kind.server";
+
 import type { WorkerStopReport } from "./job-queue";
-import { providerOf } from "./prisma-job-queue.server";
 import { createAppJobWorker } from "./worker-jobs.server";
 import { runWorkerProcess, workerGraceMs, type WorkerProcessOptions } from "./worker-process.server";
 
@@ -30,7 +31,7 @@ export const SQLITE_WORKER_REFUSAL =
 
 /** Whether the app process runs the job worker: on SQLite, outside tests. */
 export function runsWorkerInProcess(db: PrismaClient, nodeEnv: string | undefined): boolean {
-  return nodeEnv !== "test" && providerOf(db) !== "postgresql";
+  return nodeEnv !== "test" && byDatabase(db, { sqlite: true, postgresql: false });
 }
 
 // After the worker stopped on SIGTERM, the HTTP server (closed by the same signal: server/start.ts's

@@ -2,7 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 
-import db, { createPrismaClient } from "~/db.server";
+import db from "~/db.server";
 
 import { TEST_SHOP } from "../../test/setup/test-env";
 import { type JobDefinition, type JobWorker, PermanentJobError } from "./job-queue";
@@ -10,7 +10,6 @@ import {
   createPrismaJobQueue,
   createPrismaJobStore,
   listDeadJobs,
-  providerOf,
   retryDeadJob,
   stopShopJobs,
 } from "./prisma-job-queue.server";
@@ -24,19 +23,9 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-// Several worker processes share a database only on PostgreSQL; on SQLite the worker runs inside
-// the one process that owns the file (ADR 19).
-const onPostgresql = providerOf(db) === "postgresql";
-
-/** Another process's database client: its own on PostgreSQL, the app's on SQLite. */
-function secondProcess(): PrismaClient {
-  if (!onPostgresql) return db;
-  const url = process.env.DATABASE_URL;
-  if (!url) throw new Error("DATABASE_URL not set by the test setup");
-  const client = createPrismaClient(url);
-  cleanups.push(() => client.$disconnect());
-  return client;
-}
+// On SQLite the worker runs inside the one process that owns the file (ADR 19): "another
+// process" is the app's own client.
+const secondProcess = (): PrismaClient => db;
 
 function started(worker: JobWorker): JobWorker {
   worker.start();
@@ -133,21 +122,6 @@ describe("the job queue", () => {
       createPrismaJobQueue(db).enqueue(definition, TEST_SHOP, { n: "one" } as unknown as { n: number }),
     ).rejects.toThrow();
     expect(await db.job.count()).toBe(0);
-  });
-
-  it.runIf(onPostgresql)("never runs a job twice when two worker processes share one database", async () => {
-    const { definition, runs } = countingJob({ ms: 5, concurrency: 3 });
-    const queue = createPrismaJobQueue(db);
-    const ids = [];
-    for (let n = 0; n < 40; n++) ids.push((await queue.enqueue(definition, TEST_SHOP, { n })).jobId);
-
-    const options = { pollIntervalMs: 5, log: quiet };
-    started(createPrismaJobQueue(db).createWorker([definition], options));
-    started(createPrismaJobQueue(secondProcess()).createWorker([definition], options));
-    await expect.poll(() => db.job.count({ where: { status: "done" } }), { timeout: 15_000, interval: 20 }).toBe(40);
-
-    expect(runs.size).toBe(40);
-    expect([...runs.values()].every((count) => count === 1)).toBe(true);
   });
 
   it("retries a failing job with exponential backoff, then keeps it as dead with its last error", async () => {

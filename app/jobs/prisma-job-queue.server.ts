@@ -23,10 +23,11 @@ import {
   type JobStore,
 } from "./job-worker.server";
 
-// The default queue adapter: jobs are rows of the app's database (SQLite by default), claimed the
-// way labels are (ADR 5): one conditional update from the state a job may leave, with a fresh
-// token and a lease; every later write is conditional on that token. Never SQLite's lock, so the
-// same code holds on PostgreSQL. See docs/decisions/0007-job-queue.md.
+// The queue adapter on SQLite: jobs are rows of the app's database, claimed the way labels are
+// (ADR 5): one conditional update from the state a job may leave, with a fresh token and a lease;
+// every later write is conditional on that token. PostgreSQL runs its jobs on pg-boss
+// (pg-boss-job-queue.server.ts; ADR 26 removed this table's PostgreSQL path, which only tests
+// reached). See docs/decisions/0007-job-queue.md.
 
 export type JobStatus = "queued" | "running" | "done" | "dead" | "cancelled";
 
@@ -46,36 +47,6 @@ export const ended = (status: JobStatus, now: Date, lastError?: string) => ({
   ...(lastError === undefined ? {} : { lastError }),
 });
 
-/** The client's provider: "sqlite" or "postgresql" (a transaction's client says its parent's). */
-export function providerOf(db: Prisma.TransactionClient | PrismaClient): string {
-  return (db as unknown as { _activeProvider?: string })._activeProvider ?? "sqlite";
-}
-
-// On PostgreSQL a failed statement aborts its whole transaction, so the insert that finds the key
-// taken must not fail: ON CONFLICT DO NOTHING, then the holder is read. (SQLite goes on after a
-// failed statement, so there the insert is tried and its conflict caught.) The insert waits for a
-// transaction holding the same key to end, so the holder read after it is committed.
-async function enqueueOnPostgresql(
-  db: Prisma.TransactionClient,
-  job: { shop: string; name: string; payload: string; dedupeKey: string; runAt: Date; maxAttempts: number },
-): Promise<EnqueueResult> {
-  // Prisma writes UTC; the column's own default would be the server's local time.
-  const now = new Date();
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const inserted = await db.$queryRaw<{ id: string }[]>`
-      INSERT INTO "Job" ("id", "shop", "name", "payload", "dedupeKey", "status", "runAt", "maxAttempts", "createdAt", "updatedAt")
-      VALUES (${randomUUID()}, ${job.shop}, ${job.name}, ${job.payload}, ${job.dedupeKey}, 'queued',
-              ${job.runAt}, ${job.maxAttempts}, ${now}, ${now})
-      ON CONFLICT ("dedupeKey") DO NOTHING
-      RETURNING "id"`;
-    const created = inserted[0];
-    if (created) return { jobId: created.id, status: "enqueued" };
-    const holder = await db.job.findUnique({ where: { dedupeKey: job.dedupeKey }, select: { id: true } });
-    if (holder) return { jobId: holder.id, status: "duplicate" };
-  }
-  throw new Error(`enqueue ${job.name}: the job holding ${job.dedupeKey} kept ending before it could be read`);
-}
-
 export async function enqueueJob<P>(
   db: Prisma.TransactionClient,
   definition: JobKind<P>,
@@ -88,16 +59,6 @@ export async function enqueueJob<P>(
   const dedupeKey = options.dedupeKey === undefined ? null : dedupeKeyFor(shop, definition.name, options.dedupeKey);
   const maxAttempts = options.maxAttempts ?? definition.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const runAt = options.runAt ?? new Date();
-  if (dedupeKey && providerOf(db) === "postgresql") {
-    return enqueueOnPostgresql(db, {
-      shop,
-      name: definition.name,
-      payload: JSON.stringify(parsed),
-      dedupeKey,
-      runAt,
-      maxAttempts,
-    });
-  }
   // The job holding the key may end between our insert and our read: try again then.
   for (let attempt = 0; attempt < 3; attempt++) {
     try {

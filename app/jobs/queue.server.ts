@@ -1,6 +1,7 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 import type { Db as IDatabase, PgBoss } from "pg-boss";
 
+import { byDatabase } from "~/db/database-kind.server";
 import { getEnv } from "~/env.server";
 
 import type { EnqueueOptions, EnqueueResult, JobKind, JobQueue } from "./job-queue";
@@ -17,7 +18,6 @@ import {
 import {
   createPrismaJobQueue,
   enqueueJob as enqueuePrismaJob,
-  providerOf,
   stopShopJobs as stopPrismaShopJobs,
 } from "./prisma-job-queue.server";
 
@@ -59,8 +59,6 @@ const workerBoss = () => {
   return pgBossFor(env.DATABASE_URL, { superviseIntervalSeconds: env.PG_BOSS_SUPERVISE_SECONDS });
 };
 
-const onPostgresql = (db: Prisma.TransactionClient | PrismaClient) => providerOf(db) === "postgresql";
-
 /** Enqueues in the caller's transaction: the job exists exactly when the transaction commits. */
 export async function enqueueJob<P>(
   tx: Prisma.TransactionClient,
@@ -69,8 +67,10 @@ export async function enqueueJob<P>(
   payload: P,
   options?: EnqueueOptions,
 ): Promise<EnqueueResult> {
-  if (onPostgresql(tx)) return enqueueWithPgBoss(await appBoss(), tx, kind, shop, payload, options);
-  return enqueuePrismaJob(tx, kind, shop, payload, options);
+  return byDatabase(tx, {
+    sqlite: () => enqueuePrismaJob(tx, kind, shop, payload, options),
+    postgresql: async () => enqueueWithPgBoss(await appBoss(), tx, kind, shop, payload, options),
+  })();
 }
 
 /**
@@ -87,23 +87,29 @@ export async function enqueueJobsOnConnection<P>(
 
 /** The shop uninstalled or was erased: in the caller's transaction, its queued and running jobs stop. */
 export async function stopShopJobs(tx: Prisma.TransactionClient, shop: string): Promise<{ cancelled: number }> {
-  if (onPostgresql(tx)) return stopShopJobsWithPgBoss(await appBoss(), tx, shop);
-  return stopPrismaShopJobs(tx, shop);
+  return byDatabase(tx, {
+    sqlite: () => stopPrismaShopJobs(tx, shop),
+    postgresql: async () => stopShopJobsWithPgBoss(await appBoss(), tx, shop),
+  })();
 }
 
 /** shop/redact: every job of the shop is deleted, finished or not. */
 export async function eraseShopJobs(tx: Prisma.TransactionClient, shop: string): Promise<{ deleted: number }> {
   await stopShopJobs(tx, shop);
-  if (onPostgresql(tx)) return eraseShopJobsWithPgBoss(await appBoss(), tx, shop);
-  return { deleted: (await tx.job.deleteMany({ where: { shop } })).count };
+  return byDatabase(tx, {
+    sqlite: async () => ({ deleted: (await tx.job.deleteMany({ where: { shop } })).count }),
+    postgresql: async () => eraseShopJobsWithPgBoss(await appBoss(), tx, shop),
+  })();
 }
 
 /** The queue for this database's client: pg-boss on PostgreSQL, the Job table on SQLite. */
 export function jobQueueFor(db: PrismaClient): JobQueue {
-  if (!onPostgresql(db)) return createPrismaJobQueue(db);
-  // Workers supervise (expiry, retention); everything else uses the boss that supervises nothing.
-  return {
-    ...createPgBossJobQueue(appBoss),
-    createWorker: (definitions, options) => createPgBossWorker(workerBoss, definitions, options),
-  };
+  return byDatabase(db, {
+    sqlite: () => createPrismaJobQueue(db),
+    // Workers supervise (expiry, retention); everything else uses the boss that supervises nothing.
+    postgresql: (): JobQueue => ({
+      ...createPgBossJobQueue(appBoss),
+      createWorker: (definitions, options) => createPgBossWorker(workerBoss, definitions, options),
+    }),
+  })();
 }

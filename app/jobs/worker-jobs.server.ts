@@ -2,6 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 import { SessionNotFoundError } from "@shopify/shopify-app-remix/server";
 
 import { resumeStrandedBulkItems } from "~/bulk/bulk-buying.server";
+import { byDatabase } from "~/db/database-kind.server";
 import { logFor } from "~/logger.server";
 import { createShippingClientForShop } from "~/settings/settings.server";
 import type { RequestSlots } from "~/shipping/client.server";
@@ -29,7 +30,7 @@ import {
   type JobResultLog,
   type OrderChangeJobDeps,
 } from "./order-change-jobs.server";
-import { providerOf, pruneFinishedJobs } from "./prisma-job-queue.server";
+import { pruneFinishedJobs } from "./prisma-job-queue.server";
 import { jobQueueFor } from "./queue.server";
 import { createShipToRetentionSchedule, SHIP_TO_RETENTION_SCHEDULE } from "./retention-jobs.server";
 import { createShippingEventJob } from "./shipping-event-jobs.server";
@@ -103,9 +104,12 @@ export function createWorkerJobs(
         },
       },
       // The Job table's retention; pg-boss (PostgreSQL) deletes finished jobs itself.
-      ...(providerOf(db) === "sqlite"
-        ? [{ name: "prune-finished-jobs", everyMs: 60 * 60_000, run: async () => void (await pruneFinishedJobs(db)) }]
-        : []),
+      ...byDatabase(db, {
+        sqlite: [
+          { name: "prune-finished-jobs", everyMs: 60 * 60_000, run: async () => void (await pruneFinishedJobs(db)) },
+        ],
+        postgresql: [],
+      }),
       {
         // A bulk item whose job died with its worker on the last attempt is queued again.
         name: "bulk-run-sweep",

@@ -2,7 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 import { afterEach, describe, expect, it } from "vitest";
 
 import db, { createPrismaClient } from "~/db.server";
-import { providerOf } from "~/jobs/prisma-job-queue.server";
+import { databaseKindOf } from "~/db/database-kind.server";
 import type { ShippingClient } from "~/shipping/client.server";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { ok } from "~/utils/result";
@@ -29,7 +29,7 @@ afterEach(async () => {
 
 // Several processes share a database only on PostgreSQL. On SQLite one process owns the file
 // (ADR 19): its jobs run inside it, on the app's client.
-const onPostgresql = providerOf(db) === "postgresql";
+const onPostgresql = databaseKindOf(db) === "postgresql";
 
 /** Another process's database client: its own on PostgreSQL, the app's on SQLite. */
 async function secondProcess(): Promise<PrismaClient> {

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
+import { databaseKindOf } from "~/db/database-kind.server";
 import { listCustomerDataRequests } from "~/privacy/privacy.server";
 import { toAddressKey } from "~/shipments/validate-address.server";
 
@@ -8,7 +9,6 @@ import { insertLabelRow } from "../../test/helpers/label-rows";
 import { createWebhookRequest } from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
-import { providerOf } from "../jobs/prisma-job-queue.server";
 import { action } from "./webhooks.compliance";
 
 const OTHER_SHOP = "other-shop.myshopify.com";
@@ -140,12 +140,12 @@ async function seedShop(shop: string) {
 async function allRows(): Promise<Array<{ table: string; row: Record<string, unknown>; text: string }>> {
   // Every table the database has (not the ones the test knows of), on either provider.
   const tables = await db.$queryRawUnsafe<{ name: string }[]>(
-    providerOf(db) === "postgresql"
+    databaseKindOf(db) === "postgresql"
       ? "SELECT tablename::text AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_app_migrations'"
       : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_prisma_migrations'",
   );
   const rows = [];
-  if (providerOf(db) === "postgresql") {
+  if (databaseKindOf(db) === "postgresql") {
     // The job queue's table on PostgreSQL (pg-boss), where a job's shop is in its data.
     const jobs = await db.$queryRawUnsafe<Record<string, unknown>[]>(
       "SELECT id::text AS id, name, data->>'shop' AS shop, data FROM pgboss.job",

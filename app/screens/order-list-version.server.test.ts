@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import db from "~/db.server";
-import { providerOf } from "~/jobs/prisma-job-queue.server";
+import { databaseKindOf } from "~/db/database-kind.server";
 
 import { insertLabelRow } from "../../test/helpers/label-rows";
 import { TEST_SHOP } from "../../test/setup/test-env";
@@ -11,7 +11,7 @@ import { readOrderListVersion } from "./order-list.server";
 // must find the shop's newest row through an index, not by sorting all of the shop's rows. (The
 // SQL is what Prisma sends for those reads; the tie-break on id is sorted among equal times only.)
 
-const onPostgres = providerOf(db) === "postgresql";
+const onPostgres = databaseKindOf(db) === "postgresql";
 
 /** The query plan, in SQLite's words or PostgreSQL's (sequential scans off: the tables are tiny here). */
 async function planOf(sql: string): Promise<string> {

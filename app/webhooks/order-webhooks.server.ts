@@ -2,7 +2,7 @@ import type { Prisma, PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
 import { clearAutoDraftOutcomesForOrder, listBlockedFulfillmentOrders } from "~/auto-draft/auto-draft-outcomes.server";
-import { postgresqlPoolOf } from "~/db-client.server";
+import { postgresqlPoolOf } from "~/db/client.server";
 import { enqueueAutoDraft, enqueueRecheckLabels } from "~/jobs/order-change-jobs.server";
 import { hasActiveLabels, listActiveLabelsForFulfillmentOrders } from "~/labels/label-repository.server";
 import { type FulfillmentOrderGid, parseFulfillmentOrderGid, parseOrderGid, toOrderGid } from "~/shopify/ids";

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 
 import type { Prisma, PrismaClient } from "@prisma/client";
 
+import { byDatabase } from "~/db/database-kind.server";
 import { batchEnqueues, endBatchedEnqueues } from "~/jobs/pg-boss-batched-enqueue.server";
-import { providerOf } from "~/jobs/prisma-job-queue.server";
 import { isUniqueViolation } from "~/utils/prisma-errors";
 
 import { createGroupCommit } from "./group-commit";
@@ -117,21 +117,49 @@ export async function recordFirstOfEachEvent<T>(
 }
 
 // Records the batch's deliveries not recorded before and returns their keys.
-async function recordFresh(tx: Prisma.TransactionClient, candidates: readonly WebhookDelivery[]): Promise<Set<string>> {
-  if (providerOf(tx) === "postgresql") {
+function recordFresh(tx: Prisma.TransactionClient, candidates: readonly WebhookDelivery[]): Promise<Set<string>> {
+  return byDatabase(tx, {
     // Placeholders only (the generated PostgreSQL client has its own copy of Prisma.sql's class).
-    return recordFreshOnPostgresql((sql, values) => tx.$queryRawUnsafe(sql, ...values), candidates);
-  }
-  // SQLite has one process (ADR 19) and one writer: what is not there now is not written meanwhile.
-  const rows = candidates.map(rowOf);
-  const existing = await tx.webhookDelivery.findMany({
-    where: { OR: rows },
-    select: { shop: true, topic: true, eventKey: true },
-  });
-  const taken = new Set(existing.map(keyOfRow));
-  const fresh = rows.filter((row) => !taken.has(keyOfRow(row)));
-  await tx.webhookDelivery.createMany({ data: fresh });
-  return new Set(fresh.map(keyOfRow));
+    postgresql: () => recordFreshOnPostgresql((sql, values) => tx.$queryRawUnsafe(sql, ...values), candidates),
+    // SQLite has one process (ADR 19) and one writer: what is not there now is not written meanwhile.
+    sqlite: async () => {
+      const rows = candidates.map(rowOf);
+      const existing = await tx.webhookDelivery.findMany({
+        where: { OR: rows },
+        select: { shop: true, topic: true, eventKey: true },
+      });
+      const taken = new Set(existing.map(keyOfRow));
+      const fresh = rows.filter((row) => !taken.has(keyOfRow(row)));
+      await tx.webhookDelivery.createMany({ data: fresh });
+      return new Set(fresh.map(keyOfRow));
+    },
+  })();
+}
+
+// The batch's effects: side by side on PostgreSQL, so the jobs they enqueue go out as one insert
+// (pg-boss-batched-enqueue.server.ts); their order within a batch carries no meaning (Shopify
+// promises none, and two web processes already run deliveries of one shop at once). SQLite's one
+// connection runs them one after another.
+async function runEffects(tx: Prisma.TransactionClient, fresh: readonly Pending[]): Promise<unknown[]> {
+  return byDatabase(tx, {
+    sqlite: async () => {
+      const values: unknown[] = [];
+      for (const pending of fresh) values.push(await pending.effect(tx));
+      return values;
+    },
+    postgresql: async () => {
+      batchEnqueues(tx);
+      try {
+        const settled = await Promise.allSettled(fresh.map((pending) => pending.effect(tx)));
+        return settled.map((result) => {
+          if (result.status === "rejected") throw result.reason;
+          return result.value;
+        });
+      } finally {
+        endBatchedEnqueues(tx);
+      }
+    },
+  })();
 }
 
 async function processBatch(db: PrismaClient, batch: readonly Pending[]): Promise<DeliveryOutcome<unknown>[]> {
@@ -141,24 +169,10 @@ async function processBatch(db: PrismaClient, batch: readonly Pending[]): Promis
       (pending) => pending.delivery,
       (deliveries) => recordFresh(tx, deliveries),
     );
-    const outcomes = new Map<Pending, DeliveryOutcome<unknown>>();
-    if (providerOf(tx) === "postgresql") {
-      // Side by side, so the jobs they enqueue go out as one insert (pg-boss-batched-enqueue.server.ts).
-      // Their order within a batch carries no meaning: Shopify promises none, and two web
-      // processes already run deliveries of one shop at once.
-      batchEnqueues(tx);
-      try {
-        const settled = await Promise.allSettled(fresh.map((pending) => pending.effect(tx)));
-        settled.forEach((result, i) => {
-          if (result.status === "rejected") throw result.reason;
-          outcomes.set(fresh[i] as Pending, { status: "processed", value: result.value });
-        });
-      } finally {
-        endBatchedEnqueues(tx);
-      }
-    } else {
-      for (const pending of fresh) outcomes.set(pending, { status: "processed", value: await pending.effect(tx) });
-    }
+    const values = await runEffects(tx, fresh);
+    const outcomes = new Map<Pending, DeliveryOutcome<unknown>>(
+      fresh.map((pending, i) => [pending, { status: "processed", value: values[i] }]),
+    );
     return batch.map((pending) => outcomes.get(pending) ?? { status: "duplicate" });
   });
 }
@@ -167,7 +181,7 @@ function createBatcher(db: PrismaClient) {
   return createGroupCommit<Pending, DeliveryOutcome<unknown>>({
     writeBatch: (batch) => processBatch(db, batch),
     writeAlone: (pending) => processAlone(db, pending.delivery, pending.effect),
-    batchOne: providerOf(db) === "postgresql",
+    batchOne: byDatabase(db, { sqlite: false, postgresql: true }),
   });
 }
 

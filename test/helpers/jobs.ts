@@ -1,8 +1,8 @@
 import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
+import { databaseKindOf } from "~/db/database-kind.server";
 import type { AnyJobDefinition, EnqueueOptions, JobQueue, WorkerLog, WorkerOptions } from "~/jobs/job-queue";
-import { providerOf } from "~/jobs/prisma-job-queue.server";
 import { jobQueueFor } from "~/jobs/queue.server";
 
 // What tests read of the queue, whichever adapter holds the jobs: the Job table on SQLite,
@@ -50,7 +50,7 @@ function statusOf(row: PgBossRow): JobStatus {
 export async function listJobs(db: PrismaClient, filter: JobFilter = {}): Promise<StoredJob[]> {
   const statuses = filter.status === undefined ? null : [filter.status].flat();
   let jobs: StoredJob[];
-  if (providerOf(db) === "postgresql") {
+  if (databaseKindOf(db) === "postgresql") {
     const rows = await db.$queryRaw<PgBossRow[]>`
       SELECT id::text AS id, name, data->>'shop' AS shop, state::text AS state, data->'payload' AS payload, retry_count,
              started_on IS NOT NULL AS started, coalesce(output->>'dead', '') = 'true' AS dead

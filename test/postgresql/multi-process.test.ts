@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confirmBulkRun } from "../../app/bulk/bulk-buying.server";
 import { getBulkRun } from "../../app/bulk/bulk-run-view.server";
 import { startBulkRun } from "../../app/bulk/bulk-runs.server";
-import { createPrismaClient } from "../../app/db-client.server";
+import { createPrismaClient } from "../../app/db/client.server";
 import { enqueueBulkBuy, enqueueBulkCheck } from "../../app/jobs/bulk-run-jobs.server";
 import { demoShippingOrganization, installBenchApp } from "../../scripts/bench-demo";
 import { DEMO, type RunningDemo, startDemo } from "../../scripts/demo";

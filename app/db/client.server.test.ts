@@ -4,8 +4,8 @@ import { join } from "node:path";
 import type { PrismaClient } from "@prisma/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { ROOT, workerDatabasePath } from "../test/setup/database";
-import { createPrismaClient } from "./db-client.server";
+import { ROOT, workerDatabasePath } from "../../test/setup/database";
+import { createPrismaClient } from "./client.server";
 
 // A migrated SQLite file of the test's own, opened as the app opens its database.
 

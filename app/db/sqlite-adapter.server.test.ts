@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 
 import db from "~/db.server";
 
-// The SQLite adapter as the app opens it (db-client.server.ts), on the test's database file.
+// The SQLite adapter as the app opens it (client.server.ts), on the test's database file.
 
 const endpoint = (shop: string, endpointKey: string) => ({
   shop,

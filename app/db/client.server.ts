@@ -5,7 +5,7 @@ import { PrismaClient } from "@prisma/client";
 import Database from "libsql";
 import pg from "pg";
 
-import { resolveDatabaseUrl } from "../prisma/database-url";
+import { resolveDatabaseUrl } from "../../prisma/database-url";
 import { PrismaLibSQLOneConnection } from "./sqlite-adapter.server";
 
 // Opening the app's database, SQLite or PostgreSQL, without reading the app's environment: the
