@@ -28,12 +28,19 @@ import {
 
 const bosses = new Map<string, Promise<PgBoss>>();
 
+declare global {
+  // Set once this process started a pg-boss: the test setup stops them only then, so a test file
+  // that never enqueues on PostgreSQL does not load the queue at all.
+  var pgBossStarted: boolean | undefined;
+}
+
 /** The process's pg-boss for this database (one supervising, one not), started on first use. */
 export function pgBossFor(url: string, options: PgBossOptions = {}): Promise<PgBoss> {
   const key = `${options.supervise === false ? "enqueue" : "supervise"} ${url}`;
   let boss = bosses.get(key);
   if (!boss) {
     boss = startPgBoss(url, options);
+    globalThis.pgBossStarted = true;
     boss.catch(() => bosses.delete(key));
     bosses.set(key, boss);
   }

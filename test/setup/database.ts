@@ -3,9 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import pg from "pg";
-
-import { migratePostgresql } from "../../scripts/migrate-postgresql.mjs";
+import type pg from "pg";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const TMP_DIR = join(ROOT, "test/.tmp");
@@ -57,8 +55,12 @@ function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
+// pg and the migrations (which load pg-boss) are imported on PostgreSQL only: every SQLite test
+// file's setup would pay for them.
+const loadPg = async () => (await import("pg")).default;
+
 async function withAdminClient<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: testPostgresUrl() ?? "" });
+  const client = new (await loadPg()).Client({ connectionString: testPostgresUrl() ?? "" });
   await client.connect();
   try {
     return await run(client);
@@ -72,6 +74,7 @@ export async function createBasePostgresDatabase(): Promise<() => Promise<void>>
   const url = testPostgresUrl() ?? "";
   const base = `ship_test_${process.pid}_${Date.now().toString(36)}`;
   await withAdminClient((client) => client.query(`CREATE DATABASE "${base}"`));
+  const { migratePostgresql } = await import("../../scripts/migrate-postgresql.mjs");
   await migratePostgresql(withDatabase(url, base));
   process.env[POSTGRES_BASE_VARIABLE] = base;
   return () =>
@@ -94,7 +97,7 @@ export async function workerPostgresDatabase(): Promise<{ url: string; reset: ()
     if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${name}" TEMPLATE "${base}"`);
   });
   const url = withDatabase(testPostgresUrl() ?? "", name);
-  const client = new pg.Client({ connectionString: url });
+  const client = new (await loadPg()).Client({ connectionString: url });
   await client.connect();
   // A connection a test left busy fails the reset within seconds instead of hanging the run.
   await client.query("SET lock_timeout = '10s'");

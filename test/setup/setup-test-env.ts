@@ -1,7 +1,5 @@
 import { afterAll, afterEach, beforeEach, vi } from "vitest";
 
-import { stopPgBosses } from "~/jobs/queue.server";
-
 import { resetWorkerDatabase, testPostgresUrl, workerDatabasePath, workerPostgresDatabase } from "./database";
 import { TEST_ENV } from "./test-env";
 
@@ -25,7 +23,13 @@ beforeEach(async () => {
 });
 
 // A test file that enqueued on PostgreSQL started the process's pg-boss: its pool and timers go.
-afterAll(() => stopPgBosses());
+// Imported only then: loading the queue costs every other file about a second.
+afterAll(async () => {
+  if (!globalThis.pgBossStarted) return;
+  globalThis.pgBossStarted = false;
+  const { stopPgBosses } = await import("~/jobs/queue.server");
+  await stopPgBosses();
+});
 
 // An unexpected console.error or console.warn fails the test that caused it: what the code logs
 // at those levels is a bug unless the test says it expects it (by spying on the console method

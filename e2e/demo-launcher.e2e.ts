@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { startDemo } from "../scripts/demo";
-import { ROOT } from "./setup/database";
+import { ROOT } from "../test/setup/database";
 
 // Real browsers only: the Shopify library answers 410 to bots (and to HeadlessChrome's UA).
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
@@ -17,6 +17,8 @@ const portIsFree = (port: number) =>
     probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
   });
 
+// With the browser suite, whose run builds the app once (e2e/support/global-setup.ts): under
+// `npm test` this one test built it, some 40 s of a fresh clone's suite (ADR 26).
 describe("npm run demo, started programmatically", () => {
   it("serves the admin page, loads the app through a real session token, drafts a new order in the app process, and frees its ports when stopped", async () => {
     mkdirSync(join(ROOT, "test/.tmp"), { recursive: true });
