@@ -38,13 +38,14 @@ export const EnvSchema = z
       "file:prisma/dev.sqlite",
     ),
     // On PostgreSQL (pg-boss): how often a job whose worker stopped answering is looked for, so
-    // it runs again once its lease ended (docs/deploying.md).
+    // it runs again once its lease ended (docs/deploying.md). With 20 s leases, 10 s keeps a dead
+    // worker's takeover under a minute (ADR 7's addendum).
     PG_BOSS_SUPERVISE_SECONDS: z.coerce
       .number({ error: "must be a number of seconds" })
       .int({ error: "must be whole seconds" })
       .min(1, { error: "must be at least 1 second" })
       .max(3600, { error: "must be at most 3600 seconds" })
-      .default(60),
+      .default(10),
     SHIPPING_API_BASE_URL: httpUrl("the shipping service base URL, e.g. http://127.0.0.1:4010").default(
       "http://127.0.0.1:4010",
     ),

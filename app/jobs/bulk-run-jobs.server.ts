@@ -72,7 +72,7 @@ export function createBulkCheckJob(deps: BulkJobDeps): JobDefinition<BulkItemPay
     concurrency: BULK_JOB_CONCURRENCY,
     perShopConcurrency: BULK_JOBS_PER_SHOP,
     perShopConcurrencyPerWorker: BULK_JOBS_PER_SHOP_PER_WORKER,
-    leaseMs: 3 * 60_000,
+    maxRunMs: 3 * 60_000,
     backoff: BACKOFF,
     run: async (payload, context) => {
       const admin = await requireAdmin(deps, context.shop);
@@ -102,7 +102,7 @@ export function createBulkBuyJob(deps: BulkJobDeps): JobDefinition<BulkItemPaylo
     concurrency: BULK_JOB_CONCURRENCY,
     perShopConcurrency: BULK_JOBS_PER_SHOP,
     perShopConcurrencyPerWorker: BULK_JOBS_PER_SHOP_PER_WORKER,
-    leaseMs: 4 * 60_000,
+    maxRunMs: 4 * 60_000,
     backoff: BACKOFF,
     run: async (payload, context) => {
       const admin = await requireAdmin(deps, context.shop);

@@ -50,6 +50,7 @@ async function runThroughWorker(
     complete: async () => (record({ kind: "done" }), true),
     fail: async (_job, error, retryAt) => (record({ kind: "failed", error, retryAt }), true),
     release: async () => true,
+    renew: async () => true,
   };
   const logged: Logged[] = [];
   const log = {

@@ -18,9 +18,18 @@ export type JobContext = {
   readonly attempt: number;
   /** The job's own limit (its definition's, or what it was enqueued with): the attempt after which it is dead. */
   readonly maxAttempts: number;
-  /** When the lease ends: calls made on the job's behalf must not outlive it (ADR 5). */
+  /**
+   * A margin before the lease ends, as last renewed: a call made on the job's behalf must not
+   * outlive it (ADR 5). Read it when a call starts; a renewal only moves it later, so a call
+   * bounded by a deadline read earlier still ends in time.
+   */
   readonly deadline: Date;
-  /** Aborted at the deadline, and when the worker is stopped and will not wait any longer. */
+  /**
+   * Aborted at the deadline when the lease could not be renewed (the database unreachable), at
+   * once when a renewal finds the claim gone (taken over, the shop stopped), at the job's longest
+   * run (`maxRunMs`), and when the worker is stopped and will not wait any longer: in each case
+   * before another worker may take the job.
+   */
   readonly signal: AbortSignal;
 };
 
@@ -52,8 +61,17 @@ export type JobDefinition<P> = JobKind<P> & {
    * slots: a job that ends wakes its own worker at once, and the others ask only each poll.
    */
   readonly perShopConcurrencyPerWorker?: number;
-  /** How long a worker owns a job it claimed before another may take it over (default 5 minutes). */
+  /**
+   * How long a claim lasts unless renewed (default 20 s). The worker renews it every quarter of
+   * this while the handler runs, so a job outlives its lease only while its process lives: one
+   * whose worker died is taken over after at most this (plus pg-boss's supervision interval).
+   */
   readonly leaseMs?: number;
+  /**
+   * The longest one attempt may hold its claim (default 5 minutes): its lease is not renewed past
+   * it, so a handler that hangs is aborted and the job taken over, as a dead worker's is.
+   */
+  readonly maxRunMs?: number;
   /** Wait before retry n (1-based): baseMs · 2^(n-1), at most maxMs (default 10 s … 1 h); pg-boss's has jitter (between it and twice it). */
   readonly backoff?: { readonly baseMs: number; readonly maxMs: number };
   /**

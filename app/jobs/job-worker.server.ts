@@ -14,8 +14,11 @@ import {
 // The worker loop, over the storage a queue adapter provides. It claims due jobs up to each
 // definition's concurrency, runs them, and records the outcome; every record is conditional on
 // the claim's token, so a worker that lost its lease (or whose shop was stopped) changes nothing.
+// While a handler runs, its short lease is renewed (a heartbeat, also conditional on the token):
+// a job holds its claim only as long as its process lives, so a dead worker's job is taken over
+// in seconds, not after the longest a job may run.
 
-/** A job a worker claimed: it owns it until `leaseUntil`, proven by `token`. */
+/** A job a worker claimed: it owns it until `leaseUntil` (unless renewed), proven by `token`. */
 export type ClaimedJob = {
   readonly id: string;
   readonly shop: string;
@@ -36,14 +39,29 @@ export interface JobStore {
   fail(job: ClaimedJob, error: string, retryAt: Date | null, now: Date): Promise<boolean>;
   /** Queued again at once, the attempt not counted. */
   release(job: ClaimedJob, now: Date): Promise<boolean>;
+  /**
+   * The claim held until `leaseUntil` (never shortened), if the token still holds it: false when
+   * the job was taken over, stopped, or ended. Throws when the store could not be asked.
+   */
+  renew(job: ClaimedJob, leaseUntil: Date, now: Date): Promise<boolean>;
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
-export const DEFAULT_LEASE_MS = 5 * 60_000;
+// Short, and renewed while the handler runs (every RENEWALS_PER_LEASE-th of it): a worker that
+// dies holds its jobs at most this long. Three renewals in a row may fail (a database hiccup)
+// before the handler is aborted.
+export const DEFAULT_LEASE_MS = 20_000;
+export const DEFAULT_MAX_RUN_MS = 5 * 60_000;
 export const DEFAULT_BACKOFF = { baseMs: 10_000, maxMs: 60 * 60_000 };
 const DEFAULT_GRACE_MS = 20_000;
+const RENEWALS_PER_LEASE = 4;
 // Handlers are told to stop a little before their lease ends, so their last write lands in time.
 const LEASE_MARGIN_MS = 5_000;
+
+/** The margin before a lease's end at which its handler is told to stop (at most a quarter of it). */
+export function leaseMarginMs(leaseMs: number): number {
+  return Math.min(LEASE_MARGIN_MS, leaseMs / RENEWALS_PER_LEASE);
+}
 // A kind found with nothing due is not asked again for this long (at most the poll interval):
 // every job that ends wakes the loop, and asking each idle kind's table again on every wake was
 // most of a busy worker's queries (a bulk run's 1,000 purchases woke it 1,000 times).
@@ -121,24 +139,87 @@ export function createJobWorker(
   const scheduleTimers: NodeJS.Timeout[] = [];
   const released = new Set<string>();
 
+  /**
+   * Keeps the job's lease alive while its handler runs: renewed every quarter of the lease, up to
+   * the job's longest run. The handler is aborted at the margin before the lease it holds (so a
+   * store that cannot be reached past the lease stops it before another worker may take the job),
+   * and at once when a renewal finds the claim gone. Ends with the handler, or once aborted.
+   */
+  function keepLease(definition: AnyJobDefinition, job: ClaimedJob, controller: AbortController) {
+    const context = { shop: job.shop, job: job.name, jobId: job.id, attempt: job.attempts };
+    const leaseMs = definition.leaseMs ?? DEFAULT_LEASE_MS;
+    const marginMs = leaseMarginMs(leaseMs);
+    const runUntil = now().getTime() + (definition.maxRunMs ?? DEFAULT_MAX_RUN_MS);
+    let leaseUntil = job.leaseUntil;
+    let ended = false;
+    let renewing = false;
+    let abortTimer: NodeJS.Timeout | undefined;
+    const armAbort = () => {
+      clearTimeout(abortTimer);
+      const left = leaseUntil.getTime() - now().getTime() - marginMs;
+      abortTimer = setTimeout(() => controller.abort(new Error("job lease ended")), Math.max(0, left));
+    };
+    const renew = async () => {
+      if (ended || renewing) return;
+      const at = now();
+      // Counted from before the call: a slow answer never extends the lease past what the store holds.
+      const next = new Date(Math.min(at.getTime() + leaseMs, runUntil));
+      if (next.getTime() <= leaseUntil.getTime()) return;
+      renewing = true;
+      try {
+        const held = await store.renew(job, next, at);
+        if (ended) return;
+        if (!held) {
+          log.info(`job ${job.name} lost its claim while running: aborted`, context);
+          controller.abort(new Error("job claim lost"));
+          return;
+        }
+        leaseUntil = next;
+        armAbort();
+      } catch (error) {
+        // The lease it holds still stands; the abort timer stops the handler before it ends.
+        if (!ended) warn(`job ${job.name}: renewing its lease failed`, error, context);
+      } finally {
+        renewing = false;
+      }
+    };
+    const renewTimer = setInterval(() => void renew(), leaseMs / RENEWALS_PER_LEASE);
+    const end = () => {
+      ended = true;
+      clearInterval(renewTimer);
+      clearTimeout(abortTimer);
+    };
+    // Aborted for any reason (lease, claim, stop): the job is no longer this worker's to hold.
+    controller.signal.addEventListener("abort", () => {
+      ended = true;
+      clearInterval(renewTimer);
+    });
+    armAbort();
+    return { deadline: () => new Date(leaseUntil.getTime() - marginMs), end };
+  }
+
   async function runJob(definition: AnyJobDefinition, job: ClaimedJob, controller: AbortController): Promise<void> {
     const context = { shop: job.shop, job: job.name, jobId: job.id, attempt: job.attempts };
-    const untilLease = job.leaseUntil.getTime() - now().getTime() - LEASE_MARGIN_MS;
-    const leaseTimer = setTimeout(() => controller.abort(new Error("job lease ended")), Math.max(0, untilLease));
+    const lease = keepLease(definition, job, controller);
     try {
       const parsed = definition.payloadSchema.safeParse(job.payload);
       if (!parsed.success) throw new PermanentJobError(`invalid payload: ${parsed.error.message}`);
-      await definition.run(parsed.data, {
+      const run = definition.run(parsed.data, {
         jobId: job.id,
         shop: job.shop,
         attempt: job.attempts,
         maxAttempts: job.maxAttempts,
-        deadline: new Date(job.leaseUntil.getTime() - LEASE_MARGIN_MS),
+        get deadline() {
+          return lease.deadline();
+        },
         signal: controller.signal,
       });
+      // No renewal after the handler returned: the outcome below ends the claim.
+      await run.finally(lease.end);
       if (released.has(job.id)) return;
       if (!(await store.complete(job, now()))) log.info(`job ${job.name} finished after losing its claim`, context);
     } catch (error) {
+      lease.end();
       if (released.has(job.id)) return;
       // One mapping for every job (job-outcome.ts): retried with backoff, dead, or dropped.
       const outcome = jobOutcomeOf(error);
@@ -158,7 +239,7 @@ export function createJobWorker(
       }
       await store.fail(job, describeError(error), retryAt, now());
     } finally {
-      clearTimeout(leaseTimer);
+      lease.end();
     }
   }
 

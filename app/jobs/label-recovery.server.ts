@@ -114,7 +114,7 @@ export function createLabelRecoveryJob(
     payloadSchema: LabelRecoveryPayloadSchema,
     concurrency: 2,
     // Purchases hold 120 s leases and write-backs their own; a shop's sweep is bounded by them.
-    leaseMs: 10 * 60_000,
+    maxRunMs: 10 * 60_000,
     maxAttempts: 5,
     backoff: { baseMs: 30_000, maxMs: 15 * 60_000 },
     run: async (_payload, context) => {

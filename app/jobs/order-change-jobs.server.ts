@@ -127,7 +127,7 @@ export function createAutoDraftJob(deps: OrderChangeJobDeps): JobDefinition<Auto
     // new orders take the rest (ADR 21).
     concurrency: 16,
     perShopConcurrency: 4,
-    leaseMs: 3 * 60_000,
+    maxRunMs: 3 * 60_000,
     backoff: BACKOFF,
     run: async (payload, context) => {
       const admin = await requireAdmin(deps, context.shop);
@@ -154,7 +154,7 @@ export function createRecheckLabelsJob(deps: OrderChangeJobDeps): JobDefinition<
   return {
     ...RECHECK_LABELS_JOB,
     concurrency: 2,
-    leaseMs: 5 * 60_000,
+    maxRunMs: 5 * 60_000,
     backoff: BACKOFF,
     run: async (payload, context) => {
       const admin = await requireAdmin(deps, context.shop);

@@ -46,7 +46,8 @@ import { keepPgBossSchedules, scheduleJobDefinition } from "./pg-boss-schedules.
 // - Enqueueing inside the caller's Prisma transaction: pg-boss's insert runs through that
 //   transaction (`send(…, { db })`), so the job exists exactly when its cause commits.
 // - The lease is pg-boss's expireInSeconds: its supervisor fails (and so retries) a job whose worker
-//   stopped answering. Retries wait pg-boss's exponential backoff from the definition's base.
+//   stopped answering. The worker renews it while the job runs (raising the job's expire_seconds,
+//   fenced to its attempt). Retries wait pg-boss's exponential backoff from the definition's base.
 // - "Dead" is pg-boss's `failed`, or `cancelled` with `dead: true` in its output: pg-boss fails a
 //   job for good only once its retries are used up, so a PermanentJobError fails and cancels it.
 
@@ -64,7 +65,7 @@ export type PgBossOptions = {
    * work (default true).
    */
   supervise?: boolean;
-  /** How often pg-boss looks for jobs whose worker stopped (lease ended); default 60 s. */
+  /** How often pg-boss looks for jobs whose worker stopped (lease ended); default 10 s. */
   superviseIntervalSeconds?: number;
   /** Connections in pg-boss's own pool (default 4); enqueueing inside a transaction uses the app's. */
   max?: number;
@@ -87,8 +88,10 @@ export async function startPgBoss(url: string, options: PgBossOptions = {}): Pro
     // Workers run pg-boss's cron pass for the worker's schedules (pg-boss-schedules.server.ts).
     schedule: supervise,
     supervise,
-    superviseIntervalSeconds: options.superviseIntervalSeconds ?? 60,
-    monitorIntervalSeconds: options.superviseIntervalSeconds ?? 60,
+    // Expiry runs in pg-boss's queue monitor pass, so both intervals bound how soon a dead
+    // worker's job (lease ended) is failed for a retry.
+    superviseIntervalSeconds: options.superviseIntervalSeconds ?? 10,
+    monitorIntervalSeconds: options.superviseIntervalSeconds ?? 10,
     registerInstance: false,
   });
   // Errors of pg-boss's own timers (maintenance, supervision): logged, never thrown at a caller.
@@ -411,6 +414,25 @@ export function createPgBossJobStore(boss: PgBoss): JobStore {
         await boss.cancel(job.name, job.id, { db });
         return true;
       });
+    },
+
+    async renew(job, leaseUntil, now) {
+      // pg-boss expires an active job at started_on + expire_seconds (its supervisor then fails it
+      // for a retry): the lease is extended by raising expire_seconds, counted on the database's
+      // clock, fenced to the attempt this worker fetched as complete and fail are. (Its own
+      // heartbeat, touch() with heartbeatSeconds, cannot go below 10 s and adds a second clock.)
+      const seconds = leaseSeconds(leaseUntil.getTime() - now.getTime());
+      const { rows } = await boss.getDb().executeSql(
+        `WITH renewed AS (
+           UPDATE ${PG_BOSS_SCHEMA}.job
+           SET expire_seconds = GREATEST(expire_seconds,
+             CEIL(EXTRACT(EPOCH FROM (${PG_BOSS_SCHEMA}.job_now() - started_on)))::int + $4)
+           WHERE name = $1 AND id = $2::uuid AND retry_count = $3 AND state = 'active'
+           RETURNING 1
+         ) SELECT count(*)::int AS renewed FROM renewed`,
+        [job.name, job.id, Number(job.token), seconds],
+      );
+      return (rows[0] as { renewed: number } | undefined)?.renewed === 1;
     },
 
     async release(job) {

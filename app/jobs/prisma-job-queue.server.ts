@@ -168,6 +168,7 @@ export function createPrismaJobStore(db: PrismaClient): JobStore {
     complete: serialized(lock, store.complete),
     fail: serialized(lock, store.fail),
     release: serialized(lock, store.release),
+    renew: serialized(lock, store.renew),
   };
 }
 
@@ -273,6 +274,12 @@ function createUnserializedStore(db: PrismaClient): JobStore {
         where: own(job),
         data: { status: "queued", runAt: now, claimToken: null, leaseUntil: null, attempts: { decrement: 1 } },
       });
+      return count === 1;
+    },
+
+    async renew(job, leaseUntil) {
+      // Only the claim's holder: a worker that took the job over holds another token.
+      const { count } = await db.job.updateMany({ where: own(job), data: { leaseUntil } });
       return count === 1;
     },
   };

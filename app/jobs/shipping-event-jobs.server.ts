@@ -57,7 +57,7 @@ export function createShippingEventJob(
     // other shops' events the rest (ADR 21).
     concurrency: 4,
     perShopConcurrency: 2,
-    leaseMs: 3 * 60_000,
+    maxRunMs: 3 * 60_000,
     backoff: deps.backoff ?? { baseMs: 15_000, maxMs: 60 * 60_000 },
     run: async (payload, context) => {
       const parsed = ShippingEventSchema.safeParse(payload.event);

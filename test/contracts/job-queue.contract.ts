@@ -39,7 +39,13 @@ export function describeJobQueueContract(adapter: string, makeQueue: () => JobQu
       options: Partial<
         Pick<
           JobDefinition<{ n: number }>,
-          "concurrency" | "perShopConcurrency" | "perShopConcurrencyPerWorker" | "maxAttempts" | "backoff" | "leaseMs"
+          | "concurrency"
+          | "perShopConcurrency"
+          | "perShopConcurrencyPerWorker"
+          | "maxAttempts"
+          | "backoff"
+          | "leaseMs"
+          | "maxRunMs"
         >
       > = {},
     ) {
@@ -51,6 +57,7 @@ export function describeJobQueueContract(adapter: string, makeQueue: () => JobQu
         maxAttempts: options.maxAttempts ?? 3,
         backoff: options.backoff ?? { baseMs: 0, maxMs: 0 },
         ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
+        ...(options.maxRunMs ? { maxRunMs: options.maxRunMs } : {}),
         ...(options.perShopConcurrency ? { perShopConcurrency: options.perShopConcurrency } : {}),
         ...(options.perShopConcurrencyPerWorker
           ? { perShopConcurrencyPerWorker: options.perShopConcurrencyPerWorker }
@@ -317,16 +324,35 @@ export function describeJobQueueContract(adapter: string, makeQueue: () => JobQu
       expect(await queue.listDeadJobs(TEST_SHOP)).toEqual([]);
     });
 
-    it("lets another worker take over a job whose worker stalled past its lease; the stalled run's end changes nothing", async () => {
+    it("keeps a job that runs past its lease with its worker, which renews it: no other worker takes it over", async () => {
+      const queue = makeQueue();
+      const { definition, runs } = recordingJob(
+        async () => {
+          await sleep(3500);
+        },
+        { leaseMs: 1000, maxAttempts: 3 },
+      );
+      await started(queue, definition);
+      await started(queue, definition);
+      await queue.enqueue(definition, TEST_SHOP, { n: 1 });
+      await expect.poll(() => runs.length, WAIT).toBe(1);
+      // Three leases and more, with supervision every second (pg-boss): a lease not renewed would
+      // have been taken over by the other worker by now.
+      await sleep(5000);
+      expect(runs.map((run) => run.attempt)).toEqual([1]);
+      expect(await queue.listDeadJobs(TEST_SHOP)).toEqual([]);
+    });
+
+    it("lets another worker take over a job whose handler hung past its longest run; the hung run's end changes nothing", async () => {
       const queue = makeQueue();
       let releaseStalled: () => void = () => {};
       const stalled = new Promise<void>((resolve) => (releaseStalled = resolve));
       const { definition, runs } = recordingJob(
         async (_payload, context) => {
-          // The first run ignores its deadline, as a hung worker would.
+          // The first run ignores its deadline and its abort, as a hung handler would.
           if (context.attempt === 1) await stalled;
         },
-        { leaseMs: 1000, maxAttempts: 3 },
+        { leaseMs: 1000, maxRunMs: 1500, maxAttempts: 3 },
       );
       await started(queue, definition);
       await started(queue, definition);

@@ -3,7 +3,8 @@
 // effects a test can count from outside.
 // Started by test/postgresql/worker-process.test.ts as
 //   node --import tsx test/helpers/job-worker-process.ts
-// with DATABASE_URL, EFFECT_FILE (one line per start and per finish), JOB_MS and GRACE_MS.
+// with DATABASE_URL, EFFECT_FILE (one line per start and per finish), JOB_MS, GRACE_MS, LEASE_MS,
+// and QUEUE=pg-boss for production's queue (else the Job table, on the same PostgreSQL).
 
 import { appendFileSync } from "node:fs";
 
@@ -12,6 +13,7 @@ import { z } from "zod";
 import { createPrismaClient } from "~/db.server";
 import type { JobDefinition } from "~/jobs/job-queue";
 import { createPrismaJobQueue } from "~/jobs/prisma-job-queue.server";
+import { jobQueueFor, stopPgBosses } from "~/jobs/queue.server";
 import { runWorkerProcess } from "~/jobs/worker-process.server";
 
 export const SLOW_EFFECT_JOB = {
@@ -19,6 +21,8 @@ export const SLOW_EFFECT_JOB = {
   payloadSchema: z.object({ n: z.number() }),
   concurrency: 4,
   leaseMs: Number(process.env.LEASE_MS ?? 60_000),
+  // A job taken over is retried (pg-boss) after this, not the default 10 s.
+  backoff: { baseMs: 1000, maxMs: 1000 },
   run: async (payload, context) => {
     const file = process.env.EFFECT_FILE;
     if (!file) throw new Error("EFFECT_FILE is not set");
@@ -33,11 +37,15 @@ if (isMain) {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set");
   const db = createPrismaClient(url);
-  const worker = createPrismaJobQueue(db).createWorker([SLOW_EFFECT_JOB], { pollIntervalMs: 20 });
+  const queue = process.env.QUEUE === "pg-boss" ? jobQueueFor(db) : createPrismaJobQueue(db);
+  const worker = queue.createWorker([SLOW_EFFECT_JOB], { pollIntervalMs: 20 });
   runWorkerProcess({
     worker,
     graceMs: Number(process.env.GRACE_MS ?? 20_000),
-    close: () => db.$disconnect(),
+    close: async () => {
+      await stopPgBosses();
+      await db.$disconnect();
+    },
     log: (line) => process.stdout.write(`${line}\n`),
   });
 }

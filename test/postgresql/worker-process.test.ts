@@ -7,7 +7,9 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import db from "../../app/db.server";
 import { createPrismaJobQueue } from "../../app/jobs/prisma-job-queue.server";
+import { jobQueueFor } from "../../app/jobs/queue.server";
 import { SLOW_EFFECT_JOB } from "../helpers/job-worker-process";
+import { setUpQueues } from "../helpers/jobs";
 import { ROOT } from "../setup/database";
 import { TEST_SHOP } from "../setup/test-env";
 
@@ -120,6 +122,49 @@ describe("the worker process", () => {
       expect(effects[1]).toBe(`start 1 ${second.child.pid} 2`);
       second.child.kill("SIGTERM");
       expect(await second.exited).toBe(0);
+    },
+  );
+
+  it(
+    "on pg-boss keeps a job running past its lease while its worker lives, and another worker takes it over within seconds of a SIGKILL",
+    { timeout: 90_000 },
+    async () => {
+      // Production's queue with short intervals: a 2 s lease (renewed every 0.5 s), supervision
+      // every second (PG_BOSS_SUPERVISE_SECONDS in the test environment), a 1–2 s retry delay.
+      const LEASE_MS = 2000;
+      const definition = { ...SLOW_EFFECT_JOB, leaseMs: LEASE_MS };
+      await setUpQueues(db, [definition]);
+      const file = effectFile();
+      const env = { EFFECT_FILE: file, LEASE_MS: String(LEASE_MS), QUEUE: "pg-boss" };
+      const first = startWorker({ ...env, JOB_MS: "60000" });
+      const { jobId } = await jobQueueFor(db).enqueue(definition, TEST_SHOP, { n: 1 });
+      await expect.poll(() => lines(file), POLL).toEqual([`start 1 ${first.child.pid} 1`]);
+      const second = startWorker({ ...env, JOB_MS: "50" });
+      await expect.poll(() => second.output(), POLL).toContain("worker: started");
+
+      // Three leases and more with the other worker polling: the first keeps its job.
+      await new Promise((resolve) => setTimeout(resolve, 3 * LEASE_MS + 1000));
+      expect(lines(file)).toHaveLength(1);
+      const state = async () =>
+        (
+          await db.$queryRaw<{ state: string }[]>`SELECT state::text AS state FROM pgboss.job WHERE id = ${jobId}::uuid`
+        )[0]?.state;
+      expect(await state()).toBe("active");
+
+      first.child.kill("SIGKILL");
+      await first.exited;
+      const killedAt = Date.now();
+      await expect.poll(() => lines(file).length, POLL).toBeGreaterThanOrEqual(2);
+      const takeoverMs = Date.now() - killedAt;
+      expect(lines(file)[1]).toBe(`start 1 ${second.child.pid} 2`);
+      // The lease (2 s) + a supervision pass (1 s, up to 2) + the retry delay (1–2 s) + a poll,
+      // with room for a loaded machine.
+      expect(takeoverMs).toBeLessThan(LEASE_MS + 2000 + 2000 + 3000);
+      await expect.poll(state, POLL).toBe("completed");
+      expect(lines(file).filter((l) => l.startsWith("done"))).toEqual([`done 1 ${second.child.pid}`]);
+      second.child.kill("SIGTERM");
+      expect(await second.exited).toBe(0);
+      process.stdout.write(`worker-process: taken over ${takeoverMs} ms after the SIGKILL\n`);
     },
   );
 });
