@@ -20,10 +20,12 @@ import {
   killableFetch,
   observingAdmin,
   observingFetch,
+  shippingEndpointOf,
   type ShippingExchange,
   waitFor,
 } from "../../test/helpers/bulk-runs";
 import { collectingLog, findJob, listJobs, setUpQueues } from "../../test/helpers/jobs";
+import { insertLabelRow } from "../../test/helpers/label-rows";
 import { createTestShippingClient, DEMO_ORG, TEST_LABEL_SHOP } from "../../test/helpers/labels";
 import {
   type BulkJobDeps,
@@ -486,4 +488,69 @@ describe("a bulk run through the real job worker", () => {
     );
     expect(run?.status, context).toBe("review");
   }, 60_000);
+
+  it("settles, on the job taken over from a dead worker, an item left Buying whose label was bought and fulfilled, sending nothing", async () => {
+    // What a worker killed after the write-back and before the item's own update leaves behind.
+    const shipping = createShippingEmulator();
+    const shopify = createShopifyAdminEmulator();
+    const sent: string[] = [];
+    const label = await insertLabelRow({
+      shop: SHOP,
+      status: "fulfilled",
+      serviceLabelId: "lbl_bought_before_the_kill",
+      fulfillmentGid: "gid://shopify/Fulfillment/1",
+      writeBackStatus: "done",
+    });
+    const run = await db.bulkRun.create({ data: { shop: SHOP, status: "running", confirmedAt: new Date() } });
+    const item = await db.bulkRunItem.create({
+      data: {
+        runId: run.id,
+        shop: SHOP,
+        position: 0,
+        orderGid: label.orderGid,
+        orderName: label.orderName,
+        fulfillmentOrderGid: label.fulfillmentOrderGid,
+        status: "buying",
+        labelId: label.id,
+        attempts: 1,
+      },
+    });
+    const deps: BulkJobDeps = {
+      db,
+      adminFor: async () => async (query, options) => {
+        sent.push(`shopify ${/\bmutation\b/.test(query) ? "mutation" : "query"}`);
+        return shopify.graphql(query, options);
+      },
+      shippingFor: async (_shop, options) =>
+        createTestShippingClient(
+          shipping,
+          "sk_live_demo",
+          (input, init) => {
+            sent.push(`shipping ${shippingEndpointOf(input, init)}`);
+            return shipping.fetch(input, init);
+          },
+          options?.slots,
+        ),
+    };
+
+    await createBulkBuyJob(deps).run(
+      { itemId: item.id },
+      {
+        jobId: "taken-over",
+        shop: SHOP,
+        attempt: 2,
+        maxAttempts: 6,
+        deadline: new Date(Date.now() + 15_000),
+        signal: new AbortController().signal,
+      },
+    );
+
+    expect(await db.bulkRunItem.findUniqueOrThrow({ where: { id: item.id } })).toMatchObject({
+      status: "bought",
+      message: null,
+    });
+    expect((await db.bulkRun.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("done");
+    expect(sent.filter((line) => !line.endsWith("query"))).toEqual([]);
+    expect(shipping.charges(DEMO_ORG)).toEqual([]);
+  });
 });
