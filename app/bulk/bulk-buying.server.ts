@@ -47,22 +47,63 @@ function authorizations(
   }));
 }
 
+// Prisma commits an interactive transaction unless its callback throws. A refusal found after the
+// run was claimed throws this, so the claim is undone, and is answered as the refusal it carries.
+class RunRefusal extends Error {
+  constructor(readonly refusal: BulkRunError) {
+    super(refusal.message);
+  }
+}
+
+/** One transaction that keeps what it wrote only when it answers ok: a refusal writes nothing. */
+async function commitUnlessRefused<T>(
+  db: PrismaClient,
+  work: (tx: Prisma.TransactionClient) => Promise<Result<T, BulkRunError>>,
+): Promise<Result<T, BulkRunError>> {
+  try {
+    return await db.$transaction(async (tx) => {
+      const result = await work(tx);
+      if (!result.ok) throw new RunRefusal(result.error);
+      return result;
+    }, RUN_TRANSACTION);
+  } catch (error) {
+    if (error instanceof RunRefusal) return err(error.refusal);
+    throw error;
+  }
+}
+
+/** Why a change of the run was refused, from where it stands now. */
+async function refusalFor(db: Prisma.TransactionClient, shop: string, runId: string): Promise<BulkRunError> {
+  const run = await db.bulkRun.findFirst({ where: { id: runId, shop }, select: { status: true } });
+  return run
+    ? runError("INVALID_STATE", `${describeRunState(run.status)} Reload the page to see where it stands.`)
+    : runError("NOT_FOUND", "This run does not exist.");
+}
+
+const READY_FIELDS = { id: true, quotedCents: true, labelId: true, orderGid: true } as const;
+
 export async function confirmBulkRun(
   db: PrismaClient,
   shop: string,
   runId: string,
   expected: { count: number; totalCents: number },
   enqueueBuy: (tx: Prisma.TransactionClient, itemId: string) => Promise<unknown>,
-  options: { confirmedBy?: string | null } = {},
+  options: { confirmedBy?: string | null; now?: () => Date } = {},
 ): Promise<Result<{ queued: number }, BulkRunError>> {
-  return db.$transaction(async (tx) => {
-    const run = await tx.bulkRun.findFirst({ where: { id: runId, shop } });
-    if (!run) return err(runError("NOT_FOUND", "This run does not exist."));
-    if (run.status !== "review")
-      return err(runError("INVALID_STATE", `${describeRunState(run.status)} Reload the page to see where it stands.`));
-    const ready = await tx.bulkRunItem.findMany({
+  const confirmedBy = options.confirmedBy ?? null;
+  return commitUnlessRefused(db, async (tx) => {
+    // The run leaves review in this one conditional update, which holds its row until the
+    // transaction ends: of two confirmations at once (or a confirmation and a cancel, on two
+    // processes), the second finds it no longer in review and is refused, having written nothing.
+    const claimed = await tx.bulkRun.updateMany({
+      where: { id: runId, shop, status: "review" },
+      data: { status: "running", confirmedAt: (options.now ?? (() => new Date()))(), confirmedBy },
+    });
+    if (claimed.count === 0) return err(await refusalFor(tx, shop, runId));
+    const ready = await tx.bulkRunItem.updateManyAndReturn({
       where: { runId, status: "ready" },
-      select: { id: true, quotedCents: true, labelId: true, orderGid: true },
+      data: { status: "queued" },
+      select: READY_FIELDS,
     });
     const total = ready.reduce((sum, item) => sum + (item.quotedCents ?? 0), 0);
     if (ready.length !== expected.count || total !== expected.totalCents) {
@@ -71,20 +112,11 @@ export async function confirmBulkRun(
       );
     }
     if (ready.length === 0) return err(runError("INVALID_STATE", "Nothing in this run can be bought."));
-    await tx.bulkRunItem.updateMany({ where: { runId, status: "ready" }, data: { status: "queued" } });
-    await tx.bulkRun.update({
-      where: { id: runId },
-      data: {
-        status: "running",
-        confirmedCents: total,
-        confirmedAt: new Date(),
-        confirmedBy: options.confirmedBy ?? null,
-      },
-    });
+    await tx.bulkRun.update({ where: { id: runId }, data: { confirmedCents: total } });
     for (const item of ready) await enqueueBuy(tx, item.id);
-    await recordAudits(tx, authorizations(shop, runId, ready, options.confirmedBy ?? null, "total confirmed"));
+    await recordAudits(tx, authorizations(shop, runId, ready, confirmedBy, "total confirmed"));
     return ok({ queued: ready.length });
-  }, RUN_TRANSACTION);
+  });
 }
 
 // ---------- Buying ----------
@@ -117,10 +149,7 @@ export async function buyBulkRunItem(
   if (!run) return ok(undefined);
   if (run.status !== "running") return leaveUnbought(db, item.id, run);
   if (!item.labelId) {
-    await db.bulkRunItem.update({
-      where: { id: item.id },
-      data: { status: "failed", message: "No draft label to buy: open the order to create one." },
-    });
+    await failItem(db, item.id, "No draft label to buy: open the order to create one.");
     return finishRun(db, run.id);
   }
   await db.bulkRunItem.updateMany({
@@ -157,8 +186,8 @@ export async function buyBulkRunItem(
     // Shopify would not let this shipment be fulfilled now (on hold, cancelled, closed, sent
     // elsewhere): skipped with the reason, nothing bought; the rest of the run goes on.
     if (bought.error.code === "NOT_FULFILLABLE") {
-      await db.bulkRunItem.update({
-        where: { id: item.id },
+      await db.bulkRunItem.updateMany({
+        where: { id: item.id, status: { in: [...BEING_BOUGHT] } },
         data: { status: "not_fulfillable", message: bought.error.message },
       });
       return finishRun(db, run.id);
@@ -175,6 +204,8 @@ export async function buyBulkRunItem(
     await failItem(db, item.id, bought.error.message);
     return finishRun(db, run.id);
   }
+  // The service's word is a fact: recorded whatever the item's state (a job that took it over
+  // after this one's lease, a cancel meanwhile), as the label's own purchase is (ADR 5).
   await db.bulkRunItem.update({
     where: { id: item.id },
     data: {
@@ -219,7 +250,7 @@ async function leaveUnbought(
       ? (run.stopReason ?? "Buying stopped before this label was bought.")
       : NOT_STARTED_CANCELLED;
   await db.bulkRunItem.updateMany({
-    where: { id: itemId, status: { in: ["queued", "buying"] } },
+    where: { id: itemId, status: { in: [...BEING_BOUGHT] } },
     data: { status: "not_started", message },
   });
   return finishRun(db, run.id);
@@ -245,31 +276,50 @@ function describeRunState(status: string): string {
   }
 }
 
+/** An item is being bought while queued or buying; a job may move it on only from these. */
+const BEING_BOUGHT = ["queued", "buying"] as const;
+
+/**
+ * Only while it is being bought: a job whose item another job (after its lease) bought, or a
+ * retry queued again, does not mark it failed over that.
+ */
 function failItem(db: PrismaClient, itemId: string, message: string) {
-  return db.bulkRunItem.update({ where: { id: itemId }, data: { status: "failed", message } });
+  return db.bulkRunItem.updateMany({
+    where: { id: itemId, status: { in: [...BEING_BOUGHT] } },
+    data: { status: "failed", message },
+  });
 }
 
+// The run and its items change together: a retry that sets the run going again (holding its row)
+// either comes before and has its items stopped too, or after and finds the run stopped.
 async function stopRun(db: PrismaClient, runId: string, reason: string) {
-  const stopped = await db.bulkRun.updateMany({
-    where: { id: runId, status: "running" },
-    data: { status: "stopped", stopReason: reason, finishedAt: new Date() },
-  });
-  if (stopped.count > 0) {
-    await db.bulkRunItem.updateMany({
-      where: { runId, status: "queued" },
-      data: { status: "not_started", message: reason },
+  await db.$transaction(async (tx) => {
+    const stopped = await tx.bulkRun.updateMany({
+      where: { id: runId, status: "running" },
+      data: { status: "stopped", stopReason: reason, finishedAt: new Date() },
     });
-  }
+    if (stopped.count > 0) {
+      await tx.bulkRunItem.updateMany({
+        where: { runId, status: "queued" },
+        data: { status: "not_started", message: reason },
+      });
+    }
+  }, RUN_TRANSACTION);
 }
 
 async function finishRun(db: PrismaClient, runId: string): Promise<Result<void, LabelError>> {
-  const left = await db.bulkRunItem.count({ where: { runId, status: { in: ["queued", "buying"] } } });
-  if (left === 0) {
-    await db.bulkRun.updateMany({
-      where: { id: runId, status: "running" },
-      data: { status: "done", finishedAt: new Date() },
-    });
-  }
+  const left = await db.bulkRunItem.count({ where: { runId, status: { in: [...BEING_BOUGHT] } } });
+  if (left > 0) return ok(undefined);
+  await db.$transaction(async (tx) => {
+    // Counted again holding the run's row (this no-op update takes it): a retry that queued items
+    // meanwhile holds it too, so its items are counted here, or it sets the run going after this.
+    const going = await tx.bulkRun.updateMany({ where: { id: runId, status: "running" }, data: { status: "running" } });
+    if (going.count === 0) return;
+    const stillLeft = await tx.bulkRunItem.count({ where: { runId, status: { in: [...BEING_BOUGHT] } } });
+    if (stillLeft === 0) {
+      await tx.bulkRun.update({ where: { id: runId }, data: { status: "done", finishedAt: new Date() } });
+    }
+  }, RUN_TRANSACTION);
   return ok(undefined);
 }
 
@@ -284,24 +334,22 @@ export async function cancelBulkRun(
   db: PrismaClient,
   shop: string,
   runId: string,
+  options: { now?: () => Date } = {},
 ): Promise<Result<void, BulkRunError>> {
-  const cancelled = await db.bulkRun.updateMany({
-    where: { id: runId, shop, status: { in: ["checking", "review", "running"] } },
-    data: { status: "cancelled", finishedAt: new Date() },
-  });
-  if (cancelled.count === 0) {
-    const run = await db.bulkRun.findFirst({ where: { id: runId, shop } });
-    return err(
-      run
-        ? runError("INVALID_STATE", `${describeRunState(run.status)} Reload the page to see where it stands.`)
-        : runError("NOT_FOUND", "This run does not exist."),
-    );
-  }
-  await db.bulkRunItem.updateMany({
-    where: { runId, status: { in: ["checking", "ready", "queued"] } },
-    data: { status: "not_started", message: NOT_STARTED_CANCELLED },
-  });
-  return ok(undefined);
+  // One transaction: a confirmation or retry on another process waits for the run's row, then
+  // finds it cancelled with its items already not started, never one without the other.
+  return db.$transaction(async (tx) => {
+    const cancelled = await tx.bulkRun.updateMany({
+      where: { id: runId, shop, status: { in: ["checking", "review", "running"] } },
+      data: { status: "cancelled", finishedAt: (options.now ?? (() => new Date()))() },
+    });
+    if (cancelled.count === 0) return err(await refusalFor(tx, shop, runId));
+    await tx.bulkRunItem.updateMany({
+      where: { runId, status: { in: ["checking", "ready", "queued"] } },
+      data: { status: "not_started", message: NOT_STARTED_CANCELLED },
+    });
+    return ok(undefined);
+  }, RUN_TRANSACTION);
 }
 
 /**
@@ -326,26 +374,39 @@ export async function retryFailedBulkItems(
   enqueueBuy: (tx: Prisma.TransactionClient, itemId: string) => Promise<unknown>,
   options: { retriedBy?: string | null } = {},
 ): Promise<Result<{ queued: number }, BulkRunError>> {
-  return db.$transaction(async (tx) => {
+  return commitUnlessRefused(db, async (tx) => {
     const run = await tx.bulkRun.findFirst({ where: { id: runId, shop } });
     if (!run) return err(runError("NOT_FOUND", "This run does not exist."));
     if (run.status === "checking" || run.status === "review") {
       return err(runError("INVALID_STATE", "Nothing has been bought in this run yet."));
     }
-    const failed = [
+    const candidates = [
       ...(await tx.bulkRunItem.findMany({ where: { runId, status: "failed", labelId: { not: null } } })),
       ...(await notFulfillableDrafts(tx, shop, runId)),
     ];
-    if (failed.length === 0) return err(runError("INVALID_STATE", "No labels to retry."));
-    await tx.bulkRunItem.updateMany({
-      where: { id: { in: failed.map((f) => f.id) } },
-      data: { status: "queued", message: null },
+    if (candidates.length === 0) return err(runError("INVALID_STATE", "No labels to retry."));
+    // The run goes again first, holding its row until the transaction ends (a cancel, a stop or
+    // the run's end wait for it, or it for them); then the items are taken back from the states
+    // they were read in. A second retry at the same moment finds them taken and writes nothing.
+    const going = await tx.bulkRun.updateMany({
+      where: { id: runId, shop, status: { notIn: ["checking", "review"] } },
+      data: { status: "running", stopReason: null, finishedAt: null },
     });
-    await tx.bulkRun.update({ where: { id: runId }, data: { status: "running", stopReason: null, finishedAt: null } });
-    for (const item of failed) await enqueueBuy(tx, item.id);
-    await recordAudits(tx, authorizations(shop, runId, failed, options.retriedBy ?? null, "failed label retried"));
-    return ok({ queued: failed.length });
-  }, RUN_TRANSACTION);
+    if (going.count === 0) return err(await refusalFor(tx, shop, runId));
+    const retried = await tx.bulkRunItem.updateManyAndReturn({
+      where: { runId, id: { in: candidates.map((c) => c.id) }, status: { in: ["failed", "not_fulfillable"] } },
+      data: { status: "queued", message: null },
+      select: READY_FIELDS,
+    });
+    if (retried.length === 0) {
+      return err(
+        runError("INVALID_STATE", "These labels are already being retried. Reload the page to see where they stand."),
+      );
+    }
+    for (const item of retried) await enqueueBuy(tx, item.id);
+    await recordAudits(tx, authorizations(shop, runId, retried, options.retriedBy ?? null, "failed label retried"));
+    return ok({ queued: retried.length });
+  });
 }
 
 // ---------- Sweeping ----------
@@ -386,13 +447,21 @@ export async function resumeStrandedBulkItems(
       select: { id: true },
     });
     for (const item of stranded) {
-      if (run.status === "checking") {
-        await enqueue.check(db, run.shop, item.id);
-        checks += 1;
-      } else {
-        await enqueue.buy(db, run.shop, item.id);
-        buys += 1;
-      }
+      const resumed = await db.$transaction(async (tx) => {
+        // Taken by touching it, with its job: a sweep on another worker at the same moment finds
+        // it fresh and leaves it, and the next sweep waits a full period for the new job.
+        const taken = await tx.bulkRunItem.updateMany({
+          where: { id: item.id, status: { in: statuses }, updatedAt: { lt: before } },
+          data: { updatedAt: now },
+        });
+        if (taken.count === 0) return false;
+        const kind = run.status === "checking" ? enqueue.check : enqueue.buy;
+        await kind(tx, run.shop, item.id);
+        return true;
+      });
+      if (!resumed) continue;
+      if (run.status === "checking") checks += 1;
+      else buys += 1;
     }
   }
   return { checks, buys };

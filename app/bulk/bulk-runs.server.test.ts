@@ -178,6 +178,15 @@ describe("bulk runs", () => {
     );
     expect(confirmed).toMatchObject({ ok: false, error: { code: "TOTAL_CHANGED" } });
     expect((await t.review(runId)).status).toBe("review");
+    // Refused after the run was claimed: the claim is undone and nothing else is written.
+    expect(await db.bulkRun.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({
+      confirmedAt: null,
+      confirmedBy: null,
+      confirmedCents: null,
+    });
+    expect((await t.review(runId)).items.map((i) => i.status)).toEqual(["ready", "ready"]);
+    expect(await db.auditEntry.count({ where: { shop: SHOP, action: "authorize" } })).toBe(0);
+    expect(t.buys).toEqual([]);
   });
 
   it("buys nothing twice when every job runs twice, or a purchase answer is lost and retried", async () => {
@@ -295,6 +304,32 @@ describe("bulk runs", () => {
     expect(await resumeStrandedBulkItems(db, enqueue, later)).toEqual({ checks: 0, buys: 2 });
     expect(buys.sort()).toEqual([stranded.id, waiting.id].sort());
     expect(buys).not.toContain(bought.id);
+    // Taken with their jobs: a second sweep at the same moment (another worker's) leaves them.
+    expect(await resumeStrandedBulkItems(db, enqueue, later)).toEqual({ checks: 0, buys: 0 });
+  });
+
+  it("does not mark failed an item that another job bought meanwhile", async () => {
+    const t = setUp({ orders: 1 });
+    const runId = await t.start();
+    await t.checkAll();
+    expect((await t.confirm(runId)).ok).toBe(true);
+    const [itemId] = t.buys.splice(0);
+    if (!itemId) throw new Error("no buy queued");
+    // This job's last attempt is refused (an outage) after a job that took over after its lease
+    // bought the label and recorded the item.
+    t.shippingEmulator.setFaults({
+      failures: [{ endpoint: "POST /v1/labels/{id}/purchase", kind: "rate_limited", times: 100, retry_after: 0 }],
+    });
+    const shipping = {
+      ...t.deps.shipping,
+      purchaseLabel: async (...args: Parameters<typeof t.deps.shipping.purchaseLabel>) => {
+        await db.bulkRunItem.update({ where: { id: itemId }, data: { status: "bought" } });
+        return t.deps.shipping.purchaseLabel(...args);
+      },
+    };
+    expect((await buyBulkRunItem({ ...t.deps, shipping }, itemId, { lastAttempt: true })).ok).toBe(true);
+    expect((await db.bulkRunItem.findUniqueOrThrow({ where: { id: itemId } })).status).toBe("bought");
+    expect((await t.review(runId)).status).toBe("done");
   });
 
   it("drops a bought item's tracking-pending note once the label's tracking is in Shopify", async () => {
