@@ -15,6 +15,7 @@ import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { hasItemsToShip, isOpenToShip, isShipped } from "~/shopify/fulfillment-order-choice";
 import { type FulfillmentOrderGid, parseFulfillmentOrderGid, parseOrderGid } from "~/shopify/ids";
 import type { ShopifyFulfillmentOrder, ShopifyOrderForLabel } from "~/shopify/orders";
+import { isUniqueViolation } from "~/utils/prisma-errors";
 import { err, ok, type Result } from "~/utils/result";
 import { parseStoredJson } from "~/utils/stored-json";
 
@@ -223,11 +224,16 @@ export async function checkBulkRunItem(deps: BulkCheckDeps, itemId: string): Pro
     return finishChecking(db, run.id);
   }
   const rules = await rulesFor(db, shop, parseChoice(run));
+  // Every shipment's item exists, still checking, before the first is settled: another order's
+  // check finishing meanwhile must not count none left and move the run to review without them.
+  const targets = [];
   for (const [index, fo] of shipments.entries()) {
     const gid = parseFulfillmentOrderGid(fo.id);
     const shipment = shipmentOf(loaded.value, fo.id);
     if (!gid || !shipment) continue;
-    const target = await itemForShipment(db, item, gid, index, order.name);
+    targets.push({ shipment, target: await itemForShipment(db, item, gid, index, order.name) });
+  }
+  for (const { shipment, target } of targets) {
     if (target.status !== "checking") continue;
     // Whatever the outcome, the review lists the products to fix once (international shipments).
     const missingCustoms = JSON.stringify(findMissingCustoms(checkShipment(shipment).prefilled));
@@ -281,16 +287,22 @@ async function itemForShipment(
   if (index === 0) {
     return db.bulkRunItem.update({ where: { id: orderItem.id }, data: { fulfillmentOrderGid, orderName } });
   }
-  return db.bulkRunItem.create({
-    data: {
-      runId: orderItem.runId,
-      shop: orderItem.shop,
-      position: orderItem.position + index,
-      orderGid: orderItem.orderGid,
-      orderName,
-      fulfillmentOrderGid,
-    },
-  });
+  try {
+    return await db.bulkRunItem.create({
+      data: {
+        runId: orderItem.runId,
+        shop: orderItem.shop,
+        position: orderItem.position + index,
+        orderGid: orderItem.orderGid,
+        orderName,
+        fulfillmentOrderGid,
+      },
+    });
+  } catch (error) {
+    // A job that took this one over after its lease made it first: the unique key decides.
+    if (!isUniqueViolation(error)) throw error;
+    return db.bulkRunItem.findFirstOrThrow({ where: { runId: orderItem.runId, fulfillmentOrderGid } });
+  }
 }
 
 /**
