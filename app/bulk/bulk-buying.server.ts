@@ -18,6 +18,14 @@ import {
 } from "./bulk-runs.server";
 import { RUN_TRANSACTION } from "./run-limits";
 
+/**
+ * A bulk item's claim on its label's purchase (ADR 5), shorter than a single label's two minutes:
+ * a worker that dies holding it leaves the label to the job's next attempt, which another worker
+ * starts within about 40 s (ADR 7's renewed leases), so the run's page settles within a minute.
+ * The request itself gets three quarters of it; a longer Retry-After is retried by the job.
+ */
+export const BULK_PURCHASE_LEASE_MS = 30_000;
+
 // A bulk run once it is checked (bulk-runs.server.ts): the review's confirmation at its exact
 // total, buying item by item through the pipeline's buyLabel, cancelling, retrying what was not
 // bought, and resuming items whose job died.
@@ -169,6 +177,7 @@ export async function buyBulkRunItem(
       beforeRequest: () => whyNotBuy(db, shop, run.id),
     },
     item.labelId,
+    { purchase: { leaseMs: BULK_PURCHASE_LEASE_MS } },
   );
   if (!bought.ok) {
     // The run was cancelled or stopped while this item waited for a shipping slot: its request

@@ -19,7 +19,7 @@ import {
   resumeStrandedBulkItems,
   retryFailedBulkItems,
 } from "~/bulk/bulk-buying.server";
-import { createPrismaClient } from "~/db-client.server";
+import { createPrismaClient } from "~/db/client.server";
 import { enqueueBulkBuy } from "~/jobs/bulk-run-jobs.server";
 import { pgBossFor, stopPgBosses } from "~/jobs/queue.server";
 
