@@ -10,6 +10,6 @@ export default defineConfig({
     ...base.test,
     include: ["app/**/*.test.{ts,tsx}", "test/postgresql/**/*.test.ts"],
     // The Job table is SQLite's queue; PostgreSQL's is pg-boss (ADR 26), whose tests are in test/postgresql/.
-    exclude: ["**/node_modules/**", "app/jobs/prisma-job-queue.*.test.ts"],
+    exclude: ["**/node_modules/**", "app/queue/prisma-job-queue.*.test.ts"],
   },
 });

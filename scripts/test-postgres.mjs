@@ -18,6 +18,7 @@ export const POSTGRES_SUITES = [
   "app/settings",
   "app/screens",
   "app/jobs",
+  "app/queue",
   "app/webhooks",
   "app/routes",
   "test/postgresql",

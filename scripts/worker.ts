@@ -11,9 +11,9 @@ import db from "../app/db.server";
 import { byDatabase } from "../app/db/database-kind.server";
 import { getEnv } from "../app/env.server";
 import { SQLITE_WORKER_REFUSAL } from "../app/jobs/in-process-worker.server";
-import { stopPgBosses } from "../app/jobs/queue.server";
 import { createAppJobWorker } from "../app/jobs/worker-jobs.server";
-import { runWorkerProcess, workerGraceMs } from "../app/jobs/worker-process.server";
+import { stopPgBosses } from "../app/queue/queue.server";
+import { runWorkerProcess, workerGraceMs } from "../app/queue/worker-process.server";
 import { stopWithDemoParent } from "./demo-parent";
 
 getEnv(); // a bad environment stops the worker at boot, with the variable's name

@@ -11,6 +11,7 @@ import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
 import { waitFor } from "../../test/helpers/bulk-runs";
 import { collectingLog, setUpQueues } from "../../test/helpers/jobs";
 import { createTestShippingClient, DEMO_ORG, TEST_LABEL_SHOP } from "../../test/helpers/labels";
+import { jobQueueFor } from "../queue/queue.server";
 import {
   BULK_SHIPPING_CONCURRENCY,
   type BulkJobDeps,
@@ -19,7 +20,6 @@ import {
   enqueueBulkBuy,
   enqueueBulkCheck,
 } from "./bulk-run-jobs.server";
-import { jobQueueFor } from "./queue.server";
 
 // Issue 22, item 1: "Cancel the rest" answered means no new purchase request leaves the app. The
 // run's buy jobs (48 at once) wait for the worker's 4 shipping slots; a job that gets its slot

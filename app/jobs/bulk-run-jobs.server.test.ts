@@ -27,6 +27,8 @@ import {
 import { collectingLog, findJob, listJobs, setUpQueues } from "../../test/helpers/jobs";
 import { insertLabelRow } from "../../test/helpers/label-rows";
 import { createTestShippingClient, DEMO_ORG, TEST_LABEL_SHOP } from "../../test/helpers/labels";
+import type { JobDefinition, JobWorker } from "../queue/job-queue";
+import { jobQueueFor, pgBossFor, stopPgBosses } from "../queue/queue.server";
 import {
   type BulkJobDeps,
   createBulkBuyJob,
@@ -34,8 +36,6 @@ import {
   enqueueBulkBuy,
   enqueueBulkCheck,
 } from "./bulk-run-jobs.server";
-import type { JobDefinition, JobWorker } from "./job-queue";
-import { jobQueueFor, pgBossFor, stopPgBosses } from "./queue.server";
 
 // Issue 12's acceptance run: 50 orders through the real worker (the production job definitions,
 // backoff and concurrency; the bulk-buy lease shortened, below) against both emulators, with
@@ -305,7 +305,7 @@ describe("a bulk run through the real job worker", () => {
     const restarted = {
       ...(await import("./bulk-run-jobs.server")),
       ...(await import("./label-recovery.server")),
-      ...(await import("./queue.server")),
+      ...(await import("../queue/queue.server")),
     };
     // On PostgreSQL the restarted process has its own pg-boss (the module's): stopped at the end.
     cleanups.push(() => restarted.stopPgBosses());

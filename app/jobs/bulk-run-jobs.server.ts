@@ -8,10 +8,10 @@ import { checkBulkRunItem, giveUpBulkCheck } from "~/bulk/bulk-runs.server";
 import { createCallLimiter } from "~/shipping/call-limiter";
 import type { RequestSlots, ShippingClient } from "~/shipping/client.server";
 
+import { type JobDefinition, type JobKind, PermanentJobError } from "../queue/job-queue";
+import { enqueueJob } from "../queue/queue.server";
 import { JobFailedError, jobOutcomeOf } from "./job-outcome";
-import { type JobDefinition, type JobKind, PermanentJobError } from "./job-queue";
 import { type OrderChangeJobDeps, requireAdmin } from "./order-change-jobs.server";
-import { enqueueJob } from "./queue.server";
 
 // A bulk run's items go through the queue: `bulk-check` reads, prefills and drafts one selected
 // order (free), `bulk-buy` buys one confirmed item and writes its tracking back. Concurrency is

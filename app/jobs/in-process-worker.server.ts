@@ -2,9 +2,9 @@ import type { PrismaClient } from "@prisma/client";
 
 import { byDatabase } from "~/db/database-kind.server";
 
-import type { WorkerStopReport } from "./job-queue";
+import type { WorkerStopReport } from "../queue/job-queue";
+import { runWorkerProcess, workerGraceMs, type WorkerProcessOptions } from "../queue/worker-process.server";
 import { createAppJobWorker } from "./worker-jobs.server";
-import { runWorkerProcess, workerGraceMs, type WorkerProcessOptions } from "./worker-process.server";
 
 // One process on SQLite (ADR 19): the app process runs the job worker itself, so no second
 // process ever writes the SQLite file. On PostgreSQL the workers are processes of their own

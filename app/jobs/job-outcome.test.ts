@@ -10,11 +10,11 @@ import type { FulfillmentOrderGid, OrderGid } from "~/shopify/ids";
 import { findJob } from "../../test/helpers/jobs";
 import { insertLabelRow } from "../../test/helpers/label-rows";
 import { TEST_SHOP } from "../../test/setup/test-env";
+import { type AnyJobDefinition, PermanentJobError } from "../queue/job-queue";
+import { type ClaimedJob, createJobWorker, type JobStore } from "../queue/job-worker.server";
+import { jobQueueFor } from "../queue/queue.server";
 import { JobFailedError, jobOutcomeOf, NotYetJobError, ShopUninstalledError } from "./job-outcome";
-import { type AnyJobDefinition, PermanentJobError } from "./job-queue";
-import { type ClaimedJob, createJobWorker, type JobStore } from "./job-worker.server";
 import { createAutoDraftJob, createRecheckLabelsJob, enqueueAutoDraft } from "./order-change-jobs.server";
-import { jobQueueFor } from "./queue.server";
 import { createShippingEventJob } from "./shipping-event-jobs.server";
 
 // Issue 22, item 6: one mapping from how an attempt failed to what becomes of the job, used by
@@ -61,7 +61,12 @@ async function runThroughWorker(
     error: (message: string, _error?: unknown, context: Readonly<Record<string, unknown>> = {}) =>
       logged.push({ level: "error", message, context }),
   };
-  const worker = createJobWorker(store, [definition], { pollIntervalMs: 10, now: () => NOW, log });
+  const worker = createJobWorker(store, [definition], {
+    pollIntervalMs: 10,
+    now: () => NOW,
+    log,
+    outcomeOf: jobOutcomeOf,
+  });
   worker.start();
   try {
     return { recorded: await recorded, logged };
@@ -193,7 +198,11 @@ describe("what becomes of a job whose attempt failed, through the real job handl
     const { jobId } = await enqueueAutoDraft(db, TEST_SHOP, FO, "test");
     const queue = jobQueueFor(db);
     const quiet = { info: () => {}, error: () => {} };
-    const worker = queue.createWorker([createAutoDraftJob({ db, ...uninstalled })], { pollIntervalMs: 10, log: quiet });
+    const worker = queue.createWorker([createAutoDraftJob({ db, ...uninstalled })], {
+      pollIntervalMs: 10,
+      log: quiet,
+      outcomeOf: jobOutcomeOf,
+    });
     worker.start();
     try {
       await expect.poll(async () => (await findJob(db, jobId)).status, { timeout: 10_000 }).toBe("done");

@@ -6,11 +6,10 @@ import {
   isTransientShopifyError,
   type LabelError,
 } from "~/labels/label-errors";
+import { type JobOutcome, PermanentJobError } from "~/queue/job-queue";
 import type { ShippingError } from "~/shipping/errors";
 import type { ShopifyError } from "~/shopify/admin-client";
 import { type AppError, isAppError } from "~/utils/app-error";
-
-import { PermanentJobError } from "./job-queue";
 
 // The one mapping from how a job's attempt failed to what becomes of the job (issue 22, item 6).
 // Handlers end an attempt by throwing: a typed failure of a use case (`JobFailedError`, carrying
@@ -26,11 +25,6 @@ import { PermanentJobError } from "./job-queue";
 //            broken payload): dead at once, with its error, on the Activity screen
 //   dropped  the shop has no offline session (uninstalled): nothing to do and nobody to show
 //            it to; the job ends without error (a reinstall sends its own webhooks)
-
-export type JobOutcome =
-  | { readonly kind: "retry"; readonly reason: string }
-  | { readonly kind: "dead"; readonly reason: string }
-  | { readonly kind: "dropped"; readonly reason: string };
 
 /** A use case's typed failure ending a job's attempt; the outcome follows from the error itself. */
 export class JobFailedError extends Error {

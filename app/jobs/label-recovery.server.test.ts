@@ -12,13 +12,13 @@ import {
   draftSeededOrder,
   TEST_LABEL_SHOP,
 } from "../../test/helpers/labels";
+import { createPrismaJobQueue } from "../queue/prisma-job-queue.server";
 import {
   createLabelRecoveryJob,
   enqueueLabelRecoveryJobs,
   LABEL_RECOVERY_JOB_NAME,
   recoverShopLabels,
 } from "./label-recovery.server";
-import { createPrismaJobQueue } from "./prisma-job-queue.server";
 
 const SHOP = TEST_LABEL_SHOP;
 const afterLeases = () => new Date(Date.now() + 10 * 60_000);

@@ -2,7 +2,6 @@ import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
 import { whyNotRecoverPurchase } from "~/bulk/bulk-buying.server";
-import type { JobDefinition, JobQueue } from "~/jobs/job-queue";
 import {
   listRetryableWriteBackIds,
   listShopsWithRecoveryWork,
@@ -12,6 +11,7 @@ import {
 import { recoverStuckPurchases } from "~/labels/purchase.server";
 import { settleOverdueVoids } from "~/labels/void-label.server";
 import { retryPendingWriteBacks } from "~/labels/write-tracking.server";
+import type { JobDefinition, JobQueue } from "~/queue/job-queue";
 import { createSpendGuard } from "~/shipments/buy-label.server";
 import type { ShippingClient } from "~/shipping/client.server";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";

@@ -8,9 +8,9 @@ import type { ShippingClient } from "~/shipping/client.server";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { type FulfillmentOrderGid, type OrderGid, parseFulfillmentOrderGid, parseOrderGid } from "~/shopify/ids";
 
+import type { JobDefinition, JobKind } from "../queue/job-queue";
+import { enqueueJob, enqueueJobsOnConnection } from "../queue/queue.server";
 import { JobFailedError, ShopUninstalledError } from "./job-outcome";
-import type { JobDefinition, JobKind } from "./job-queue";
-import { enqueueJob, enqueueJobsOnConnection } from "./queue.server";
 
 // The jobs behind the order webhooks: `auto-draft` (a fulfillment order ready to ship gets a draft
 // by the shop's rules) and `recheck-labels` (after a cancellation, move, merge, split or address

@@ -2,7 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 
 import { redactExpiredShipTosForAllShops } from "~/privacy/ship-to-retention.server";
 
-import type { Schedule } from "./job-queue";
+import type { Schedule } from "../queue/job-queue";
 
 // The retention sweep on the worker's schedule: ship-to details of labels delivered or voided
 // longer ago than their shop's retention period are redacted (docs/protected-customer-data.md).

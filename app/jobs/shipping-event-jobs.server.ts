@@ -11,10 +11,10 @@ import { applyVoidDecision } from "~/labels/void-label.server";
 import { ShippingEventSchema } from "~/shipping/schemas";
 import { parseAmountCents } from "~/shipping/vocabulary";
 
+import type { JobDefinition, JobKind } from "../queue/job-queue";
+import { enqueueJob } from "../queue/queue.server";
 import { JobFailedError, NotYetJobError } from "./job-outcome";
-import type { JobDefinition, JobKind } from "./job-queue";
 import { type OrderChangeJobDeps, requireAdmin } from "./order-change-jobs.server";
-import { enqueueJob } from "./queue.server";
 
 // The `shipping-event` job: one event of the shipping service, applied by the worker. Events come
 // in any order: a tracking update before its purchase, or before the Shopify fulfillment exists,

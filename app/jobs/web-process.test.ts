@@ -8,8 +8,8 @@ import { describe, expect, it } from "vitest";
 // PostgreSQL, and on SQLite the app process through in-process-worker.server.ts (ADR 19), which
 // starts nothing on PostgreSQL (in-process-worker.server.test.ts).
 const WORKER_ONLY = new Set([
-  "jobs/job-worker.server.ts",
-  "jobs/worker-process.server.ts",
+  "queue/job-worker.server.ts",
+  "queue/worker-process.server.ts",
   "jobs/worker-jobs.server.ts",
   "jobs/in-process-worker.server.ts",
 ]);

@@ -10,6 +10,9 @@ import { unauthenticated } from "~/shopify.server";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { paceAdminClient, pacerFor } from "~/shopify/paced-admin-client";
 
+import type { AnyJobDefinition, JobQueue, JobWorker, Schedule } from "../queue/job-queue";
+import { pruneFinishedJobs } from "../queue/prisma-job-queue.server";
+import { jobQueueFor } from "../queue/queue.server";
 import {
   type BulkJobDeps,
   createBulkBuyJob,
@@ -17,7 +20,7 @@ import {
   enqueueBulkBuy,
   enqueueBulkCheck,
 } from "./bulk-run-jobs.server";
-import type { AnyJobDefinition, JobQueue, JobWorker, Schedule } from "./job-queue";
+import { jobOutcomeOf } from "./job-outcome";
 import {
   createLabelRecoveryJob,
   enqueueLabelRecoveryJobs,
@@ -30,8 +33,6 @@ import {
   type JobResultLog,
   type OrderChangeJobDeps,
 } from "./order-change-jobs.server";
-import { pruneFinishedJobs } from "./prisma-job-queue.server";
-import { jobQueueFor } from "./queue.server";
 import { createShipToRetentionSchedule, SHIP_TO_RETENTION_SCHEDULE } from "./retention-jobs.server";
 import { createShippingEventJob } from "./shipping-event-jobs.server";
 
@@ -128,5 +129,5 @@ export function createWorkerJobs(
 export function createAppJobWorker(db: PrismaClient): JobWorker {
   const queue = jobQueueFor(db);
   const { definitions, schedules } = createWorkerJobs(db, queue);
-  return queue.createWorker(definitions, { schedules });
+  return queue.createWorker(definitions, { schedules, outcomeOf: jobOutcomeOf });
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 
 import db from "~/db.server";
-import { jobQueueFor } from "~/jobs/queue.server";
 import { createShippingEventJob } from "~/jobs/shipping-event-jobs.server";
+import { jobQueueFor } from "~/queue/queue.server";
 import { connectShippingEvents } from "~/settings/shipping-event-endpoint.server";
 import { buyLabel } from "~/shipments/buy-label.server";
 import { draftShipment } from "~/shipments/draft-shipment.server";

@@ -1,8 +1,8 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
-import { eraseShopJobs } from "~/jobs/queue.server";
 import { deleteShopLabels, listLabelRowsOfOrders, redactLabelRequests } from "~/labels/label-redaction.server";
+import { eraseShopJobs } from "~/queue/queue.server";
 import { toAddressKey } from "~/shipments/validate-address.server";
 
 // Shopify's mandatory privacy requests (https://shopify.dev/docs/apps/build/privacy-law-compliance):

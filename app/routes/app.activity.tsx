@@ -7,9 +7,9 @@ import { DataRequestsCard, DeadJobsCard, ForeignEventsCard } from "~/components/
 import { ActivityTable } from "~/components/activity-table";
 import { EMPTY_STATE_IMAGE } from "~/components/labels-table";
 import { requireShopContext } from "~/http/shop-context.server";
-import { jobQueueFor } from "~/jobs/queue.server";
 import { listForeignShippingEvents } from "~/labels/parcel-tracking.server";
 import { listCustomerDataRequests } from "~/privacy/privacy.server";
+import { jobQueueFor } from "~/queue/queue.server";
 import { listActivity } from "~/screens/activity.server";
 import { formatMinorUnits } from "~/utils/money";
 

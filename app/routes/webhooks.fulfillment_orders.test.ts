@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 
 import { createAutoDraftJob, createRecheckLabelsJob } from "~/jobs/order-change-jobs.server";
-import { jobQueueFor } from "~/jobs/queue.server";
 import { findActiveLabel } from "~/labels/label-repository.server";
+import { jobQueueFor } from "~/queue/queue.server";
 import type { FulfillmentOrderGid } from "~/shopify/ids";
 
 import { callRoute } from "../../test/helpers/admin-form-requests";

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 
 import { recordAutoDraftOutcome } from "~/auto-draft/auto-draft-outcomes.server";
 import { createAutoDraftJob, createRecheckLabelsJob } from "~/jobs/order-change-jobs.server";
-import { jobQueueFor } from "~/jobs/queue.server";
 import { findLabel } from "~/labels/label-repository.server";
 import { purchase } from "~/labels/purchase.server";
+import { jobQueueFor } from "~/queue/queue.server";
 import type { FulfillmentOrderGid, OrderGid } from "~/shopify/ids";
 
 import { callRoute } from "../../test/helpers/admin-form-requests";

@@ -1,7 +1,7 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
-import { stopShopJobs } from "../jobs/queue.server";
+import { stopShopJobs } from "../queue/queue.server";
 import { err, ok, type Result } from "../utils/result";
 import { type DeliveryOutcome, processDeliveryOnce, type WebhookDelivery } from "./webhook-delivery.server";
 

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { listAutoDraftOutcomesForOrders } from "~/auto-draft/auto-draft-outcomes.server";
 import db from "~/db.server";
 import { createAutoDraftJob, createRecheckLabelsJob } from "~/jobs/order-change-jobs.server";
-import { jobQueueFor } from "~/jobs/queue.server";
 import { findActiveLabel, listLabelsForOrder } from "~/labels/label-repository.server";
+import { jobQueueFor } from "~/queue/queue.server";
 import type { FulfillmentOrderGid, OrderGid } from "~/shopify/ids";
 
 import { createShippingEmulator } from "../../emulator/shipping/emulator";

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient } from "@prisma/client";
 
 import { byDatabase } from "~/db/database-kind.server";
-import { batchEnqueues, endBatchedEnqueues } from "~/jobs/pg-boss-batched-enqueue.server";
+import { batchEnqueues, endBatchedEnqueues } from "~/queue/pg-boss-batched-enqueue.server";
 import { isUniqueViolation } from "~/utils/prisma-errors";
 
 import { createGroupCommit } from "./group-commit";

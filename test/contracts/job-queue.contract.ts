@@ -7,13 +7,13 @@ import {
   type JobQueue,
   type JobWorker,
   PermanentJobError,
-} from "~/jobs/job-queue";
+} from "~/queue/job-queue";
 
 import { TEST_SHOP } from "../setup/test-env";
 
-// What every JobQueue adapter promises (app/jobs/job-queue.ts), checked only through the port:
+// What every JobQueue adapter promises (app/queue/job-queue.ts), checked only through the port:
 // the SQLite adapter (the app's Job table) and pg-boss (PostgreSQL) run these same cases
-// (app/jobs/prisma-job-queue.contract.test.ts, test/postgresql/pg-boss-job-queue.contract.test.ts).
+// (app/queue/prisma-job-queue.contract.test.ts, test/postgresql/pg-boss-job-queue.contract.test.ts).
 // Workers are started before anything is enqueued: pg-boss binds a job's lease and backoff when
 // it is enqueued, from its queue, which a worker configures from its definitions as it starts.
 

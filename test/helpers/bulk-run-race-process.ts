@@ -21,7 +21,7 @@ import {
 } from "~/bulk/bulk-buying.server";
 import { createPrismaClient } from "~/db/client.server";
 import { enqueueBulkBuy } from "~/jobs/bulk-run-jobs.server";
-import { pgBossFor, stopPgBosses } from "~/jobs/queue.server";
+import { pgBossFor, stopPgBosses } from "~/queue/queue.server";
 
 export type RaceAction = (
   | { kind: "confirm"; runId: string; expected: { count: number; totalCents: number } }

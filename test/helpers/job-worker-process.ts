@@ -11,10 +11,10 @@ import { appendFileSync } from "node:fs";
 import { z } from "zod";
 
 import { createPrismaClient } from "~/db.server";
-import type { JobDefinition } from "~/jobs/job-queue";
-import { createPrismaJobQueue } from "~/jobs/prisma-job-queue.server";
-import { jobQueueFor, stopPgBosses } from "~/jobs/queue.server";
-import { runWorkerProcess } from "~/jobs/worker-process.server";
+import type { JobDefinition } from "~/queue/job-queue";
+import { createPrismaJobQueue } from "~/queue/prisma-job-queue.server";
+import { jobQueueFor, stopPgBosses } from "~/queue/queue.server";
+import { runWorkerProcess } from "~/queue/worker-process.server";
 
 export const SLOW_EFFECT_JOB = {
   name: "test-slow-effect",

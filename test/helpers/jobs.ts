@@ -2,11 +2,12 @@ import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
 import { databaseKindOf } from "~/db/database-kind.server";
-import type { AnyJobDefinition, EnqueueOptions, JobQueue, WorkerLog, WorkerOptions } from "~/jobs/job-queue";
-import { jobQueueFor } from "~/jobs/queue.server";
+import { jobOutcomeOf } from "~/jobs/job-outcome";
+import type { AnyJobDefinition, EnqueueOptions, JobQueue, WorkerLog, WorkerOptions } from "~/queue/job-queue";
+import { jobQueueFor } from "~/queue/queue.server";
 
 // What tests read of the queue, whichever adapter holds the jobs: the Job table on SQLite,
-// pg-boss's job table on PostgreSQL (app/jobs/queue.server.ts). Statuses are the port's words.
+// pg-boss's job table on PostgreSQL (app/queue/queue.server.ts). Statuses are the port's words.
 
 export type JobStatus = "queued" | "running" | "done" | "dead" | "cancelled";
 export type StoredJob = {
@@ -99,7 +100,7 @@ export function startWorker(
   options: WorkerOptions = {},
 ): { queue: JobQueue; stop: () => Promise<unknown> } {
   const queue = jobQueueFor(db);
-  const worker = queue.createWorker(definitions, { pollIntervalMs: 20, ...options });
+  const worker = queue.createWorker(definitions, { pollIntervalMs: 20, outcomeOf: jobOutcomeOf, ...options });
   worker.start();
   return { queue, stop: () => worker.stop({ graceMs: 0 }) };
 }
@@ -142,7 +143,7 @@ export async function createDeadJob(db: PrismaClient, shop: string, lastError: s
  * when the job runs, and this changes nothing.)
  */
 export async function setUpQueues(db: PrismaClient, definitions: readonly AnyJobDefinition[]): Promise<void> {
-  const worker = jobQueueFor(db).createWorker(definitions, { pollIntervalMs: 20 });
+  const worker = jobQueueFor(db).createWorker(definitions, { pollIntervalMs: 20, outcomeOf: jobOutcomeOf });
   worker.start();
   await worker.stop({ graceMs: 0 });
 }

@@ -3,8 +3,8 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
 
 import db from "~/db.server";
-import { PG_BOSS_SCHEMA } from "~/jobs/pg-boss-job-queue.server";
-import { pgBossFor } from "~/jobs/queue.server";
+import { PG_BOSS_SCHEMA } from "~/queue/pg-boss-job-queue.server";
+import { pgBossFor } from "~/queue/queue.server";
 import { handleFulfillmentOrderWebhook } from "~/webhooks/order-webhooks.server";
 
 import { TEST_SHOP } from "../setup/test-env";

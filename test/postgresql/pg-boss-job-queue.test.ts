@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 
 import db from "~/db.server";
-import { createPgBossJobQueue } from "~/jobs/pg-boss-job-queue.server";
-import { SCHEDULE_TICK_DATA, scheduleQueueName } from "~/jobs/pg-boss-schedules.server";
-import { enqueueJob, eraseShopJobs, jobQueueFor, pgBossFor, stopShopJobs } from "~/jobs/queue.server";
+import { createPgBossJobQueue } from "~/queue/pg-boss-job-queue.server";
+import { SCHEDULE_TICK_DATA, scheduleQueueName } from "~/queue/pg-boss-schedules.server";
+import { enqueueJob, eraseShopJobs, jobQueueFor, pgBossFor, stopShopJobs } from "~/queue/queue.server";
 
 import { describeJobQueueContract } from "../contracts/job-queue.contract";
 import { TEST_SHOP } from "../setup/test-env";

@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 
 import db from "../../app/db.server";
-import { createPrismaJobQueue } from "../../app/jobs/prisma-job-queue.server";
-import { jobQueueFor } from "../../app/jobs/queue.server";
+import { createPrismaJobQueue } from "../../app/queue/prisma-job-queue.server";
+import { jobQueueFor } from "../../app/queue/queue.server";
 import { SLOW_EFFECT_JOB } from "../helpers/job-worker-process";
 import { setUpQueues } from "../helpers/jobs";
 import { ROOT } from "../setup/database";

@@ -27,7 +27,7 @@ beforeEach(async () => {
 afterAll(async () => {
   if (!globalThis.pgBossStarted) return;
   globalThis.pgBossStarted = false;
-  const { stopPgBosses } = await import("~/jobs/queue.server");
+  const { stopPgBosses } = await import("~/queue/queue.server");
   await stopPgBosses();
 });
 

@@ -9,8 +9,8 @@ import { http, HttpResponse } from "msw";
 import { expect } from "vitest";
 
 import db from "~/db.server";
-import { jobQueueFor } from "~/jobs/queue.server";
 import { createWorkerJobs } from "~/jobs/worker-jobs.server";
+import { jobQueueFor } from "~/queue/queue.server";
 import { signShippingEvent } from "~/shipping/event-signature";
 
 import { findEventEndpoint } from "../../../app/settings/shipping-event-endpoint.server";

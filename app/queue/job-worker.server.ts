@@ -1,10 +1,10 @@
 import { logFor, logger } from "~/logger.server";
 
-import { jobOutcomeOf } from "./job-outcome";
 import {
   type AnyJobDefinition,
   type JobWorker,
   PermanentJobError,
+  queueOutcomeOf,
   type Schedule,
   type WorkerLog,
   type WorkerOptions,
@@ -96,6 +96,7 @@ export function createJobWorker(
 ): JobWorker {
   const now = options.now ?? (() => new Date());
   const log = options.log ?? appLog;
+  const outcomeOf = options.outcomeOf ?? queueOutcomeOf;
   const warn = (log.warn ?? log.error).bind(log);
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const names = new Set<string>();
@@ -221,8 +222,8 @@ export function createJobWorker(
     } catch (error) {
       lease.end();
       if (released.has(job.id)) return;
-      // One mapping for every job (job-outcome.ts): retried with backoff, dead, or dropped.
-      const outcome = jobOutcomeOf(error);
+      // One mapping for every job (the app's: job-outcome.ts): retried with backoff, dead, or dropped.
+      const outcome = outcomeOf(error);
       if (outcome.kind === "dropped") {
         log.info(`job ${job.name} dropped: ${outcome.reason}`, context);
         await store.complete(job, now());

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 
-import { LABEL_RECOVERY_EVERY_MS } from "./label-recovery.server";
+import { LABEL_RECOVERY_EVERY_MS } from "../jobs/label-recovery.server";
+import { SHIP_TO_RETENTION_EVERY_MS } from "../jobs/retention-jobs.server";
 import { cronFor, scheduleJobDefinition, scheduleQueueName } from "./pg-boss-schedules.server";
-import { SHIP_TO_RETENTION_EVERY_MS } from "./retention-jobs.server";
 
 describe("a schedule's cron expression", () => {
   it("says the same interval in minutes or hours", () => {

@@ -75,10 +75,9 @@ export type JobDefinition<P> = JobKind<P> & {
   /** Wait before retry n (1-based): baseMs · 2^(n-1), at most maxMs (default 10 s … 1 h); pg-boss's has jitter (between it and twice it). */
   readonly backoff?: { readonly baseMs: number; readonly maxMs: number };
   /**
-   * Throw to end the attempt; what becomes of the job is decided by one mapping for every job
-   * (`jobOutcomeOf`, job-outcome.ts): transient failures are retried with backoff, permanent
-   * ones (`PermanentJobError`, a use case's non-transient `JobFailedError`) make it dead at once,
-   * and a shop with no offline session (`ShopUninstalledError`) drops it.
+   * Throw to end the attempt; what becomes of the job is decided by the worker's one mapping
+   * (`WorkerOptions.outcomeOf`: the app's is app/jobs/job-outcome.ts): transient failures are
+   * retried with backoff, permanent ones make it dead at once, and some drop it.
    */
   readonly run: (payload: P, context: JobContext) => Promise<void>;
 };
@@ -86,6 +85,20 @@ export type JobDefinition<P> = JobKind<P> & {
 /** A failure that retrying cannot fix (a malformed payload, a shop that is gone): the job is dead at once. */
 export class PermanentJobError extends Error {
   override name = "PermanentJobError";
+}
+
+/** What becomes of a job whose attempt threw: run again after its backoff, dead at once, or ended quietly. */
+export type JobOutcome =
+  | { readonly kind: "retry"; readonly reason: string }
+  | { readonly kind: "dead"; readonly reason: string }
+  | { readonly kind: "dropped"; readonly reason: string };
+
+const describeThrown = (thrown: unknown) =>
+  thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown);
+
+/** The queue's own mapping, for a worker given none: dead for a PermanentJobError, else retried. */
+export function queueOutcomeOf(thrown: unknown): JobOutcome {
+  return { kind: thrown instanceof PermanentJobError ? "dead" : "retry", reason: describeThrown(thrown) };
 }
 
 export type EnqueueOptions = {
@@ -143,6 +156,8 @@ export type WorkerOptions = {
   readonly schedules?: readonly Schedule[];
   readonly log?: WorkerLog;
   readonly now?: () => Date;
+  /** What becomes of a job whose attempt threw (default `queueOutcomeOf`); the app's is job-outcome.ts. */
+  readonly outcomeOf?: (thrown: unknown) => JobOutcome;
 };
 
 export type Schedule = { readonly name: string; readonly everyMs: number; readonly run: () => Promise<void> };
