@@ -612,6 +612,16 @@ describe("order link, alias and format rules", () => {
       "billing.countryCode",
     ]);
   });
+  it.each(["abc", "4202", "42022212345", "4202.2A"])("HS_CODE_INVALID trips for the HS code %s", (hs_code) => {
+    const problem = find(run(intl({ customs: { description: "Wool scarf", value: 40, hs_code } })), "HS_CODE_INVALID");
+    expect(problem).toMatchObject({ path: "customs.hs_code", severity: "blocking" });
+    expect(problem?.message).toContain("6 to 10 digits");
+  });
+  it.each(["6109.10", "610910", "6109 10 00", "6109.10.0010"])("HS_CODE_INVALID passes for %s", (hs_code) => {
+    expect(
+      find(run(intl({ customs: { description: "Wool scarf", value: 40, hs_code } })), "HS_CODE_INVALID"),
+    ).toBeUndefined();
+  });
   it("PARCEL_REQUIRED trips for an empty parcels list", () => {
     expect(find(run({ ...domestic, parcel: undefined, parcels: [] }), "PARCEL_REQUIRED")?.path).toBe("parcels");
   });

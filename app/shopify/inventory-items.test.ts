@@ -46,18 +46,22 @@ describe("updateInventoryItemCustoms", () => {
     expect(result).toMatchObject({ ok: true, value: { hsCode: "340111", countryOfOrigin: "US" } });
   });
 
-  it("returns Shopify's userError for an HS code of the wrong length, and leaves the item as it was", async () => {
-    const tote = itemOf(TOTE);
-    const result = await updateInventoryItemCustoms(emulator.graphql, { inventoryItemId: tote.gid, hsCode: "4202" });
-    if (result.ok) throw new Error("expected a refusal");
-    expect(result.error).toMatchObject({
-      code: "USER_ERROR",
-      fixable: true,
-      message: expect.stringContaining("between 6 and 13 digits"),
-      fields: [{ path: "input.harmonizedSystemCode", message: expect.any(String) }],
-    });
-    expect(tote.record.harmonizedSystemCode).toBeNull();
-  });
+  it.each(["4202", "abc", "4202.22.1234.56", "42O222"])(
+    "refuses the HS code %s before sending it, naming the shape, and leaves the item as it was",
+    async (hsCode) => {
+      const tote = itemOf(TOTE);
+      const before = emulator.queryCostSpent();
+      const result = await updateInventoryItemCustoms(emulator.graphql, { inventoryItemId: tote.gid, hsCode });
+      if (result.ok) throw new Error("expected a refusal");
+      expect(result.error).toMatchObject({
+        code: "USER_ERROR",
+        message: expect.stringContaining("6 to 10 digits"),
+        fields: [{ path: "harmonizedSystemCode", message: expect.any(String) }],
+      });
+      expect(emulator.queryCostSpent()).toBe(before);
+      expect(tote.record.harmonizedSystemCode).toBeNull();
+    },
+  );
 
   it("refuses a country code Shopify does not know before sending it, in the merchant's words", async () => {
     const tote = itemOf(TOTE);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import { describeMalformedHsCode } from "~/shipping/hs-code";
 import { err, ok, type Result } from "~/utils/result";
 
 import {
@@ -61,7 +62,18 @@ export async function updateInventoryItemCustoms(
   update: InventoryItemCustomsUpdate,
 ): Promise<Result<InventoryItemCustoms, ShopifyError>> {
   const input: { harmonizedSystemCode?: string; countryCodeOfOrigin?: string } = {};
-  if (update.hsCode !== undefined) input.harmonizedSystemCode = toShopifyHsCode(update.hsCode);
+  if (update.hsCode !== undefined) {
+    const malformed = describeMalformedHsCode(update.hsCode);
+    if (malformed) {
+      return err(
+        createShopifyError("USER_ERROR", `UpdateInventoryItemCustoms: ${malformed}`, {
+          message: malformed,
+          fields: ["harmonizedSystemCode"],
+        }),
+      );
+    }
+    input.harmonizedSystemCode = toShopifyHsCode(update.hsCode);
+  }
   if (update.countryOfOrigin !== undefined) {
     const country = update.countryOfOrigin.trim().toUpperCase();
     const invalid = checkCountryCode(country);

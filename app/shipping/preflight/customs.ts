@@ -2,6 +2,7 @@
 // origin, the destination's tax id, and the export declaration above the threshold.
 
 import { isVagueCustomsDescription, type ProductForCustoms, suggestCustomsDescription } from "../customs-description";
+import { describeMalformedHsCode } from "../hs-code";
 import type { LabelRequestInput } from "../preflight";
 import { checkTaxIdForDestination, taxIdRuleFor } from "../tax-ids";
 import { CONTENTS_TYPES } from "../vocabulary";
@@ -65,6 +66,9 @@ export function checkCustoms(
       "Use a two-letter country code for the country of origin.",
     );
   }
+
+  const hsCodeProblem = isBlank(customs.hs_code) ? null : describeMalformedHsCode(String(customs.hs_code));
+  if (hsCodeProblem) problems.block("customs.hs_code", "HS_CODE_INVALID", hsCodeProblem);
 
   if (!international) {
     problems.info(
