@@ -1,14 +1,5 @@
 import type { IndexTableProps } from "@shopify/polaris";
-import {
-  Badge,
-  BlockStack,
-  Button,
-  IndexTable,
-  InlineStack,
-  Link,
-  Text,
-  Tooltip,
-} from "@shopify/polaris";
+import { Badge, BlockStack, Button, IndexTable, InlineStack, Link, Text, Tooltip } from "@shopify/polaris";
 import type { ReactNode } from "react";
 
 import type { LabelListItem } from "~/screens/label-list.server";
@@ -297,6 +288,12 @@ function WriteBackCell({ item }: { item: LabelListItem }) {
         <Badge>Fulfillment cancelled</Badge>
       ) : voided && item.refund?.shopify === "cancel_pending" ? (
         <Badge tone="attention">Cancelling fulfillment</Badge>
+      ) : voided && item.refund?.shopify === "cancel_failed" ? (
+        // Shopify refused: asking again would be refused again, so the merchant must cancel it.
+        <Badge tone="critical">Cancel the fulfillment in Shopify</Badge>
+      ) : voided && item.kind === "return" ? (
+        // Shopify has no way to take a label off a return (ADR 23).
+        <Badge>Still on the return in Shopify</Badge>
       ) : voided ? (
         <Text as="span" tone="subdued">
           —

@@ -308,6 +308,12 @@ function ReturnLabel({ label, writeBackError }: { label: LabelSummary; writeBack
           </>
         ) : null}
       </Text>
+      {voided ? (
+        // Shopify has no way to take a label off a return (ADR 23): the customer may still see it.
+        <Text as="p" tone="subdued">
+          Shopify keeps a voided label on the return. Tell the customer not to use it.
+        </Text>
+      ) : null}
       {label.attention ? (
         <Banner tone="warning">
           <p>{label.attention}</p>

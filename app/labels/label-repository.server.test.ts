@@ -98,8 +98,7 @@ const RUN: Record<
   voidDraft: (labelId) => voidDraft({ db, shop: SHOP, labelId }),
   completeWriteBack: (labelId, n) =>
     completeWriteBack({ db, shop: SHOP, labelId }, `gid://shopify/Fulfillment/${n}` as FulfillmentGid),
-  acceptVoid: (labelId) =>
-    acceptVoid({ db, shop: SHOP, labelId }, TOKEN, { refundCents: 900, requestedAt: NOW, hasFulfillment: false }),
+  acceptVoid: (labelId) => acceptVoid({ db, shop: SHOP, labelId }, TOKEN, { refundCents: 900, requestedAt: NOW }),
   refundVoid: (labelId) => refundVoid({ db, shop: SHOP, labelId }, { refundCents: 900, decidedAt: NOW }),
   refuseVoid: (labelId, n) =>
     refuseVoid(

@@ -162,8 +162,11 @@ type LabelViewCommon = {
     refusal: string | null;
     requestedAt: Date | null;
     decidedAt: Date | null;
-    /** Where the Shopify fulfillment stands: cancelled for a replacement, or restored on refusal. */
-    shopify: "cancel_pending" | "cancelled" | "restore_pending" | "restored" | null;
+    /**
+     * Where the Shopify fulfillment stands: cancelled for a replacement, or restored on refusal;
+     * `cancel_failed` when Shopify refused the cancel (the merchant must cancel it there).
+     */
+    shopify: "cancel_pending" | "cancelled" | "cancel_failed" | "restore_pending" | "restored" | null;
   } | null;
   /** While creating or purchasing: until when the current claim holds (or the quiet period runs). */
   leaseUntil: Date | null;
@@ -204,7 +207,7 @@ function toLineItems<Id extends string>(json: string, parse: (value: string) => 
 }
 
 const VOID_STATUSES = ["requesting", "pending", "refunded", "rejected"] as const;
-const VOID_SHOPIFY_STATUSES = ["cancel_pending", "cancelled", "restore_pending", "restored"] as const;
+const VOID_SHOPIFY_STATUSES = ["cancel_pending", "cancelled", "cancel_failed", "restore_pending", "restored"] as const;
 
 function toTracking(row: Pick<Label, "trackingStatus" | "trackingStatusAt" | "updatedAt">): LabelView["tracking"] {
   return row.trackingStatus ? { status: row.trackingStatus, at: row.trackingStatusAt ?? row.updatedAt } : null;
@@ -282,7 +285,11 @@ export function toLabelView(row: Label): LabelView {
       ...common,
       kind: "return",
       returnGid: requireGid(parseReturnGid, row.returnGid ?? "", "return id"),
-      fulfillmentOrderGid: requireGid(parseReverseFulfillmentOrderGid, row.fulfillmentOrderGid, "reverse fulfillment order id"),
+      fulfillmentOrderGid: requireGid(
+        parseReverseFulfillmentOrderGid,
+        row.fulfillmentOrderGid,
+        "reverse fulfillment order id",
+      ),
       lineItems: toLineItems(row.lineItems, parseReverseFulfillmentOrderLineItemGid),
       fulfillmentGid: row.fulfillmentGid
         ? requireGid(parseReverseDeliveryGid, row.fulfillmentGid, "reverse delivery id")
@@ -299,7 +306,10 @@ export function toLabelView(row: Label): LabelView {
   };
 }
 
-export function activeKeyFor(shop: string, fulfillmentOrderGid: FulfillmentOrderGid | ReverseFulfillmentOrderGid): string {
+export function activeKeyFor(
+  shop: string,
+  fulfillmentOrderGid: FulfillmentOrderGid | ReverseFulfillmentOrderGid,
+): string {
   return `${shop}:${fulfillmentOrderGid}`;
 }
 
@@ -589,12 +599,19 @@ function retryableWriteBack(now: Date): Prisma.LabelWhereInput {
 /** How long a pending void waits for its event before the recovery job reads the label back. */
 export const VOID_READ_BACK_AFTER_MS = 20 * 60_000;
 
-// A void whose decision is overdue (its event may be lost), or whose Shopify fulfillment is still
-// to be cancelled (ADR 22).
-const unsettledVoid = (now: Date) => ({
+// A void whose decision is overdue (its event may be lost), whose Shopify fulfillment is still
+// to be cancelled (ADR 22), or whose write-back was in flight when it was voided and whose writer
+// died (its fulfillment may be in Shopify, unrecorded).
+const unsettledVoid = (now: Date): Prisma.LabelWhereInput => ({
   OR: [
     { refundStatus: "pending", voidRequestedAt: { lt: new Date(now.getTime() - VOID_READ_BACK_AFTER_MS) } },
     { voidShopifyStatus: "cancel_pending", status: { in: ["void_pending", "voided"] } },
+    {
+      status: { in: ["void_pending", "voided"] },
+      fulfillmentGid: null,
+      writeBackStatus: "writing",
+      writeBackLeaseUntil: { lt: now },
+    },
   ],
 });
 

@@ -3,18 +3,23 @@ import { describe, expect, it } from "vitest";
 import db from "~/db.server";
 import { buyLabel } from "~/shipments/buy-label.server";
 import { draftShipment } from "~/shipments/draft-shipment.server";
+import type { AdminGraphqlClient } from "~/shopify/admin-client";
 
 import {
   createEmulators,
+  createGate,
   DEMO_ORG,
   draftSeededOrder,
   quoteSeededOrder,
   SHIPPING_BASE_URL,
   TEST_LABEL_SHOP as SHOP,
+  waitUntil,
 } from "../../test/helpers/labels";
 import { listAuditEntries } from "./audit.server";
 import { findActiveLabel, findLabel, VOID_READ_BACK_AFTER_MS } from "./label-repository.server";
+import { purchase } from "./purchase.server";
 import { applyVoidDecision, requestLabelVoid, settleOverdueVoids } from "./void-label.server";
+import { writeTracking } from "./write-tracking.server";
 
 // Voiding a bought label (ADR 22), judged by what the emulators recorded: refunds credited at the
 // shipping service, fulfillments cancelled and created at Shopify.
@@ -190,5 +195,157 @@ describe("voiding a bought label", () => {
     expect(asked).toBe(0);
     expect(emulators.shipping.refunds(DEMO_ORG)).toEqual([]);
     expect(serviceLabelId).toBeTruthy();
+  });
+});
+
+// A label bought, its tracking not yet in Shopify: the write-back is what the void races.
+async function boughtUnwritten(name: string) {
+  const emulators = createEmulators();
+  const { draft, client, order } = await draftSeededOrder(db, emulators, name);
+  const bought = await purchase({ db, shop: SHOP, shipping: client }, draft.label.id);
+  if (!bought.ok || !bought.value.serviceLabelId) throw new Error(`${name} was not bought`);
+  const deps = { db, shop: SHOP, admin: emulators.shopify.graphql, shipping: client };
+  return { emulators, deps, order, label: bought.value, serviceLabelId: bought.value.serviceLabelId };
+}
+
+/** The write-back's fulfillmentCreate held: sent when `send` opens, answered when `answer` opens. */
+function slowFulfillmentCreate(shopify: AdminGraphqlClient) {
+  const send = createGate();
+  const landed = createGate();
+  const answer = createGate();
+  let sending = false;
+  const admin: AdminGraphqlClient = async (query, options) => {
+    if (!query.includes("fulfillmentCreate")) return shopify(query, options);
+    sending = true;
+    await send.opened;
+    const response = await shopify(query, options);
+    landed.open();
+    await answer.opened;
+    return response;
+  };
+  return { admin, send, landed, answer, isSending: () => sending };
+}
+
+const liveWithTracking = (emulators: ReturnType<typeof createEmulators>, numbers: readonly string[]) =>
+  emulators.shopify
+    .fulfillments()
+    .filter((f) => f.status === "SUCCESS" && f.trackingInfo.some((t) => numbers.includes(t.number ?? "")));
+
+/** After the race: nothing of the voided label left live in Shopify, one charge, one refund, and a replacement fulfils the shipment. */
+async function expectSettledAndReplaceable(run: Awaited<ReturnType<typeof boughtUnwritten>>, name: string) {
+  const { emulators, deps, order, label, serviceLabelId } = run;
+  const voided = await findLabel(db, SHOP, label.id);
+  expect(voided).toMatchObject({ status: "void_pending", void: { shopify: "cancelled" } });
+  expect(liveWithTracking(emulators, label.trackingNumbers)).toEqual([]);
+  expect(emulators.shopify.findFulfillmentOrder(label.fulfillmentOrderGid)?.status).toBe("OPEN");
+
+  await emulators.shipping.decideVoid(serviceLabelId, "refunded");
+  expect((await applyVoidDecision(deps, serviceLabelId, { outcome: "refunded", refundCents: null })).ok).toBe(true);
+  expect(emulators.shipping.charges(DEMO_ORG)).toHaveLength(1);
+  expect(emulators.shipping.refunds(DEMO_ORG)).toHaveLength(1);
+
+  const quoted = await quoteSeededOrder(emulators, name);
+  const replacement = await draftShipment({ db, shop: SHOP, shipping: quoted.client }, quoted.input);
+  if (!replacement.ok) throw new Error(replacement.error.logMessage);
+  const rebought = await buyLabel({ ...deps, shipping: quoted.client }, replacement.value.label.id, {
+    notifyCustomer: false,
+  });
+  expect(rebought.ok && rebought.value.label.status).toBe("fulfilled");
+  const live = liveFulfillments(emulators, order.id);
+  expect(live).toHaveLength(1);
+  expect(live[0]?.trackingInfo.map((t) => t.number)).not.toEqual(label.trackingNumbers);
+}
+
+describe("a void racing the tracking write-back", () => {
+  it.each([
+    ["the fulfillment reaches Shopify after the void is accepted", "after"],
+    ["the fulfillment reaches Shopify before the void, its answer after", "before"],
+  ] as const)("%s: the write-back records it on the voided label and cancels it", async (_name, lands) => {
+    const run = await boughtUnwritten("#1001");
+    const slow = slowFulfillmentCreate(run.emulators.shopify.graphql);
+    const writing = writeTracking({ db, shop: SHOP, admin: slow.admin }, run.label.id, { notifyCustomer: false });
+    await waitUntil(slow.isSending, "the write-back is sending its fulfillment");
+    if (lands === "before") {
+      slow.send.open();
+      await slow.landed.opened;
+    }
+
+    const asked = await requestLabelVoid(run.deps, run.label.id);
+    expect(asked.ok && asked.value.status).toBe("void_pending");
+
+    slow.send.open();
+    slow.answer.open();
+    expect((await writing).ok).toBe(true);
+    await expectSettledAndReplaceable(run, "#1001");
+  });
+
+  it("the write-back recorded while the void is being asked: the void cancels the fulfillment it did not see", async () => {
+    const run = await boughtUnwritten("#1002");
+    const mayAnswer = createGate();
+    let asking = false;
+    const shipping = {
+      voidLabel: async (...args: Parameters<typeof run.deps.shipping.voidLabel>) => {
+        asking = true;
+        const answer = await run.deps.shipping.voidLabel(...args);
+        await mayAnswer.opened;
+        return answer;
+      },
+    };
+    const voiding = requestLabelVoid({ ...run.deps, shipping }, run.label.id);
+    await waitUntil(() => asking, "the void is asked");
+    const written = await writeTracking(run.deps, run.label.id, { notifyCustomer: false });
+    expect(written.ok && written.value.status).toBe("fulfilled");
+    expect(liveWithTracking(run.emulators, run.label.trackingNumbers)).toHaveLength(1);
+
+    mayAnswer.open();
+    expect((await voiding).ok).toBe(true);
+    await expectSettledAndReplaceable(run, "#1002");
+  });
+
+  it("a writer that died after Shopify took its fulfillment: the recovery job finds it and cancels it", async () => {
+    const run = await boughtUnwritten("#1003");
+    const slow = slowFulfillmentCreate(run.emulators.shopify.graphql);
+    const writing = writeTracking({ db, shop: SHOP, admin: slow.admin }, run.label.id, { notifyCustomer: false });
+    await waitUntil(slow.isSending, "the write-back is sending its fulfillment");
+    slow.send.open();
+    await slow.landed.opened;
+    expect((await requestLabelVoid(run.deps, run.label.id)).ok).toBe(true);
+    expect(liveWithTracking(run.emulators, run.label.trackingNumbers)).toHaveLength(1);
+
+    // The writer never answers (its process died); once its lease is over, the sweep settles it.
+    const later = () => new Date(Date.now() + 5 * 60_000);
+    expect(await settleOverdueVoids({ ...run.deps, now: later })).toBe(1);
+    expect(liveWithTracking(run.emulators, run.label.trackingNumbers)).toEqual([]);
+    expect(await settleOverdueVoids({ ...run.deps, now: later })).toBe(0);
+
+    // Its answer arriving after all changes nothing.
+    slow.answer.open();
+    expect((await writing).ok).toBe(true);
+    await expectSettledAndReplaceable(run, "#1003");
+  });
+
+  it("Shopify refusing the cancel flags the label for the merchant instead of retrying", async () => {
+    const run = await boughtUnwritten("#1005");
+    expect((await writeTracking(run.deps, run.label.id, { notifyCustomer: false })).ok).toBe(true);
+    const refusing: AdminGraphqlClient = async (query, options) =>
+      query.includes("fulfillmentCancel")
+        ? Response.json({
+            data: {
+              fulfillmentCancel: {
+                fulfillment: null,
+                userErrors: [{ field: ["id"], message: "Fulfillment cannot be cancelled." }],
+              },
+            },
+          })
+        : run.emulators.shopify.graphql(query, options);
+    expect((await requestLabelVoid({ ...run.deps, admin: refusing }, run.label.id)).ok).toBe(true);
+    expect((await findLabel(db, SHOP, run.label.id))?.void?.shopify).toBe("cancel_failed");
+    // Asking again would be refused again: the recovery job leaves it to the merchant.
+    expect(await settleOverdueVoids({ ...run.deps, admin: refusing })).toBe(0);
+    expect(liveWithTracking(run.emulators, run.label.trackingNumbers)).toHaveLength(1);
+    const flagged = (await listAuditEntries(db, SHOP, { labelId: run.label.id })).filter(
+      (e) => e.action === "fulfill" && e.outcome === "error",
+    );
+    expect(flagged).toHaveLength(1);
   });
 });

@@ -5,13 +5,13 @@ import type { PrismaClient } from "@prisma/client";
 import type { ShippingClient } from "~/shipping/client.server";
 import { parseAmountCents } from "~/shipping/vocabulary";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
-import { cancelFulfillment } from "~/shopify/fulfillments";
 import { reportError } from "~/utils/error-report.server";
 import { mapBounded } from "~/utils/map-bounded";
 import { err, ok, type Result } from "~/utils/result";
 
 import { recordAudit } from "./audit.server";
-import { fromShippingError, fromShopifyError, type LabelError, labelError, labelNotFound } from "./label-errors";
+import { cancelVoidedFulfillment } from "./cancel-voided-fulfillment.server";
+import { fromShippingError, type LabelError, labelError, labelNotFound } from "./label-errors";
 import {
   findLabel,
   findLabelByServiceId,
@@ -23,6 +23,7 @@ import {
 import {
   acceptVoid,
   claimVoid,
+  planFulfillmentCancel,
   recordEarlyRefusal,
   recordVoidShopify,
   refundVoid,
@@ -30,7 +31,7 @@ import {
   releaseVoidClaim,
 } from "./void-transitions.server";
 import { completeWriteBack } from "./write-back-claims.server";
-import { writeTracking } from "./write-tracking.server";
+import { settleVoidedWriteBack, writeTracking } from "./write-tracking.server";
 
 // Voiding a bought label and getting its money back (ADR 22), from any door (the order page, the
 // Labels list, a bulk run, the admin extension):
@@ -129,10 +130,12 @@ export async function requestLabelVoid(deps: VoidDeps, labelId: string): Promise
     return err(fromShippingError("requestLabelVoid", asked.error));
   }
   const refundCents = asked.value.refundCents ?? label.chargedCents;
-  // A return label's reverse delivery stays on the return in Shopify, which has no way to take a
-  // label off it (ADR 23): only an outbound label's fulfillment is cancelled.
-  const hasFulfillment = label.kind === "outbound" && label.fulfillmentGid !== null;
-  await acceptVoid(ref, token, { refundCents, requestedAt: now, hasFulfillment });
+  await acceptVoid(ref, token, { refundCents, requestedAt: now });
+  // Planned on the row as it is now: a write-back may have recorded its fulfillment while the
+  // service was asked. One that lands later plans it itself (write-tracking.server.ts). A return
+  // label's reverse delivery stays on the return in Shopify, which has no way to take a label off
+  // it (ADR 23): only an outbound label's fulfillment is cancelled.
+  await planFulfillmentCancel(ref);
   await recordAudit(db, {
     shop,
     action: "void",
@@ -214,34 +217,6 @@ export async function requestLabelVoids(deps: VoidDeps, labelIds: readonly strin
   return { results, notFound: outcomes.length - results.length };
 }
 
-/**
- * Cancels the Shopify fulfillment of a label whose void is pending or done, once. A failure leaves
- * it `cancel_pending` for the next decision or the recovery job.
- */
-export async function cancelVoidedFulfillment(
-  deps: VoidDecisionDeps,
-  labelId: string,
-): Promise<Result<void, LabelError>> {
-  const label = await findLabel(deps.db, deps.shop, labelId);
-  if (!label?.void || label.void.shopify !== "cancel_pending" || label.kind !== "outbound" || !label.fulfillmentGid) {
-    return ok(undefined);
-  }
-  if (label.status !== "void_pending" && label.status !== "voided") return ok(undefined);
-  const cancelled = await cancelFulfillment(deps.admin, label.fulfillmentGid);
-  if (!cancelled.ok) return err(fromShopifyError("cancelVoidedFulfillment", cancelled.error));
-  await recordVoidShopify(deps.db, { shop: deps.shop, labelId }, "cancelled", { cancelled: label.fulfillmentGid });
-  await recordAudit(deps.db, {
-    shop: deps.shop,
-    action: "fulfill",
-    outcome: "ok",
-    orderGid: label.orderGid,
-    labelId,
-    detail: `fulfillment ${label.fulfillmentGid} cancelled: label voided`,
-    staffMemberId: null,
-  });
-  return ok(undefined);
-}
-
 async function settleRefunded(
   deps: Pick<VoidDeps, "db" | "shop">,
   labelId: string,
@@ -252,9 +227,7 @@ async function settleRefunded(
   if (!(await refundVoid({ db: deps.db, shop: deps.shop, labelId }, refunded))) return;
   // A refund that outran the acceptance (the event before our answer): the fulfillment is still in
   // Shopify and nobody marked it to cancel yet.
-  if (label.kind === "outbound" && label.fulfillmentGid && !label.void?.shopify) {
-    await recordVoidShopify(deps.db, { shop: deps.shop, labelId }, "cancel_pending");
-  }
+  await planFulfillmentCancel({ db: deps.db, shop: deps.shop, labelId });
   // Counted once: only the caller whose transition happened writes the refund.
   await recordAudit(deps.db, {
     shop: deps.shop,
@@ -349,6 +322,12 @@ export async function settleOverdueVoids(
             : null;
       if (decision && (await applyVoidDecision(deps, label.serviceLabelId, decision)).ok) settled += 1;
       continue;
+    }
+    // A write-back in flight when the label was voided, whose writer died: its fulfillment may be
+    // in Shopify without our record of it. Found, it is recorded and cancelled below.
+    if (label.writeBack.status === "writing" && !label.fulfillmentGid) {
+      const found = await settleVoidedWriteBack(deps, label.id);
+      if (!found.ok) continue;
     }
     if ((await cancelVoidedFulfillment(deps, label.id)).ok) settled += 1;
   }

@@ -1,6 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 
-import type { FulfillmentGid } from "~/shopify/ids";
+import type { FulfillmentGid, ReverseDeliveryGid } from "~/shopify/ids";
 import { isUniqueViolation } from "~/utils/prisma-errors";
 
 import { activeKeyFor } from "./label-repository.server";
@@ -39,11 +39,14 @@ export async function releaseVoidClaim(ref: Ref, token: string): Promise<boolean
   return result.count === 1;
 }
 
-/** The service accepted the void: refund pending, the slot free, the fulfillment to cancel. */
+/**
+ * The service accepted the void: refund pending, the slot free. Its fulfillment is marked to cancel
+ * by `planFulfillmentCancel`, which reads the row as it is then, not as the caller read it.
+ */
 export function acceptVoid(
   ref: Ref,
   token: string,
-  accepted: { refundCents: number | null; requestedAt: Date; hasFulfillment: boolean },
+  accepted: { refundCents: number | null; requestedAt: Date },
 ): Promise<boolean> {
   return apply(
     ref.db,
@@ -57,9 +60,73 @@ export function acceptVoid(
       activeKey: null,
       claimToken: null,
       leaseUntil: null,
-      voidShopifyStatus: accepted.hasFulfillment ? "cancel_pending" : null,
+      voidShopifyStatus: null,
     },
   );
+}
+
+const VOIDED = ["void_pending", "voided"];
+
+/**
+ * Marks a voided outbound label's recorded fulfillment to cancel, once. Called by the void after its
+ * acceptance and by the write-back that records a fulfillment after it: whichever lands second
+ * finds both the void and the fulfillment in the row, so one of them always marks it.
+ */
+export async function planFulfillmentCancel(ref: Ref): Promise<boolean> {
+  const result = await ref.db.label.updateMany({
+    where: {
+      id: ref.labelId,
+      shop: ref.shop,
+      kind: "outbound",
+      status: { in: VOIDED },
+      fulfillmentGid: { not: null },
+      // Never over a cancel already planned, done or refused.
+      OR: [{ voidShopifyStatus: null }, { voidShopifyStatus: "restored" }],
+    },
+    data: { voidShopifyStatus: "cancel_pending" },
+  });
+  return result.count === 1;
+}
+
+/**
+ * A write-back that lands after the void (its fulfillment or reverse delivery created while the
+ * void was asked): Shopify holds it, so it is recorded on the voided label like any write-back,
+ * for the cancel to find. False when one was recorded already.
+ */
+export async function recordVoidedWriteBack(
+  ref: Ref,
+  fulfillmentGid: FulfillmentGid | ReverseDeliveryGid,
+): Promise<boolean> {
+  const result = await ref.db.label.updateMany({
+    where: { id: ref.labelId, shop: ref.shop, status: { in: VOIDED }, fulfillmentGid: null },
+    data: {
+      fulfillmentGid,
+      writeBackStatus: "done",
+      writeBackLastError: null,
+      writeBackToken: null,
+      writeBackLeaseUntil: null,
+    },
+  });
+  return result.count === 1;
+}
+
+/**
+ * A write-back that was in flight when the label was voided and whose writer died: none of this
+ * label's tracking is in Shopify (the search found none), so nothing is left to write or cancel.
+ */
+export async function dropVoidedWriteBack(ref: Ref, now: Date): Promise<boolean> {
+  const result = await ref.db.label.updateMany({
+    where: {
+      id: ref.labelId,
+      shop: ref.shop,
+      status: { in: VOIDED },
+      fulfillmentGid: null,
+      writeBackStatus: "writing",
+      writeBackLeaseUntil: { lt: now },
+    },
+    data: { writeBackStatus: "none", writeBackToken: null, writeBackLeaseUntil: null },
+  });
+  return result.count === 1;
 }
 
 /** The carrier refunded it; true only for the one caller that recorded it (credited once). */
@@ -134,7 +201,7 @@ export async function recordEarlyRefusal(
 export async function recordVoidShopify(
   db: PrismaClient,
   ref: Omit<Ref, "db">,
-  status: "cancel_pending" | "cancelled" | "restore_pending" | "restored",
+  status: "cancel_pending" | "cancelled" | "cancel_failed" | "restore_pending" | "restored",
   fulfillment?: { cancelled: FulfillmentGid },
 ): Promise<void> {
   await db.label.updateMany({

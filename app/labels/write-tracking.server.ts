@@ -15,6 +15,7 @@ import { attachReturnLabel, findReverseDeliveryWithTracking, readOrderReturns } 
 import { err, ok, type Result } from "~/utils/result";
 
 import { recordAudit } from "./audit.server";
+import { cancelVoidedFulfillment } from "./cancel-voided-fulfillment.server";
 import { fromShopifyError, type LabelError, labelError, labelNotFound } from "./label-errors";
 import {
   findLabel,
@@ -23,6 +24,7 @@ import {
   listRetryableWriteBackIds,
   type ReturnLabelView,
 } from "./label-repository.server";
+import { dropVoidedWriteBack, planFulfillmentCancel, recordVoidedWriteBack } from "./void-transitions.server";
 import { claimWriteBack, completeWriteBack, releaseWriteBack } from "./write-back-claims.server";
 
 // After purchase, the tracking goes to Shopify as a fulfillment of exactly the label's items,
@@ -250,14 +252,68 @@ async function attachReturn(
 const refusal = (message: string, logMessage: string): ShopifyError =>
   createShopifyError("USER_ERROR", logMessage, { message });
 
-/** Shopify holds the fulfillment: record it (any writer may) and answer with the label. */
+/**
+ * Shopify holds the fulfillment: record it (any writer may) and answer with the label. The label
+ * may have been voided while it was written (ADR 22): then the fulfillment is recorded on the
+ * voided label and cancelled now, so no live fulfillment carries a voided label's tracking. A
+ * cancel that fails stays planned for the recovery job.
+ */
 async function record(
   deps: WriteTrackingDeps,
   labelId: string,
   fulfillmentGid: FulfillmentGid | ReverseDeliveryGid,
 ): Promise<Result<LabelView, LabelError>> {
-  await completeWriteBack({ db: deps.db, shop: deps.shop, labelId }, fulfillmentGid);
+  const ref = { db: deps.db, shop: deps.shop, labelId };
+  if (!(await completeWriteBack(ref, fulfillmentGid)) && (await recordVoidedWriteBack(ref, fulfillmentGid))) {
+    await recordAudit(deps.db, {
+      shop: deps.shop,
+      action: "fulfill",
+      outcome: "ok",
+      labelId,
+      detail: `${fulfillmentGid} landed after the label was voided: to cancel`,
+      staffMemberId: null,
+    });
+    if (await planFulfillmentCancel(ref)) await cancelVoidedFulfillment(deps, labelId);
+  }
   return currentLabel(deps, labelId);
+}
+
+/**
+ * For the recovery job: a voided label whose write-back was in flight when it was voided and whose
+ * writer died. Shopify is searched for its tracking: found, it is recorded (and planned for the
+ * cancel); not found, nothing of it is in Shopify and the write-back is dropped.
+ */
+export async function settleVoidedWriteBack(
+  deps: WriteTrackingDeps,
+  labelId: string,
+): Promise<Result<void, LabelError>> {
+  const now = (deps.now ?? (() => new Date()))();
+  const label = await findLabel(deps.db, deps.shop, labelId);
+  if (!label || label.fulfillmentGid || label.writeBack.status !== "writing") return ok(undefined);
+  const calls = { deadline: now.getTime() + DEFAULT_LEASE_MS - LEASE_SAFETY_MS };
+  let found: Result<FulfillmentGid | ReverseDeliveryGid | null, ShopifyError>;
+  if (label.kind === "return") {
+    const returns = await readOrderReturns(deps.admin, label.orderGid, calls);
+    found = returns.ok
+      ? ok(findReverseDeliveryWithTracking(returns.value, label.fulfillmentOrderGid, label.trackingNumbers)?.id ?? null)
+      : returns;
+  } else {
+    const fo = await getFulfillmentOrderForWriteBack(
+      deps.admin,
+      label.fulfillmentOrderGid,
+      label.trackingNumbers,
+      calls,
+    );
+    found = fo.ok ? ok(fo.value.fulfillmentWithTracking) : fo;
+  }
+  if (!found.ok) return err(fromShopifyError("settleVoidedWriteBack", found.error));
+  const ref = { db: deps.db, shop: deps.shop, labelId };
+  if (!found.value) {
+    await dropVoidedWriteBack(ref, now);
+    return ok(undefined);
+  }
+  if (await recordVoidedWriteBack(ref, found.value)) await planFulfillmentCancel(ref);
+  return ok(undefined);
 }
 
 async function currentLabel(deps: WriteTrackingDeps, labelId: string): Promise<Result<LabelView, LabelError>> {

@@ -73,7 +73,13 @@ export type LabelSummary = {
   /** Insurance, signature and hazmat as the label was drafted with them, in the merchant's words. */
   options: string[];
   /** A void asked for this label (ADR 22): its refund and the carrier's decision; null if never. */
-  void: { status: NonNullable<LabelView["void"]>["status"]; refundCents: number | null; refusal: string | null } | null;
+  void: {
+    status: NonNullable<LabelView["void"]>["status"];
+    refundCents: number | null;
+    refusal: string | null;
+    /** Where its Shopify fulfillment stands (a refused cancel is the merchant's to finish). */
+    shopify: NonNullable<LabelView["void"]>["shopify"];
+  } | null;
 };
 
 export function toLabelSummary(label: LabelView, parcels: ParcelStatusView[] = []): LabelSummary {
@@ -104,7 +110,12 @@ export function toLabelSummary(label: LabelView, parcels: ParcelStatusView[] = [
     parcels,
     options: describeOptions(label.request),
     void: label.void
-      ? { status: label.void.status, refundCents: label.void.refundCents, refusal: label.void.refusal }
+      ? {
+          status: label.void.status,
+          refundCents: label.void.refundCents,
+          refusal: label.void.refusal,
+          shopify: label.void.shopify,
+        }
       : null,
   };
 }

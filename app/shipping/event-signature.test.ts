@@ -34,9 +34,24 @@ describe("verifyShippingSignature", () => {
     expect(at(301)).toEqual({ ok: false, reason: "STALE" });
   });
 
-  it("accepts any one of several v1 signatures (a rotation)", () => {
-    const h = `t=${t},v1=${signShippingEvent("whsec_old", BODY, t)},v1=${signShippingEvent(SECRET, BODY, t)}`;
-    expect(verifyShippingSignature({ header: h, rawBody: BODY, secret: SECRET, nowMs: NOW })).toEqual({ ok: true });
+  it("refuses the right signature written in any form but the contract's t=<seconds>,v1=<hex>", () => {
+    const right = signShippingEvent(SECRET, BODY, t);
+    const verify = (h: string) => verifyShippingSignature({ header: h, rawBody: BODY, secret: SECRET, nowMs: NOW });
+    expect(verify(`t=${t},v1=${right}`)).toEqual({ ok: true });
+    for (const sloppy of [
+      `t=${t}=junk,v1=${right}`,
+      `t=${t},v1=${right}=junk`,
+      `t=${t},v1=${right},`,
+      `,t=${t},v1=${right}`,
+      `t=${t}, v1=${right}`,
+      `v1=${right},t=${t}`,
+      `t=${t},v0=abc,v1=${right}`,
+      `t=${t},v1=${signShippingEvent("whsec_old", BODY, t)},v1=${right}`,
+      `t=${t},v1=${right.toUpperCase()}`,
+      `T=${t},V1=${right}`,
+    ]) {
+      expect(verify(sloppy), sloppy).toEqual({ ok: false, reason: "MALFORMED" });
+    }
   });
 
   it("refuses a v1 that is not exactly 64 hex digits, even when its first 64 are the right signature", () => {

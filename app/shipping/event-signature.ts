@@ -11,23 +11,19 @@ export const SIGNATURE_TOLERANCE_MS = 5 * 60_000;
 
 export type SignatureFailure = "MISSING" | "MALFORMED" | "STALE" | "MISMATCH";
 
+// Exactly as contract.md writes it: `t=`, decimal seconds, a comma, `v1=`, 64 lowercase hex digits
+// (a SHA-256), nothing else: no spaces, no other parts, no second v1, nothing after either value.
+// The service signs with one secret (a rotation leaves old-secret events to fail, ADR 9).
+const SIGNATURE_HEADER = /^t=(\d+),v1=([0-9a-f]{64})$/;
+
 /**
- * Reads `t=…,v1=…` (several v1 values allowed, as during a secret rotation). `signedT` is `t` as
- * sent, which is what the signature covers: "0123" and "123" are different messages. A v1 that is
- * not exactly 64 hex digits (a SHA-256) is ignored: read as bytes, an odd trailing digit would be
- * dropped and a longer value could still pass.
+ * Reads the header, or null when it is not exactly the contract's form. `signedT` is `t` as sent,
+ * which is what the signature covers: "0123" and "123" are different messages.
  */
-export function parseSignatureHeader(header: string | null): { t: number; signedT: string; v1: string[] } | null {
-  if (!header) return null;
-  let signedT: string | null = null;
-  const v1: string[] = [];
-  for (const part of header.split(",")) {
-    const [key, value] = part.trim().split("=", 2);
-    if (!key || value === undefined) continue;
-    if (key === "t" && /^\d+$/.test(value)) signedT = value;
-    if (key === "v1" && /^[0-9a-f]{64}$/i.test(value)) v1.push(value.toLowerCase());
-  }
-  return signedT === null || v1.length === 0 ? null : { t: Number(signedT), signedT, v1 };
+export function parseSignatureHeader(header: string | null): { t: number; signedT: string; v1: string } | null {
+  const match = header ? SIGNATURE_HEADER.exec(header) : null;
+  const [, signedT, v1] = match ?? [];
+  return signedT === undefined || v1 === undefined ? null : { t: Number(signedT), signedT, v1 };
 }
 
 /** The hex signature of `"<t>.<raw body>"`; pass `t` as the text that goes in the header. */
@@ -49,6 +45,5 @@ export function verifyShippingSignature(input: {
     return { ok: false, reason: "STALE" };
   }
   const expected = Buffer.from(signShippingEvent(input.secret, input.rawBody, parsed.signedT), "hex");
-  const matches = parsed.v1.some((candidate) => signaturesMatch(Buffer.from(candidate, "hex"), expected));
-  return matches ? { ok: true } : { ok: false, reason: "MISMATCH" };
+  return signaturesMatch(Buffer.from(parsed.v1, "hex"), expected) ? { ok: true } : { ok: false, reason: "MISMATCH" };
 }

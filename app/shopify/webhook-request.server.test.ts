@@ -1,3 +1,5 @@
+import { createHmac } from "node:crypto";
+
 import { describe, expect, it } from "vitest";
 
 import {
@@ -7,7 +9,7 @@ import {
   type WebhookRequestOptions,
 } from "../../test/helpers/shopify-requests";
 import { TEST_ENV, TEST_SHOP } from "../../test/setup/test-env";
-import { createShopifyWebhookVerifier } from "./webhook-request.server";
+import { createShopifyWebhookVerifier, isSignedByShopify } from "./webhook-request.server";
 
 const verifyShopifyWebhook = createShopifyWebhookVerifier({ apiSecretKey: TEST_ENV.SHOPIFY_API_SECRET });
 const payload = { fulfillment_order: { id: "gid://shopify/FulfillmentOrder/1", status: "open" } };
@@ -59,6 +61,44 @@ describe("createShopifyWebhookVerifier", () => {
       body: JSON.stringify({ ...payload, extra: 1 }),
     });
     expect(await refusal(tampered)).toBe(401);
+  });
+
+  it("accepts only the canonical base64 of the right MAC", () => {
+    const body = Buffer.from(JSON.stringify(payload));
+    const right = createHmac("sha256", TEST_ENV.SHOPIFY_API_SECRET).update(body).digest();
+    const signed = (header: string) => isSignedByShopify(TEST_ENV.SHOPIFY_API_SECRET, body, header);
+    expect(signed(right.toString("base64"))).toBe(true);
+    for (const sloppy of [
+      right.toString("base64url"),
+      right.toString("base64").replace(/=+$/, ""),
+      `${right.toString("base64")}junk`,
+      `${right.toString("base64")}=`,
+      `!${right.toString("base64")}`,
+      ` ${right.toString("base64")}`,
+      right.toString("base64").replace(/(.{22})/, "$1\n"),
+      right.toString("hex"),
+      // The last character's unused bits set: decodes to the same bytes, but is not canonical.
+      right.toString("base64").replace(/.(?==$)/, (c) => {
+        const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        return alphabet[alphabet.indexOf(c) ^ 1] ?? c;
+      }),
+    ]) {
+      expect(signed(sloppy), sloppy).toBe(false);
+    }
+  });
+
+  it("reads Shopify's newer lowercase shopify-* headers as it reads X-Shopify-*", async () => {
+    const webhook = await verifyShopifyWebhook(
+      orderDelivery({ spelling: "shopify", webhookId: "wh-3", eventId: "ev-3" }),
+    );
+    expect(webhook).toMatchObject({ shop: TEST_SHOP, topic: "ORDERS_UPDATED", webhookId: "wh-3", eventId: "ev-3" });
+    expect(await refusal(orderDelivery({ spelling: "shopify", hmac: BAD_WEBHOOK_HMAC }))).toBe(401);
+    // One set per delivery, chosen by its HMAC header: the newer HMAC with only the older topic is incomplete.
+    const mixed = orderDelivery({ spelling: "shopify" });
+    const headers = new Headers(mixed.headers);
+    headers.delete("shopify-topic");
+    headers.set("X-Shopify-Topic", "orders/updated");
+    expect(await refusal(new Request(mixed.url, { method: "POST", headers, body: await mixed.text() }))).toBe(400);
   });
 
   it("reads Shopify's headers among the many a load balancer adds, and still checks the signature", async () => {

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 
-import { signaturesMatch } from "~/utils/signature-match";
+import { base64SignatureMatches } from "~/utils/signature-match";
 
 // Shopify's webhook authentication for the busy topics (orders, fulfillment orders), without the
 // offline session `authenticate.webhook` loads for every delivery: those routes only record the
@@ -47,32 +47,66 @@ const refusal = (status: 400 | 401 | 405) =>
     statusText: { 400: "Bad Request", 401: "Unauthorized", 405: "Method not allowed" }[status],
   });
 
-// Shopify's headers a delivery cannot do without (authenticate.webhook's list).
-const REQUIRED_HEADERS = {
-  topic: "x-shopify-topic",
-  domain: "x-shopify-shop-domain",
-  apiVersion: "x-shopify-api-version",
-  webhookId: "x-shopify-webhook-id",
-} as const;
+// Shopify's headers, in the two spellings it delivers: `X-Shopify-*`, and the newer lowercase
+// `shopify-*` (shopify-app-js #3028, #3129; `@shopify/shopify-api` 15's ShopifyEventsHeader). As
+// the library does, the set is chosen by which HMAC header is present, the newer first, and a
+// delivery is read in that one set. Header names are case-insensitive (Headers.get).
+const HEADER_SETS = [
+  {
+    hmac: "shopify-hmac-sha256",
+    topic: "shopify-topic",
+    domain: "shopify-shop-domain",
+    apiVersion: "shopify-api-version",
+    webhookId: "shopify-webhook-id",
+    eventId: "shopify-event-id",
+    triggeredAt: "shopify-triggered-at",
+  },
+  {
+    hmac: "x-shopify-hmac-sha256",
+    topic: "x-shopify-topic",
+    domain: "x-shopify-shop-domain",
+    apiVersion: "x-shopify-api-version",
+    webhookId: "x-shopify-webhook-id",
+    eventId: "x-shopify-event-id",
+    triggeredAt: "x-shopify-triggered-at",
+  },
+] as const;
+type HeaderSet = (typeof HEADER_SETS)[number];
+
+/** The header set this delivery uses, with its HMAC; null when it carries none. */
+function findShopifyHeaders(headers: Headers): { names: HeaderSet; hmac: string } | null {
+  for (const names of HEADER_SETS) {
+    const hmac = headers.get(names.hmac);
+    if (hmac) return { names, hmac };
+  }
+  return null;
+}
 
 /** As the library stores a topic: orders/updated → ORDERS_UPDATED. */
 const toStoredTopic = (topic: string) => topic.toUpperCase().replace(/[/.]/g, "_");
 
-function isSignedBy(secret: string, body: Buffer, hmacHeader: string): boolean {
-  return signaturesMatch(Buffer.from(hmacHeader, "base64"), createHmac("sha256", secret).update(body).digest());
+/**
+ * The one check of a Shopify webhook's HMAC, for every webhook route: the canonical base64 of the
+ * HMAC-SHA256 of the raw body under the app's secret, and nothing else (no base64url, no missing
+ * padding, nothing around it).
+ */
+export function isSignedByShopify(secret: string, body: Buffer, hmacHeader: string): boolean {
+  return base64SignatureMatches(hmacHeader, createHmac("sha256", secret).update(body).digest());
 }
 
 export function createShopifyWebhookVerifier(config: ShopifyWebhookVerifierConfig): VerifyShopifyWebhook {
   return async (request) => {
     if (request.method !== "POST") throw refusal(405);
-    const hmac = request.headers.get("x-shopify-hmac-sha256");
-    if (!hmac) throw refusal(400);
+    const found = findShopifyHeaders(request.headers);
+    if (!found) throw refusal(400);
+    const { names } = found;
     const body = Buffer.from(await request.arrayBuffer());
-    if (!isSignedBy(config.apiSecretKey, body, hmac)) throw refusal(401);
-    const topic = request.headers.get(REQUIRED_HEADERS.topic);
-    const domain = request.headers.get(REQUIRED_HEADERS.domain);
-    const apiVersion = request.headers.get(REQUIRED_HEADERS.apiVersion);
-    const webhookId = request.headers.get(REQUIRED_HEADERS.webhookId);
+    if (!isSignedByShopify(config.apiSecretKey, body, found.hmac)) throw refusal(401);
+    // The ones a delivery cannot do without (authenticate.webhook's list).
+    const topic = request.headers.get(names.topic);
+    const domain = request.headers.get(names.domain);
+    const apiVersion = request.headers.get(names.apiVersion);
+    const webhookId = request.headers.get(names.webhookId);
     if (!topic || !domain || !apiVersion || !webhookId) throw refusal(400);
     if (!SHOP_DOMAIN.test(domain)) throw refusal(400);
     let payload: unknown;
@@ -86,8 +120,8 @@ export function createShopifyWebhookVerifier(config: ShopifyWebhookVerifierConfi
       topic: toStoredTopic(topic),
       apiVersion,
       webhookId,
-      eventId: request.headers.get("x-shopify-event-id") || undefined,
-      triggeredAt: request.headers.get("x-shopify-triggered-at") || undefined,
+      eventId: request.headers.get(names.eventId) || undefined,
+      triggeredAt: request.headers.get(names.triggeredAt) || undefined,
       payload,
     };
   };

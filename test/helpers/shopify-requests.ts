@@ -90,6 +90,8 @@ export type WebhookRequestOptions = {
   triggeredAt?: Date;
   /** Override the signature, e.g. to send a badly signed request. */
   hmac?: string;
+  /** The header names: `X-Shopify-*` (default), or the newer lowercase `shopify-*`. */
+  spelling?: "x-shopify" | "shopify";
 };
 
 /** A webhook delivery as Shopify sends it: raw JSON body, HMAC-SHA256 of it, the X-Shopify-* headers. */
@@ -97,15 +99,17 @@ export function createWebhookRequest(options: WebhookRequestOptions): Request {
   const body = JSON.stringify(options.payload);
   const webhookId = options.webhookId ?? randomUUID();
   const eventId = options.eventId === undefined ? webhookId : options.eventId;
+  const name = (suffix: string) =>
+    options.spelling === "shopify" ? `shopify-${suffix.toLowerCase()}` : `X-Shopify-${suffix}`;
   const headers = new Headers({
     "Content-Type": "application/json",
-    "X-Shopify-Hmac-Sha256": options.hmac ?? signWebhookBody(body),
-    "X-Shopify-Topic": options.topic,
-    "X-Shopify-Shop-Domain": options.shop ?? TEST_SHOP,
-    "X-Shopify-API-Version": "2026-10",
-    "X-Shopify-Webhook-Id": webhookId,
-    "X-Shopify-Triggered-At": (options.triggeredAt ?? new Date()).toISOString(),
+    [name("Hmac-Sha256")]: options.hmac ?? signWebhookBody(body),
+    [name("Topic")]: options.topic,
+    [name("Shop-Domain")]: options.shop ?? TEST_SHOP,
+    [name("API-Version")]: "2026-10",
+    [name("Webhook-Id")]: webhookId,
+    [name("Triggered-At")]: (options.triggeredAt ?? new Date()).toISOString(),
   });
-  if (eventId !== null) headers.set("X-Shopify-Event-Id", eventId);
+  if (eventId !== null) headers.set(name("Event-Id"), eventId);
   return new Request(new URL(options.path, TEST_ENV.SHOPIFY_APP_URL), { method: "POST", body, headers });
 }

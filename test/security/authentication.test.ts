@@ -201,7 +201,14 @@ describe("authentication", () => {
         return new Request(request.url, { method: "POST", headers, body: body ?? JSON.stringify(payload) });
       };
       const before = await snapshotDb();
+      // The right MAC, not written as Shopify writes it (canonical base64): each refused.
+      const right = createHmac("sha256", TEST_ENV.SHOPIFY_API_SECRET).update(JSON.stringify(payload), "utf8").digest();
       const attempts: [string, Request][] = [
+        ["the right HMAC in base64url", send(right.toString("base64url"))],
+        ["the right HMAC without its padding", send(right.toString("base64").replace(/=+$/, ""))],
+        ["the right HMAC with junk after it", send(`${right.toString("base64")}junk`)],
+        ["the right HMAC with junk before it", send(`!${right.toString("base64")}`)],
+        ["the right HMAC as hex", send(right.toString("hex"))],
         ["a forged HMAC", send(BAD_WEBHOOK_HMAC)],
         ["another app's HMAC", send(signWebhookBody(JSON.stringify(payload), "another-apps-secret"))],
         ["no HMAC", send(null)],
@@ -229,6 +236,18 @@ describe("authentication", () => {
       });
       const replay = genuine.clone();
       expect((await invoke(action, genuine)).status).toBe(200);
+      // Shopify's newer lowercase `shopify-*` header names are accepted like `X-Shopify-*`.
+      const newer = createWebhookRequest({
+        topic: delivery.topic,
+        path: `/${route.replace(/\./g, "/")}`,
+        shop: SHOP_A,
+        payload,
+        spelling: "shopify",
+      });
+      await checks.run("auth", `${key}: a delivery with the newer shopify-* headers is accepted`, async () => {
+        const answer = await invoke(action, newer);
+        expect(answer.status, answer.text).toBe(200);
+      });
       await world.drainJobs();
       const once = await snapshotDb();
       const again = await invoke(action, replay);
@@ -267,6 +286,22 @@ describe("authentication", () => {
         401,
       ],
       ["no signature", () => deliverShippingEvent(a.endpointKey, a.endpointSecret, event, { header: null }), 401],
+      // The right signature, not written exactly as contract.md writes it: each refused.
+      ...(
+        [
+          ["t with junk after it", `t=${now}=junk,v1=${sign(a.endpointSecret, now).split(",v1=")[1]}`],
+          ["v1 with junk after it", `${sign(a.endpointSecret, now)}=junk`],
+          ["a trailing comma", `${sign(a.endpointSecret, now)},`],
+          ["spaces between its parts", sign(a.endpointSecret, now).replace(",", ", ")],
+          ["its parts swapped", sign(a.endpointSecret, now).split(",").reverse().join(",")],
+          ["an extra part", `${sign(a.endpointSecret, now)},v0=abc`],
+          ["a second v1", `${sign(a.endpointSecret, now)},${sign("whsec_other", now).split(",")[1]}`],
+        ] as const
+      ).map(([variant, header]): [string, () => Promise<Answer>, number] => [
+        `the right signature with ${variant}`,
+        () => deliverShippingEvent(a.endpointKey, a.endpointSecret, event, { header }),
+        401,
+      ]),
       ["another secret's signature", () => deliverShippingEvent(a.endpointKey, "whsec_other", event), 401],
       [
         "a signature over another body",

@@ -82,6 +82,25 @@ export function VoidRefusedBanner({ label }: { label: LabelSummary }) {
   );
 }
 
+/** What a voided label left in Shopify, when the merchant has to act on it. */
+function VoidedInShopify({ label }: { label: LabelSummary }) {
+  if (label.kind === "return") {
+    // Shopify has no way to take a label off a return (ADR 23).
+    return (
+      <Text as="p" tone="caution">
+        Shopify keeps this label on the return. Tell the customer not to use it.
+      </Text>
+    );
+  }
+  if (label.void?.shopify !== "cancel_failed") return null;
+  return (
+    <Text as="p" tone="critical">
+      Shopify refused to cancel its fulfillment, so the order still shows this tracking number. Cancel the fulfillment
+      in Shopify before you ship a replacement.
+    </Text>
+  );
+}
+
 const VOID_TITLE = {
   requesting: "Voiding…",
   pending: "Refund pending",
@@ -114,6 +133,7 @@ export function VoidedLabelsCard({ labels }: { labels: readonly LabelSummary[] }
                 <Text as="p" tone="subdued">
                   {label.trackingNumbers.map((t) => t.number).join(", ")}
                 </Text>
+                <VoidedInShopify label={label} />
               </BlockStack>
               <Text as="p" tone={label.void?.status === "refunded" ? "success" : undefined} fontWeight="semibold">
                 {label.void?.status === "refunded"
