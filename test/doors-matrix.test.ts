@@ -163,7 +163,11 @@ describe("a forged order page request", () => {
     if (!section) throw new Error("#1020 did not load");
     const donor = await world.orderPageDraft("#1002");
     expect(donor.outcome).toBe("drafted");
-    const rate = (await db.label.findFirstOrThrow({ where: { shop: world.deps.shop } })).rateId;
+    const rateId = (await db.label.findFirstOrThrow({ where: { shop: world.deps.shop } })).rateId ?? "rate_x";
+    // A rate the server really quoted, at its real price: the price check passes, the rule must hold.
+    const quoted = await db.rateQuote.findUniqueOrThrow({
+      where: { shop_rateId: { shop: world.deps.shop, rateId } },
+    });
     const forged = await createDraftForOrderPage(world.deps, {
       orderGid,
       fulfillmentOrderId: section.id,
@@ -171,13 +175,15 @@ describe("a forged order page request", () => {
       request: { ...section.prefill.request, fulfillment_order: { international_duties: "DAP" } } as never,
       lineItems: section.prefill.lineItems,
       rate: {
-        rate_id: rate ?? "rate_x",
-        carrier: "UPS",
-        service: "Worldwide",
-        service_code: "ups_worldwide",
-        amount: "40.00",
-        currency: "USD",
-      } as never,
+        rate_id: rateId,
+        carrier: quoted.carrier,
+        service: quoted.service,
+        service_code: quoted.serviceCode,
+        amount: (quoted.amountCents / 100).toFixed(2),
+        currency: quoted.currency,
+        ship_date: quoted.shipDate,
+        expires_at: quoted.expiresAt.toISOString(),
+      },
     });
     expect(forged.ok ? null : forged.error.fields.map((f) => f.path)).toContain(
       "fulfillment_order.international_duties",

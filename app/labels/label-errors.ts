@@ -18,7 +18,9 @@ export type LabelErrorCode =
   | "PACKAGE_COUNT_MISMATCH"
   // An earlier draft for this shipment may exist at the service unconfirmed: an automatic door
   // does not draft again (ADR 16, duplicate drafts).
-  | "DRAFT_UNCONFIRMED";
+  | "DRAFT_UNCONFIRMED"
+  // A posted rate that is not the quote the server holds for it (price, date, options), or none.
+  | "QUOTE_MISMATCH";
 
 export interface LabelError extends AppError<LabelErrorCode> {
   readonly source: "labels";
@@ -39,6 +41,8 @@ const FIXABLE: Record<LabelErrorCode, boolean> = {
   PACKAGE_COUNT_MISMATCH: true,
   // The merchant drafts it from the order page.
   DRAFT_UNCONFIRMED: true,
+  // Rates are quoted again and one chosen at its real price.
+  QUOTE_MISMATCH: true,
   SHIPPING_ERROR: false,
   SHOPIFY_ERROR: false,
   NOT_FOUND: false,

@@ -333,7 +333,7 @@ export async function redactCustomerData(
 
 /**
  * shop/redact: every row the shop has, in every table (settings with the sealed API key, labels,
- * audit, auto-draft outcomes, bulk runs, shipping events and endpoints, parcel tracking, presets, address validations, what orders paid for shipping, jobs, data requests, webhook
+ * audit, auto-draft outcomes, bulk runs, shipping events and endpoints, parcel tracking, presets, address validations, what orders paid for shipping, quoted rates, jobs, data requests, webhook
  * records, sessions).
  * Running jobs lose their claim first, so nothing a worker holds writes back afterwards.
  */
@@ -353,6 +353,7 @@ export async function eraseShopData(tx: Prisma.TransactionClient, shop: string):
     addressValidations: (await tx.addressValidation.deleteMany(where)).count,
     boxPresets: (await tx.boxPreset.deleteMany(where)).count,
     shippingPaid: (await tx.orderShippingPaid.deleteMany(where)).count,
+    rateQuotes: (await tx.rateQuote.deleteMany(where)).count,
     settings: (await tx.shopSettings.deleteMany(where)).count,
     dataRequests: (await tx.customerDataRequest.deleteMany(where)).count,
     webhookDeliveries: (await tx.webhookDelivery.deleteMany(where)).count,

@@ -459,7 +459,9 @@ describe("Create label on a shipment that changed or is one of several", () => {
     // A draft made the way the order page makes one: quote, then draft (free).
     const request = await cheapestBuy(orderId);
     await db.shopSettings.update({ where: { shop: TEST_SHOP }, data: { labelFormat: "pdf" } });
-    const { createDraftForOrderPage, loadOrderLabelPage } = await import("~/screens/order-label-page.server");
+    const { createDraftForOrderPage, loadOrderLabelPage, quoteForOrderPage } = await import(
+      "~/screens/order-label-page.server"
+    );
     const { createTestShippingClient } = await import("../../test/helpers/labels");
     const page = await loadOrderLabelPage(
       { db, shop: TEST_SHOP, admin: shopify.graphql },
@@ -469,11 +471,13 @@ describe("Create label on a shipment that changed or is one of several", () => {
     const section = page.value.fulfillmentOrders[0];
     if (!section) throw new Error("no shipment");
     const client = createTestShippingClient(shipping);
-    const quote = await client.getRates(section.prefill.request as never);
+    const deps = { db, shop: TEST_SHOP, admin: shopify.graphql, shipping: client, staffMemberId: "42" };
+    // Quoted as the page quotes (kept server-side), so the draft is made at that quote.
+    const quote = await quoteForOrderPage(deps, { orderGid: page.value.order.id, request: section.prefill.request });
     const rate = quote.ok ? quote.value.rates.find((r) => r.service_code === request.serviceCode) : undefined;
     if (!rate) throw new Error("no rate");
     const drafted = await createDraftForOrderPage(
-      { db, shop: TEST_SHOP, admin: shopify.graphql, shipping: client, staffMemberId: "42" },
+      deps,
       {
         orderGid: page.value.order.id,
         fulfillmentOrderId: section.id,

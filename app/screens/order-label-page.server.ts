@@ -14,10 +14,11 @@ import { createShippingClientForShop } from "~/settings/settings.server";
 import { chooseShipFrom } from "~/settings/ship-from";
 import { buyLabel } from "~/shipments/buy-label.server";
 import { checkForDraft, checkForQuote, checkShipment } from "~/shipments/check-shipment";
-import { type DraftOutcome, draftShipment, quoteShipment } from "~/shipments/draft-shipment.server";
+import { type DraftOutcome, draftShipment } from "~/shipments/draft-shipment.server";
 import { describeOptions } from "~/shipments/drafted-options.server";
 import { isActiveLabel, loadOrder, loadShipment, readShopOrder, shipmentOf } from "~/shipments/load-shipment.server";
 import type { CustomsProduct } from "~/shipments/prefill";
+import { checkQuotedRequest, confirmQuotedRate, quoteAndRecordRates } from "~/shipments/rate-quotes.server";
 import {
   type ProductCustomsSave,
   saveCustomsToProduct,
@@ -376,13 +377,14 @@ export type PageQuoteResult = Result<{ rates: Rate[]; requestId: string | null }
  * after the merchant edits the details. Checked for quoting, then priced by the service (free).
  */
 async function quoteRequest(
-  shipping: ShippingClient,
+  deps: { db: PrismaClient; shop: string; shipping: ShippingClient },
   request: LabelRequestInput,
   call?: CallOptions,
 ): Promise<PageQuoteResult> {
   const ready = checkForQuote(request);
   if (!ready.ok) return ready;
-  return quoteShipment(shipping, ready.value, call);
+  // Kept server-side: the draft is made at the price the service answered here, not a posted one.
+  return quoteAndRecordRates(deps, ready.value, call);
 }
 
 /** Rates for the request as the page holds it (free), for an order of this shop's only. */
@@ -393,7 +395,7 @@ export async function quoteForOrderPage(
   // Quotes are free, but only for an order of this shop's (another shop's id is not found).
   const order = await readShopOrder(deps, input.orderGid, "quoteForOrderPage");
   if (!order.ok) return order;
-  return quoteRequest(deps.shipping, input.request);
+  return quoteRequest(deps, input.request);
 }
 
 /** Whether the page quotes this shipment as it loads: no label yet, and the check found nothing blocking. */
@@ -419,7 +421,8 @@ export async function startOrderPageQuotes(
   if (sections.length === 0 || !page.setup.apiKeyConfigured) return {};
   const shipping = await createShippingClientForShop(deps.db, deps.shop);
   if (!shipping.ok) return {};
-  return Object.fromEntries(sections.map((s) => [s.id, quoteRequest(shipping.value, s.prefill.request, call)]));
+  const quoting = { db: deps.db, shop: deps.shop, shipping: shipping.value };
+  return Object.fromEntries(sections.map((s) => [s.id, quoteRequest(quoting, s.prefill.request, call)]));
 }
 
 /** Checks the address can be validated (US, complete), then validates it once per shop and address. */
@@ -462,7 +465,8 @@ export async function validateOrderAddress(
  * Creates the (free) draft for the rate the merchant chose. The order is read again, so the
  * request is checked against Shopify as it is now: every rule of the pipeline's check (the
  * shipment's own, as prefill finds them, unless the merchant edited that field; the service's;
- * the items against what remains to ship), never only what the page's form checked.
+ * the items against what remains to ship), never only what the page's form checked. The rate is
+ * the server's own quote under the posted id: a post that differs from it is refused.
  */
 export async function createDraftForOrderPage(
   deps: OrderActionDeps,
@@ -480,8 +484,13 @@ export async function createDraftForOrderPage(
   if (!located.ok) return located;
   const shipment = located.value;
   const now = new Date();
-  const ready = checkForDraft(shipment, { request: input.request, lineItems: input.lineItems, quote: input.rate, now });
+  const quoted = await confirmQuotedRate(deps, input.rate, now);
+  if (!quoted.ok) return quoted;
+  const quote = quoted.value.rate;
+  const ready = checkForDraft(shipment, { request: input.request, lineItems: input.lineItems, quote, now });
   if (!ready.ok) return ready;
+  const asQuoted = checkQuotedRequest(quoted.value, ready.value.request);
+  if (!asQuoted.ok) return asQuoted;
   const drafted = await draftShipment({ db: deps.db, shop: deps.shop, shipping: deps.shipping, now }, ready.value);
   if (!drafted.ok) return drafted;
   // A draft already there was made from another request: what this one fixed is not on a label.

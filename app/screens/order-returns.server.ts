@@ -192,7 +192,7 @@ export async function quoteReturnForOrderPage(
 ): Promise<Result<{ rates: Rate[] }, LabelError>> {
   const facts = await requireReturn(deps, input);
   if (!facts.ok) return facts;
-  return quoteReturn(deps.shipping, facts.value, input.edits);
+  return quoteReturn(deps, facts.value, input.edits);
 }
 
 /** Drafts and buys the return label at the confirmed rate; Shopify then holds it on the return. */

@@ -11,6 +11,7 @@ import { err, ok, type Result } from "~/utils/result";
 import { checkForDraft } from "./check-shipment";
 import { type DraftOutcome, draftShipment, type DraftShippingPort } from "./draft-shipment.server";
 import { loadShipment } from "./load-shipment.server";
+import { checkQuotedRequest, confirmQuotedRate } from "./rate-quotes.server";
 import { type ProductCustomsSave, saveCustomsToProduct, type SaveToProduct } from "./save-customs-to-product.server";
 
 // "Edit" on a drafted label: the merchant changes the drafted request and chooses a rate again,
@@ -65,8 +66,14 @@ export async function redraftShipment(
   }
 
   const now = deps.now?.() ?? new Date();
-  const ready = checkForDraft(shipment, { request: input.request, lineItems: input.lineItems, quote: input.rate, now });
+  // The server's own quote under the posted id, never the post's price (issue 40).
+  const quoted = await confirmQuotedRate(deps, input.rate, now);
+  if (!quoted.ok) return quoted;
+  const quote = quoted.value.rate;
+  const ready = checkForDraft(shipment, { request: input.request, lineItems: input.lineItems, quote, now });
   if (!ready.ok) return ready;
+  const asQuoted = checkQuotedRequest(quoted.value, ready.value.request);
+  if (!asQuoted.ok) return asQuoted;
 
   const discarded = await discardDraft(
     { db: deps.db, shop: deps.shop, shipping: deps.shipping, staffMemberId: deps.staffMemberId },

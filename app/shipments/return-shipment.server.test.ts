@@ -80,7 +80,7 @@ async function approvedReturn(name: string, emulators = createEmulators()) {
   if (!approved.ok) throw new Error(approved.error.logMessage);
   const facts = await loadOne(requested.deps, requested.orderGid, requested.returnGid);
   if (!facts.ok) throw new Error(facts.error.logMessage);
-  const quoted = await quoteReturn(requested.client, facts.value, {});
+  const quoted = await quoteReturn({ ...requested.deps, shipping: requested.client }, facts.value, {});
   if (!quoted.ok) throw new Error(quoted.error.logMessage);
   const rate = [...quoted.value.rates].sort((a, b) => Number(a.amount) - Number(b.amount))[0];
   if (!rate) throw new Error("no rate for the return");
@@ -203,7 +203,7 @@ describe("return labels", () => {
 
   it("never buys a draft another tab made with another service, and says so", async () => {
     const { emulators, deps, client, facts, rate, returnGid } = await approvedReturn("#1003");
-    const quoted = await quoteReturn(client, facts, {});
+    const quoted = await quoteReturn({ ...deps, shipping: client }, facts, {});
     if (!quoted.ok) throw new Error(quoted.error.logMessage);
     const other = quoted.value.rates.find((r) => r.service_code !== rate.service_code);
     if (!other) throw new Error("the return should have a second service");

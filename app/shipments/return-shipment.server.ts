@@ -1,3 +1,5 @@
+import type { PrismaClient } from "@prisma/client";
+
 import { discardDraft } from "~/labels/discard-draft.server";
 import { fromShopifyError, type LabelError, labelError, labelNotFound } from "~/labels/label-errors";
 import { isReturnLabel, type ReturnLabelView } from "~/labels/label-repository.server";
@@ -16,8 +18,9 @@ import { err, ok, type Result } from "~/utils/result";
 
 import { type BoughtLabel, type BuyDeps, buyLabel } from "./buy-label.server";
 import { checkReturn, checkReturnForDraft, quoteRequestOf } from "./check-shipment";
-import { awaitOtherDraft, draftShipment, quoteShipment } from "./draft-shipment.server";
+import { awaitOtherDraft, draftShipment } from "./draft-shipment.server";
 import { isActiveLabel, type LoadedOrder, loadOrder, type ShipmentDeps } from "./load-shipment.server";
+import { checkQuotedRequest, confirmQuotedRate, quoteAndRecordRates } from "./rate-quotes.server";
 import { prefillReturnLabel, type ReturnFacts } from "./return-prefill";
 
 // Return labels through the one pipeline (ADR 23): load (the order and its Shopify returns) →
@@ -141,7 +144,7 @@ export function editedReturnRequest(request: LabelRequestInput, edits: ReturnEdi
 
 /** Rates for a return label (free). */
 export async function quoteReturn(
-  shipping: Pick<ShippingClient, "getRates">,
+  deps: { db: PrismaClient; shop: string; shipping: Pick<ShippingClient, "getRates"> },
   facts: LoadedReturn,
   edits: ReturnEdits,
 ): Promise<Result<{ rates: Rate[] }, LabelError>> {
@@ -150,7 +153,8 @@ export async function quoteReturn(
   const check = checkReturn(facts, { prefilled, request: editedReturnRequest(prefilled.request, edits) });
   const ready = quoteRequestOf(check);
   if (!ready.ok) return ready;
-  const quoted = await quoteShipment(shipping, ready.value);
+  // Kept server-side: the label is bought at the price the service answered here (issue 40).
+  const quoted = await quoteAndRecordRates(deps, ready.value);
   return quoted.ok ? ok({ rates: quoted.value.rates }) : quoted;
 }
 
@@ -166,10 +170,17 @@ export async function buyReturnLabel(
 ): Promise<Result<BoughtLabel, LabelError>> {
   const prefilled = prefillReturnLabel(facts);
   const request = editedReturnRequest(prefilled.request, input.edits);
-  const ready = checkReturnForDraft(facts, { quote: input.quote, request, now: input.now, checked: { prefilled } });
+  // Bought in the same click: the price is the server's own quote under the posted id, and a
+  // post that differs from it is refused before anything is drafted or charged.
+  const quoted = await confirmQuotedRate(deps, input.quote, input.now);
+  if (!quoted.ok) return quoted;
+  const quote = quoted.value.rate;
+  const ready = checkReturnForDraft(facts, { quote, request, now: input.now, checked: { prefilled } });
   if (!ready.ok) return ready;
+  const asQuoted = checkQuotedRequest(quoted.value, ready.value.request);
+  if (!asQuoted.ok) return asQuoted;
   const stale = facts.activeLabel;
-  if (stale?.status === "draft" && stale.rateId !== input.quote.rate_id) {
+  if (stale?.status === "draft" && stale.rateId !== quote.rate_id) {
     const discarded = await discardDraft({ db: deps.db, shop: deps.shop, shipping: deps.shipping }, stale.id);
     if (!discarded.ok) return discarded;
   }
@@ -181,12 +192,12 @@ export async function buyReturnLabel(
     // never a draft of another service than the one this merchant chose.
     const other = await awaitOtherDraft(deps, drafted.value.label);
     if (!other) return err(labelNotFound("buyReturnLabel", deps.shop, drafted.value.label.id));
-    if (other.status === "draft" && other.rateId !== input.quote.rate_id) {
+    if (other.status === "draft" && other.rateId !== quote.rate_id) {
       return err(
         labelError(
           "INVALID_STATE",
           `This return got another label meanwhile${other.serviceName ? ` (${other.serviceName})` : ""}, from another tab. Nothing was bought: reload the page to see it.`,
-          `buyReturnLabel: ${other.id} is a draft of rate ${other.rateId ?? "none"}, not ${input.quote.rate_id}`,
+          `buyReturnLabel: ${other.id} is a draft of rate ${other.rateId ?? "none"}, not ${quote.rate_id}`,
         ),
       );
     }

@@ -134,7 +134,9 @@ const DESCRIPTIONS: Record<ShippingErrorCode, Describe> = {
     retryable: false,
   },
   RATE_EXPIRED: {
-    merchant: () => "The chosen rate has expired or is no longer available. Get new rates and choose again.",
+    // The service answers the same for options other than the rate's (contract.md): say both.
+    merchant: () =>
+      "The chosen rate has expired, or the options (insurance, signature, hazmat) changed since it was quoted. Get new rates and choose again.",
     fixable: true,
     retryable: false,
   },

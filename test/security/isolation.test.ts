@@ -260,6 +260,8 @@ const cases: Record<string, Case> = {
     },
   },
   "app.orders.$orderId#loader": {
+    // B's page of the order both stores have quotes it: the rates B was shown are kept as B's.
+    writesOwnRows: true,
     attempt: async ({ a }) => {
       const { loader } = await route("app.orders.$orderId");
       const get = (orderId: string) => invoke(loader, getAs(`/app/orders/${orderId}`, asB()), { orderId });
