@@ -568,22 +568,17 @@ describe("Save to product (customs on the order page)", () => {
     expect(item.harmonizedSystemCode).toBe("611030");
   });
 
-  it("names the product when Shopify refuses the code, and still saves the draft label", async () => {
+  it("refuses an HS code of the wrong shape at its field: nothing drafted, nothing saved to the product", async () => {
     const { shopify, ready } = setUp();
     await ready;
-    const { orderId, section, item, title } = await orderMissingHsCode(shopify);
+    const { orderId, section, item } = await orderMissingHsCode(shopify);
 
     const drafted = await draftWithHsCode(orderId, section, "6110", "true");
-    expect(drafted.status).toBe(200);
-    const labelId = String(drafted.body.labelId);
-    expect(drafted.body.productSave).toEqual({
-      productTitle: title,
-      saved: null,
-      error: expect.stringMatching(new RegExp(`^Couldn't save the HS code to ${title}: .*6 and 13 digits`)),
-    });
+    expect(drafted.status).toBe(422);
+    expect(JSON.stringify(drafted.body)).toContain("6 to 10 digits");
+    expect(JSON.stringify(drafted.body)).toContain("customs.hs_code");
     expect(item.harmonizedSystemCode).toBeNull();
-    expect(await findLabel(db, TEST_SHOP, labelId)).toMatchObject({ status: "draft" });
-    expect((await load(orderId)).page?.fulfillmentOrders[0]?.label).toMatchObject({ id: labelId, status: "draft" });
+    expect((await load(orderId)).page?.fulfillmentOrders[0]?.label ?? null).toBeNull();
   });
 });
 
