@@ -1,7 +1,7 @@
 // A throwaway PostgreSQL cluster on loopback, from the machine's PostgreSQL binaries
 // (`apt-get install postgresql`): initdb and pg_ctl into a temporary folder, on a free port, with
 // durability off (it is thrown away). As root, the server runs as the \`postgres\` user.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -39,17 +39,27 @@ export async function startThrowawayCluster() {
   const data = join(dir, "data");
   const port = await freePort();
   const asRoot = process.getuid?.() === 0;
-  const run = (command, args) => {
+  const shell = (command, args) => {
     const line = [command, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
-    execFileSync(asRoot ? "su" : "sh", asRoot ? ["postgres", "-s", "/bin/sh", "-c", line] : ["-c", line], {
-      stdio: "pipe",
-    });
+    return asRoot ? ["su", ["postgres", "-s", "/bin/sh", "-c", line]] : ["sh", ["-c", line]];
+  };
+  const run = (command, args) => {
+    const [file, argv] = shell(command, args);
+    execFileSync(file, argv, { stdio: "pipe" });
   };
   run(initdb, ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync"]);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
   run(pgCtl, ["-D", data, "-o", options, "-l", join(dir, "server.log"), "-w", "start"]);
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+    // A fast restart (pg_ctl restart -m fast, as an operator's or a failover's): every session is
+    // ended, the server comes back on the same port with the same options (postmaster.opts).
+    // Asynchronous, so a caller keeps sending while it runs.
+    restart: () =>
+      new Promise((done, fail) => {
+        const [file, argv] = shell(pgCtl, ["-D", data, "-m", "fast", "-l", join(dir, "server.log"), "-w", "restart"]);
+        execFile(file, argv, (error) => (error ? fail(error) : done()));
+      }),
     stop: () => {
       try {
         run(pgCtl, ["-D", data, "-m", "immediate", "-w", "stop"]);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 
 import db from "~/db.server";
+import { jobOutcomeOf, NotYetJobError } from "~/jobs/job-outcome";
+import { createAutoDraftJob } from "~/jobs/order-change-jobs.server";
 import { findActiveLabel } from "~/labels/label-repository.server";
 import { createBoxPreset } from "~/settings/settings.server";
 import type { FulfillmentOrderGid } from "~/shopify/ids";
@@ -94,6 +96,54 @@ describe("automatic drafts", () => {
     expect(emulators.shipping.labelsCreated(DEMO_ORG)).toBe(1);
     expect(await run("#1001")).toMatchObject({ ok: true, value: { status: "skipped" } });
     expect(emulators.shipping.charges(DEMO_ORG)).toEqual([]);
+  });
+
+  it("waits, drafting nothing and ending nothing, while a creating slot's lease lasts (its attempt may have died)", async () => {
+    const { emulators, foOf, run } = setUp();
+    await turnOn();
+    const order = emulators.shopify.findOrderByName("#1001");
+    if (!order) throw new Error("no #1001");
+    // An attempt claimed the slot, then lost its database connection: the job is retried while
+    // the lease still holds. A skip here would complete the job and leave the slot "creating".
+    const leaseUntil = new Date(Date.now() + 30_000);
+    await insertLabelRow({
+      shop: SHOP,
+      orderGid: order.id,
+      orderName: order.name,
+      fulfillmentOrderGid: foOf("#1001"),
+      activeKey: `${SHOP}:${foOf("#1001")}`,
+      status: "creating",
+      claimToken: "attempt-whose-connection-died",
+      leaseUntil,
+    });
+    expect(await run("#1001")).toMatchObject({ ok: true, value: { status: "waiting", until: leaseUntil } });
+    expect(emulators.shipping.labelsCreated(DEMO_ORG)).toBe(0);
+    expect(await findActiveLabel(db, SHOP, foOf("#1001"))).toMatchObject({ status: "creating" });
+
+    // The job is retried after its backoff, not completed.
+    const job = createAutoDraftJob({
+      db,
+      adminFor: async () => emulators.shopify.graphql,
+      shippingFor: async () => createTestShippingClient(emulators.shipping),
+    });
+    const attempt = job.run(
+      { fulfillmentOrderGid: foOf("#1001"), trigger: "test" },
+      {
+        jobId: "job-1",
+        shop: SHOP,
+        attempt: 1,
+        maxAttempts: 8,
+        deadline: leaseUntil,
+        signal: new AbortController().signal,
+      },
+    );
+    const thrown = await attempt.then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(thrown).toBeInstanceOf(NotYetJobError);
+    expect(jobOutcomeOf(thrown).kind).toBe("retry");
+    expect(emulators.shipping.labelsCreated(DEMO_ORG)).toBe(0);
   });
 
   it("takes the first matching rule: the fastest rate for Canada, in the rule's box", async () => {

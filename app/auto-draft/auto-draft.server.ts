@@ -71,10 +71,22 @@ export function readAutoDraftFacts(
   };
 }
 
+/**
+ * The fulfillment order's label is being created by a request that still holds its slot's lease:
+ * it may finish, or it died (its worker, its database connection) and the slot is free once the
+ * lease ends. Either way drafting is not over: the caller (the auto-draft job) comes back later,
+ * where a skip would end the job with no label ever made.
+ */
+export type AutoDraftWaiting = { status: "waiting"; reason: string; label: LabelView; until: Date };
+
+// Every claim sets a lease; a row without one is never taken over, so waiting for it would not end.
+const isLiveCreation = (label: LabelView | null, now: Date): label is LabelView & { leaseUntil: Date } =>
+  label?.status === "creating" && label.leaseUntil !== null && label.leaseUntil >= now;
+
 export async function draftFulfillmentOrderAutomatically(
   deps: AutoDraftDeps,
   fulfillmentOrderGid: FulfillmentOrderGid,
-): Promise<Result<AutoDraftResult, LabelError>> {
+): Promise<Result<AutoDraftResult | AutoDraftWaiting, LabelError>> {
   const autoDraft = await getAutoDraftSettings(deps.db, deps.shop);
   if (!autoDraft.enabled) return ok({ status: "skipped", reason: "automatic drafts are off" });
   const located = await locateShipment(deps, fulfillmentOrderGid);
@@ -90,6 +102,16 @@ export async function draftFulfillmentOrderAutomatically(
   if (!shipment.ok) {
     if (shipment.error.code === "NOT_FOUND") return ok({ status: "skipped", reason: "not found in Shopify" });
     return err(shipment.error);
+  }
+  const active = shipment.value.activeLabel;
+  const now = deps.now ?? new Date();
+  if (isLiveCreation(active, now)) {
+    return ok({
+      status: "waiting",
+      reason: "its label is still being created",
+      label: active,
+      until: active.leaseUntil,
+    });
   }
   return draftShipmentByRules(deps, shipment.value, { rules: autoDraft.rules, recordOutcome: true });
 }

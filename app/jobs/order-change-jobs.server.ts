@@ -10,7 +10,7 @@ import { type FulfillmentOrderGid, type OrderGid, parseFulfillmentOrderGid, pars
 
 import type { JobDefinition, JobKind } from "../queue/job-queue";
 import { enqueueJob, enqueueJobsOnConnection } from "../queue/queue.server";
-import { JobFailedError, ShopUninstalledError } from "./job-outcome";
+import { JobFailedError, NotYetJobError, ShopUninstalledError } from "./job-outcome";
 
 // The jobs behind the order webhooks: `auto-draft` (a fulfillment order ready to ship gets a draft
 // by the shop's rules) and `recheck-labels` (after a cancellation, move, merge, split or address
@@ -138,6 +138,13 @@ export function createAutoDraftJob(deps: OrderChangeJobDeps): JobDefinition<Auto
       );
       // Retried or dead by the one mapping (job-outcome.ts).
       if (!result.ok) throw new JobFailedError(result.error);
+      // Another attempt (or one that died) holds the label's creating slot: back after the backoff,
+      // by when it has finished or its lease is over and the slot is taken over.
+      if (result.value.status === "waiting") {
+        throw new NotYetJobError(
+          `${payload.fulfillmentOrderGid}: label ${result.value.label.id} is being created until ${result.value.until.toISOString()}`,
+        );
+      }
       deps.onResult?.(`auto-draft ${result.value.status}`, {
         shop: context.shop,
         job: AUTO_DRAFT_JOB.name,

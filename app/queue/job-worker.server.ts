@@ -1,3 +1,4 @@
+import { retryWhileConnectionLost } from "~/db/client.server";
 import { logFor, logger } from "~/logger.server";
 
 import {
@@ -57,6 +58,9 @@ const DEFAULT_GRACE_MS = 20_000;
 const RENEWALS_PER_LEASE = 4;
 // Handlers are told to stop a little before their lease ends, so their last write lands in time.
 const LEASE_MARGIN_MS = 5_000;
+// A job's outcome is written through a lost connection (a database restart) while its claim is
+// still ours, so a finished job is not run again only because its "done" was not heard.
+const settle = <T>(write: () => Promise<T>) => retryWhileConnectionLost(write, { withinMs: DEFAULT_LEASE_MS - LEASE_MARGIN_MS });
 
 /** The margin before a lease's end at which its handler is told to stop (at most a quarter of it). */
 export function leaseMarginMs(leaseMs: number): number {
@@ -218,7 +222,7 @@ export function createJobWorker(
       // No renewal after the handler returned: the outcome below ends the claim.
       await run.finally(lease.end);
       if (released.has(job.id)) return;
-      if (!(await store.complete(job, now()))) log.info(`job ${job.name} finished after losing its claim`, context);
+      if (!(await settle(() => store.complete(job, now())))) log.info(`job ${job.name} finished after losing its claim`, context);
     } catch (error) {
       lease.end();
       if (released.has(job.id)) return;
@@ -226,7 +230,7 @@ export function createJobWorker(
       const outcome = outcomeOf(error);
       if (outcome.kind === "dropped") {
         log.info(`job ${job.name} dropped: ${outcome.reason}`, context);
-        await store.complete(job, now());
+        await settle(() => store.complete(job, now()));
         return;
       }
       const retryAt =
@@ -238,7 +242,7 @@ export function createJobWorker(
       } else {
         log.error(`job ${job.name} is dead after attempt ${job.attempts}: ${outcome.reason}`, error, context);
       }
-      await store.fail(job, describeError(error), retryAt, now());
+      await settle(() => store.fail(job, describeError(error), retryAt, now()));
     } finally {
       lease.end();
     }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 
 import type { PrismaClient } from "@prisma/client";
 
+import { retryWhileConnectionLost } from "~/db/client.server";
 import { fromShippingError, type LabelError, labelError, labelNotFound } from "~/labels/label-errors";
 import { findActiveLabel, findLabel, findUnconfirmedDraft, type LabelView } from "~/labels/label-repository.server";
 import { claimCreationSlot, completeCreation, failCreation, takeOverCreation } from "~/labels/label-transitions.server";
@@ -95,7 +96,9 @@ export async function draftShipment(deps: DraftDeps, input: ReadyDraft): Promise
     deadline: leaseUntil.getTime() - LEASE_SAFETY_MS,
   });
   if (!draft.ok) {
-    await failCreation(ref, token, draft.error.logMessage, { draftMayExist: Boolean(draft.error.outcomeUnknown) });
+    await retryWhileConnectionLost(() =>
+      failCreation(ref, token, draft.error.logMessage, { draftMayExist: Boolean(draft.error.outcomeUnknown) }),
+    );
     return err(fromShippingError("draftShipment", draft.error));
   }
   const countProblems = checkDraftPackageCount(parsed.value, draft.value);
@@ -115,7 +118,10 @@ export async function draftShipment(deps: DraftDeps, input: ReadyDraft): Promise
     );
   }
 
-  const completed = await completeCreation(ref, token, {
+  // The service has made the draft: its id is recorded through a database restart or a cut
+  // connection (seconds), where failing would leave the slot "creating" until its lease and then
+  // draft the shipment a second time.
+  const completion = {
     serviceLabelId: draft.value.id,
     rateId: input.quote.rate_id,
     carrier: draft.value.carrier ?? input.quote.carrier,
@@ -130,8 +136,13 @@ export async function draftShipment(deps: DraftDeps, input: ReadyDraft): Promise
     requestId: draft.value.request_id ?? null,
     request: parsed.value,
     shipToKey: input.shipToKey,
-  });
+  };
+  const completed = await retryWhileConnectionLost(() => completeCreation(ref, token, completion));
   const label = await findLabel(db, shop, ref.labelId);
+  // A retry after a write that committed with its answer lost finds the draft already ours.
+  if (!completed && label?.serviceLabelId === draft.value.id) {
+    return ok({ label, existing: false, warnings: draftWarnings(input, draft.value, unconfirmed !== null) });
+  }
   if (!completed) {
     // Slower than the lease: another caller took the slot over and its label stands (it may be
     // bought by now). Ours is an unused draft at the service, which costs nothing: its id is
@@ -152,8 +163,17 @@ export async function draftShipment(deps: DraftDeps, input: ReadyDraft): Promise
     );
   }
   if (!label) return err(labelNotFound("draftShipment", shop, ref.labelId));
-  const warnings = [
-    ...(unconfirmed
+  return ok({ label, existing: false, warnings: draftWarnings(input, draft.value, unconfirmed !== null) });
+}
+
+/** A new draft's warnings: an earlier draft left unconfirmed, the checks', the service's. */
+function draftWarnings(
+  input: ReadyDraft,
+  draft: { warnings: Record<string, unknown> },
+  afterUnconfirmed: boolean,
+): PreflightProblem[] {
+  return [
+    ...(afterUnconfirmed
       ? [
           {
             path: "fulfillment_order",
@@ -165,14 +185,13 @@ export async function draftShipment(deps: DraftDeps, input: ReadyDraft): Promise
         ]
       : []),
     ...input.warnings.filter((p) => p.severity !== "blocking"),
-    ...Object.entries(draft.value.warnings).map(([path, message]) => ({
+    ...Object.entries(draft.warnings).map(([path, message]) => ({
       path,
       code: "SERVICE_WARNING" as const,
       severity: "warning" as const,
       message: String(message),
     })),
   ];
-  return ok({ label, existing: false, warnings });
 }
 
 /** How long a door that drafts and buys in one click waits for a draft another request is making. */

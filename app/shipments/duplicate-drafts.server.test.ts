@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import db from "~/db.server";
 import { findActiveLabel } from "~/labels/label-repository.server";
@@ -83,6 +83,45 @@ describe("a draft whose answer was lost", () => {
     emulators.shipping.setFaults({ failures: [] });
     const drafted = await draftShipment({ db, shop: SHOP, shipping: client, now, automatic: true }, input);
     expect(drafted.ok).toBe(true);
+    expect(emulators.shipping.labelsCreated(DEMO_ORG)).toBe(1);
+  });
+});
+
+// Issue 39: the database restarts (or the session is terminated) between the service's draft and
+// the write recording it. Failing there left the slot "creating" until its lease and then drafted
+// the shipment again; the write is retried across the outage instead.
+describe("a draft whose record meets a lost database connection", () => {
+  const lost = () => Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" });
+
+  it("records the draft once the connection is back, and drafts once", async () => {
+    const emulators = createEmulators();
+    const { input, client } = await quoteSeededOrder(emulators, "#1004");
+    const fo = input.fulfillmentOrderGid as FulfillmentOrderGid;
+    const updateMany = db.label.updateMany.bind(db.label);
+    vi.spyOn(db.label, "updateMany").mockRejectedValueOnce(lost()).mockImplementation(updateMany);
+
+    const drafted = await draftShipment({ db, shop: SHOP, shipping: client, automatic: true }, input);
+
+    expect(drafted.ok && drafted.value.existing).toBe(false);
+    expect(await findActiveLabel(db, SHOP, fo)).toMatchObject({ status: "draft", serviceLabelId: expect.any(String) });
+    expect(emulators.shipping.labelsCreated(DEMO_ORG)).toBe(1);
+  });
+
+  it("takes a write that committed with its answer lost for the draft it recorded", async () => {
+    const emulators = createEmulators();
+    const { input, client } = await quoteSeededOrder(emulators, "#1005");
+    const fo = input.fulfillmentOrderGid as FulfillmentOrderGid;
+    const updateMany = db.label.updateMany.bind(db.label);
+    vi.spyOn(db.label, "updateMany")
+      // The update commits, then its answer is lost.
+      .mockImplementationOnce(((args: Parameters<typeof updateMany>[0]) =>
+        updateMany(args).then(() => Promise.reject(lost()))) as unknown as typeof updateMany)
+      .mockImplementation(updateMany);
+
+    const drafted = await draftShipment({ db, shop: SHOP, shipping: client, automatic: true }, input);
+
+    expect(drafted).toMatchObject({ ok: true, value: { existing: false, label: { status: "draft" } } });
+    expect(await findActiveLabel(db, SHOP, fo)).toMatchObject({ status: "draft" });
     expect(emulators.shipping.labelsCreated(DEMO_ORG)).toBe(1);
   });
 });

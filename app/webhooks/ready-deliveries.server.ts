@@ -1,5 +1,6 @@
 import type pg from "pg";
 
+import { isConnectionLost } from "~/db/client.server";
 import { enqueueAutoDraftsOnConnection } from "~/jobs/order-change-jobs.server";
 import type { FulfillmentOrderGid } from "~/shopify/ids";
 import { ok, type Result } from "~/utils/result";
@@ -32,6 +33,11 @@ export type ReadyOutcome = DeliveryOutcome<Result<OrderWebhookAction, OrderWebho
 /** A ready fulfillment order of a shop whose automatic drafts are off: recorded, and nothing to do. */
 export const AUTO_DRAFTS_OFF: OrderWebhookAction = { action: "ignored", reason: "automatic drafts are off" };
 
+// pg's own client-side timeout (query_timeout) and the server's statement_timeout (57014).
+const isTimeout = (error: unknown) =>
+  error instanceof Error &&
+  (/Query read timeout/.test(error.message) || (error as { code?: unknown }).code === "57014");
+
 async function inTransaction<T>(pool: pg.Pool, work: (runSql: RunSql, client: pg.PoolClient) => Promise<T>) {
   const client = await pool.connect();
   let broken = false;
@@ -45,8 +51,11 @@ async function inTransaction<T>(pool: pg.Pool, work: (runSql: RunSql, client: pg
     await client.query("COMMIT");
     return value;
   } catch (error) {
-    // A connection that cannot roll back is not given back to the pool.
-    await client.query("ROLLBACK").catch(() => (broken = true));
+    // A connection lost or a statement timed out: closing the connection rolls the transaction
+    // back on the server, where a ROLLBACK would wait behind the stuck statement (or fail) and
+    // take the rest of Shopify's 5 s. A connection that cannot roll back is not given back either.
+    if (broken || isConnectionLost(error) || isTimeout(error)) broken = true;
+    else await client.query("ROLLBACK").catch(() => (broken = true));
     throw error;
   } finally {
     client.off("error", onError);

@@ -1,11 +1,17 @@
 import { randomUUID } from "node:crypto";
+import { createServer, type Socket } from "node:net";
+import { performance } from "node:perf_hooks";
 
+import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import db from "~/db.server";
+import { createPrismaClient, postgresqlPoolOf, READY_LANE_APPLICATION_NAME } from "~/db/client.server";
 import { PG_BOSS_SCHEMA } from "~/queue/pg-boss-job-queue.server";
 import { pgBossFor } from "~/queue/queue.server";
+import type { FulfillmentOrderGid } from "~/shopify/ids";
 import { handleFulfillmentOrderWebhook } from "~/webhooks/order-webhooks.server";
+import { recordReadyDelivery } from "~/webhooks/ready-deliveries.server";
 
 import { TEST_SHOP } from "../setup/test-env";
 
@@ -107,5 +113,85 @@ describe("fulfillment orders ready to ship, on PostgreSQL", () => {
     });
     expect(await db.webhookDelivery.count({ where: { shop: TEST_SHOP, eventKey: "off" } })).toBe(1);
     expect((await storedJobs()).size).toBe(0);
+  });
+});
+
+// Issue 39: while the server restarts, its connections are cut or a statement is stuck, a batch
+// fails fast enough for the route to answer Shopify non-2xx within its 5 s (Shopify then retries),
+// and the next batch gets a connection again.
+describe("the ready lane when the database fails", () => {
+  const SHOPIFY_TIMEOUT_MS = 5_000;
+  const delivery = (eventId: string) => ({
+    delivery: { shop: TEST_SHOP, topic: "FULFILLMENT_ORDERS_ORDER_ROUTING_COMPLETE", eventId, webhookId: randomUUID() },
+    fulfillmentOrderGid: "gid://shopify/FulfillmentOrder/901" as FulfillmentOrderGid,
+  });
+  const timed = async (work: Promise<unknown>) => {
+    const started = performance.now();
+    const outcome = await work.then(
+      () => "answered",
+      () => "failed",
+    );
+    return { outcome, ms: performance.now() - started };
+  };
+
+  it("fails a batch within Shopify's 5 s when the server accepts connections and never answers", async () => {
+    const silent = new Set<Socket>();
+    const server = createServer((socket) => silent.add(socket));
+    await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+    const port = (server.address() as { port: number }).port;
+    const unanswered = createPrismaClient(`postgresql://postgres@127.0.0.1:${port}/none`);
+    try {
+      const pool = postgresqlPoolOf(unanswered);
+      if (!pool) throw new Error("no pool on PostgreSQL");
+      const { outcome, ms } = await timed(recordReadyDelivery(pool, delivery("silent")));
+      expect(outcome).toBe("failed");
+      expect(ms).toBeLessThan(SHOPIFY_TIMEOUT_MS - 1_000);
+    } finally {
+      for (const socket of silent) socket.destroy();
+      server.close();
+    }
+  });
+
+  it("fails a batch stuck behind another session's lock in time, and writes the next one", async () => {
+    await db.shopSettings.create({ data: { shop: TEST_SHOP, autoDraft: false } });
+    const pool = postgresqlPoolOf(db);
+    if (!pool) throw new Error("no pool on PostgreSQL");
+    // Another process's transaction holds the row this delivery's insert must wait for.
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      await other.query("BEGIN");
+      await other.query(
+        `INSERT INTO "WebhookDelivery" ("id", "shop", "topic", "eventKey", "receivedAt") VALUES ($1, $2, $3, $4, now())`,
+        [randomUUID(), TEST_SHOP, "FULFILLMENT_ORDERS_ORDER_ROUTING_COMPLETE", "locked"],
+      );
+      const { outcome, ms } = await timed(recordReadyDelivery(pool, delivery("locked")));
+      expect(outcome).toBe("failed");
+      expect(ms).toBeLessThan(SHOPIFY_TIMEOUT_MS - 1_000);
+      await other.query("ROLLBACK");
+    } finally {
+      await other.end();
+    }
+    // Shopify's retry is written.
+    expect(await recordReadyDelivery(pool, delivery("locked"))).toMatchObject({ status: "processed" });
+  });
+
+  it("gets a connection again after its session was terminated", async () => {
+    await db.shopSettings.create({ data: { shop: TEST_SHOP, autoDraft: false } });
+    const pool = postgresqlPoolOf(db);
+    if (!pool) throw new Error("no pool on PostgreSQL");
+    expect(await recordReadyDelivery(pool, delivery("before"))).toMatchObject({ status: "processed" });
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`, [
+        READY_LANE_APPLICATION_NAME,
+      ]);
+    } finally {
+      await admin.end();
+    }
+    // The ended connection's error reaches the pool, which drops it; the next batch connects anew.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await recordReadyDelivery(pool, delivery("after"))).toMatchObject({ status: "processed" });
   });
 });
