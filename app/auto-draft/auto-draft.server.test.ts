@@ -8,6 +8,7 @@ import { createBoxPreset } from "~/settings/settings.server";
 import type { FulfillmentOrderGid } from "~/shopify/ids";
 
 import { createTestRule } from "../../test/helpers/auto-draft-rules";
+import { listJobs } from "../../test/helpers/jobs";
 import { insertLabelRow } from "../../test/helpers/label-rows";
 import {
   countingFetch,
@@ -267,5 +268,43 @@ describe("automatic drafts", () => {
 
     expect(result.ok).toBe(false);
     expect(await db.autoDraftOutcome.count()).toBe(0);
+  });
+
+  // Issue 40, item 6: after a lost draft answer the job ends and a later one drafts the shipment
+  // once the quiet is over, instead of a day later or never.
+  it("after a lost draft answer, tells the list when it tries again and queues that try", async () => {
+    const { emulators, foOf } = setUp();
+    await turnOn();
+    const job = createAutoDraftJob({
+      db,
+      adminFor: async () => emulators.shopify.graphql,
+      shippingFor: async () => createTestShippingClient(emulators.shipping),
+    });
+    const attempt = (jobId: string) =>
+      job.run(
+        { fulfillmentOrderGid: foOf("#1001"), trigger: "test" },
+        {
+          jobId,
+          shop: SHOP,
+          attempt: 1,
+          maxAttempts: 8,
+          deadline: new Date(Date.now() + 60_000),
+          signal: new AbortController().signal,
+        },
+      );
+    emulators.shipping.setFaults({ failures: [{ endpoint: "POST /v1/labels", kind: "lost_after_charge", times: 1 }] });
+    // The lost answer is an attempt's failure (retried); its retry finds the shipment held.
+    await expect(attempt("job-1")).rejects.toThrow();
+    await attempt("job-1");
+
+    const [held] = await listJobs(db, { name: "auto-draft", status: "queued" });
+    expect(held?.payload).toMatchObject({ fulfillmentOrderGid: foOf("#1001"), trigger: "after-lost-answer" });
+    const minutes = ((held?.runAt.getTime() ?? 0) - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(4);
+    expect(minutes).toBeLessThanOrEqual(5);
+    const order = emulators.shopify.findOrderByName("#1001");
+    const [outcome] = await listAutoDraftOutcomesForOrders(db, SHOP, [order?.id ?? ""]);
+    expect(outcome?.problems[0]?.message).toMatch(/tries again at \d\d:\d\d UTC/);
+    expect(emulators.shipping.labelsCreated(DEMO_ORG)).toBe(1);
   });
 });

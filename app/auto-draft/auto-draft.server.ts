@@ -39,7 +39,8 @@ export type AutoDraftDeps = {
 
 export type AutoDraftResult =
   | { status: "drafted"; labelId: string; label: LabelView; note: string | null }
-  | { status: "blocked"; problems: OutcomeProblem[] }
+  // retryAt: held after a lost draft answer, tried again automatically then (draft-shipment.server.ts).
+  | { status: "blocked"; problems: OutcomeProblem[]; retryAt?: Date }
   /** `label`: the shipment's label that made drafting moot, when it has one. */
   | { status: "skipped"; reason: string; label?: LabelView };
 
@@ -164,9 +165,9 @@ export async function draftShipmentByRules(
       ...result,
     });
   };
-  const block = async (problems: OutcomeProblem[]): Promise<Result<AutoDraftResult, LabelError>> => {
+  const block = async (problems: OutcomeProblem[], retryAt?: Date): Promise<Result<AutoDraftResult, LabelError>> => {
     await record({ status: "blocked", problems });
-    return ok({ status: "blocked", problems });
+    return ok({ status: "blocked", problems, ...(retryAt ? { retryAt } : {}) });
   };
 
   let check = checkShipment(shipment);
@@ -212,9 +213,9 @@ const describeStatus = (status: string | null) => status ?? "in an unknown state
 // stored for the Orders list; anything else is for the job to retry.
 async function settle(
   error: LabelError,
-  block: (problems: OutcomeProblem[]) => Promise<Result<AutoDraftResult, LabelError>>,
+  block: (problems: OutcomeProblem[], retryAt?: Date) => Promise<Result<AutoDraftResult, LabelError>>,
 ): Promise<Result<AutoDraftResult, LabelError>> {
   if (isTransientLabelError(error)) return err(error);
   const problems = error.problems ? toOutcomeProblems(error.problems) : [];
-  return block(problems.length > 0 ? problems : [{ path: "label", message: error.message }]);
+  return block(problems.length > 0 ? problems : [{ path: "label", message: error.message }], error.retryAt);
 }

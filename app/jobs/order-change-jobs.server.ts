@@ -69,6 +69,18 @@ export function enqueueAutoDraft(
   return enqueueJob(tx, AUTO_DRAFT_JOB, job.shop, job.payload, job.options);
 }
 
+// After a lost draft answer the shipment is held a quiet while; the running job ends and a later
+// one (a key of its own: the running job holds the fulfillment order's) drafts it then.
+function enqueueAutoDraftAt(db: PrismaClient, shop: string, fulfillmentOrderGid: FulfillmentOrderGid, runAt: Date) {
+  return enqueueJob(
+    db,
+    AUTO_DRAFT_JOB,
+    shop,
+    { fulfillmentOrderGid, trigger: "after-lost-answer" },
+    { dedupeKey: `${fulfillmentOrderGid}#held`, runAt },
+  );
+}
+
 /** `enqueueAutoDraft` for several fulfillment orders in one insert, in a transaction outside Prisma (ADR 25). */
 export function enqueueAutoDraftsOnConnection(
   connection: IDatabase,
@@ -144,6 +156,9 @@ export function createAutoDraftJob(deps: OrderChangeJobDeps): JobDefinition<Auto
         throw new NotYetJobError(
           `${payload.fulfillmentOrderGid}: label ${result.value.label.id} is being created until ${result.value.until.toISOString()}`,
         );
+      }
+      if (result.value.status === "blocked" && result.value.retryAt) {
+        await enqueueAutoDraftAt(deps.db, context.shop, payload.fulfillmentOrderGid, result.value.retryAt);
       }
       deps.onResult?.(`auto-draft ${result.value.status}`, {
         shop: context.shop,

@@ -30,6 +30,8 @@ export interface LabelError extends AppError<LabelErrorCode> {
   readonly shipping?: ShippingError;
   /** The failure behind SHOPIFY_ERROR. */
   readonly shopify?: ShopifyError;
+  /** When an automatic door may try again (DRAFT_UNCONFIRMED). */
+  readonly retryAt?: Date;
 }
 
 // Which codes the merchant can do something about by changing the label (422 on a route);
@@ -61,7 +63,7 @@ export function labelError(
   code: LabelErrorCode,
   message: string,
   logMessage: string,
-  extra: Pick<LabelError, "problems" | "shipping" | "shopify"> = {},
+  extra: Pick<LabelError, "problems" | "shipping" | "shopify" | "retryAt"> = {},
 ): LabelError {
   return {
     source: "labels",

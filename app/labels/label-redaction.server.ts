@@ -104,7 +104,7 @@ export type LabelShipToRedaction = LabelRedaction & { updatedAt: Date };
  * compares dropped, and the label marked redacted at `at`. Only labels not marked yet are
  * written, so a second run (or a second worker) changes nothing. The row's `updatedAt` stays as
  * it was: for a failed or voided label it is when that happened, which the auto-draft hold on
- * an unconfirmed draft reads (findUnconfirmedDraft), and a redaction is not a change of state.
+ * an unconfirmed draft reads (findUnconfirmedDrafts), and a redaction is not a change of state.
  */
 export async function redactLabelShipTos(
   client: Prisma.TransactionClient,

@@ -330,25 +330,38 @@ export async function findLabel(db: PrismaClient, shop: string, labelId: string)
 /** How a failed creation whose draft may exist at the service, unconfirmed, is marked (failCreation). */
 export const DRAFT_MAY_EXIST = "draft may exist at the service: ";
 
-/** A creation for this fulfillment order since `since` whose answer was lost: a draft may exist untracked. */
-export async function findUnconfirmedDraft(
+/**
+ * The creations for this fulfillment order since `since` whose answer was lost (a draft may exist
+ * untracked), newest first, counting only those after its last draft the service confirmed.
+ */
+export async function findUnconfirmedDrafts(
   db: PrismaClient,
   shop: string,
   fulfillmentOrderGid: FulfillmentOrderGid | ReverseFulfillmentOrderGid,
   since: Date,
-): Promise<{ labelId: string; at: Date } | null> {
-  const row = await db.label.findFirst({
-    where: {
-      shop,
-      fulfillmentOrderGid,
-      status: "failed",
-      lastError: { startsWith: DRAFT_MAY_EXIST },
-      updatedAt: { gte: since },
-    },
-    orderBy: { updatedAt: "desc" },
-    select: { id: true, updatedAt: true },
-  });
-  return row ? { labelId: row.id, at: row.updatedAt } : null;
+): Promise<{ count: number; lastAt: Date; labelId: string } | null> {
+  const [lost, confirmed] = await Promise.all([
+    db.label.findMany({
+      where: {
+        shop,
+        fulfillmentOrderGid,
+        status: "failed",
+        lastError: { startsWith: DRAFT_MAY_EXIST },
+        updatedAt: { gte: since },
+      },
+      orderBy: { updatedAt: "desc" },
+      take: 10,
+      select: { id: true, updatedAt: true },
+    }),
+    db.label.findFirst({
+      where: { shop, fulfillmentOrderGid, serviceLabelId: { not: null }, createdAt: { gte: since } },
+      orderBy: { createdAt: "desc" },
+      select: { createdAt: true },
+    }),
+  ]);
+  const inARow = lost.filter((row) => !confirmed || row.updatedAt > confirmed.createdAt);
+  const last = inARow[0];
+  return last ? { count: inARow.length, lastAt: last.updatedAt, labelId: last.id } : null;
 }
 
 export async function findActiveLabel(

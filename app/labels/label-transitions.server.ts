@@ -155,7 +155,7 @@ export function completeCreation(ref: Ref, token: string, draft: CreatedDraft): 
 /**
  * Ends a creation that made no usable draft and frees the slot. `draftMayExist`: the request
  * reached the service and its answer was lost, so a draft may exist there that nobody tracks
- * (findUnconfirmedDraft).
+ * (findUnconfirmedDrafts).
  */
 export function failCreation(
   ref: Ref,

@@ -4,7 +4,7 @@ import type { PrismaClient } from "@prisma/client";
 
 import { retryWhileConnectionLost } from "~/db/client.server";
 import { fromShippingError, type LabelError, labelError, labelNotFound } from "~/labels/label-errors";
-import { findActiveLabel, findLabel, findUnconfirmedDraft, type LabelView } from "~/labels/label-repository.server";
+import { findActiveLabel, findLabel, findUnconfirmedDrafts, type LabelView } from "~/labels/label-repository.server";
 import { claimCreationSlot, completeCreation, failCreation, takeOverCreation } from "~/labels/label-transitions.server";
 import { LEASE_SAFETY_MS } from "~/labels/purchase.server";
 import { logFor } from "~/logger.server";
@@ -54,8 +54,19 @@ export type DraftDeps = {
   automatic?: boolean;
 };
 
-/** How long a lost draft answer keeps automatic doors from drafting that shipment again. */
+/** How long automatic doors look back for lost draft answers, and the longest they hold for them. */
 export const UNCONFIRMED_DRAFT_HOLD_MS = 24 * 60 * 60_000;
+const FIRST_QUIET_MS = 5 * 60_000;
+
+/**
+ * How long automatic drafting stays quiet after the `lost`-th lost answer in a row: minutes for a
+ * blip (5, then 30, then 3 hours), a day at most. Each try after it costs one untracked draft at
+ * most if its answer is lost too, and only drafts whose id we saved are ever bought.
+ */
+export const quietAfterLostDrafts = (lost: number) =>
+  Math.min(FIRST_QUIET_MS * 6 ** Math.max(0, lost - 1), UNCONFIRMED_DRAFT_HOLD_MS);
+
+const timeOfDay = (at: Date) => `${at.toISOString().slice(11, 16)} UTC`;
 
 export type DraftOutcome = { label: LabelView; existing: boolean; warnings: PreflightProblem[] };
 
@@ -68,18 +79,26 @@ export async function draftShipment(deps: DraftDeps, input: ReadyDraft): Promise
   // The service has no idempotency key and no search: a draft whose answer was lost cannot be
   // found again, so it is never bought (only drafts whose id we saved are), and no door drafts
   // that shipment again on its own (ADR 16, duplicate drafts).
-  const unconfirmed = await findUnconfirmedDraft(
+  const unconfirmed = await findUnconfirmedDrafts(
     db,
     shop,
     input.fulfillmentOrderGid,
     new Date(now.getTime() - UNCONFIRMED_DRAFT_HOLD_MS),
   );
-  if (unconfirmed && deps.automatic && !(await findActiveLabel(db, shop, input.fulfillmentOrderGid))) {
+  const retryAt = unconfirmed && new Date(unconfirmed.lastAt.getTime() + quietAfterLostDrafts(unconfirmed.count));
+  if (
+    unconfirmed &&
+    retryAt &&
+    retryAt > now &&
+    deps.automatic &&
+    !(await findActiveLabel(db, shop, input.fulfillmentOrderGid))
+  ) {
     return err(
       labelError(
         "DRAFT_UNCONFIRMED",
-        "The shipping service did not confirm the last draft made for this shipment, so no new one was made automatically. Create the label from the order page.",
-        `draftShipment: ${input.fulfillmentOrderGid} has an unconfirmed draft (label ${unconfirmed.labelId}); automatic drafting held`,
+        `The shipping service did not confirm the last draft made for this shipment, so automatic drafting tries again at ${timeOfDay(retryAt)}. Create the label from the order page to draft it now.`,
+        `draftShipment: ${input.fulfillmentOrderGid} has ${unconfirmed.count} unconfirmed draft(s) (last: label ${unconfirmed.labelId}); automatic drafting held until ${retryAt.toISOString()}`,
+        { retryAt },
       ),
     );
   }

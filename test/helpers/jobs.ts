@@ -16,6 +16,8 @@ export type StoredJob = {
   shop: string;
   status: JobStatus;
   attempts: number;
+  /** Not started before this. */
+  runAt: Date;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read the fields they enqueued
   payload: any;
 };
@@ -30,6 +32,7 @@ type PgBossRow = {
   retry_count: number;
   started: boolean;
   dead: boolean;
+  start_after: Date;
 };
 
 function statusOf(row: PgBossRow): JobStatus {
@@ -54,7 +57,7 @@ export async function listJobs(db: PrismaClient, filter: JobFilter = {}): Promis
   if (databaseKindOf(db) === "postgresql") {
     const rows = await db.$queryRaw<PgBossRow[]>`
       SELECT id::text AS id, name, data->>'shop' AS shop, state::text AS state, data->'payload' AS payload, retry_count,
-             started_on IS NOT NULL AS started, coalesce(output->>'dead', '') = 'true' AS dead
+             started_on IS NOT NULL AS started, coalesce(output->>'dead', '') = 'true' AS dead, start_after
       FROM pgboss.job ORDER BY created_on, id`;
     jobs = rows.map((row) => ({
       id: row.id,
@@ -63,6 +66,7 @@ export async function listJobs(db: PrismaClient, filter: JobFilter = {}): Promis
       status: statusOf(row),
       // pg-boss counts a job's starts in retry_count (from 0); a job never started has none.
       attempts: row.started ? row.retry_count + 1 : row.retry_count,
+      runAt: row.start_after,
       payload: row.payload,
     }));
   } else {
@@ -73,6 +77,7 @@ export async function listJobs(db: PrismaClient, filter: JobFilter = {}): Promis
       shop: row.shop,
       status: row.status as JobStatus,
       attempts: row.attempts,
+      runAt: row.runAt,
       payload: JSON.parse(row.payload) as unknown,
     }));
   }
