@@ -267,6 +267,16 @@ async function runScenarioA(demo: RunningDemo, db: PrismaClient, cluster: Cluste
     demo.shopify.fulfillments().flatMap((f) => f.trackingInfo.map((t) => t.number).filter((n) => n !== null)),
   );
   const unfulfilled = labels.filter((l) => !(l?.tracking_numbers ?? []).some((n) => fulfilledTracking.has(n)));
+  // What the app knows of each, so a miss names its cause.
+  for (const label of unfulfilled) {
+    const row = await steady(() =>
+      db.label.findFirst({
+        where: { shop: demo.shop, serviceLabelId: label?.id ?? "" },
+        select: { status: true, writeBackStatus: true, writeBackAttempts: true, writeBackLastError: true },
+      }),
+    );
+    say(`A: charged label ${label?.id} has no fulfillment; the app's label: ${JSON.stringify(row)}`);
+  }
   const bought = labels.filter((l) => l?.status === "purchased").length;
   const stuckItems = Object.entries(counts)
     .filter(([s]) => !FINAL_ITEM_STATUSES.includes(s))
