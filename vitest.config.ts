@@ -15,8 +15,8 @@ export default defineConfig({
     globalSetup: ["./test/setup/global-setup.ts", "./test/setup/security-summary.ts"],
     setupFiles: ["./test/setup/setup-test-env.ts"],
     // Vitest runs one file at a time less than the cores (one, on CI's two): most of a file's time
-    // is waiting on its database or emulators, so two at once on two cores took the suite from
-    // 539 s to 319 s, and PostgreSQL's from 416 s to 258 s. Each worker has its own database.
+    // is waiting on its database or emulators, so two at once on two cores is faster than one.
+    // Each worker has its own database. The suite's idle figures are in the README ("Testing").
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // A worker imports the app's modules once for all its files, not once a file: that import was
     // over a third of the suite's CPU time (ADR 26). Tests share no module state they rely on: each
