@@ -39,7 +39,7 @@ import {
   runBench,
   startBenchDemo,
 } from "./bench-demo";
-import { signedWebhookHeaders } from "./bench-webhook-headers";
+import { signedWebhookHeaders } from "./bench-webhook-sender";
 import { BOX_PRESETS, DEMO, type RunningDemo } from "./demo";
 
 const BIG_ORDERS = Number(process.env.BENCH_ORDERS ?? 2000);

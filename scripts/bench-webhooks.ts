@@ -44,12 +44,11 @@
 
 import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { Agent as HttpAgent, request as httpRequest } from "node:http";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { isMainThread, parentPort, Worker } from "node:worker_threads";
 
-import { signedWebhookHeaders } from "./bench-webhook-headers";
+import { postDelivery, signedWebhookHeaders } from "./bench-webhook-sender";
 import type { RunningDemo } from "./demo";
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 2000);
@@ -83,57 +82,14 @@ type SenderInput = { deliveries: PlannedDelivery[] };
 // One thread sends the warm-up, the burst and the retries: a fresh one would time its own first
 // connections and compilation as the app's latency.
 
-// Shopify delivers from a fleet of senders, so a deployed app's load balancer sees requests spread
-// over many connections. One client reusing its most recent free connection (fetch's pool does)
-// would send most deliveries down two or three of them, and the demo's proxy, which balances by
-// connection as a TCP load balancer does, would then load one web process twice as much as the
-// other. This agent takes its least recently used free connection, so every open one carries its
-// share; it opens more when all are busy.
-const senderAgent = new HttpAgent({ keepAlive: true, scheduling: "fifo" });
-
-/** Sends one delivery; resolves with the status once the answer's headers arrived (as fetch does). */
-function post(delivery: PlannedDelivery, onAnswer: () => void): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      delivery.url,
-      {
-        method: "POST",
-        agent: senderAgent,
-        headers: { ...delivery.headers, "content-length": String(Buffer.byteLength(delivery.body)) },
-        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-      },
-      (response) => {
-        onAnswer();
-        // Shopify reads only the status; reading the rest frees the connection.
-        response.resume();
-        response.once("end", () => resolve(response.statusCode ?? 0));
-        response.once("error", reject);
-      },
-    );
-    request.once("error", reject);
-    request.end(delivery.body);
-  });
-}
-
 async function runSender({ deliveries }: SenderInput): Promise<void> {
   const acks: Acknowledgement[] = new Array<Acknowledgement>(deliveries.length);
   const start = performance.now();
   const inFlight: Promise<void>[] = [];
   const send = async (index: number, delivery: PlannedDelivery) => {
-    const sentAt = performance.now();
-    const lateMs = sentAt - start - delivery.atMs;
-    let answeredAt = 0;
-    try {
-      const status = await post(delivery, () => {
-        answeredAt = performance.now();
-      });
-      acks[index] = { latencyMs: answeredAt - sentAt, lateMs, status, error: null, repeat: delivery.repeat };
-    } catch (error) {
-      const latencyMs = performance.now() - sentAt;
-      const timedOut = error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
-      const why = timedOut ? `no answer in ${DELIVERY_TIMEOUT_MS / 1000} s` : String(error);
-      acks[index] = { latencyMs, lateMs, status: 0, error: why, repeat: delivery.repeat };
-    }
+    const lateMs = performance.now() - start - delivery.atMs;
+    const answer = await postDelivery(delivery, DELIVERY_TIMEOUT_MS);
+    acks[index] = { latencyMs: answer.ms, lateMs, status: answer.status, error: answer.error, repeat: delivery.repeat };
   };
   for (let next = 0; next < deliveries.length;) {
     // A timer tick can come late: whatever is due goes out at once, so the rate holds on average.

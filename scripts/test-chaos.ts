@@ -28,7 +28,6 @@
 
 import { randomBytes, randomUUID } from "node:crypto";
 import { appendFileSync, mkdirSync, mkdtempSync } from "node:fs";
-import { Agent as HttpAgent, request as httpRequest } from "node:http";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 
@@ -36,8 +35,8 @@ import type { PrismaClient } from "@prisma/client";
 import pg from "pg";
 
 import { adoptDemoAppEnvironment, placeOrders } from "./bench-bulk-run";
-import { demoShippingOrganization, installBenchApp } from "./bench-demo";
-import { signedWebhookHeaders } from "./bench-webhook-headers";
+import { demoShippingOrganization, installBenchApp, runBench } from "./bench-demo";
+import { type DeliveryAnswer, postDelivery, type SignedDelivery, signedWebhookHeaders } from "./bench-webhook-sender";
 import { DEMO, type RunningDemo, startDemo } from "./demo";
 import { startThrowawayCluster } from "./postgres-cluster.mjs";
 
@@ -308,35 +307,8 @@ async function setPurchaseLatency(demo: RunningDemo, ms: number): Promise<void> 
 // ---- Scenario B: a burst of ready fulfillment orders through a restart ----
 
 type ScenarioB = { drafts: number; expectedDrafts: number; duplicateDrafts: number; first: Answer[] };
-type Planned = { url: string; headers: Record<string, string>; body: string };
-type Answer = { status: number; ms: number; error: string | null };
-
-// Shopify sends from many connections: a new one per delivery is close enough, and spreads them
-// over both web processes through the proxy.
-const senderAgent = new HttpAgent({ keepAlive: true, scheduling: "fifo" });
-
-function post(delivery: Planned): Promise<Answer> {
-  const sentAt = performance.now();
-  return new Promise((done) => {
-    const finish = (status: number, error: string | null) => done({ status, ms: performance.now() - sentAt, error });
-    const request = httpRequest(
-      delivery.url,
-      {
-        method: "POST",
-        agent: senderAgent,
-        headers: { ...delivery.headers, "content-length": String(Buffer.byteLength(delivery.body)) },
-        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-      },
-      (response) => {
-        response.resume();
-        response.once("end", () => finish(response.statusCode ?? 0, null));
-        response.once("error", (error) => finish(0, error.message));
-      },
-    );
-    request.once("error", (error) => finish(0, error.name === "AbortError" ? "no answer within 5 s" : error.message));
-    request.end(delivery.body);
-  });
-}
+type Planned = SignedDelivery;
+type Answer = DeliveryAnswer;
 
 /** Sends each delivery at `rate` a second; `during(i)` runs before the i-th one is sent. */
 async function sendAll(deliveries: Planned[], rate: number, during?: (i: number) => void): Promise<Answer[]> {
@@ -346,7 +318,7 @@ async function sendAll(deliveries: Planned[], rate: number, during?: (i: number)
     const wait = start + (i * 1000) / rate - performance.now();
     if (wait > 0) await sleep(wait);
     during?.(i);
-    answers.push(post(delivery));
+    answers.push(postDelivery(delivery, DELIVERY_TIMEOUT_MS));
   }
   return Promise.all(answers);
 }
@@ -555,13 +527,4 @@ async function main(): Promise<{ result: string; code: number }> {
   }
 }
 
-main().then(
-  ({ result, code }) => {
-    console.log(result);
-    process.exit(code);
-  },
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);
