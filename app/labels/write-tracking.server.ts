@@ -80,7 +80,7 @@ export type WriteTrackingOptions = {
    * What remained of each line of the fulfillment order when the spend guard read it, right
    * before this call's caller bought the label. Used only on the label's first write-back, when
    * no fulfillment can carry its tracking numbers yet (nobody knew them): Shopify is then not
-   * read again, which spares the shop 7 points a label (ADR 20's addendum). A stale figure makes
+   * read again, which spares the shop 7 points a label (ADR 20). A stale figure makes
    * Shopify refuse the fulfillment; the write-back then stays pending, and the recovery job's next
    * attempt reads the order afresh before the merchant is asked to act.
    */
