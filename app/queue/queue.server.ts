@@ -1,7 +1,7 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 import type { Db as IDatabase, PgBoss } from "pg-boss";
 
-import { byDatabase } from "~/db/database-kind.server";
+import { runByDatabase } from "~/db/database-kind.server";
 import { getEnv } from "~/env.server";
 
 import type { EnqueueOptions, EnqueueResult, JobKind, JobQueue } from "./job-queue";
@@ -74,10 +74,10 @@ export async function enqueueJob<P>(
   payload: P,
   options?: EnqueueOptions,
 ): Promise<EnqueueResult> {
-  return byDatabase(tx, {
+  return runByDatabase(tx, {
     sqlite: () => enqueuePrismaJob(tx, kind, shop, payload, options),
     postgresql: async () => enqueueWithPgBoss(await appBoss(), tx, kind, shop, payload, options),
-  })();
+  });
 }
 
 /**
@@ -94,29 +94,29 @@ export async function enqueueJobsOnConnection<P>(
 
 /** The shop uninstalled or was erased: in the caller's transaction, its queued and running jobs stop. */
 export async function stopShopJobs(tx: Prisma.TransactionClient, shop: string): Promise<{ cancelled: number }> {
-  return byDatabase(tx, {
+  return runByDatabase(tx, {
     sqlite: () => stopPrismaShopJobs(tx, shop),
     postgresql: async () => stopShopJobsWithPgBoss(await appBoss(), tx, shop),
-  })();
+  });
 }
 
 /** shop/redact: every job of the shop is deleted, finished or not. */
 export async function eraseShopJobs(tx: Prisma.TransactionClient, shop: string): Promise<{ deleted: number }> {
   await stopShopJobs(tx, shop);
-  return byDatabase(tx, {
+  return runByDatabase(tx, {
     sqlite: async () => ({ deleted: (await tx.job.deleteMany({ where: { shop } })).count }),
     postgresql: async () => eraseShopJobsWithPgBoss(await appBoss(), tx, shop),
-  })();
+  });
 }
 
 /** The queue for this database's client: pg-boss on PostgreSQL, the Job table on SQLite. */
 export function jobQueueFor(db: PrismaClient): JobQueue {
-  return byDatabase(db, {
+  return runByDatabase(db, {
     sqlite: () => createPrismaJobQueue(db),
     // Workers supervise (expiry, retention); everything else uses the boss that supervises nothing.
     postgresql: (): JobQueue => ({
       ...createPgBossJobQueue(appBoss),
       createWorker: (definitions, options) => createPgBossWorker(workerBoss, definitions, options),
     }),
-  })();
+  });
 }
