@@ -1,5 +1,4 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
-import type { Db as IDatabase } from "pg-boss";
 import { z } from "zod";
 
 import { draftFulfillmentOrderAutomatically } from "~/auto-draft/auto-draft.server";
@@ -7,8 +6,8 @@ import { recheckLabels } from "~/auto-draft/stale-labels.server";
 import type { ShippingClient } from "~/shipping/client.server";
 import { type FulfillmentOrderGid, type OrderGid, parseFulfillmentOrderGid, parseOrderGid } from "~/shopify/ids";
 
-import type { JobDefinition, JobKind } from "../queue/job-queue";
-import { enqueueJob, enqueueJobsOnConnection } from "../queue/queue.server";
+import type { EnqueueResult, JobDefinition, JobKind } from "../queue/job-queue";
+import { enqueueJob, enqueueJobs, type TransactionConnection } from "../queue/queue.server";
 import { defineShopJob, type ShopJobDeps } from "./define-shop-job.server";
 import { NotYetJobError } from "./job-outcome";
 
@@ -52,21 +51,13 @@ export const RECHECK_LABELS_JOB: JobKind<RecheckLabelsPayload> = {
 };
 const BACKOFF = { baseMs: 20_000, maxMs: 20 * 60_000 };
 
-/** One auto-draft per fulfillment order at a time: a repeat while one is queued or running is the same job. */
-const autoDraftJob = (shop: string, fulfillmentOrderGid: FulfillmentOrderGid, trigger: string) => ({
-  shop,
-  payload: { fulfillmentOrderGid, trigger },
-  options: { dedupeKey: fulfillmentOrderGid },
-});
-
-export function enqueueAutoDraft(
+export async function enqueueAutoDraft(
   tx: Prisma.TransactionClient,
   shop: string,
   fulfillmentOrderGid: FulfillmentOrderGid,
   trigger: string,
 ) {
-  const job = autoDraftJob(shop, fulfillmentOrderGid, trigger);
-  return enqueueJob(tx, AUTO_DRAFT_JOB, job.shop, job.payload, job.options);
+  return (await enqueueAutoDrafts(tx, [{ shop, fulfillmentOrderGid, trigger }]))[0] as EnqueueResult;
 }
 
 // After a lost draft answer the shipment is held a quiet while; the running job ends and a later
@@ -81,15 +72,22 @@ function enqueueAutoDraftAt(db: PrismaClient, shop: string, fulfillmentOrderGid:
   );
 }
 
-/** `enqueueAutoDraft` for several fulfillment orders in one insert, in a transaction outside Prisma (ADR 25). */
-export function enqueueAutoDraftsOnConnection(
-  connection: IDatabase,
+/**
+ * One auto-draft per fulfillment order at a time: a repeat while one is queued or running is the
+ * same job. On a `pg` connection (ADR 25) the drafts go out in one insert.
+ */
+export function enqueueAutoDrafts(
+  connection: TransactionConnection,
   drafts: readonly { shop: string; fulfillmentOrderGid: FulfillmentOrderGid; trigger: string }[],
 ) {
-  return enqueueJobsOnConnection(
+  return enqueueJobs(
     connection,
     AUTO_DRAFT_JOB,
-    drafts.map(({ shop, fulfillmentOrderGid, trigger }) => autoDraftJob(shop, fulfillmentOrderGid, trigger)),
+    drafts.map(({ shop, fulfillmentOrderGid, trigger }) => ({
+      shop,
+      payload: { fulfillmentOrderGid, trigger },
+      options: { dedupeKey: fulfillmentOrderGid },
+    })),
   );
 }
 
