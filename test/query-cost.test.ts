@@ -4,7 +4,6 @@ import { Kind, parse } from "graphql";
 import { describe, expect, it } from "vitest";
 
 import { CHECK_READS_REQUESTED_COST } from "~/bulk/bulk-run-reads.server";
-import { UNFULFILLED_ORDERS_MAX_PAGE_SIZE } from "~/shopify/orders";
 import { LOCATIONS_PAGE_SIZE } from "~/shopify/shop";
 
 import { calculateRequestedQueryCost, SINGLE_QUERY_MAX_COST } from "../emulator/shopify/query-cost";
@@ -20,7 +19,6 @@ const COST_BUDGET = 500;
 
 // The largest value the app sends for each page-size variable (the adapters clamp to these).
 const WORST_CASE_VARIABLES: Record<string, Record<string, unknown>> = {
-  UnfulfilledOrdersForLabels: { first: UNFULFILLED_ORDERS_MAX_PAGE_SIZE },
   ShopAndLocationsForLabels: { locationsFirst: LOCATIONS_PAGE_SIZE },
 };
 

@@ -48,7 +48,33 @@ function setUp() {
       },
       foOf(name, options.index),
     );
-  return { emulators, shipping, foOf, run };
+  /** #1001's first fulfillment order with a "creating" slot of another attempt, leased until `leaseUntil`. */
+  const insertCreating = async (claimToken: string, leaseUntil: Date) => {
+    const order = emulators.shopify.findOrderByName("#1001");
+    if (!order) throw new Error("no #1001");
+    await insertLabelRow({
+      shop: SHOP,
+      orderGid: order.id,
+      orderName: order.name,
+      fulfillmentOrderGid: foOf("#1001"),
+      activeKey: `${SHOP}:${foOf("#1001")}`,
+      status: "creating",
+      claimToken,
+      leaseUntil,
+    });
+  };
+  const job = createAutoDraftJob({
+    db,
+    adminFor: async () => emulators.shopify.graphql,
+    shippingFor: async () => createTestShippingClient(emulators.shipping),
+  });
+  /** One attempt of the auto-draft job for #1001, as the worker runs it. */
+  const runJob = (jobId: string, deadline = new Date(Date.now() + 60_000)) =>
+    job.run(
+      { fulfillmentOrderGid: foOf("#1001"), trigger: "test" },
+      { jobId, shop: SHOP, attempt: 1, maxAttempts: 8, deadline, signal: new AbortController().signal },
+    );
+  return { emulators, shipping, foOf, run, insertCreating, runJob };
 }
 
 describe("automatic drafts", () => {
@@ -77,21 +103,10 @@ describe("automatic drafts", () => {
   });
 
   it("takes over a draft slot a dead request left 'creating' once its lease is over, and drafts once", async () => {
-    const { emulators, foOf, run } = setUp();
+    const { emulators, foOf, run, insertCreating } = setUp();
     await turnOn();
-    const order = emulators.shopify.findOrderByName("#1001");
-    if (!order) throw new Error("no #1001");
     // The service drafted, then the database write failed: the slot stays "creating" without a service id.
-    await insertLabelRow({
-      shop: SHOP,
-      orderGid: order.id,
-      orderName: order.name,
-      fulfillmentOrderGid: foOf("#1001"),
-      activeKey: `${SHOP}:${foOf("#1001")}`,
-      status: "creating",
-      claimToken: "dead-request",
-      leaseUntil: new Date(Date.now() - 1_000),
-    });
+    await insertCreating("dead-request", new Date(Date.now() - 1_000));
     expect(await run("#1001")).toMatchObject({ ok: true, value: { status: "drafted" } });
     expect(await findActiveLabel(db, SHOP, foOf("#1001"))).toMatchObject({ status: "draft" });
     expect(emulators.shipping.labelsCreated(DEMO_ORG)).toBe(1);
@@ -100,45 +115,18 @@ describe("automatic drafts", () => {
   });
 
   it("waits, drafting nothing and ending nothing, while a creating slot's lease lasts (its attempt may have died)", async () => {
-    const { emulators, foOf, run } = setUp();
+    const { emulators, foOf, run, insertCreating, runJob } = setUp();
     await turnOn();
-    const order = emulators.shopify.findOrderByName("#1001");
-    if (!order) throw new Error("no #1001");
     // An attempt claimed the slot, then lost its database connection: the job is retried while
     // the lease still holds. A skip here would complete the job and leave the slot "creating".
     const leaseUntil = new Date(Date.now() + 30_000);
-    await insertLabelRow({
-      shop: SHOP,
-      orderGid: order.id,
-      orderName: order.name,
-      fulfillmentOrderGid: foOf("#1001"),
-      activeKey: `${SHOP}:${foOf("#1001")}`,
-      status: "creating",
-      claimToken: "attempt-whose-connection-died",
-      leaseUntil,
-    });
+    await insertCreating("attempt-whose-connection-died", leaseUntil);
     expect(await run("#1001")).toMatchObject({ ok: true, value: { status: "waiting", until: leaseUntil } });
     expect(emulators.shipping.labelsCreated(DEMO_ORG)).toBe(0);
     expect(await findActiveLabel(db, SHOP, foOf("#1001"))).toMatchObject({ status: "creating" });
 
     // The job is retried after its backoff, not completed.
-    const job = createAutoDraftJob({
-      db,
-      adminFor: async () => emulators.shopify.graphql,
-      shippingFor: async () => createTestShippingClient(emulators.shipping),
-    });
-    const attempt = job.run(
-      { fulfillmentOrderGid: foOf("#1001"), trigger: "test" },
-      {
-        jobId: "job-1",
-        shop: SHOP,
-        attempt: 1,
-        maxAttempts: 8,
-        deadline: leaseUntil,
-        signal: new AbortController().signal,
-      },
-    );
-    const thrown = await attempt.then(
+    const thrown = await runJob("job-1", leaseUntil).then(
       () => null,
       (error: unknown) => error,
     );
@@ -273,29 +261,12 @@ describe("automatic drafts", () => {
   // Issue 40, item 6: after a lost draft answer the job ends and a later one drafts the shipment
   // once the quiet is over, instead of a day later or never.
   it("after a lost draft answer, tells the list when it tries again and queues that try", async () => {
-    const { emulators, foOf } = setUp();
+    const { emulators, foOf, runJob } = setUp();
     await turnOn();
-    const job = createAutoDraftJob({
-      db,
-      adminFor: async () => emulators.shopify.graphql,
-      shippingFor: async () => createTestShippingClient(emulators.shipping),
-    });
-    const attempt = (jobId: string) =>
-      job.run(
-        { fulfillmentOrderGid: foOf("#1001"), trigger: "test" },
-        {
-          jobId,
-          shop: SHOP,
-          attempt: 1,
-          maxAttempts: 8,
-          deadline: new Date(Date.now() + 60_000),
-          signal: new AbortController().signal,
-        },
-      );
     emulators.shipping.setFaults({ failures: [{ endpoint: "POST /v1/labels", kind: "lost_after_charge", times: 1 }] });
     // The lost answer is an attempt's failure (retried); its retry finds the shipment held.
-    await expect(attempt("job-1")).rejects.toThrow();
-    await attempt("job-1");
+    await expect(runJob("job-1")).rejects.toThrow();
+    await runJob("job-1");
 
     const [held] = await listJobs(db, { name: "auto-draft", status: "queued" });
     expect(held?.payload).toMatchObject({ fulfillmentOrderGid: foOf("#1001"), trigger: "after-lost-answer" });

@@ -15,6 +15,7 @@ import { forwardRef, useEffect, useRef, useState } from "react";
 import type { ConnectionReport } from "~/settings/test-connection.server";
 
 import { fieldError, formError, readActionError } from "./settings-action-data";
+import { FormProblem } from "./settings-form";
 import { useGuardedFetcher } from "./settings-guarded-fetcher";
 import { SupportDetails } from "./support-details";
 
@@ -107,11 +108,9 @@ export function SettingsApiKeyCard({ apiKey, mode, events }: Props) {
           <Banner tone="critical" title="The new key was not saved" ref={failureBanner}>
             <p>{notSaved.message}</p>
           </Banner>
-        ) : formError(save.data, ["apiKey"]) ? (
-          <Banner tone="critical">
-            <p>{formError(save.data, ["apiKey"])}</p>
-          </Banner>
-        ) : null}
+        ) : (
+          <FormProblem problem={formError(save.data, ["apiKey"])} />
+        )}
         {editing ? (
           <Form onSubmit={() => save.submit({ intent: "saveApiKey", apiKey: draft })}>
             <FormLayout>

@@ -1,5 +1,4 @@
 import {
-  Banner,
   BlockStack,
   Box,
   Button,
@@ -35,6 +34,7 @@ import type { BoxPreset, BoxWeightUnit } from "~/settings/settings";
 import { WEIGHT_UNIT_OPTIONS } from "~/settings/settings";
 
 import { fieldError, formError, readActionError, type SettingsActionData } from "./settings-action-data";
+import { FormProblem } from "./settings-form";
 import { useGuardedFetcher } from "./settings-guarded-fetcher";
 
 type Props = {
@@ -150,11 +150,7 @@ export function SettingsAutoDraftCard({
     <Card>
       <Form onSubmit={save}>
         <BlockStack gap="400">
-          {banner ? (
-            <Banner tone="critical">
-              <p>{banner}</p>
-            </Banner>
-          ) : null}
+          <FormProblem problem={banner} />
           <Checkbox
             label="Create a draft label when an order is ready to ship"
             helpText="Drafts are never bought automatically: nothing is charged until you open a draft and buy it."
@@ -261,6 +257,7 @@ function RuleRow({
     (value: string) =>
       onChange({ ...draft, [field]: value as AutoDraftRuleDraft[F] });
   const error = (field: RuleField) => fieldError(data, rulePath(index, field));
+  const field = (name: RuleField) => ({ value: draft[name], onChange: set(name), error: error(name) });
   const service = services.find((s) => s.serviceCode === draft.serviceCode);
   // The server's word after a save; before it, the same check as the merchant picks.
   const serviceProblem = error("serviceCode") ?? findServiceProblem(draft, shipFromCountry);
@@ -330,18 +327,14 @@ function RuleRow({
                       { label: "International", value: "international" },
                       { label: "Specific countries", value: "countries" },
                     ]}
-                    value={draft.destination}
-                    onChange={set("destination")}
-                    error={error("destination")}
+                    {...field("destination")}
                   />
                   {draft.destination === "countries" ? (
                     <TextField
                       label="Country codes"
                       placeholder="CA, GB"
                       helpText="Two-letter codes, separated by commas."
-                      value={draft.countries}
-                      onChange={set("countries")}
-                      error={error("countries")}
+                      {...field("countries")}
                       autoComplete="off"
                     />
                   ) : null}
@@ -352,9 +345,7 @@ function RuleRow({
                     type="number"
                     min={0}
                     placeholder="Any"
-                    value={draft.minWeight}
-                    onChange={set("minWeight")}
-                    error={error("minWeight")}
+                    {...field("minWeight")}
                     autoComplete="off"
                   />
                   <TextField
@@ -362,18 +353,10 @@ function RuleRow({
                     type="number"
                     min={0}
                     placeholder="Any"
-                    value={draft.maxWeight}
-                    onChange={set("maxWeight")}
-                    error={error("maxWeight")}
+                    {...field("maxWeight")}
                     autoComplete="off"
                   />
-                  <Select
-                    label="Weight unit"
-                    options={WEIGHT_UNIT_OPTIONS}
-                    value={draft.weightUnit}
-                    onChange={set("weightUnit")}
-                    error={error("weightUnit")}
-                  />
+                  <Select label="Weight unit" options={WEIGHT_UNIT_OPTIONS} {...field("weightUnit")} />
                 </FormLayout.Group>
                 <FormLayout.Group condensed helpText="The order's total. Leave blank for no limit.">
                   <TextField
@@ -382,9 +365,7 @@ function RuleRow({
                     min={0}
                     placeholder="Any"
                     suffix={currencyCode ?? undefined}
-                    value={draft.minOrderValue}
-                    onChange={set("minOrderValue")}
-                    error={error("minOrderValue")}
+                    {...field("minOrderValue")}
                     autoComplete="off"
                   />
                   <TextField
@@ -393,9 +374,7 @@ function RuleRow({
                     min={0}
                     placeholder="Any"
                     suffix={currencyCode ?? undefined}
-                    value={draft.maxOrderValue}
-                    onChange={set("maxOrderValue")}
-                    error={error("maxOrderValue")}
+                    {...field("maxOrderValue")}
                     autoComplete="off"
                   />
                 </FormLayout.Group>
@@ -407,9 +386,7 @@ function RuleRow({
                       { label: "The fastest rate", value: "fastest" },
                       { label: "A specific service", value: "service" },
                     ]}
-                    value={draft.choice}
-                    onChange={set("choice")}
-                    error={error("choice")}
+                    {...field("choice")}
                   />
                   {draft.choice === "service" ? (
                     <Select
@@ -427,13 +404,7 @@ function RuleRow({
                     />
                   ) : null}
                 </FormLayout.Group>
-                <Select
-                  label="Box"
-                  options={boxOptions}
-                  value={draft.boxPresetId}
-                  onChange={set("boxPresetId")}
-                  error={error("boxPresetId")}
-                />
+                <Select label="Box" options={boxOptions} {...field("boxPresetId")} />
               </FormLayout>
             </div>
           ) : null}

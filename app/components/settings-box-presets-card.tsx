@@ -1,6 +1,5 @@
 import {
   Badge,
-  Banner,
   BlockStack,
   Button,
   Card,
@@ -20,6 +19,7 @@ import type { BoxPreset, DefaultBox } from "~/settings/settings";
 import { WEIGHT_UNIT_OPTIONS } from "~/settings/settings";
 
 import { fieldError, formError } from "./settings-action-data";
+import { FormProblem } from "./settings-form";
 import { useGuardedFetcher } from "./settings-guarded-fetcher";
 
 const FIELDS = [
@@ -89,11 +89,7 @@ export function SettingsBoxPresetsCard({ presets, fallbackBox }: Props) {
           </Text>
           <Button onClick={() => setEditing("new")}>Add box</Button>
         </InlineStack>
-        {problem ? (
-          <Banner tone="critical">
-            <p>{problem}</p>
-          </Banner>
-        ) : null}
+        <FormProblem problem={problem} />
         {presets.length === 0 ? (
           <BlockStack gap="200">
             <Text as="p">No boxes yet. Labels are packed into the built-in box: {describeBox(fallbackBox)}.</Text>
@@ -187,6 +183,11 @@ function BoxPresetModal({
     });
   const problem = formError(data, FIELDS);
   const error = (path: string) => fieldError(data, path);
+  const field = (name: Exclude<keyof Draft, "isDefault">) => ({
+    value: draft[name],
+    onChange: set(name),
+    error: error(name),
+  });
 
   return (
     <Modal
@@ -200,55 +201,19 @@ function BoxPresetModal({
         {/* Polaris Form adds a hidden submit button: Enter in a field saves, like the modal's button. */}
         <Form onSubmit={save}>
           <FormLayout>
-            {problem ? (
-              <Banner tone="critical">
-                <p>{problem}</p>
-              </Banner>
-            ) : null}
-            <TextField
-              label="Name"
-              value={draft.name}
-              onChange={set("name")}
-              error={error("name")}
-              autoComplete="off"
-            />
+            <FormProblem problem={problem} />
+            <TextField label="Name" {...field("name")} autoComplete="off" />
             <FormLayout.Group condensed>
-              <TextField
-                label="Length"
-                type="number"
-                min={0}
-                value={draft.length}
-                onChange={set("length")}
-                error={error("length")}
-                autoComplete="off"
-              />
-              <TextField
-                label="Width"
-                type="number"
-                min={0}
-                value={draft.width}
-                onChange={set("width")}
-                error={error("width")}
-                autoComplete="off"
-              />
-              <TextField
-                label="Height"
-                type="number"
-                min={0}
-                value={draft.height}
-                onChange={set("height")}
-                error={error("height")}
-                autoComplete="off"
-              />
+              <TextField label="Length" type="number" min={0} {...field("length")} autoComplete="off" />
+              <TextField label="Width" type="number" min={0} {...field("width")} autoComplete="off" />
+              <TextField label="Height" type="number" min={0} {...field("height")} autoComplete="off" />
               <Select
                 label="Unit"
                 options={[
                   { label: "in", value: "in" },
                   { label: "cm", value: "cm" },
                 ]}
-                value={draft.dimensionUnit}
-                onChange={set("dimensionUnit")}
-                error={error("dimensionUnit")}
+                {...field("dimensionUnit")}
               />
             </FormLayout.Group>
             <FormLayout.Group condensed>
@@ -256,9 +221,7 @@ function BoxPresetModal({
                 label="Empty weight"
                 type="number"
                 min={0}
-                value={draft.tareWeight}
-                onChange={set("tareWeight")}
-                error={error("tareWeight")}
+                {...field("tareWeight")}
                 helpText="Added to every box's weight."
                 autoComplete="off"
               />
@@ -266,19 +229,11 @@ function BoxPresetModal({
                 label="Weight limit"
                 type="number"
                 min={0}
-                value={draft.maxWeight}
-                onChange={set("maxWeight")}
-                error={error("maxWeight")}
+                {...field("maxWeight")}
                 helpText="Packed box, box included. Heavier orders use several boxes."
                 autoComplete="off"
               />
-              <Select
-                label="Weight unit"
-                options={WEIGHT_UNIT_OPTIONS}
-                value={draft.weightUnit}
-                onChange={set("weightUnit")}
-                error={error("weightUnit")}
-              />
+              <Select label="Weight unit" options={WEIGHT_UNIT_OPTIONS} {...field("weightUnit")} />
             </FormLayout.Group>
             <Checkbox
               label="Default box for new labels"
@@ -323,11 +278,7 @@ function DeleteBoxModal({ preset, onClose }: { preset: BoxPreset; onClose: () =>
     >
       <Modal.Section>
         <BlockStack gap="200">
-          {problem ? (
-            <Banner tone="critical">
-              <p>{problem}</p>
-            </Banner>
-          ) : null}
+          <FormProblem problem={problem} />
           <Text as="p">
             Labels already created keep their boxes.
             {preset.isDefault ? " Another box becomes the default; with none left, the built-in box is used." : ""}

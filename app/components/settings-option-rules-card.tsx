@@ -1,9 +1,10 @@
-import { Banner, BlockStack, Button, Card, Form, FormLayout, Text, TextField } from "@shopify/polaris";
+import { Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
 
 import { formatUsdCents, joinTagList, type OptionRules } from "~/settings/option-rules";
 
 import { fieldError, formError } from "./settings-action-data";
+import { SettingsFormCard } from "./settings-form";
 import { useGuardedFetcher } from "./settings-guarded-fetcher";
 
 type Props = { optionRules: OptionRules };
@@ -39,50 +40,40 @@ export function SettingsOptionRulesCard({ optionRules }: Props) {
     adultSignatureProductTypes: joinTagList(optionRules.adultSignatureProductTypes),
     lithiumTags: joinTagList(optionRules.lithiumTags),
   });
-  const problem = formError(data, ["insureAbove", ...TAG_FIELDS.map((f) => f.name)]);
 
   return (
-    <Card>
-      <Form onSubmit={() => submit({ intent: "saveOptionRules", insureAbove, ...lists })}>
-        <BlockStack gap="400">
-          {problem ? (
-            <Banner tone="critical">
-              <p>{problem}</p>
-            </Banner>
-          ) : null}
-          <FormLayout>
-            <TextField
-              label="Insure shipments worth more than"
-              type="number"
-              prefix="$"
-              autoComplete="off"
-              value={insureAbove}
-              onChange={setInsureAbove}
-              error={fieldError(data, "insureAbove")}
-              helpText="Worth: what the customer paid for the items. Insured for that amount, up to $5,000; insurance costs 1% of it, at least $1.00. Leave empty to insure only when you choose to."
-            />
-            {TAG_FIELDS.map((field) => (
-              <TextField
-                key={field.name}
-                label={field.label}
-                autoComplete="off"
-                value={lists[field.name]}
-                onChange={(value) => setLists((current) => ({ ...current, [field.name]: value }))}
-                error={fieldError(data, field.name)}
-                placeholder={field.placeholder}
-                helpText={field.helpText}
-              />
-            ))}
-            <Text as="p" tone="subdued">
-              New labels, automatic drafts and bulk runs start with these options; you can still change them on an
-              order&apos;s label page. Rates include what each option costs.
-            </Text>
-            <Button submit variant="primary" loading={busy} disabled={busy}>
-              Save option rules
-            </Button>
-          </FormLayout>
-        </BlockStack>
-      </Form>
-    </Card>
+    <SettingsFormCard
+      onSubmit={() => submit({ intent: "saveOptionRules", insureAbove, ...lists })}
+      problem={formError(data, ["insureAbove", ...TAG_FIELDS.map((f) => f.name)])}
+      busy={busy}
+      saveLabel="Save option rules"
+    >
+      <TextField
+        label="Insure shipments worth more than"
+        type="number"
+        prefix="$"
+        autoComplete="off"
+        value={insureAbove}
+        onChange={setInsureAbove}
+        error={fieldError(data, "insureAbove")}
+        helpText="Worth: what the customer paid for the items. Insured for that amount, up to $5,000; insurance costs 1% of it, at least $1.00. Leave empty to insure only when you choose to."
+      />
+      {TAG_FIELDS.map((field) => (
+        <TextField
+          key={field.name}
+          label={field.label}
+          autoComplete="off"
+          value={lists[field.name]}
+          onChange={(value) => setLists((current) => ({ ...current, [field.name]: value }))}
+          error={fieldError(data, field.name)}
+          placeholder={field.placeholder}
+          helpText={field.helpText}
+        />
+      ))}
+      <Text as="p" tone="subdued">
+        New labels, automatic drafts and bulk runs start with these options; you can still change them on an
+        order&apos;s label page. Rates include what each option costs.
+      </Text>
+    </SettingsFormCard>
   );
 }

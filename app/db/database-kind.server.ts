@@ -22,3 +22,8 @@ export function databaseKindOf(db: AnyClient): DatabaseKind {
 export function byDatabase<T>(db: AnyClient, choices: Readonly<Record<DatabaseKind, T>>): T {
   return choices[databaseKindOf(db)];
 }
+
+/** Runs the entry of `choices` for the client's database, where the difference is work to do. */
+export function runByDatabase<T>(db: AnyClient, choices: Readonly<Record<DatabaseKind, () => T>>): T {
+  return choices[databaseKindOf(db)]();
+}

@@ -15,7 +15,7 @@ import { type Rate } from "~/shipping/schemas";
 import { parseAmountCents } from "~/shipping/vocabulary";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { hasItemsToShip, isOpenToShip } from "~/shopify/fulfillment-order-choice";
-import { getNumericId, type OrderGid, parseOrderGid, toOrderGid } from "~/shopify/ids";
+import { getNumericId, numericOrderGid, type OrderGid, parseOrderGid } from "~/shopify/ids";
 import { mapBounded } from "~/utils/map-bounded";
 import { formatMinorUnits } from "~/utils/money";
 import { err, ok, type Result } from "~/utils/result";
@@ -492,11 +492,8 @@ export function parseOrderIds(values: readonly string[]): OrderGid[] | null {
   const gids: OrderGid[] = [];
   for (const value of values) {
     // A numeric id, or an Order GID with one (Shopify's ids are positive integers).
-    const gid = /^\d{1,20}$/.test(value)
-      ? toOrderGid(value)
-      : /^gid:\/\/shopify\/Order\/\d{1,20}$/.test(value)
-        ? parseOrderGid(value)
-        : undefined;
+    const gid =
+      numericOrderGid(value) ?? (/^gid:\/\/shopify\/Order\/\d{1,20}$/.test(value) ? parseOrderGid(value) : undefined);
     if (!gid) return null;
     if (!gids.includes(gid)) gids.push(gid);
   }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { type OrderGid, toOrderGid } from "~/shopify/ids";
+import { numericOrderGid, type OrderGid } from "~/shopify/ids";
 
 import { MAX_EXTENSION_ORDERS, parseOrderIds } from "./extension-api.server";
 import { refuseRequest } from "./extension-request.server";
@@ -9,7 +9,7 @@ import { refuseRequest } from "./extension-request.server";
 
 /** The order a path names by its numeric id (the extension has `gid://shopify/Order/<id>`). */
 export function requireExtensionOrderGid(orderId: string | undefined): OrderGid | null {
-  return orderId && /^\d{1,20}$/.test(orderId) ? toOrderGid(orderId) : null;
+  return orderId ? numericOrderGid(orderId) : null;
 }
 
 /** The JSON body through `schema`; a body that does not fit is 400 naming its first field. */

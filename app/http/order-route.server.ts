@@ -1,5 +1,5 @@
 import { type LabelError, type LabelErrorCode } from "~/labels/label-errors";
-import { toOrderGid } from "~/shopify/ids";
+import { numericOrderGid } from "~/shopify/ids";
 
 import { respondWithError } from "./error-response.server";
 
@@ -8,9 +8,9 @@ import { respondWithError } from "./error-response.server";
 
 /** The order's GID from its numeric id in the path; anything else is a 404, not an error. */
 export function requireOrderGid(params: { orderId?: string }) {
-  const id = params.orderId ?? "";
-  if (!/^\d{1,20}$/.test(id)) throw new Response("Order not found", { status: 404 });
-  return toOrderGid(id);
+  const gid = numericOrderGid(params.orderId ?? "");
+  if (!gid) throw new Response("Order not found", { status: 404 });
+  return gid;
 }
 
 /** Refusals the merchant can act on from the page: answered 422 with their problems beside the fields. */

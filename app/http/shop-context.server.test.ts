@@ -12,8 +12,7 @@ import {
 } from "../../test/helpers/shopify-requests";
 import { TEST_ENV, TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
-import { getShopOverview } from "../shopify/shop-overview.server";
-import { requireShippingContext, requireShopContext } from "./shop-context.server";
+import { requireShopContext } from "./shop-context.server";
 
 setupMockServer();
 
@@ -45,14 +44,15 @@ describe("requireShopContext", () => {
   it("gives the route the shop, its session, the staff member and an Admin client for that shop", async () => {
     mockTokenExchange();
     mockAdminGraphql({
-      ShopOverview: { data: { shop: { name: "Test Shop", myshopifyDomain: TEST_SHOP, currencyCode: "USD" } } },
+      ShopOverview: { data: { shop: { name: "Test Shop" } } },
     });
     const context = await requireShopContext(createAdminRequest("/app", { userId: "7001" }));
     expect(context.shop).toBe(TEST_SHOP);
     expect(context.session).toMatchObject({ shop: TEST_SHOP, accessToken: "shpat_exchanged_offline_token" });
     expect(context.staffMemberId).toBe("7001");
     expect(context.db).toBe(db);
-    expect(await getShopOverview(context.admin)).toMatchObject({ ok: true, value: { name: "Test Shop" } });
+    const answer = await context.admin("query ShopOverview { shop { name } }");
+    expect(await answer.json()).toMatchObject({ data: { shop: { name: "Test Shop" } } });
   });
 
   it("has no staff member when the session token names none", async () => {
@@ -98,23 +98,5 @@ describe("requireShopContext", () => {
     expect(await context.requireShipping()).toBe(shipping);
     await shipping.getLabel("lbl_missing");
     expect(authorizations).toEqual([`Bearer ${SHIPPING_KEY}`]);
-  });
-});
-
-describe("requireShippingContext", () => {
-  it("hands the route a shipping client when the shop has a key", async () => {
-    mockTokenExchange();
-    const authorizations = mockShippingService();
-    await setShippingApiKey(db, TEST_SHOP, SHIPPING_KEY);
-    const context = await requireShippingContext(createAdminRequest("/app/labels"));
-    await context.shipping.getLabel("lbl_missing");
-    expect(authorizations).toEqual([`Bearer ${SHIPPING_KEY}`]);
-  });
-
-  it("sends the shop to Settings when it has no key", async () => {
-    mockTokenExchange();
-    const response = await thrownBy(requireShippingContext(createAdminRequest("/app/labels")));
-    expect(response.status).toBe(302);
-    expect(response.headers.get("Location")).toBe(`${TEST_ENV.SHOPIFY_APP_URL}/app/settings`);
   });
 });

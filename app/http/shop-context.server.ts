@@ -59,14 +59,6 @@ export function shopContextFrom({ admin, session, sessionToken, redirect }: Admi
   };
 }
 
-/** For routes that cannot do anything without the shipping service (rates, drafts, purchases). */
-export async function requireShippingContext(
-  request: Request,
-): Promise<ShopContext & { readonly shipping: ShippingClient }> {
-  const context = await requireShopContext(request);
-  return { ...context, shipping: await context.requireShipping() };
-}
-
 async function requireShippingClient(shop: string, redirect: EmbeddedRedirect): Promise<ShippingClient> {
   const result = await createShippingClientForShop(db, shop);
   if (result.ok) return result.value;

@@ -6,12 +6,12 @@ import { BULK_SHIPPING_CONCURRENCY } from "~/bulk/bulk-run-eta";
 import { canReadAlone, readRunOrders } from "~/bulk/bulk-run-reads.server";
 import { checkBulkRunItem, giveUpBulkCheck } from "~/bulk/bulk-runs.server";
 import { createCallLimiter } from "~/shipping/call-limiter";
-import type { RequestSlots, ShippingClient } from "~/shipping/client.server";
+import type { ShippingClient } from "~/shipping/client.server";
 
 import { type JobDefinition, type JobKind, PermanentJobError } from "../queue/job-queue";
 import { enqueueJob } from "../queue/queue.server";
+import { defineShopJob, type ShopJobDeps } from "./define-shop-job.server";
 import { JobFailedError, jobOutcomeOf } from "./job-outcome";
-import { type OrderChangeJobDeps, requireAdmin } from "./order-change-jobs.server";
 
 // A bulk run's items go through the queue: `bulk-check` reads, prefills and drafts one selected
 // order (free), `bulk-buy` buys one confirmed item and writes its tracking back. Concurrency is
@@ -32,7 +32,6 @@ export const BULK_BUY_JOB: JobKind<BulkItemPayload> = {
   payloadSchema: ItemPayloadSchema,
   maxAttempts: 6,
 };
-const BACKOFF = { baseMs: 5_000, maxMs: 5 * 60_000 };
 
 export { BULK_SHIPPING_CONCURRENCY };
 // More jobs than slots: while one job reads Shopify or writes the database, another's request
@@ -61,23 +60,24 @@ export function enqueueBulkBuy(tx: Prisma.TransactionClient, shop: string, itemI
   return enqueueJob(tx, BULK_BUY_JOB, shop, { itemId }, { dedupeKey: itemId });
 }
 
-export type BulkJobDeps = Omit<OrderChangeJobDeps, "shippingFor"> & {
-  /** The shop's shipping client, each of its requests taking one of `slots`. */
-  shippingFor: (shop: string, options?: { slots?: RequestSlots }) => Promise<ShippingClient | null>;
+export type BulkJobDeps = ShopJobDeps<ShippingClient>;
+
+// What the two bulk jobs share: their concurrency and backoff, and the worker's shipping slots.
+const BULK_JOB = {
+  concurrency: BULK_JOB_CONCURRENCY,
+  perShopConcurrency: BULK_JOBS_PER_SHOP,
+  perShopConcurrencyPerWorker: BULK_JOBS_PER_SHOP_PER_WORKER,
+  backoff: { baseMs: 5_000, maxMs: 5 * 60_000 },
+  slots: shippingCalls,
 };
 
 export function createBulkCheckJob(deps: BulkJobDeps): JobDefinition<BulkItemPayload> {
-  return {
+  return defineShopJob(deps, {
     ...BULK_CHECK_JOB,
-    concurrency: BULK_JOB_CONCURRENCY,
-    perShopConcurrency: BULK_JOBS_PER_SHOP,
-    perShopConcurrencyPerWorker: BULK_JOBS_PER_SHOP_PER_WORKER,
+    ...BULK_JOB,
     maxRunMs: 3 * 60_000,
-    backoff: BACKOFF,
-    run: async (payload, context) => {
-      const admin = await requireAdmin(deps, context.shop);
-      const shipping = await deps.shippingFor(context.shop, { slots: shippingCalls });
-      const checkDeps = { db: deps.db, shop: context.shop, admin, shipping };
+    run: async (payload, context, { clients }) => {
+      const checkDeps = await clients();
       const readRun = (runId: string) =>
         readRunOrders(checkDeps, runId, {
           fetch: globalThis.fetch,
@@ -93,25 +93,20 @@ export function createBulkCheckJob(deps: BulkJobDeps): JobDefinition<BulkItemPay
       }
       throw failure;
     },
-  };
+  });
 }
 
 export function createBulkBuyJob(deps: BulkJobDeps): JobDefinition<BulkItemPayload> {
-  return {
+  return defineShopJob(deps, {
     ...BULK_BUY_JOB,
-    concurrency: BULK_JOB_CONCURRENCY,
-    perShopConcurrency: BULK_JOBS_PER_SHOP,
-    perShopConcurrencyPerWorker: BULK_JOBS_PER_SHOP_PER_WORKER,
+    ...BULK_JOB,
     maxRunMs: 4 * 60_000,
-    backoff: BACKOFF,
-    run: async (payload, context) => {
-      const admin = await requireAdmin(deps, context.shop);
-      const shipping = await deps.shippingFor(context.shop, { slots: shippingCalls });
+    run: async (payload, context, { clients }) => {
+      const { shipping, ...shopClients } = await clients();
       if (!shipping) throw new PermanentJobError(`${context.shop} has no usable shipping API key`);
-      const result = await buyBulkRunItem({ db: deps.db, shop: context.shop, admin, shipping }, payload.itemId, {
+      return buyBulkRunItem({ ...shopClients, shipping }, payload.itemId, {
         lastAttempt: context.attempt >= context.maxAttempts,
       });
-      if (!result.ok) throw new JobFailedError(result.error);
     },
-  };
+  });
 }

@@ -10,6 +10,7 @@ import { type JobOutcome, PermanentJobError } from "~/queue/job-queue";
 import type { ShippingError } from "~/shipping/errors";
 import type { ShopifyError } from "~/shopify/admin-client";
 import { type AppError, isAppError } from "~/utils/app-error";
+import { describeThrown, httpStatusOf } from "~/utils/thrown";
 
 // The one mapping from how a job's attempt failed to what becomes of the job (issue 22, item 6).
 // Handlers end an attempt by throwing: a typed failure of a use case (`JobFailedError`, carrying
@@ -61,21 +62,9 @@ function isTransient(error: AppError): boolean {
   }
 }
 
-/** The HTTP status a library error or a thrown Response carries, if any. */
-function httpStatusOf(thrown: unknown): number | null {
-  if (thrown instanceof Response) return thrown.status;
-  if (typeof thrown !== "object" || thrown === null || !("response" in thrown)) return null;
-  const response = (thrown as { response?: unknown }).response;
-  if (typeof response !== "object" || response === null) return null;
-  const code = (response as { code?: unknown }).code ?? (response as { status?: unknown }).status;
-  return typeof code === "number" ? code : null;
-}
-
-const describe = (thrown: unknown) => (thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown));
-
 /** What becomes of a job whose attempt ended with `thrown`. */
 export function jobOutcomeOf(thrown: unknown): JobOutcome {
-  const reason = describe(thrown);
+  const reason = describeThrown(thrown);
   if (thrown instanceof ShopUninstalledError || thrown instanceof SessionNotFoundError) {
     return { kind: "dropped", reason };
   }

@@ -1,16 +1,15 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
-import type { Db as IDatabase } from "pg-boss";
 import { z } from "zod";
 
 import { draftFulfillmentOrderAutomatically } from "~/auto-draft/auto-draft.server";
 import { recheckLabels } from "~/auto-draft/stale-labels.server";
 import type { ShippingClient } from "~/shipping/client.server";
-import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { type FulfillmentOrderGid, type OrderGid, parseFulfillmentOrderGid, parseOrderGid } from "~/shopify/ids";
 
-import type { JobDefinition, JobKind } from "../queue/job-queue";
-import { enqueueJob, enqueueJobsOnConnection } from "../queue/queue.server";
-import { JobFailedError, NotYetJobError, ShopUninstalledError } from "./job-outcome";
+import type { EnqueueResult, JobDefinition, JobKind } from "../queue/job-queue";
+import { enqueueJob, enqueueJobs, type TransactionConnection } from "../queue/queue.server";
+import { defineShopJob, type ShopJobDeps } from "./define-shop-job.server";
+import { NotYetJobError } from "./job-outcome";
 
 // The jobs behind the order webhooks: `auto-draft` (a fulfillment order ready to ship gets a draft
 // by the shop's rules) and `recheck-labels` (after a cancellation, move, merge, split or address
@@ -52,21 +51,13 @@ export const RECHECK_LABELS_JOB: JobKind<RecheckLabelsPayload> = {
 };
 const BACKOFF = { baseMs: 20_000, maxMs: 20 * 60_000 };
 
-/** One auto-draft per fulfillment order at a time: a repeat while one is queued or running is the same job. */
-const autoDraftJob = (shop: string, fulfillmentOrderGid: FulfillmentOrderGid, trigger: string) => ({
-  shop,
-  payload: { fulfillmentOrderGid, trigger },
-  options: { dedupeKey: fulfillmentOrderGid },
-});
-
-export function enqueueAutoDraft(
+export async function enqueueAutoDraft(
   tx: Prisma.TransactionClient,
   shop: string,
   fulfillmentOrderGid: FulfillmentOrderGid,
   trigger: string,
 ) {
-  const job = autoDraftJob(shop, fulfillmentOrderGid, trigger);
-  return enqueueJob(tx, AUTO_DRAFT_JOB, job.shop, job.payload, job.options);
+  return (await enqueueAutoDrafts(tx, [{ shop, fulfillmentOrderGid, trigger }]))[0] as EnqueueResult;
 }
 
 // After a lost draft answer the shipment is held a quiet while; the running job ends and a later
@@ -81,15 +72,22 @@ function enqueueAutoDraftAt(db: PrismaClient, shop: string, fulfillmentOrderGid:
   );
 }
 
-/** `enqueueAutoDraft` for several fulfillment orders in one insert, in a transaction outside Prisma (ADR 25). */
-export function enqueueAutoDraftsOnConnection(
-  connection: IDatabase,
+/**
+ * One auto-draft per fulfillment order at a time: a repeat while one is queued or running is the
+ * same job. On a `pg` connection (ADR 25) the drafts go out in one insert.
+ */
+export function enqueueAutoDrafts(
+  connection: TransactionConnection,
   drafts: readonly { shop: string; fulfillmentOrderGid: FulfillmentOrderGid; trigger: string }[],
 ) {
-  return enqueueJobsOnConnection(
+  return enqueueJobs(
     connection,
     AUTO_DRAFT_JOB,
-    drafts.map(({ shop, fulfillmentOrderGid, trigger }) => autoDraftJob(shop, fulfillmentOrderGid, trigger)),
+    drafts.map(({ shop, fulfillmentOrderGid, trigger }) => ({
+      shop,
+      payload: { fulfillmentOrderGid, trigger },
+      options: { dedupeKey: fulfillmentOrderGid },
+    })),
   );
 }
 
@@ -107,32 +105,10 @@ export function enqueueRecheckLabels(
   });
 }
 
-export type OrderChangeJobDeps = {
-  db: PrismaClient;
-  /** The shop's Admin API, or null when the app has no offline session for it (uninstalled). */
-  adminFor: (shop: string) => Promise<AdminGraphqlClient | null>;
-  /** The shop's shipping client, or null when it has no usable API key. */
-  shippingFor: (shop: string) => Promise<Pick<ShippingClient, "getRates" | "createDraftLabel" | "getLabel"> | null>;
-  /** A job's result, for the logs (the worker's: the app's logger, at info). */
-  onResult?: JobResultLog;
-};
-
-/** A line saying what a job did, with its context (shop, job, the ids it worked on). */
-export type JobResultLog = (message: string, context: Readonly<Record<string, unknown>>) => void;
-
-export async function requireAdmin(
-  deps: Pick<OrderChangeJobDeps, "adminFor">,
-  shop: string,
-): Promise<AdminGraphqlClient> {
-  const admin = await deps.adminFor(shop);
-  // Retrying cannot bring a session back, and there is no merchant to show a dead job to: the
-  // job is dropped (job-outcome.ts). A reinstall sends its own webhooks.
-  if (!admin) throw new ShopUninstalledError(shop);
-  return admin;
-}
+export type OrderChangeJobDeps = ShopJobDeps<Pick<ShippingClient, "getRates" | "createDraftLabel" | "getLabel">>;
 
 export function createAutoDraftJob(deps: OrderChangeJobDeps): JobDefinition<AutoDraftPayload> {
-  return {
+  return defineShopJob(deps, {
     ...AUTO_DRAFT_JOB,
     // A draft mostly waits on Shopify and the shipping service, so many run at once; one shop's
     // burst of orders (an import) holds at most four of them over the fleet, and the other shops'
@@ -141,15 +117,10 @@ export function createAutoDraftJob(deps: OrderChangeJobDeps): JobDefinition<Auto
     perShopConcurrency: 4,
     maxRunMs: 3 * 60_000,
     backoff: BACKOFF,
-    run: async (payload, context) => {
-      const admin = await requireAdmin(deps, context.shop);
-      const shipping = await deps.shippingFor(context.shop);
-      const result = await draftFulfillmentOrderAutomatically(
-        { db: deps.db, shop: context.shop, admin, shipping },
-        payload.fulfillmentOrderGid,
-      );
+    run: async (payload, context, { clients, log }) => {
+      const result = await draftFulfillmentOrderAutomatically(await clients(), payload.fulfillmentOrderGid);
       // Retried or dead by the one mapping (job-outcome.ts).
-      if (!result.ok) throw new JobFailedError(result.error);
+      if (!result.ok) return result;
       // Another attempt (or one that died) holds the label's creating slot: back after the backoff,
       // by when it has finished or its lease is over and the slot is taken over.
       if (result.value.status === "waiting") {
@@ -160,47 +131,24 @@ export function createAutoDraftJob(deps: OrderChangeJobDeps): JobDefinition<Auto
       if (result.value.status === "blocked" && result.value.retryAt) {
         await enqueueAutoDraftAt(deps.db, context.shop, payload.fulfillmentOrderGid, result.value.retryAt);
       }
-      deps.onResult?.(`auto-draft ${result.value.status}`, {
-        shop: context.shop,
-        job: AUTO_DRAFT_JOB.name,
-        jobId: context.jobId,
-        fulfillmentOrderGid: payload.fulfillmentOrderGid,
-        trigger: payload.trigger,
-        result: result.value,
-      });
+      log(`auto-draft ${result.value.status}`, { ...payload, result: result.value });
     },
-  };
+  });
 }
 
 export function createRecheckLabelsJob(deps: OrderChangeJobDeps): JobDefinition<RecheckLabelsPayload> {
-  return {
+  return defineShopJob(deps, {
     ...RECHECK_LABELS_JOB,
     concurrency: 2,
     maxRunMs: 5 * 60_000,
     backoff: BACKOFF,
-    run: async (payload, context) => {
-      const admin = await requireAdmin(deps, context.shop);
-      const shipping = await deps.shippingFor(context.shop);
-      const result = await recheckLabels(
-        {
-          db: deps.db,
-          shop: context.shop,
-          admin,
-          shipping,
-          redraft: async (fulfillmentOrderGid) => {
-            await enqueueAutoDraft(deps.db, context.shop, fulfillmentOrderGid, `recheck:${payload.trigger}`);
-          },
-        },
-        payload,
-      );
-      if (!result.ok) throw new JobFailedError(result.error);
-      deps.onResult?.("recheck-labels done", {
-        shop: context.shop,
-        job: RECHECK_LABELS_JOB.name,
-        jobId: context.jobId,
-        trigger: payload.trigger,
-        result: result.value,
-      });
+    run: async (payload, context, { clients, log }) => {
+      const redraft = async (fulfillmentOrderGid: FulfillmentOrderGid) => {
+        await enqueueAutoDraft(deps.db, context.shop, fulfillmentOrderGid, `recheck:${payload.trigger}`);
+      };
+      const result = await recheckLabels({ ...(await clients()), redraft }, payload);
+      if (result.ok) log("recheck-labels done", { trigger: payload.trigger, result: result.value });
+      return result;
     },
-  };
+  });
 }

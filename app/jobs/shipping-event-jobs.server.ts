@@ -13,8 +13,9 @@ import { parseAmountCents } from "~/shipping/vocabulary";
 
 import type { JobDefinition, JobKind } from "../queue/job-queue";
 import { enqueueJob } from "../queue/queue.server";
-import { JobFailedError, NotYetJobError } from "./job-outcome";
-import { type OrderChangeJobDeps, requireAdmin } from "./order-change-jobs.server";
+import { defineShopJob } from "./define-shop-job.server";
+import { NotYetJobError } from "./job-outcome";
+import type { OrderChangeJobDeps } from "./order-change-jobs.server";
 
 // The `shipping-event` job: one event of the shipping service, applied by the worker. Events come
 // in any order: a tracking update before its purchase, or before the Shopify fulfillment exists,
@@ -51,7 +52,8 @@ export function createShippingEventJob(
     backoff?: { baseMs: number; maxMs: number };
   },
 ): JobDefinition<ShippingEventPayload> {
-  return {
+  const clock = deps.now ? { now: deps.now } : {};
+  return defineShopJob(deps, {
     ...SHIPPING_EVENT_JOB,
     // A bulk run's purchases each bring an event: that shop's events take at most two slots, and
     // other shops' events the rest (ADR 21).
@@ -59,7 +61,7 @@ export function createShippingEventJob(
     perShopConcurrency: 2,
     maxRunMs: 3 * 60_000,
     backoff: deps.backoff ?? { baseMs: 15_000, maxMs: 60 * 60_000 },
-    run: async (payload, context) => {
+    run: async (payload, context, { clients, log }) => {
       const parsed = ShippingEventSchema.safeParse(payload.event);
       if (!parsed.success) {
         await markEvent(deps.db, context.shop, payload.eventId, {
@@ -68,27 +70,19 @@ export function createShippingEventJob(
         });
         return;
       }
-      const admin = await requireAdmin(deps, context.shop);
-      const shipping = await deps.shippingFor(context.shop);
-      const eventDeps: ShippingEventDeps = {
-        db: deps.db,
-        shop: context.shop,
-        admin,
-        shipping,
-        ...(deps.now ? { now: deps.now } : {}),
-      };
+      const eventDeps: ShippingEventDeps = { ...(await clients()), ...clock };
       const event = parsed.data;
       if (event.type === "label.voided" || event.type === "label.void_rejected") {
         // The carrier's decision on a void (ADR 22): recorded once, whoever brings it first.
         const { label } = event.data;
         const decided = await applyVoidDecision(
-          { db: deps.db, shop: context.shop, admin, ...(deps.now ? { now: deps.now } : {}) },
+          eventDeps,
           label.id,
           event.type === "label.voided"
             ? { outcome: "refunded", refundCents: parseAmountCents(label.refund.amount) }
             : { outcome: "rejected", reason: label.refund.reason ?? null },
         );
-        if (!decided.ok) throw new JobFailedError(decided.error);
+        if (!decided.ok) return decided;
         await markEvent(deps.db, context.shop, payload.eventId, {
           outcome: decided.value ? "applied" : "recorded",
           detail: decided.value
@@ -106,16 +100,13 @@ export function createShippingEventJob(
         // or the fulfillment comes later), or a draft that moved on while it was discarded: the
         // next attempt reads the label again.
         if (result.error.code === "INVALID_STATE") throw new NotYetJobError(result.error.logMessage);
-        throw new JobFailedError(result.error);
+        return result;
       }
       await markEvent(deps.db, context.shop, payload.eventId, result.value);
-      deps.onResult?.(`shipping-event ${event.type}: ${result.value.outcome}`, {
-        shop: context.shop,
-        job: SHIPPING_EVENT_JOB.name,
-        jobId: context.jobId,
+      log(`shipping-event ${event.type}: ${result.value.outcome}`, {
         eventId: payload.eventId,
         detail: result.value.detail,
       });
     },
-  };
+  });
 }

@@ -20,6 +20,7 @@ import {
   enqueueBulkBuy,
   enqueueBulkCheck,
 } from "./bulk-run-jobs.server";
+import type { JobResultLog } from "./define-shop-job.server";
 import { jobOutcomeOf } from "./job-outcome";
 import {
   createLabelRecoveryJob,
@@ -27,12 +28,7 @@ import {
   LABEL_RECOVERY_EVERY_MS,
   type LabelRecoveryDeps,
 } from "./label-recovery.server";
-import {
-  createAutoDraftJob,
-  createRecheckLabelsJob,
-  type JobResultLog,
-  type OrderChangeJobDeps,
-} from "./order-change-jobs.server";
+import { createAutoDraftJob, createRecheckLabelsJob, type OrderChangeJobDeps } from "./order-change-jobs.server";
 import { createShipToRetentionSchedule, SHIP_TO_RETENTION_SCHEDULE } from "./retention-jobs.server";
 import { createShippingEventJob } from "./shipping-event-jobs.server";
 

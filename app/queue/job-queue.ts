@@ -1,6 +1,7 @@
 import type { z } from "zod";
 
 import type { Result } from "~/utils/result";
+import { describeThrown } from "~/utils/thrown";
 
 // The job queue's port. Callers (web routes, webhooks, the worker's schedules) see only these
 // types. The adapter follows the database (queue.server.ts): on SQLite, the app's Job table
@@ -92,9 +93,6 @@ export type JobOutcome =
   | { readonly kind: "retry"; readonly reason: string }
   | { readonly kind: "dead"; readonly reason: string }
   | { readonly kind: "dropped"; readonly reason: string };
-
-const describeThrown = (thrown: unknown) =>
-  thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown);
 
 /** The queue's own mapping, for a worker given none: dead for a PermanentJobError, else retried. */
 export function queueOutcomeOf(thrown: unknown): JobOutcome {

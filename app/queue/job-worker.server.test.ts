@@ -21,14 +21,33 @@ function claimed(id: string, name: string): ClaimedJob {
   };
 }
 
+/** The loop over a store whose claims `claimNext` answers, with a `work` kind running `run` and an `idle` kind. */
+function setUp(claimNext: JobStore["claimNext"], run: () => Promise<void>, emptyRecheckMs: number) {
+  const done: string[] = [];
+  const store: JobStore = {
+    claimNext,
+    async complete(job) {
+      done.push(job.id);
+      return true;
+    },
+    fail: async () => true,
+    release: async () => true,
+    renew: async () => true,
+  };
+  const work: JobDefinition<Record<string, never>> = { name: "work", payloadSchema: z.object({}), concurrency: 1, run };
+  const idle: JobDefinition<Record<string, never>> = { ...work, name: "idle", run: async () => {} };
+  const worker = createJobWorker(store, [work, idle], { pollIntervalMs: 60_000, emptyRecheckMs, log: quiet });
+  return { done, worker };
+}
+
 describe("the worker loop", () => {
   it("claims again at once when a job ends while it is still claiming, instead of sleeping a poll interval", async () => {
     const queued = ["a1", "a2", "a3"];
-    const done: string[] = [];
     let finishRunning: (() => void) | null = null;
     let claimedWorkThisRound = false;
-    const store: JobStore = {
-      async claimNext(definition) {
+    // Every kind is asked on every round here: the round that asks the idle kind is the hook.
+    const { done, worker } = setUp(
+      async (definition) => {
         if (definition.name === "idle") {
           // In a round that found the first kind's slot taken, its job ends while this claim is
           // still in flight: nobody is asleep to be woken yet.
@@ -44,26 +63,12 @@ describe("the worker loop", () => {
         const id = queued.shift();
         return id ? claimed(id, "work") : null;
       },
-      async complete(job) {
-        done.push(job.id);
-        return true;
-      },
-      fail: async () => true,
-      release: async () => true,
-      renew: async () => true,
-    };
-    const work: JobDefinition<Record<string, never>> = {
-      name: "work",
-      payloadSchema: z.object({}),
-      concurrency: 1,
-      run: () =>
+      () =>
         new Promise<void>((resolve) => {
           finishRunning = resolve;
         }),
-    };
-    const idle: JobDefinition<Record<string, never>> = { ...work, name: "idle", run: async () => {} };
-    // Every kind is asked on every round here: the round that asks the idle kind is the hook.
-    const worker = createJobWorker(store, [work, idle], { pollIntervalMs: 60_000, emptyRecheckMs: 0, log: quiet });
+      0,
+    );
     worker.start();
     try {
       await expect.poll(() => done.length, { timeout: 3_000, interval: 10 }).toBe(3);
@@ -75,30 +80,16 @@ describe("the worker loop", () => {
   it("does not ask a kind found empty again on every wake: 40 jobs ending ask the idle kind a few times, not 40", async () => {
     const queued = Array.from({ length: 40 }, (_, i) => `w${i}`);
     const asked: Record<string, number> = { work: 0, idle: 0 };
-    const done: string[] = [];
-    const store: JobStore = {
-      async claimNext(definition) {
+    const { done, worker } = setUp(
+      async (definition) => {
         asked[definition.name] = (asked[definition.name] ?? 0) + 1;
         if (definition.name === "idle") return null;
         const id = queued.shift();
         return id ? claimed(id, "work") : null;
       },
-      async complete(job) {
-        done.push(job.id);
-        return true;
-      },
-      fail: async () => true,
-      release: async () => true,
-      renew: async () => true,
-    };
-    const work: JobDefinition<Record<string, never>> = {
-      name: "work",
-      payloadSchema: z.object({}),
-      concurrency: 1,
-      run: () => new Promise<void>((resolve) => setTimeout(resolve, 1)),
-    };
-    const idle: JobDefinition<Record<string, never>> = { ...work, name: "idle", run: async () => {} };
-    const worker = createJobWorker(store, [work, idle], { pollIntervalMs: 60_000, emptyRecheckMs: 60_000, log: quiet });
+      () => new Promise<void>((resolve) => setTimeout(resolve, 1)),
+      60_000,
+    );
     worker.start();
     try {
       await expect.poll(() => done.length, { timeout: 3_000, interval: 10 }).toBe(40);

@@ -1,4 +1,3 @@
-import type { PrismaClient } from "@prisma/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 
@@ -22,10 +21,6 @@ const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-// On SQLite the worker runs inside the one process that owns the file (ADR 19): "another
-// process" is the app's own client.
-const secondProcess = (): PrismaClient => db;
 
 function started(worker: JobWorker): JobWorker {
   worker.start();
@@ -176,7 +171,9 @@ describe("the job queue", () => {
     const { definition, runs } = countingJob();
     const { jobId } = await createPrismaJobQueue(db).enqueue(definition, TEST_SHOP, { n: 1 });
     const t0 = new Date();
-    const dying = createPrismaJobStore(secondProcess());
+    // On SQLite the worker runs inside the one process that owns the file (ADR 19): the dying
+    // worker is a second store on the app's own client.
+    const dying = createPrismaJobStore(db);
     const held = await dying.claimNext({ ...definition, leaseMs: 60_000 }, t0);
     expect(held?.id).toBe(jobId);
 

@@ -1,7 +1,7 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 import type { Db as IDatabase, PgBoss } from "pg-boss";
 
-import { byDatabase } from "~/db/database-kind.server";
+import { runByDatabase } from "~/db/database-kind.server";
 import { getEnv } from "~/env.server";
 
 import type { EnqueueOptions, EnqueueResult, JobKind, JobQueue } from "./job-queue";
@@ -66,57 +66,74 @@ const workerBoss = () => {
   return pgBossFor(env.DATABASE_URL, { superviseIntervalSeconds: env.PG_BOSS_SUPERVISE_SECONDS });
 };
 
-/** Enqueues in the caller's transaction: the job exists exactly when the transaction commits. */
+/** The caller's transaction: Prisma's, or on PostgreSQL one on a `pg` connection outside Prisma (ADR 25). */
+export type TransactionConnection = Prisma.TransactionClient | IDatabase;
+
+export type JobToEnqueue<P> = { readonly shop: string; readonly payload: P; readonly options?: EnqueueOptions };
+
+/**
+ * The one way to enqueue in the caller's transaction: the jobs exist exactly when it commits,
+ * answered in order. On a `pg` connection they go out as one insert; in a Prisma transaction one
+ * by one (a group commit batches its transaction's, pg-boss-batched-enqueue.server.ts).
+ */
+export async function enqueueJobs<P>(
+  connection: TransactionConnection,
+  kind: JobKind<P>,
+  jobs: readonly JobToEnqueue<P>[],
+): Promise<EnqueueResult[]> {
+  // A Prisma client has no `executeSql` (its raw queries are `$`-named).
+  if (typeof (connection as IDatabase).executeSql === "function") {
+    return enqueueManyWithPgBoss(await appBoss(), connection as IDatabase, kind, jobs);
+  }
+  const tx = connection as Prisma.TransactionClient;
+  const results: EnqueueResult[] = [];
+  for (const { shop, payload, options } of jobs) {
+    results.push(
+      await runByDatabase(tx, {
+        sqlite: () => enqueuePrismaJob(tx, kind, shop, payload, options),
+        postgresql: async () => enqueueWithPgBoss(await appBoss(), tx, kind, shop, payload, options),
+      }),
+    );
+  }
+  return results;
+}
+
+/** One job, as `enqueueJobs` enqueues it. */
 export async function enqueueJob<P>(
-  tx: Prisma.TransactionClient,
+  connection: TransactionConnection,
   kind: JobKind<P>,
   shop: string,
   payload: P,
   options?: EnqueueOptions,
 ): Promise<EnqueueResult> {
-  return byDatabase(tx, {
-    sqlite: () => enqueuePrismaJob(tx, kind, shop, payload, options),
-    postgresql: async () => enqueueWithPgBoss(await appBoss(), tx, kind, shop, payload, options),
-  })();
-}
-
-/**
- * PostgreSQL only: enqueues jobs of one kind in one insert through `connection`, a transaction
- * the caller holds on the app's database outside Prisma (ADR 25); answered in order.
- */
-export async function enqueueJobsOnConnection<P>(
-  connection: IDatabase,
-  kind: JobKind<P>,
-  jobs: readonly { shop: string; payload: P; options?: EnqueueOptions }[],
-): Promise<EnqueueResult[]> {
-  return enqueueManyWithPgBoss(await appBoss(), connection, kind, jobs);
+  return (await enqueueJobs(connection, kind, [{ shop, payload, options }]))[0] as EnqueueResult;
 }
 
 /** The shop uninstalled or was erased: in the caller's transaction, its queued and running jobs stop. */
 export async function stopShopJobs(tx: Prisma.TransactionClient, shop: string): Promise<{ cancelled: number }> {
-  return byDatabase(tx, {
+  return runByDatabase(tx, {
     sqlite: () => stopPrismaShopJobs(tx, shop),
     postgresql: async () => stopShopJobsWithPgBoss(await appBoss(), tx, shop),
-  })();
+  });
 }
 
 /** shop/redact: every job of the shop is deleted, finished or not. */
 export async function eraseShopJobs(tx: Prisma.TransactionClient, shop: string): Promise<{ deleted: number }> {
   await stopShopJobs(tx, shop);
-  return byDatabase(tx, {
+  return runByDatabase(tx, {
     sqlite: async () => ({ deleted: (await tx.job.deleteMany({ where: { shop } })).count }),
     postgresql: async () => eraseShopJobsWithPgBoss(await appBoss(), tx, shop),
-  })();
+  });
 }
 
 /** The queue for this database's client: pg-boss on PostgreSQL, the Job table on SQLite. */
 export function jobQueueFor(db: PrismaClient): JobQueue {
-  return byDatabase(db, {
+  return runByDatabase(db, {
     sqlite: () => createPrismaJobQueue(db),
     // Workers supervise (expiry, retention); everything else uses the boss that supervises nothing.
     postgresql: (): JobQueue => ({
       ...createPgBossJobQueue(appBoss),
       createWorker: (definitions, options) => createPgBossWorker(workerBoss, definitions, options),
     }),
-  })();
+  });
 }

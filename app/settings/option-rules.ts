@@ -80,21 +80,3 @@ export function toOptionRules(form: z.infer<typeof OptionRulesFormSchema>): Opti
     lithiumTags: form.lithiumTags,
   };
 }
-
-/** The rules in a sentence each, for the Settings card and the bulk review. */
-export function describeOptionRules(rules: OptionRules): string[] {
-  const out: string[] = [];
-  if (rules.insureAboveCents !== null)
-    out.push(`Insure shipments worth more than $${formatUsdCents(rules.insureAboveCents)}`);
-  const signature = [
-    ...rules.adultSignatureTags.map((t) => `tagged "${t}"`),
-    ...rules.adultSignatureProductTypes.map((t) => `of type "${t}"`),
-  ];
-  if (signature.length > 0) out.push(`Adult signature for products ${signature.join(" or ")}`);
-  if (rules.lithiumTags.length > 0) {
-    out.push(
-      `Lithium batteries (ground only) for products ${rules.lithiumTags.map((t) => `tagged "${t}"`).join(" or ")}`,
-    );
-  }
-  return out;
-}

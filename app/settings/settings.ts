@@ -22,7 +22,6 @@ export const PACKING_SLIP_NOTE_MAX = 300;
 export type BoxWeightUnit = (typeof BOX_WEIGHT_UNITS)[number];
 /** The weight units as a select's options, for every form that takes a weight. */
 export const WEIGHT_UNIT_OPTIONS = BOX_WEIGHT_UNITS.map((unit) => ({ label: unit, value: unit }));
-export type BoxDimensionUnit = (typeof BOX_DIMENSION_UNITS)[number];
 
 const LocationGidSchema = z.string().regex(/^gid:\/\/shopify\/Location\/\d+$/, "Choose one of your locations");
 

@@ -13,7 +13,6 @@ import {
   buildCreateLabelBody,
   createShippingClient,
   type FetchLike,
-  requoteSameService,
   type ShippingClientOptions,
   type ShippingLogEntry,
 } from "./client.server";
@@ -669,22 +668,5 @@ describe("retries", () => {
     });
     expect(!result.ok && result.error.code).toBe("SERVICE_UNAVAILABLE");
     expect(sleeps).toEqual([]);
-  });
-});
-
-describe("re-quoting an expired rate", () => {
-  it("picks the same carrier and service from fresh rates", async () => {
-    const old = await quoteFor(domesticRates, "svc_ups_ground");
-    emulator.setNow(new Date(NOW.getTime() + 25 * 3600_000));
-    const fresh = await requoteSameService(makeClient(), domesticRates, old);
-    expect(fresh.ok && fresh.value).toMatchObject({ carrier: "UPS", service_code: "svc_ups_ground" });
-    expect(fresh.ok && fresh.value?.rate_id).not.toBe(old.rate_id);
-  });
-  it("returns null when that service is no longer offered", async () => {
-    const fresh = await requoteSameService(makeClient(), domesticRates, {
-      carrier: "UPS",
-      service_code: "svc_ups_teleport",
-    });
-    expect(fresh.ok && fresh.value).toBeNull();
   });
 });

@@ -3,7 +3,7 @@
 // (endpoints/) says what its operations send. No HTTP outcome throws: every call returns a
 // Result whose error is a ShippingError.
 
-import { ok, type Result } from "~/utils/result";
+import type { Result } from "~/utils/result";
 
 import { validateAddress } from "./endpoints/addresses.server";
 import { createDraftLabel, type CreateDraftLabelOptions, getLabel } from "./endpoints/labels.server";
@@ -22,7 +22,6 @@ import type {
   CreateLabelRequest,
   DraftLabel,
   LabelRecord,
-  Rate,
   RatesRequest,
   RatesResponse,
   RegisteredWebhookEndpoint,
@@ -86,22 +85,4 @@ export function createShippingClient(options: ShippingClientOptions): ShippingCl
     deleteWebhookEndpoint: (endpointId, callOptions) => deleteWebhookEndpoint(transport, endpointId, callOptions),
     validateAddress: (request, callOptions) => validateAddress(transport, request, callOptions),
   };
-}
-
-/**
- * Re-quotes after RATE_EXPIRED and returns the rate of the same carrier and service, or null
- * when that service is no longer offered (the merchant must choose again).
- */
-export async function requoteSameService(
-  client: Pick<ShippingClient, "getRates">,
-  rateRequest: RatesRequest,
-  previous: { carrier: string; service_code: string },
-): Promise<Result<Rate | null, ShippingError>> {
-  const rates = await client.getRates(rateRequest);
-  if (!rates.ok) return rates;
-  const match = rates.value.rates.find(
-    (rate) =>
-      rate.service_code === previous.service_code && rate.carrier.toUpperCase() === previous.carrier.toUpperCase(),
-  );
-  return ok(match ?? null);
 }

@@ -204,7 +204,6 @@ export const LabelStatusSchema = z.enum(LABEL_STATUSES);
 export type LabelStatus = z.infer<typeof LabelStatusSchema>;
 
 export const REFUND_STATUSES = ["pending", "refunded", "rejected"] as const;
-export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
 /** A void's refund (contract.md, "POST /v1/labels/{id}/void"); `reason` is `scanned` when rejected. */
 export const RefundSchema = z

@@ -15,9 +15,7 @@ export const LABEL_SIZES = ["4x6", "4x8"] as const;
 // ---- label options (contract.md, "Label options") ----
 
 export const SIGNATURE_OPTIONS = ["standard", "adult"] as const;
-export type SignatureOption = (typeof SIGNATURE_OPTIONS)[number];
 export const HAZMAT_OPTIONS = ["lithium_batteries", "none"] as const;
-export type HazmatOption = (typeof HAZMAT_OPTIONS)[number];
 /** Insurance is offered for more than 0 and at most 5,000.00 USD. */
 export const INSURANCE_MAX_CENTS = 500_000;
 

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { AppError, ErrorField } from "~/utils/app-error";
 import { delay } from "~/utils/delay";
 import { err, ok, type Result } from "~/utils/result";
+import { describeThrown, httpStatusOf } from "~/utils/thrown";
 
 import type { CallCost } from "./shop-pacer";
 
@@ -171,18 +172,6 @@ function readThrownGraphqlError(error: unknown): Envelope | undefined {
   };
 }
 
-function statusOf(error: unknown): number | undefined {
-  if (typeof error !== "object" || error === null || !("response" in error)) return undefined;
-  const response = (error as { response?: unknown }).response;
-  if (typeof response === "object" && response !== null) {
-    const code = (response as { code?: unknown; status?: unknown }).code ?? (response as { status?: unknown }).status;
-    if (typeof code === "number") return code;
-  }
-  return undefined;
-}
-
-const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-
 class DeadlinePassed extends Error {}
 
 function isAuthResponse(response: Response): boolean {
@@ -232,12 +221,12 @@ async function callAdmin(
     }
     const envelope = readThrownGraphqlError(error);
     if (envelope) return ok(envelope);
-    const status = statusOf(error);
-    if (status === 429 || /max retries|throttl/i.test(describe(error))) {
-      return err(createShopifyError("THROTTLED", `${operation}: ${describe(error)}`));
+    const status = httpStatusOf(error);
+    if (status === 429 || /max retries|throttl/i.test(describeThrown(error))) {
+      return err(createShopifyError("THROTTLED", `${operation}: ${describeThrown(error)}`));
     }
     return err(
-      createShopifyError("NETWORK_ERROR", `${operation}: ${describe(error)}${status ? ` (HTTP ${status})` : ""}`),
+      createShopifyError("NETWORK_ERROR", `${operation}: ${describeThrown(error)}${status ? ` (HTTP ${status})` : ""}`),
     );
   } finally {
     clearTimeout(timer);
@@ -299,10 +288,6 @@ export type RunAdminGraphqlOptions = {
 // No request starts with less time than this left before its deadline.
 const MIN_CALL_MS = 1_000;
 
-/** Failed before anything was sent: the caller's deadline had passed. Nothing happened at Shopify. */
-export function isNotSent(error: ShopifyError): boolean {
-  return error.code === "NETWORK_ERROR" && error.logMessage.endsWith(NOT_SENT);
-}
 const NOT_SENT = "not sent, the caller's deadline had passed";
 
 // A screen should not hang on the rate limit for long; jobs may pass a larger budget.

@@ -4,13 +4,10 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { TRACKING_STATUSES } from "~/shipping/schemas";
 
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
-import type { FulfillmentEventRecord } from "../../emulator/shopify/model";
 import { loadAdminSchema } from "../../emulator/shopify/schema";
-import type { AdminGraphqlClient } from "./admin-client";
 import {
   createFulfillmentEvent,
   FULFILLMENT_EVENT_STATUSES,
-  getFulfillmentEvents,
   toShopifyFulfillmentEventStatus,
 } from "./fulfillment-events";
 import { createFulfillmentWithTracking } from "./fulfillments";
@@ -144,90 +141,5 @@ describe("createFulfillmentEvent", () => {
     });
     expect(result).toMatchObject({ ok: false, error: { code: "NETWORK_ERROR" } });
     expect(emulator.fulfillmentEvents(fulfillmentId)).toEqual([]);
-  });
-});
-
-describe("getFulfillmentEvents", () => {
-  it("reads a fulfillment's events oldest first", async () => {
-    const fulfillmentId = await shipOrder();
-    for (const [status, happenedAt] of [
-      ["OUT_FOR_DELIVERY", "2026-11-24T07:00:00Z"],
-      ["IN_TRANSIT", "2026-11-23T08:00:00Z"],
-    ] as const) {
-      const created = await createFulfillmentEvent(emulator.graphql, { fulfillmentId, status, happenedAt });
-      expect(created.ok).toBe(true);
-    }
-    const result = await getFulfillmentEvents(emulator.graphql, fulfillmentId);
-    expect(result).toMatchObject({
-      ok: true,
-      value: {
-        events: [
-          { status: "IN_TRANSIT", happenedAt: "2026-11-23T08:00:00Z" },
-          { status: "OUT_FOR_DELIVERY", happenedAt: "2026-11-24T07:00:00Z" },
-        ],
-        problems: [],
-      },
-    });
-  });
-
-  it("reads every page of a long history", async () => {
-    const fulfillmentId = await shipOrder();
-    const record = emulator.fulfillments()[0];
-    if (!record) throw new Error("no fulfillment recorded");
-    const start = Date.parse("2026-11-01T00:00:00Z");
-    record.events = Array.from({ length: 230 }, (_, i): FulfillmentEventRecord => ({
-      __typename: "FulfillmentEvent",
-      id: `gid://shopify/FulfillmentEvent/${7000 + i}`,
-      status: "IN_TRANSIT",
-      happenedAt: new Date(start + i * 3_600_000).toISOString().replace(".000Z", "Z"),
-      createdAt: "2026-11-20T00:00:00Z",
-      estimatedDeliveryAt: null,
-      message: null,
-      address1: null,
-      city: null,
-      province: null,
-      zip: null,
-      country: null,
-      latitude: null,
-      longitude: null,
-    }));
-    const result = await getFulfillmentEvents(emulator.graphql, fulfillmentId);
-    if (!result.ok) throw new Error(result.error.logMessage);
-    expect(result.value.events).toHaveLength(230);
-    expect(result.value.events.at(-1)?.id).toBe("gid://shopify/FulfillmentEvent/7229");
-  });
-
-  it("reads an event status this app does not know as null, with a problem", async () => {
-    // A value Shopify might add after this app was written; the emulator cannot answer one.
-    const admin: AdminGraphqlClient = () =>
-      Promise.resolve(
-        Response.json({
-          data: {
-            fulfillment: {
-              id: "gid://shopify/Fulfillment/1",
-              events: {
-                pageInfo: { hasNextPage: false, endCursor: null },
-                nodes: [
-                  {
-                    id: "gid://shopify/FulfillmentEvent/1",
-                    status: "CUSTOMS_HOLD",
-                    happenedAt: "2026-11-23T08:00:00Z",
-                  },
-                ],
-              },
-            },
-          },
-        }),
-      );
-    const result = await getFulfillmentEvents(admin, "gid://shopify/Fulfillment/1" as FulfillmentGid);
-    expect(result).toMatchObject({
-      ok: true,
-      value: { events: [{ status: null }], problems: [{ code: "UNRECOGNIZED_VALUE" }] },
-    });
-  });
-
-  it("answers NOT_FOUND for a fulfillment Shopify does not have", async () => {
-    const result = await getFulfillmentEvents(emulator.graphql, UNKNOWN);
-    expect(result).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
   });
 });

@@ -9,14 +9,13 @@ import {
   runAdminGraphql,
   type RunAdminGraphqlOptions,
   type ShopifyError,
-  type ShopifyProblem,
   toUserError,
   type UserError,
   UserErrorSchema,
 } from "./admin-client";
-import { CREATE_FULFILLMENT_EVENT_MUTATION, FULFILLMENT_EVENTS_QUERY } from "./fulfillment-events.graphql";
+import { CREATE_FULFILLMENT_EVENT_MUTATION } from "./fulfillment-events.graphql";
 import type { FulfillmentGid } from "./ids";
-import { GidSchema, readEnum } from "./response-schemas";
+import { GidSchema } from "./response-schemas";
 
 export type FulfillmentEventGid = string & { readonly __brand: "FulfillmentEventGid" };
 
@@ -77,13 +76,6 @@ export interface CreateFulfillmentEventInput {
   readonly country?: string | null;
 }
 
-export interface ShopifyFulfillmentEvent {
-  readonly id: FulfillmentEventGid;
-  // null: a status this app doesn't know (another app posted it, or Shopify added one).
-  readonly status: ShopifyFulfillmentEventStatus | null;
-  readonly happenedAt: string;
-}
-
 export interface CreatedFulfillmentEvent {
   readonly id: FulfillmentEventGid;
   readonly status: ShopifyFulfillmentEventStatus;
@@ -105,24 +97,6 @@ const CreateDataSchema = z.object({
     .nullable(),
 });
 
-const EventsDataSchema = z.object({
-  fulfillment: z
-    .object({
-      id: GidSchema<FulfillmentGid>("Fulfillment"),
-      events: z.object({
-        pageInfo: z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullish() }),
-        nodes: z.array(
-          z.object({
-            id: GidSchema<FulfillmentEventGid>("FulfillmentEvent"),
-            status: z.string(),
-            happenedAt: z.string(),
-          }),
-        ),
-      }),
-    })
-    .nullable(),
-});
-
 const FULFILLMENT_GONE = "This shipment's fulfillment no longer exists in Shopify.";
 const SAYS_NOT_FOUND = /does not exist|not found|could not be found|couldn't be found|invalid id/i;
 
@@ -139,7 +113,7 @@ const optional = (value: string | null | undefined) => (value && value.trim() !=
 /**
  * Adds a tracking event to a fulfillment. Shopify shows the status of the event created last (as
  * we understand it; the emulator does the same), and the service may deliver updates out of
- * order: callers post only events newer than the newest one there (getFulfillmentEvents).
+ * order: callers post only events newer than the parcel's stored status (labels/shipping-events.server.ts).
  * NOT_FOUND when Shopify says the fulfillment doesn't exist; other refusals are USER_ERROR.
  */
 export async function createFulfillmentEvent(
@@ -184,69 +158,4 @@ export async function createFulfillmentEvent(
   // The event is created: its status is the one sent, whatever spelling comes back.
   const { id, happenedAt } = payload.fulfillmentEvent;
   return ok({ id, status: input.status, happenedAt });
-}
-
-export interface ShopifyFulfillmentEvents {
-  /** Oldest first, by happenedAt. */
-  readonly events: readonly ShopifyFulfillmentEvent[];
-  readonly problems: readonly ShopifyProblem[];
-}
-
-// A parcel has a few dozen events at most; past this many pages something is wrong.
-const MAX_EVENT_PAGES = 10;
-
-type EventsPage = z.infer<typeof EventsDataSchema>["fulfillment"];
-
-async function getEventsPage(
-  admin: AdminGraphqlClient,
-  fulfillmentId: FulfillmentGid,
-  after: string | null,
-  callOptions: RunAdminGraphqlOptions,
-): Promise<Result<{ fulfillment: EventsPage; problems: ShopifyProblem[] }, ShopifyError>> {
-  const result = await runAdminGraphql(
-    admin,
-    {
-      operation: "FulfillmentEvents",
-      document: FULFILLMENT_EVENTS_QUERY,
-      variables: { id: fulfillmentId, after },
-      schema: EventsDataSchema,
-    },
-    callOptions,
-  );
-  if (!result.ok) return result;
-  return ok({ fulfillment: result.value.data.fulfillment, problems: result.value.problems });
-}
-
-/** Every tracking event on a fulfillment, oldest first; NOT_FOUND when Shopify doesn't have it. */
-export async function getFulfillmentEvents(
-  admin: AdminGraphqlClient,
-  fulfillmentId: FulfillmentGid,
-  callOptions: RunAdminGraphqlOptions = {},
-): Promise<Result<ShopifyFulfillmentEvents, ShopifyError>> {
-  const operation = "FulfillmentEvents";
-  const events: ShopifyFulfillmentEvent[] = [];
-  const problems: ShopifyProblem[] = [];
-  let after: string | null = null;
-  for (let page = 0; ; page++) {
-    if (page >= MAX_EVENT_PAGES) {
-      return err(createShopifyError("INVALID_RESPONSE", `${operation}: ${fulfillmentId} has too many events`));
-    }
-    const result = await getEventsPage(admin, fulfillmentId, after, callOptions);
-    if (!result.ok) return result;
-    problems.push(...result.value.problems);
-    const { fulfillment } = result.value;
-    if (!fulfillment) return err(notFound(operation, fulfillmentId, "fulfillment is null"));
-    for (const node of fulfillment.events.nodes) {
-      const where = { operation, path: `fulfillment.events.nodes.${events.length}.status`, what: "tracking status" };
-      events.push({
-        id: node.id,
-        status: readEnum(FULFILLMENT_EVENT_STATUSES, node.status, where, problems),
-        happenedAt: node.happenedAt,
-      });
-    }
-    const { hasNextPage, endCursor } = fulfillment.events.pageInfo;
-    if (!hasNextPage || !endCursor) break;
-    after = endCursor;
-  }
-  return ok({ events, problems });
 }

@@ -1,5 +1,5 @@
-// fulfillmentCreate / fulfillmentTrackingInfoUpdate (the V2 names are deprecated). Tracking goes
-// in `numbers`/`urls`, never mixed with `number`/`url` (Shopify rejects the mix).
+// fulfillmentCreate (the V2 name is deprecated). Tracking goes in `numbers`/`urls`, never mixed
+// with `number`/`url` (Shopify rejects the mix).
 // What both mutations read back: the fulfillment and the tracking Shopify now holds.
 export const FULFILLMENT_WITH_TRACKING_FRAGMENT = `#graphql
   fragment FulfillmentWithTracking on Fulfillment {
@@ -35,29 +35,6 @@ export const CREATE_FULFILLMENT_WITH_TRACKING_MUTATION = `#graphql
 export const CANCEL_FULFILLMENT_MUTATION = `#graphql
   mutation CancelFulfillment($id: ID!) {
     fulfillmentCancel(id: $id) {
-      fulfillment {
-        ...FulfillmentWithTracking
-      }
-      userErrors {
-        field
-        message
-      }
-    }
-  }
-  ${FULFILLMENT_WITH_TRACKING_FRAGMENT}
-`;
-
-export const UPDATE_FULFILLMENT_TRACKING_MUTATION = `#graphql
-  mutation UpdateFulfillmentTracking(
-    $fulfillmentId: ID!
-    $trackingInfoInput: FulfillmentTrackingInput!
-    $notifyCustomer: Boolean
-  ) {
-    fulfillmentTrackingInfoUpdate(
-      fulfillmentId: $fulfillmentId
-      trackingInfoInput: $trackingInfoInput
-      notifyCustomer: $notifyCustomer
-    ) {
       fulfillment {
         ...FulfillmentWithTracking
       }

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
-import { createFulfillmentWithTracking, updateFulfillmentTracking } from "./fulfillments";
-import type { FulfillmentGid, FulfillmentOrderGid, FulfillmentOrderLineItemGid } from "./ids";
+import { createFulfillmentWithTracking } from "./fulfillments";
+import type { FulfillmentOrderGid, FulfillmentOrderLineItemGid } from "./ids";
 
 const emulator = createShopifyAdminEmulator();
 beforeEach(() => emulator.reset());
@@ -163,39 +163,5 @@ describe("createFulfillmentWithTracking", () => {
     });
     expect(result).toMatchObject({ ok: false, error: { code: "USER_ERROR", fields: [{ path: "tracking.numbers" }] } });
     expect(emulator.fulfillments()).toEqual([]);
-  });
-});
-
-describe("updateFulfillmentTracking", () => {
-  it("replaces the tracking on a fulfillment", async () => {
-    const fo = fulfillmentOrder("#1004");
-    const created = await createFulfillmentWithTracking(emulator.graphql, {
-      fulfillmentOrderId: fo.gid,
-      lineItems: fo.remaining,
-      tracking: UPS,
-      notifyCustomer: false,
-    });
-    if (!created.ok) throw new Error(created.error.logMessage);
-    const updated = await updateFulfillmentTracking(emulator.graphql, {
-      fulfillmentId: created.value.id,
-      tracking: { company: "DHL Express", numbers: ["1234567890"], urls: ["https://www.dhl.com/track?id=1234567890"] },
-      notifyCustomer: true,
-    });
-    expect(updated.ok && updated.value.trackingInfo).toEqual([
-      { company: "DHL Express", number: "1234567890", url: "https://www.dhl.com/track?id=1234567890" },
-    ]);
-    expect(emulator.fulfillments()[0]).toMatchObject({
-      notifyCustomer: true,
-      trackingInfo: [{ company: "DHL Express" }],
-    });
-  });
-
-  it("surfaces userErrors for an unknown fulfillment", async () => {
-    const result = await updateFulfillmentTracking(emulator.graphql, {
-      fulfillmentId: "gid://shopify/Fulfillment/1" as FulfillmentGid,
-      tracking: UPS,
-      notifyCustomer: false,
-    });
-    expect(result).toMatchObject({ ok: false, error: { code: "USER_ERROR", fields: [{ path: "fulfillmentId" }] } });
   });
 });

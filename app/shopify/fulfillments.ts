@@ -16,7 +16,6 @@ import {
   CREATE_FULFILLMENT_WITH_TRACKING_MUTATION,
   FULFILLMENT_ORDER_FOR_WRITE_BACK_QUERY,
   FULFILLMENT_ORDER_LINE_ITEMS_QUERY,
-  UPDATE_FULFILLMENT_TRACKING_MUTATION,
 } from "./fulfillments.graphql";
 import type { FulfillmentGid, FulfillmentOrderGid, FulfillmentOrderLineItemGid } from "./ids";
 import { GidSchema } from "./response-schemas";
@@ -51,12 +50,6 @@ export interface CreateFulfillmentWithTrackingInput {
   readonly notifyCustomer: boolean;
 }
 
-export interface UpdateFulfillmentTrackingInput {
-  readonly fulfillmentId: FulfillmentGid;
-  readonly tracking: ShopifyTracking;
-  readonly notifyCustomer: boolean;
-}
-
 const FulfillmentSchema = z.object({
   id: GidSchema<FulfillmentGid>("Fulfillment"),
   name: z.string(),
@@ -82,7 +75,6 @@ const FulfillmentSchema = z.object({
 
 const PayloadSchema = z.object({ fulfillment: FulfillmentSchema.nullish(), userErrors: z.array(UserErrorSchema) });
 const CreateDataSchema = z.object({ fulfillmentCreate: PayloadSchema.nullable() });
-const UpdateDataSchema = z.object({ fulfillmentTrackingInfoUpdate: PayloadSchema.nullable() });
 const CancelDataSchema = z.object({ fulfillmentCancel: PayloadSchema.nullable() });
 
 // numbers/urls only: Shopify rejects mixing them with number/url, and urls need numbers.
@@ -180,26 +172,6 @@ export async function cancelFulfillment(
   if (payload?.userErrors.some((e) => /already been cancell?ed/i.test(e.message))) return ok({ id });
   const read = readPayload("CancelFulfillment", payload);
   return read.ok ? ok({ id: read.value.id }) : read;
-}
-
-export async function updateFulfillmentTracking(
-  admin: AdminGraphqlClient,
-  input: UpdateFulfillmentTrackingInput,
-): Promise<Result<ShopifyFulfillment, ShopifyError>> {
-  const trackingInfo = toTrackingInput(input.tracking);
-  if (!trackingInfo.ok) return trackingInfo;
-  const result = await runAdminGraphql(admin, {
-    operation: "UpdateFulfillmentTracking",
-    document: UPDATE_FULFILLMENT_TRACKING_MUTATION,
-    variables: {
-      fulfillmentId: input.fulfillmentId,
-      trackingInfoInput: trackingInfo.value,
-      notifyCustomer: input.notifyCustomer,
-    },
-    schema: UpdateDataSchema,
-  });
-  if (!result.ok) return result;
-  return readPayload("UpdateFulfillmentTracking", result.value.data.fulfillmentTrackingInfoUpdate);
 }
 
 const RemainingLineItemsSchema = z.object({

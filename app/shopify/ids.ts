@@ -38,6 +38,9 @@ export function toOrderGid(numericId: string | number | bigint): OrderGid {
   return `gid://shopify/Order/${String(numericId)}` as OrderGid;
 }
 
+/** The Order GID of a numeric id as a path or a selection names it (Shopify's: at most 20 digits), else null. */
+export const numericOrderGid = (value: string) => (/^\d{1,20}$/.test(value) ? toOrderGid(value) : null);
+
 // The numeric tail of a GID, for display and for the shipping service's platform_order_id.
 export function getNumericId(gid: string): string | undefined {
   return GID_PATTERN.exec(gid)?.[2];

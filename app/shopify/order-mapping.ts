@@ -7,7 +7,6 @@ import type {
   MailingAddressData,
   MoneyBagData,
   OrderHeaderData,
-  OrderSummaryData,
 } from "./order-schemas";
 import {
   type CustomsTaxId,
@@ -22,7 +21,6 @@ import {
   type ShopifyMoneyBag,
   type ShopifyOrderForLabel,
   type ShopifyOrderLineItem,
-  type ShopifyOrderSummary,
 } from "./orders";
 import { readEnum, readWeight } from "./response-schemas";
 
@@ -188,30 +186,6 @@ export function toOrderForLabel(
     customsTaxId: selectCustomsTaxId(localizedFields, destinationCountry),
     lineItems,
     fulfillmentOrders,
-  };
-}
-
-export function toOrderSummary(o: OrderSummaryData): ShopifyOrderSummary {
-  return {
-    id: o.id,
-    legacyId: o.legacyResourceId,
-    name: o.name,
-    createdAt: o.createdAt,
-    displayFulfillmentStatus: o.displayFulfillmentStatus,
-    displayFinancialStatus: o.displayFinancialStatus,
-    requiresShipping: o.requiresShipping,
-    totalWeightGrams: toWeightGrams(o.totalWeight),
-    totalPrice: o.totalPriceSet.shopMoney,
-    shipTo: o.shippingAddress
-      ? {
-          name: o.shippingAddress.name,
-          company: o.shippingAddress.company,
-          city: o.shippingAddress.city,
-          provinceCode: o.shippingAddress.provinceCode,
-          countryCode: o.shippingAddress.countryCodeV2,
-        }
-      : null,
-    shippingLine: o.shippingLine ?? null,
   };
 }
 

@@ -9,7 +9,6 @@ import type {
   OrderForLabelQuery,
   OrderFulfillmentOrdersForLabelQuery,
   OrderLineItemsForLabelQuery,
-  UnfulfilledOrdersForLabelsQuery,
 } from "~/types/admin.generated";
 
 import { schemaFor } from "./document-schema";
@@ -26,7 +25,6 @@ import { GidSchema, ns, RawWeightSchema, streetAddressFields } from "./response-
 type FulfillmentOrderNode = NonNullable<
   OrderFulfillmentOrdersForLabelQuery["order"]
 >["fulfillmentOrders"]["nodes"][number];
-type OrderSummaryNode = UnfulfilledOrdersForLabelsQuery["orders"]["nodes"][number];
 
 const MoneySchema = z.object({ amount: z.string(), currencyCode: z.string() });
 const MoneyBagSchema = z.object({ shopMoney: MoneySchema, presentmentMoney: MoneySchema });
@@ -199,29 +197,5 @@ export const OrderFulfillmentOrdersDataSchema = schemaFor<OrderFulfillmentOrders
 export const FulfillmentOrderLineItemsDataSchema = schemaFor<FulfillmentOrderLineItemsForLabelQuery>()(
   z.object({
     fulfillmentOrder: z.object({ id: z.string(), lineItems: FulfillmentOrderLineItemConnectionSchema }).nullable(),
-  }),
-);
-
-const OrderSummarySchema = schemaFor<OrderSummaryNode>()(
-  z.object({
-    id: GidSchema<OrderGid>("Order"),
-    legacyResourceId: UInt64Schema,
-    name: z.string(),
-    createdAt: z.string(),
-    displayFulfillmentStatus: z.string(),
-    displayFinancialStatus: ns,
-    requiresShipping: z.boolean(),
-    totalWeight: UInt64Schema.nullish(),
-    currencyCode: z.string(),
-    totalPriceSet: z.object({ shopMoney: MoneySchema }),
-    shippingAddress: z.object({ name: ns, company: ns, city: ns, provinceCode: ns, countryCodeV2: ns }).nullish(),
-    shippingLine: z.object({ title: z.string(), code: ns }).nullish(),
-  }),
-);
-export type OrderSummaryData = z.infer<typeof OrderSummarySchema>;
-
-export const UnfulfilledOrdersDataSchema = schemaFor<UnfulfilledOrdersForLabelsQuery>()(
-  z.object({
-    orders: z.object({ pageInfo: PageInfoSchema, nodes: z.array(OrderSummarySchema) }),
   }),
 );

@@ -4,44 +4,6 @@
 // Each document's requested cost stays below 400 of Shopify's 1,000 points per query
 // (test/query-cost.test.ts): the order for a label is read as a header with the first page of
 // line items, then fulfillment orders, then further pages of either, never as one large document.
-export const UNFULFILLED_ORDERS_FOR_LABELS_QUERY = `#graphql
-  query UnfulfilledOrdersForLabels($first: Int!, $after: String, $query: String) {
-    orders(first: $first, after: $after, query: $query, sortKey: CREATED_AT, reverse: true) {
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
-      nodes {
-        id
-        legacyResourceId
-        name
-        createdAt
-        displayFulfillmentStatus
-        displayFinancialStatus
-        requiresShipping
-        totalWeight
-        currencyCode
-        totalPriceSet {
-          shopMoney {
-            amount
-            currencyCode
-          }
-        }
-        shippingAddress {
-          name
-          company
-          city
-          provinceCode
-          countryCodeV2
-        }
-        shippingLine {
-          title
-          code
-        }
-      }
-    }
-  }
-`;
 
 // One line item as prefill needs it (weights, prices, HS code, origin), shared by the order query
 // and the query that pages through orders with more line items than the first page. 13 points.

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
 import { type OrderGid, toOrderGid } from "./ids";
-import { getOrderForLabel, getUnfulfilledOrders, selectCustomsTaxId, type ShopifyOrderForLabel } from "./orders";
+import { getOrderForLabel, selectCustomsTaxId, type ShopifyOrderForLabel } from "./orders";
 
 const emulator = createShopifyAdminEmulator();
 beforeEach(() => emulator.reset());
@@ -19,39 +19,6 @@ async function loadOrder(name: string): Promise<ShopifyOrderForLabel> {
   expect(result.value.problems).toEqual([]);
   return result.value.order;
 }
-
-describe("getUnfulfilledOrders", () => {
-  it("lists open unfulfilled and partly fulfilled orders, newest first, across pages", async () => {
-    const first = await getUnfulfilledOrders(emulator.graphql, { first: 10 });
-    if (!first.ok) throw new Error(first.error.logMessage);
-    expect(first.value.orders[0]).toMatchObject({ name: "#1022", shipTo: { city: "Chicago", countryCode: "US" } });
-    expect(first.value.orders.find((o) => o.name === "#1017")).toMatchObject({
-      displayFulfillmentStatus: "PARTIALLY_FULFILLED",
-      shipTo: { city: "New York", countryCode: "US" },
-      totalPrice: { currencyCode: "USD" },
-    });
-    expect(first.value.pageInfo.hasNextPage).toBe(true);
-    const second = await getUnfulfilledOrders(emulator.graphql, { first: 10, after: first.value.pageInfo.endCursor });
-    if (!second.ok) throw new Error(second.error.logMessage);
-    const names = [...first.value.orders, ...second.value.orders].map((o) => o.name);
-    // Every seeded order but the local pickup (#1018) and local delivery (#1019): nothing to ship.
-    expect(names).toHaveLength(20);
-    expect(names).not.toContain("#1018");
-    expect(names).not.toContain("#1019");
-    expect(second.value.orders.at(-1)).toMatchObject({
-      name: "#1001",
-      shipTo: { city: "Evanston", countryCode: "US" },
-    });
-  });
-
-  it("drops an order once everything on it is fulfilled", async () => {
-    const fo = emulator.findOrderByName("#1001")?.fulfillmentOrders[0];
-    for (const line of fo?.lineItems ?? []) line.remainingQuantity = 0;
-    if (fo) fo.status = "CLOSED";
-    const result = await getUnfulfilledOrders(emulator.graphql, { first: 50 });
-    expect(result.ok && result.value.orders.map((o) => o.name)).not.toContain("#1001");
-  });
-});
 
 describe("getOrderForLabel", () => {
   it("reads a domestic residential order with contact, prices, weights and customs data", async () => {

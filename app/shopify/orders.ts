@@ -1,4 +1,4 @@
-import type { OrderForLabelQueryVariables, UnfulfilledOrdersForLabelsQueryVariables } from "~/types/admin.generated";
+import type { OrderForLabelQueryVariables } from "~/types/admin.generated";
 import type {
   DeliveryMethodType,
   FulfillmentOrderStatus,
@@ -14,10 +14,10 @@ import {
   type ShopifyProblem,
 } from "./admin-client";
 import type { FulfillmentOrderGid, FulfillmentOrderLineItemGid, LineItemGid, LocationGid, OrderGid } from "./ids";
-import { toOrderForLabel, toOrderSummary } from "./order-mapping";
+import { toOrderForLabel } from "./order-mapping";
 import { createTruncatedProblem, getFulfillmentOrders, getOrderLineItems } from "./order-pages";
-import { OrderForLabelDataSchema, UnfulfilledOrdersDataSchema } from "./order-schemas";
-import { ORDER_FOR_LABEL_QUERY, UNFULFILLED_ORDERS_FOR_LABELS_QUERY } from "./orders.graphql";
+import { OrderForLabelDataSchema } from "./order-schemas";
+import { ORDER_FOR_LABEL_QUERY } from "./orders.graphql";
 import type { ShopifyWeightUnit } from "./response-schemas";
 
 // Orders as the label use cases read them: the app's shapes, and the two reads that fill them.
@@ -222,58 +222,9 @@ export interface ShopifyOrderForLabelResult {
   readonly problems: readonly ShopifyProblem[];
 }
 
-export interface ShopifyOrderSummary {
-  readonly id: OrderGid;
-  readonly legacyId: string;
-  readonly name: string;
-  readonly createdAt: string;
-  readonly displayFulfillmentStatus: string;
-  readonly displayFinancialStatus: string | null;
-  readonly requiresShipping: boolean;
-  readonly totalWeightGrams: number | null;
-  readonly totalPrice: ShopifyMoney;
-  readonly shipTo: {
-    readonly name: string | null;
-    readonly company: string | null;
-    readonly city: string | null;
-    readonly provinceCode: string | null;
-    readonly countryCode: string | null;
-  } | null;
-  readonly shippingLine: { readonly title: string; readonly code: string | null } | null;
-}
-
-export interface ShopifyOrderPage {
-  readonly orders: readonly ShopifyOrderSummary[];
-  readonly pageInfo: { readonly hasNextPage: boolean; readonly endCursor: string | null };
-  readonly problems: readonly ShopifyProblem[];
-}
-
 // ---------- Reads ----------
 
-// The largest page the orders list asks for: 50 orders cost about 250 points, far below Shopify's
-// 1,000-point limit (test/query-cost.test.ts). Larger requests are clamped and page instead.
-export const UNFULFILLED_ORDERS_MAX_PAGE_SIZE = 50;
-
 export const DEFAULT_UNFULFILLED_ORDERS_QUERY = "status:open fulfillment_status:unfulfilled delivery_method:shipping";
-
-export async function getUnfulfilledOrders(
-  admin: AdminGraphqlClient,
-  options: { first: number; after?: string | null; query?: string },
-): Promise<Result<ShopifyOrderPage, ShopifyError>> {
-  const result = await runAdminGraphql(admin, {
-    operation: "UnfulfilledOrdersForLabels",
-    document: UNFULFILLED_ORDERS_FOR_LABELS_QUERY,
-    variables: {
-      first: Math.min(Math.max(1, options.first), UNFULFILLED_ORDERS_MAX_PAGE_SIZE),
-      after: options.after ?? null,
-      query: options.query ?? DEFAULT_UNFULFILLED_ORDERS_QUERY,
-    } satisfies UnfulfilledOrdersForLabelsQueryVariables,
-    schema: UnfulfilledOrdersDataSchema,
-  });
-  if (!result.ok) return result;
-  const { orders } = result.value.data;
-  return ok({ orders: orders.nodes.map(toOrderSummary), pageInfo: orders.pageInfo, problems: result.value.problems });
-}
 
 /**
  * The order as a label needs it, read in small documents (header and line items, fulfillment

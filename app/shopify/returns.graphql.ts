@@ -151,30 +151,3 @@ export const CREATE_REVERSE_DELIVERY_WITH_SHIPPING_MUTATION = `#graphql
   }
   ${REVERSE_DELIVERY_FOR_LABEL_FRAGMENT}
 `;
-
-// A replacement label (or new tracking) on a reverse delivery that already has one.
-export const UPDATE_REVERSE_DELIVERY_SHIPPING_MUTATION = `#graphql
-  mutation UpdateReverseDeliveryShipping(
-    $reverseDeliveryId: ID!
-    $labelInput: ReverseDeliveryLabelInput
-    $trackingInput: ReverseDeliveryTrackingInput
-    $notifyCustomer: Boolean
-  ) {
-    reverseDeliveryShippingUpdate(
-      reverseDeliveryId: $reverseDeliveryId
-      labelInput: $labelInput
-      trackingInput: $trackingInput
-      notifyCustomer: $notifyCustomer
-    ) {
-      reverseDelivery {
-        ...ReverseDeliveryForLabel
-      }
-      userErrors {
-        field
-        code
-        message
-      }
-    }
-  }
-  ${REVERSE_DELIVERY_FOR_LABEL_FRAGMENT}
-`;

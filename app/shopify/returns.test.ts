@@ -2,13 +2,12 @@ import { beforeEach, describe, expect, it } from "vitest";
 
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
 import { createFulfillmentWithTracking } from "./fulfillments";
-import type { FulfillmentOrderGid, FulfillmentOrderLineItemGid, OrderGid, ReturnGid, ReverseDeliveryGid } from "./ids";
+import type { FulfillmentOrderGid, FulfillmentOrderLineItemGid, OrderGid, ReturnGid } from "./ids";
 import {
   approveReturnRequest,
   attachReturnLabel,
   readOrderReturns,
   type ShopifyReverseFulfillmentOrder,
-  updateReturnLabelTracking,
 } from "./returns";
 
 // Against the Shopify emulator, which keeps returns as Shopify does (REQUESTED until approved, a
@@ -233,49 +232,6 @@ describe("attachReturnLabel", () => {
     expect(result).toMatchObject({
       ok: false,
       error: { code: "USER_ERROR", message: expect.stringContaining("must be open") },
-    });
-  });
-});
-
-describe("updateReturnLabelTracking", () => {
-  it("replaces the tracking and the label of a replacement", async () => {
-    const rfo = await approvedReturnOf("#1017");
-    const attached = await attachReturnLabel(emulator.graphql, {
-      reverseFulfillmentOrderId: rfo.id,
-      lineItems: rfo.lineItems.map((l) => ({ id: l.id, quantity: l.quantity })),
-      labelFileUrl: LABEL,
-      trackingNumber: "OLD",
-      trackingUrl: null,
-      notifyCustomer: false,
-    });
-    if (!attached.ok) throw new Error(attached.error.logMessage);
-    const updated = await updateReturnLabelTracking(emulator.graphql, {
-      reverseDeliveryId: attached.value.id,
-      labelFileUrl: "https://labels.example.com/rtn_2.pdf",
-      trackingNumber: "NEW",
-      trackingUrl: null,
-      notifyCustomer: true,
-    });
-    expect(updated).toEqual({
-      ok: true,
-      value: {
-        id: attached.value.id,
-        labelUrl: "https://labels.example.com/rtn_2.pdf",
-        trackingNumber: "NEW",
-        trackingUrl: null,
-        carrierName: null,
-      },
-    });
-    const unknown = await updateReturnLabelTracking(emulator.graphql, {
-      reverseDeliveryId: "gid://shopify/ReverseDelivery/1" as ReverseDeliveryGid,
-      labelFileUrl: null,
-      trackingNumber: "NEW",
-      trackingUrl: null,
-      notifyCustomer: false,
-    });
-    expect(unknown).toMatchObject({
-      ok: false,
-      error: { code: "USER_ERROR", fields: [{ path: "reverseDeliveryId" }] },
     });
   });
 });

@@ -6,7 +6,6 @@ import type {
   OrderReturnsQuery,
   ReverseDeliveryForLabelFragment,
   ReverseFulfillmentOrderForLabelFragment,
-  UpdateReverseDeliveryShippingMutation,
 } from "~/types/admin.generated";
 import type { ReturnStatus, ReverseFulfillmentOrderStatus } from "~/types/admin.types";
 import { err, ok, type Result } from "~/utils/result";
@@ -38,7 +37,6 @@ import {
   APPROVE_RETURN_REQUEST_MUTATION,
   CREATE_REVERSE_DELIVERY_WITH_SHIPPING_MUTATION,
   ORDER_RETURNS_QUERY,
-  UPDATE_REVERSE_DELIVERY_SHIPPING_MUTATION,
 } from "./returns.graphql";
 
 // An order's Shopify returns as a return label needs them, and the mutations that approve a
@@ -196,9 +194,6 @@ const ReverseDeliveryPayloadSchema = z
   .nullish();
 const CreateDeliverySchema = schemaFor<CreateReverseDeliveryWithShippingMutation>()(
   z.object({ reverseDeliveryCreateWithShipping: ReverseDeliveryPayloadSchema }),
-);
-const UpdateDeliverySchema = schemaFor<UpdateReverseDeliveryShippingMutation>()(
-  z.object({ reverseDeliveryShippingUpdate: ReverseDeliveryPayloadSchema }),
 );
 
 function toReverseDelivery(delivery: z.infer<typeof ReverseDeliverySchema>): ShopifyReverseDelivery {
@@ -360,53 +355,6 @@ export interface AttachReturnLabelInput {
   readonly notifyCustomer: boolean;
 }
 
-export interface UpdateReturnLabelTrackingInput {
-  readonly reverseDeliveryId: ReverseDeliveryGid;
-  /** A replacement label's file; null keeps the one Shopify has. */
-  readonly labelFileUrl: string | null;
-  readonly trackingNumber: string | null;
-  readonly trackingUrl: string | null;
-  readonly notifyCustomer: boolean;
-}
-
-const trackingInputOf = (input: { trackingNumber: string | null; trackingUrl: string | null }) =>
-  input.trackingNumber === null ? null : { number: input.trackingNumber, url: input.trackingUrl };
-
-async function runReverseDeliveryMutation(
-  admin: AdminGraphqlClient,
-  request:
-    | { operation: "CreateReverseDeliveryWithShipping"; variables: Record<string, unknown> }
-    | { operation: "UpdateReverseDeliveryShipping"; variables: Record<string, unknown> },
-  callOptions: RunAdminGraphqlOptions = {},
-): Promise<Result<ShopifyReverseDelivery, ShopifyError>> {
-  const { operation, variables } = request;
-  const result =
-    operation === "CreateReverseDeliveryWithShipping"
-      ? await runAdminGraphql(
-          admin,
-          {
-            operation,
-            document: CREATE_REVERSE_DELIVERY_WITH_SHIPPING_MUTATION,
-            variables,
-            schema: CreateDeliverySchema,
-          },
-          callOptions,
-        ).then((r) => (r.ok ? ok(r.value.data.reverseDeliveryCreateWithShipping) : r))
-      : await runAdminGraphql(
-          admin,
-          {
-            operation,
-            document: UPDATE_REVERSE_DELIVERY_SHIPPING_MUTATION,
-            variables,
-            schema: UpdateDeliverySchema,
-          },
-          callOptions,
-        ).then((r) => (r.ok ? ok(r.value.data.reverseDeliveryShippingUpdate) : r));
-  if (!result.ok) return result;
-  const checked = checkPayload(operation, result.value, result.value?.reverseDelivery);
-  return checked.ok ? ok(toReverseDelivery(checked.value)) : checked;
-}
-
 /** Attaches a bought return label (file and tracking) to an OPEN return's reverse fulfillment order. */
 export async function attachReturnLabel(
   admin: AdminGraphqlClient,
@@ -421,10 +369,12 @@ export async function attachReturnLabel(
       }),
     );
   }
-  return runReverseDeliveryMutation(
+  const operation = "CreateReverseDeliveryWithShipping";
+  const result = await runAdminGraphql(
     admin,
     {
-      operation: "CreateReverseDeliveryWithShipping",
+      operation,
+      document: CREATE_REVERSE_DELIVERY_WITH_SHIPPING_MUTATION,
       variables: {
         reverseFulfillmentOrderId: input.reverseFulfillmentOrderId,
         reverseDeliveryLineItems: input.lineItems.map((l) => ({
@@ -432,12 +382,17 @@ export async function attachReturnLabel(
           quantity: l.quantity,
         })),
         labelInput: { fileUrl: input.labelFileUrl },
-        trackingInput: trackingInputOf(input),
+        trackingInput: input.trackingNumber === null ? null : { number: input.trackingNumber, url: input.trackingUrl },
         notifyCustomer: input.notifyCustomer,
       },
+      schema: CreateDeliverySchema,
     },
     callOptions,
   );
+  if (!result.ok) return result;
+  const payload = result.value.data.reverseDeliveryCreateWithShipping;
+  const checked = checkPayload(operation, payload, payload?.reverseDelivery);
+  return checked.ok ? ok(toReverseDelivery(checked.value)) : checked;
 }
 
 /** The reverse delivery of a reverse fulfillment order that carries one of these tracking numbers. */
@@ -452,20 +407,4 @@ export function findReverseDeliveryWithTracking(
   return (
     rfo?.reverseDeliveries.find((d) => d.trackingNumber !== null && trackingNumbers.includes(d.trackingNumber)) ?? null
   );
-}
-
-/** Replaces a reverse delivery's tracking (and its label file, when given). */
-export async function updateReturnLabelTracking(
-  admin: AdminGraphqlClient,
-  input: UpdateReturnLabelTrackingInput,
-): Promise<Result<ShopifyReverseDelivery, ShopifyError>> {
-  return runReverseDeliveryMutation(admin, {
-    operation: "UpdateReverseDeliveryShipping",
-    variables: {
-      reverseDeliveryId: input.reverseDeliveryId,
-      labelInput: input.labelFileUrl === null ? null : { fileUrl: input.labelFileUrl },
-      trackingInput: trackingInputOf(input),
-      notifyCustomer: input.notifyCustomer,
-    },
-  });
 }

@@ -27,7 +27,6 @@ const CustomerRedactPayloadSchema = z.object({
 const ShopRedactPayloadSchema = z.object({ shop_domain: z.string() });
 
 export const COMPLIANCE_TOPICS = ["CUSTOMERS_DATA_REQUEST", "CUSTOMERS_REDACT", "SHOP_REDACT"] as const;
-export type ComplianceTopic = (typeof COMPLIANCE_TOPICS)[number];
 
 export type ComplianceError =
   { code: "UNKNOWN_TOPIC"; logMessage: string } | { code: "INVALID_PAYLOAD"; logMessage: string };

@@ -1,7 +1,7 @@
 import type pg from "pg";
 
 import { isConnectionLost } from "~/db/client.server";
-import { enqueueAutoDraftsOnConnection } from "~/jobs/order-change-jobs.server";
+import { enqueueAutoDrafts } from "~/jobs/order-change-jobs.server";
 import type { FulfillmentOrderGid } from "~/shopify/ids";
 import { ok, type Result } from "~/utils/result";
 
@@ -81,7 +81,7 @@ async function writeReadyBatch(pool: pg.Pool, batch: readonly ReadyDelivery[]): 
           ).map((row) => row.shop),
     );
     const toDraft = fresh.filter((ready) => drafting.has(ready.delivery.shop));
-    const jobs = await enqueueAutoDraftsOnConnection(
+    const jobs = await enqueueAutoDrafts(
       { executeSql: (sql, values) => client.query(sql, values) },
       toDraft.map(({ delivery, fulfillmentOrderGid }) => ({
         shop: delivery.shop,

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 
 import type { Prisma, PrismaClient } from "@prisma/client";
 
-import { byDatabase } from "~/db/database-kind.server";
+import { byDatabase, runByDatabase } from "~/db/database-kind.server";
 import { batchEnqueues, endBatchedEnqueues } from "~/queue/pg-boss-batched-enqueue.server";
 import { isUniqueViolation } from "~/utils/prisma-errors";
 
@@ -118,7 +118,7 @@ export async function recordFirstOfEachEvent<T>(
 
 // Records the batch's deliveries not recorded before and returns their keys.
 function recordFresh(tx: Prisma.TransactionClient, candidates: readonly WebhookDelivery[]): Promise<Set<string>> {
-  return byDatabase(tx, {
+  return runByDatabase(tx, {
     // Placeholders only (the generated PostgreSQL client has its own copy of Prisma.sql's class).
     postgresql: () => recordFreshOnPostgresql((sql, values) => tx.$queryRawUnsafe(sql, ...values), candidates),
     // SQLite has one process (ADR 19) and one writer: what is not there now is not written meanwhile.
@@ -133,7 +133,7 @@ function recordFresh(tx: Prisma.TransactionClient, candidates: readonly WebhookD
       await tx.webhookDelivery.createMany({ data: fresh });
       return new Set(fresh.map(keyOfRow));
     },
-  })();
+  });
 }
 
 // The batch's effects: side by side on PostgreSQL, so the jobs they enqueue go out as one insert
@@ -141,7 +141,7 @@ function recordFresh(tx: Prisma.TransactionClient, candidates: readonly WebhookD
 // promises none, and two web processes already run deliveries of one shop at once). SQLite's one
 // connection runs them one after another.
 async function runEffects(tx: Prisma.TransactionClient, fresh: readonly Pending[]): Promise<unknown[]> {
-  return byDatabase(tx, {
+  return runByDatabase(tx, {
     sqlite: async () => {
       const values: unknown[] = [];
       for (const pending of fresh) values.push(await pending.effect(tx));
@@ -159,7 +159,7 @@ async function runEffects(tx: Prisma.TransactionClient, fresh: readonly Pending[
         endBatchedEnqueues(tx);
       }
     },
-  })();
+  });
 }
 
 async function processBatch(db: PrismaClient, batch: readonly Pending[]): Promise<DeliveryOutcome<unknown>[]> {

@@ -134,29 +134,42 @@ function split(outcomes: Outcomes, round: number) {
   return { a, b, winners, winnerName: okOf(a) ? "a" : "b", loser: okOf(a) ? b : a };
 }
 
-// pg-boss creates a queue on its first job: made here, so neither process's first enqueue does it.
-async function createBuyQueue() {
+/**
+ * One race a round, each on a fresh run (`makeRun`): process a does `a` while process b does `b`,
+ * later by the round's delay. Answers each round's run and outcomes (`split`), and a context for
+ * the assertions' messages; in some round both calls were under way at once.
+ */
+async function raceRounds(
+  makeRun: (round: number) => Promise<CreatedRun>,
+  a: (run: CreatedRun, round: number) => RaceAction,
+  b: (run: CreatedRun, round: number) => RaceAction,
+) {
+  // pg-boss creates a queue on its first job: made here, so neither process's first enqueue does it.
   await db.$transaction((tx) => enqueueBulkBuy(tx, SHOP, "warm-up"));
+  const runs: CreatedRun[] = [];
+  for (let round = 0; round < ROUNDS; round++) runs.push(await makeRun(round));
+  const outcomes = await race({ a: runs.map(a), b: runs.map((run, round) => second(b(run, round), round)) });
+  // The race was run: in some round both calls were under way at once.
+  expect(runs.some((_, round) => overlapped(split(outcomes, round).a, split(outcomes, round).b))).toBe(true);
+  return runs.map((run, round) => {
+    const rival = split(outcomes, round);
+    return { run, round, ...rival, context: JSON.stringify({ round, a: rival.a, b: rival.b }) };
+  });
 }
 
 describe("two processes acting on one bulk run at the same moment", () => {
   it(
     "confirms a run once when two people confirm it together: the other is refused, nothing is authorised or queued twice",
     async () => {
-      await createBuyQueue();
-      const runs: CreatedRun[] = [];
-      for (let round = 0; round < ROUNDS; round++) runs.push(await createRun("review", "ready", round));
-      const confirm = (run: (typeof runs)[number]): RaceAction => ({
+      const confirm = (run: CreatedRun): RaceAction => ({
         kind: "confirm",
         runId: run.runId,
         expected: { count: ITEMS, totalCents: run.totalCents },
       });
-      const outcomes = await race({ a: runs.map(confirm), b: runs.map((run, round) => second(confirm(run), round)) });
+      const rounds = await raceRounds((round) => createRun("review", "ready", round), confirm, confirm);
 
-      expect(runs.map((_, round) => split(outcomes, round).winners.length)).toEqual(runs.map(() => 1));
-      for (const [round, run] of runs.entries()) {
-        const { a, b, winners, winnerName, loser } = split(outcomes, round);
-        const context = JSON.stringify({ round, a, b });
+      expect(rounds.map(({ winners }) => winners.length)).toEqual(rounds.map(() => 1));
+      for (const { run, round, a, b, winners, winnerName, loser, context } of rounds) {
         expect(winners, context).toHaveLength(1);
         expect(loser.answer, context).toEqual({
           ok: false,
@@ -182,8 +195,6 @@ describe("two processes acting on one bulk run at the same moment", () => {
         const items = await db.bulkRunItem.findMany({ where: { runId: run.runId } });
         expect(new Set(items.map((i) => i.status)), context).toEqual(new Set(["queued"]));
       }
-      // The race was run: in some round both calls were under way at once.
-      expect(runs.some((_, round) => overlapped(split(outcomes, round).a, split(outcomes, round).b))).toBe(true);
     },
     TIMEOUT_MS,
   );
@@ -191,23 +202,15 @@ describe("two processes acting on one bulk run at the same moment", () => {
   it(
     "keeps a run cancelled when one person cancels it as another confirms it, authorising and queuing at most once",
     async () => {
-      await createBuyQueue();
-      const runs: CreatedRun[] = [];
-      for (let round = 0; round < ROUNDS; round++) runs.push(await createRun("review", "ready", round));
-      const outcomes = await race({
-        a: runs.map((run) => ({
-          kind: "confirm",
-          runId: run.runId,
-          expected: { count: ITEMS, totalCents: run.totalCents },
-        })),
-        b: runs.map((run, round) => second({ kind: "cancel", runId: run.runId }, round)),
-      });
+      const rounds = await raceRounds(
+        (round) => createRun("review", "ready", round),
+        (run) => ({ kind: "confirm", runId: run.runId, expected: { count: ITEMS, totalCents: run.totalCents } }),
+        (run) => ({ kind: "cancel", runId: run.runId }),
+      );
 
-      const statuses = await db.bulkRun.findMany({ where: { id: { in: runs.map((r) => r.runId) } } });
-      expect(statuses.map((run) => run.status)).toEqual(runs.map(() => "cancelled"));
-      for (const [round, run] of runs.entries()) {
-        const { a: confirm, b: cancel } = split(outcomes, round);
-        const context = JSON.stringify({ round, confirm, cancel });
+      const statuses = await db.bulkRun.findMany({ where: { id: { in: rounds.map(({ run }) => run.runId) } } });
+      expect(statuses.map((run) => run.status)).toEqual(rounds.map(() => "cancelled"));
+      for (const { run, round, a: confirm, b: cancel, context } of rounds) {
         // Cancelling a run in review or running is always allowed: it is never the one refused.
         expect(cancel.answer, context).toEqual({ ok: true, value: undefined });
         const stored = await db.bulkRun.findUniqueOrThrow({ where: { id: run.runId } });
@@ -237,7 +240,6 @@ describe("two processes acting on one bulk run at the same moment", () => {
           expect(await buyJobsFor(itemIds), context).toEqual([]);
         }
       }
-      expect(runs.some((_, round) => overlapped(split(outcomes, round).a, split(outcomes, round).b))).toBe(true);
     },
     TIMEOUT_MS,
   );
@@ -245,16 +247,11 @@ describe("two processes acting on one bulk run at the same moment", () => {
   it(
     "retries a run's failed labels once when two people retry them together: the other is refused, nothing twice",
     async () => {
-      await createBuyQueue();
-      const runs: CreatedRun[] = [];
-      for (let round = 0; round < ROUNDS; round++) runs.push(await createRun("stopped", "failed", round));
-      const retry = (run: (typeof runs)[number]): RaceAction => ({ kind: "retry", runId: run.runId });
-      const outcomes = await race({ a: runs.map(retry), b: runs.map((run, round) => second(retry(run), round)) });
+      const retry = (run: CreatedRun): RaceAction => ({ kind: "retry", runId: run.runId });
+      const rounds = await raceRounds((round) => createRun("stopped", "failed", round), retry, retry);
 
-      expect(runs.map((_, round) => split(outcomes, round).winners.length)).toEqual(runs.map(() => 1));
-      for (const [round, run] of runs.entries()) {
-        const { a, b, winners, winnerName, loser } = split(outcomes, round);
-        const context = JSON.stringify({ round, a, b });
+      expect(rounds.map(({ winners }) => winners.length)).toEqual(rounds.map(() => 1));
+      for (const { run, a, b, winners, winnerName, loser, context } of rounds) {
         expect(winners, context).toHaveLength(1);
         expect(winners[0]?.answer, context).toEqual({ ok: true, value: { queued: ITEMS } });
         // Refused either way: it found the labels taken (it read them failed before the other
@@ -277,39 +274,27 @@ describe("two processes acting on one bulk run at the same moment", () => {
         const items = await db.bulkRunItem.findMany({ where: { runId: run.runId } });
         expect(new Set(items.map((i) => i.status)), context).toEqual(new Set(["queued"]));
       }
-      expect(runs.some((_, round) => overlapped(split(outcomes, round).a, split(outcomes, round).b))).toBe(true);
     },
     TIMEOUT_MS,
   );
   it(
     "queues a stranded item again once when two workers sweep at the same moment",
     async () => {
-      await createBuyQueue();
       // Round r sweeps at base + r minutes. Run r's items were last touched just over the stranded
       // period before that, so each sweep finds its own round's run stranded, the later runs not
       // yet, and the earlier ones freshly touched by the sweeps before.
       const base = Date.now();
       const MINUTE = 60_000;
       const sweepAt = (round: number) => base + round * MINUTE;
-      const runs: CreatedRun[] = [];
-      for (let round = 0; round < ROUNDS; round++) {
-        const touched = new Date(sweepAt(round) - STRANDED_AFTER_MS - MINUTE / 2);
-        runs.push(await createRun("running", "buying", round, touched));
-      }
-      const sweep = (round: number): RaceAction => ({ kind: "resume", now: sweepAt(round) });
-      const outcomes = await race({
-        a: runs.map((_, round) => sweep(round)),
-        b: runs.map((_, round) => second(sweep(round), round)),
-      });
+      const sweep = (_run: CreatedRun, round: number): RaceAction => ({ kind: "resume", now: sweepAt(round) });
+      const rounds = await raceRounds(
+        (round) => createRun("running", "buying", round, new Date(sweepAt(round) - STRANDED_AFTER_MS - MINUTE / 2)),
+        sweep,
+        sweep,
+      );
 
-      const enqueuedPerRound = runs.map((_, round) => {
-        const { a, b } = split(outcomes, round);
-        return a.enqueued.length + b.enqueued.length;
-      });
-      expect(enqueuedPerRound).toEqual(runs.map(() => ITEMS));
-      for (const [round, run] of runs.entries()) {
-        const { a, b } = split(outcomes, round);
-        const context = JSON.stringify({ round, a, b });
+      expect(rounds.map(({ a, b }) => a.enqueued.length + b.enqueued.length)).toEqual(rounds.map(() => ITEMS));
+      for (const { run, a, b, context } of rounds) {
         const itemIds = run.items.map((i) => i.id);
         expect([...a.enqueued, ...b.enqueued].sort(), context).toEqual([...itemIds].sort());
         const counted = [a, b].map((o) => ("ok" in o.answer && o.answer.ok ? o.answer.value : null));
@@ -319,7 +304,6 @@ describe("two processes acting on one bulk run at the same moment", () => {
         ]);
         expect((await buyJobsFor(itemIds)).length, context).toBe(ITEMS);
       }
-      expect(runs.some((_, round) => overlapped(split(outcomes, round).a, split(outcomes, round).b))).toBe(true);
     },
     TIMEOUT_MS,
   );
