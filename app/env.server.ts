@@ -49,7 +49,8 @@ export const EnvSchema = z
     SHIPPING_API_BASE_URL: httpUrl("the shipping service base URL, e.g. http://127.0.0.1:4010").default(
       "http://127.0.0.1:4010",
     ),
-    // Shipping API keys are stored encrypted with this key (AES-256-GCM needs exactly 32 bytes).
+    // Shipping API keys are stored encrypted with this key (AES-256-GCM needs exactly 32 bytes), and
+    // customers' ship-to details with keys derived from it (app/settings/personal-data-box.server.ts).
     APP_ENCRYPTION_KEY: nonEmpty("32 random bytes as 64 hex characters: openssl rand -hex 32").refine(
       (value) => /^[0-9a-fA-F]{64}$/.test(value),
       { error: "must be 64 hex characters (32 bytes): generate one with `openssl rand -hex 32`" },

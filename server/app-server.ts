@@ -26,6 +26,7 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 
 import { logger } from "../app/logger.server";
+import { purposeOfRequest, runWithAccessContext } from "../app/utils/access-context.server";
 
 export type AppServerOptions = {
   readonly build: ServerBuild;
@@ -166,7 +167,9 @@ async function answerWebhook(
   }
   const url = new URL(req.url ?? "/", `http://${req.headers.host ?? origin}`);
   const request = new Request(url, { method: "POST", headers: headersOf(req), body: new Uint8Array(body) });
-  await writeResponse(res, await runWebhookAction(action, request));
+  // Who reads personal data for a webhook: the sender (Shopify, or the shipping service) asked.
+  const context = { actor: "webhook", purpose: purposeOfRequest("POST", url.href) };
+  await writeResponse(res, await runWithAccessContext(context, () => runWebhookAction(action, request)));
 }
 
 function failed(res: ServerResponse, error: unknown): void {
@@ -188,7 +191,10 @@ export function createAppServer(options: AppServerOptions): Server {
     }
     compress(req as Parameters<typeof compress>[0], res as Parameters<typeof compress>[1], () => {
       if (serveStatic(options.clientDir, req, res)) return;
-      handle(toRequest(req, options.origin))
+      const request = toRequest(req, options.origin);
+      // Named once the session token is verified (shop-context.server.ts); the access log reads it.
+      const context = { actor: "unauthenticated", purpose: purposeOfRequest(request.method, request.url) };
+      runWithAccessContext(context, () => handle(request))
         .then((response) => writeResponse(res, response))
         .catch((error: unknown) => failed(res, error));
     });

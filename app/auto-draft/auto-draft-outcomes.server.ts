@@ -1,6 +1,7 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
+import { openPersonalOrNull, sealPersonal } from "~/settings/personal-data-box.server";
 import type { FulfillmentOrderGid, OrderGid } from "~/shopify/ids";
 import { parseStoredJson } from "~/utils/stored-json";
 
@@ -41,7 +42,8 @@ export async function recordAutoDraftOutcome(
     orderGid: outcome.orderGid,
     orderName: outcome.orderName,
     status: outcome.status,
-    problems: JSON.stringify(outcome.problems ?? []),
+    // A problem may quote the recipient (the ZIP code as typed): sealed at rest like the label (ADR 28).
+    problems: outcome.problems?.length ? sealPersonal(JSON.stringify(outcome.problems)) : "[]",
     note: outcome.note ?? null,
     labelId: outcome.labelId ?? null,
   };
@@ -97,7 +99,7 @@ export async function listAutoDraftOutcomesForOrders(
     orderName: row.orderName,
     fulfillmentOrderGid: row.fulfillmentOrderGid,
     status: row.status === "drafted" ? "drafted" : "blocked",
-    problems: parseStoredJson(row.problems, ProblemsSchema, []),
+    problems: parseStoredJson(openPersonalOrNull(row.problems), ProblemsSchema, []),
     note: row.note,
     labelId: row.labelId,
     updatedAt: row.updatedAt,

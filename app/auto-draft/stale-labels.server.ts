@@ -9,6 +9,7 @@ import {
   type OutboundLabelView,
 } from "~/labels/label-repository.server";
 import { clearOnHold, flagLabelAttention, markDraftOnHold } from "~/labels/label-transitions.server";
+import { matchesPersonal } from "~/settings/personal-data-box.server";
 import { shipToKeyOf } from "~/shipments/ship-to-key";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { getOrderCancellation } from "~/shopify/fulfillment-order-state";
@@ -77,7 +78,7 @@ function judge(label: OutboundLabelView, cancelled: boolean, order: ShopifyOrder
     return label.status === "fulfilled" ? { kind: "fits" } : { kind: "gone", attention: "shipment_closed" };
   }
   const freshKey = shipToKeyOf(order, fo);
-  if (label.shipToKey && freshKey && label.shipToKey !== freshKey) {
+  if (label.shipToKey && freshKey && !matchesPersonal(label.shipToKey, freshKey)) {
     return { kind: "changed", attention: "address_changed", message: ADDRESS_CHANGED };
   }
   if (label.status === "draft" && !itemsStillFit(label, fo)) {

@@ -2,6 +2,7 @@ import type { BulkRunItem, PrismaClient } from "@prisma/client";
 
 import { findLabel, findLabelPurchases, type LabelPurchase, type LabelView } from "~/labels/label-repository.server";
 import { describeVoidBlocker } from "~/labels/void-label.server";
+import { openPersonalOrNull } from "~/settings/personal-data-box.server";
 import { LabelOptionsSchema } from "~/shipments/drafted-options.server";
 import { type LabelOptions, summarizeOptions } from "~/shipments/label-options";
 import { parseStoredJson } from "~/utils/stored-json";
@@ -108,7 +109,7 @@ function toItemView(row: BulkRunItem): BulkRunItemView {
     orderName: row.orderName,
     fulfillmentOrderGid: row.fulfillmentOrderGid,
     status: (BULK_ITEM_STATUSES as readonly string[]).includes(row.status) ? (row.status as BulkItemStatus) : "failed",
-    problems: parseStoredJson(row.problems, ProblemsSchema, []),
+    problems: parseStoredJson(openPersonalOrNull(row.problems), ProblemsSchema, []),
     message: row.message,
     labelId: row.labelId,
     service: row.serviceName,

@@ -6,6 +6,7 @@ import type { AutoDraftRule } from "~/auto-draft/auto-draft-rules";
 import { getAutoDraftSettings } from "~/auto-draft/auto-draft-settings.server";
 import { isTransientLabelError, type LabelError } from "~/labels/label-errors";
 import type { LabelView } from "~/labels/label-repository.server";
+import { sealPersonal } from "~/settings/personal-data-box.server";
 import { checkShipment } from "~/shipments/check-shipment";
 import { optionsOf } from "~/shipments/drafted-options.server";
 import { loadOrder, loadShopContext, shipmentOf } from "~/shipments/load-shipment.server";
@@ -245,7 +246,8 @@ export async function checkBulkRunItem(deps: BulkCheckDeps, itemId: string): Pro
       if (isTransientLabelError(drafted.error)) return err(drafted.error);
       await settleItem(db, target.id, {
         status: "blocked",
-        problems: JSON.stringify([{ path: "label", message: drafted.error.message }]),
+        // What blocked it may quote the recipient (the ZIP code as typed): sealed at rest (ADR 28).
+        problems: sealPersonal(JSON.stringify([{ path: "label", message: drafted.error.message }])),
         missingCustoms,
       });
       continue;
@@ -256,7 +258,7 @@ export async function checkBulkRunItem(deps: BulkCheckDeps, itemId: string): Pro
     } else if (outcome.status === "blocked") {
       await settleItem(db, target.id, {
         status: "blocked",
-        problems: JSON.stringify(outcome.problems),
+        problems: sealPersonal(JSON.stringify(outcome.problems)),
         missingCustoms,
       });
     } else {

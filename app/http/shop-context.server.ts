@@ -6,6 +6,7 @@ import type { ShippingClient } from "~/shipping/client.server";
 import { authenticate } from "~/shopify.server";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { observeAdminClient, pacerFor } from "~/shopify/paced-admin-client";
+import { nameAccessActor } from "~/utils/access-context.server";
 
 import { respondWithError } from "./error-response.server";
 
@@ -43,6 +44,9 @@ export async function requireShopContext(request: Request): Promise<ShopContext>
 /** The shop's context from what `authenticate.admin` answered. */
 export function shopContextFrom({ admin, session, sessionToken, redirect }: AdminContext): ShopContext {
   const shop = session.shop;
+  const staffMemberId = sessionToken.sub ? sessionToken.sub : null;
+  // The request's reads of personal data are logged as this staff member's (ADR 28).
+  nameAccessActor(staffMemberId ? `staff:${staffMemberId}` : `shop:${shop}`);
   let shipping: Promise<ShippingClient> | undefined;
   return {
     shop,
@@ -50,7 +54,7 @@ export function shopContextFrom({ admin, session, sessionToken, redirect }: Admi
     db,
     // Never held by the worker's pacing; what Shopify reports teaches this process the shop's bucket.
     admin: observeAdminClient(admin.graphql, pacerFor(shop)),
-    staffMemberId: sessionToken.sub ? sessionToken.sub : null,
+    staffMemberId,
     redirect,
     requireShipping() {
       shipping ??= requireShippingClient(shop, redirect);

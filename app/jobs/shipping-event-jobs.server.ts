@@ -8,6 +8,7 @@ import {
   type ShippingEventDeps,
 } from "~/labels/shipping-events.server";
 import { applyVoidDecision } from "~/labels/void-label.server";
+import { openPersonal, sealPersonal } from "~/settings/personal-data-box.server";
 import { ShippingEventSchema } from "~/shipping/schemas";
 import { parseAmountCents } from "~/shipping/vocabulary";
 
@@ -23,8 +24,23 @@ import type { OrderChangeJobDeps } from "./order-change-jobs.server";
 // retried or dead by the one mapping (job-outcome.ts): Shopify down is retried, Shopify saying
 // the fulfillment is gone is not.
 
+// The event rides in the job's payload sealed (ADR 28): a purchase's label record carries the
+// ship-to address, and a parcel's scan location the recipient's town; queued or finished, a job's
+// row (or pg-boss's) never holds them in clear. A payload from before is read as it is.
 export const ShippingEventPayloadSchema = z.object({ eventId: z.string().min(1), event: z.unknown() });
 export type ShippingEventPayload = z.infer<typeof ShippingEventPayloadSchema>;
+
+/** The event a payload carries: opened when sealed; undefined when it does not open. */
+function eventOf(payload: ShippingEventPayload): unknown {
+  if (typeof payload.event !== "string") return payload.event;
+  const opened = openPersonal(payload.event);
+  if (!opened.ok) return undefined;
+  try {
+    return JSON.parse(opened.value) as unknown;
+  } catch {
+    return undefined;
+  }
+}
 
 // Twelve tries over about five hours: the purchase event the update waits for is retried by the
 // service for twelve hours, but usually lands within minutes.
@@ -35,7 +51,8 @@ export const SHIPPING_EVENT_JOB: JobKind<ShippingEventPayload> = {
 };
 
 export function enqueueShippingEvent(tx: Prisma.TransactionClient, shop: string, payload: ShippingEventPayload) {
-  return enqueueJob(tx, SHIPPING_EVENT_JOB, shop, payload, { dedupeKey: payload.eventId });
+  const sealed = { eventId: payload.eventId, event: sealPersonal(JSON.stringify(payload.event)) };
+  return enqueueJob(tx, SHIPPING_EVENT_JOB, shop, sealed, { dedupeKey: payload.eventId });
 }
 
 async function markEvent(db: PrismaClient, shop: string, eventId: string, outcome: EventOutcome) {
@@ -62,7 +79,7 @@ export function createShippingEventJob(
     maxRunMs: 3 * 60_000,
     backoff: deps.backoff ?? { baseMs: 15_000, maxMs: 60 * 60_000 },
     run: async (payload, context, { clients, log }) => {
-      const parsed = ShippingEventSchema.safeParse(payload.event);
+      const parsed = ShippingEventSchema.safeParse(eventOf(payload));
       if (!parsed.success) {
         await markEvent(deps.db, context.shop, payload.eventId, {
           outcome: "recorded",

@@ -1,18 +1,61 @@
 import type { Label, Prisma } from "@prisma/client";
 
-// The compliance webhooks' access to Label rows: a customer's data redacted, a shop's labels erased.
+import {
+  DIGEST_PREFIX,
+  digestPersonal,
+  isSealed,
+  openPersonalOrNull,
+  SEALED_PREFIX,
+  sealPersonal,
+  sealPersonalOrNull,
+} from "~/settings/personal-data-box.server";
+
+import { recordPersonalDataAccess } from "./personal-data-access.server";
+
+// The compliance webhooks' access to Label rows: a customer's data redacted, a shop's labels
+// erased, the retention sweep's redaction, and the sealing of rows written before ADR 28.
 
 // They change no state, lease or token: only what the rows say of a person, or the shop's rows
 // all at once.
 
-/** The rows of these orders as stored (the request JSON as sent), oldest first: privacy reads them whole. */
-export function listLabelRowsOfOrders(
+/**
+ * Rows with their sealed request opened (the JSON as sent; ADR 28), the access written to the
+ * log under `reader`. The compliance code reads rows whole: it needs every text that may name
+ * the customer.
+ */
+async function openedRows(
+  client: Prisma.TransactionClient,
+  shop: string,
+  rows: Label[],
+  reader: string,
+): Promise<Label[]> {
+  await recordPersonalDataAccess(client, {
+    shop,
+    reader,
+    orderGids: rows.flatMap((row) => (row.request === null ? [] : [row.orderGid])),
+  });
+  return rows.map((row) => ({ ...row, request: openPersonalOrNull(row.request) }));
+}
+
+/** The rows of these orders, their request opened (the JSON as sent), oldest first: privacy reads them whole. */
+export async function listLabelRowsOfOrders(
   client: Prisma.TransactionClient,
   shop: string,
   orderGids: readonly string[],
+  reader: string,
 ): Promise<Label[]> {
-  return client.label.findMany({ where: { shop, orderGid: { in: [...orderGids] } }, orderBy: { createdAt: "asc" } });
+  const rows = await client.label.findMany({
+    where: { shop, orderGid: { in: [...orderGids] } },
+    orderBy: { createdAt: "asc" },
+  });
+  return openedRows(client, shop, rows, reader);
 }
+
+/** A redacted request stored as every request is, sealed: what was sealed before is gone. */
+const sealedRedaction = <T extends { request: string | null }>(update: T): T => ({
+  ...update,
+  request: sealPersonalOrNull(update.request),
+});
 
 export type LabelRedaction = {
   id: string;
@@ -21,13 +64,18 @@ export type LabelRedaction = {
   writeBackLastError: string | null;
 };
 
-/** customers/redact: the personal data in these labels' stored request and error texts, replaced. */
+/**
+ * customers/redact: the personal data in these labels' stored request and error texts replaced
+ * (the request sealed again, so the old ciphertext is gone), and the digest of the ship-to dropped.
+ */
 export async function redactLabelRequests(
   client: Prisma.TransactionClient,
   shop: string,
   updates: readonly LabelRedaction[],
 ): Promise<void> {
-  for (const { id, ...data } of updates) await client.label.updateMany({ where: { id, shop }, data });
+  for (const { id, ...data } of updates.map(sealedRedaction)) {
+    await client.label.updateMany({ where: { id, shop }, data: { ...data, shipToKey: null } });
+  }
 }
 
 /** shop/redact: every label of the shop, gone. */
@@ -73,14 +121,22 @@ function dueBefore(cutoffs: ShipToRetentionCutoffs): Prisma.LabelWhereInput {
   };
 }
 
-/** Retention: the shop's labels no longer in use by `cutoffs` whose ship-to is still kept, oldest first. */
-export function listLabelsDueForShipToRedaction(
+/**
+ * Retention: the shop's labels no longer in use by `cutoffs` whose ship-to is still kept, oldest
+ * first, their request opened (the sweep reads it to find every text naming the recipient).
+ */
+export async function listLabelsDueForShipToRedaction(
   client: Prisma.TransactionClient,
   shop: string,
   cutoffs: ShipToRetentionCutoffs,
   take: number,
 ): Promise<Label[]> {
-  return client.label.findMany({ where: { shop, ...dueBefore(cutoffs) }, orderBy: { createdAt: "asc" }, take });
+  const rows = await client.label.findMany({
+    where: { shop, ...dueBefore(cutoffs) },
+    orderBy: { createdAt: "asc" },
+    take,
+  });
+  return openedRows(client, shop, rows, "ship-to retention");
 }
 
 /** Retention: the shops that have a label no longer in use by `cutoffs` with its ship-to still kept. */
@@ -113,7 +169,7 @@ export async function redactLabelShipTos(
   at: Date,
 ): Promise<number> {
   let count = 0;
-  for (const { id, ...data } of updates) {
+  for (const { id, ...data } of updates.map(sealedRedaction)) {
     const written = await client.label.updateMany({
       where: { id, shop, shipToRedactedAt: null },
       data: { ...data, shipToKey: null, shipToRedactedAt: at },
@@ -121,4 +177,45 @@ export async function redactLabelShipTos(
     count += written.count;
   }
   return count;
+}
+
+// ---------- Sealing rows written before ADR 28 ----------
+
+/**
+ * Up to `take` labels whose request or ship-to key is still in clear (written before ADR 28),
+ * sealed and digested in place. Each write is conditional on the clear values it replaces, so a
+ * label changed meanwhile is left for the next run; the row's last change stays as it was (sealing
+ * is no change of the label). Returns how many were sealed; fewer than `take` seen means done.
+ */
+export async function sealLegacyLabelRows(
+  client: Prisma.TransactionClient,
+  take: number,
+): Promise<{ seen: number; sealed: number }> {
+  const rows = await client.label.findMany({
+    where: {
+      OR: [
+        { request: { not: null }, NOT: { request: { startsWith: SEALED_PREFIX } } },
+        { shipToKey: { not: null }, NOT: { shipToKey: { startsWith: DIGEST_PREFIX } } },
+      ],
+    },
+    select: { id: true, shop: true, request: true, shipToKey: true, updatedAt: true },
+    orderBy: { createdAt: "asc" },
+    take,
+  });
+  let sealed = 0;
+  for (const row of rows) {
+    const written = await client.label.updateMany({
+      where: { id: row.id, shop: row.shop, request: row.request, shipToKey: row.shipToKey },
+      data: {
+        request: row.request === null || isSealed(row.request) ? row.request : sealPersonal(row.request),
+        shipToKey:
+          row.shipToKey === null || row.shipToKey.startsWith(DIGEST_PREFIX)
+            ? row.shipToKey
+            : digestPersonal(row.shipToKey),
+        updatedAt: row.updatedAt,
+      },
+    });
+    sealed += written.count;
+  }
+  return { seen: rows.length, sealed };
 }

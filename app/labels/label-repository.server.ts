@@ -1,6 +1,7 @@
 import type { Label, Prisma, PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
+import { openPersonalOrNull } from "~/settings/personal-data-box.server";
 import {
   type FulfillmentGid,
   type FulfillmentOrderGid,
@@ -32,6 +33,7 @@ import {
   WRITE_BACK_STATUSES,
   type WriteBackStatus,
 } from "./label-state";
+import { recordPersonalDataAccess } from "./personal-data-access.server";
 
 // Reading Label rows, and what a label is (LabelView, the state machine's table). With
 // label-transitions.server.ts (every state change), write-back-claims.server.ts (the write-back's
@@ -138,12 +140,18 @@ type LabelViewCommon = {
   labelUrl: string | null;
   shipDate: string | null;
   packageCount: number;
-  /** The request the draft was created from (addresses, boxes, customs), as sent; null before. */
+  /**
+   * The request the draft was created from (addresses, boxes, customs), as sent; null before.
+   * Stored sealed (ADR 28): a read that returns it opened writes the access log (viewsOf).
+   */
   request: unknown;
   requestIds: string[];
   writeBack: { status: WriteBackStatus; attempts: number; lastError: string | null };
   lastError: string | null;
-  /** The Shopify ship-to address the label was drafted for (ship-to-key.ts); null for older labels. */
+  /**
+   * The Shopify ship-to address the label was drafted for (ship-to-key.ts), as its keyed digest
+   * (or, for labels from before ADR 28, as it was): compare with `matchesPersonal`. Null for older labels.
+   */
   shipToKey: string | null;
   /** Bought in the shipping service's dashboard or by another tool, not through this app. */
   boughtOutside: boolean;
@@ -231,7 +239,7 @@ function toVoid(row: VoidColumns): LabelView["void"] {
   };
 }
 
-export function toLabelView(row: Label): LabelView {
+function toLabelView(row: Label): LabelView {
   if (!isOneOf(LABEL_STATUSES, row.status)) throw new Error(`label ${row.id} has unknown status ${row.status}`);
   if (!isOneOf(WRITE_BACK_STATUSES, row.writeBackStatus)) {
     throw new Error(`label ${row.id} has unknown write-back status ${row.writeBackStatus}`);
@@ -259,7 +267,7 @@ export function toLabelView(row: Label): LabelView {
     labelUrl: row.labelUrl,
     shipDate: row.shipDate,
     packageCount: row.packageCount,
-    request: row.request === null ? null : parseStoredJson(row.request, z.unknown(), null),
+    request: parseStoredJson(openPersonalOrNull(row.request), z.unknown(), null),
     requestIds: parseStoredJson(row.requestIds, StringListSchema, []),
     writeBack: {
       status: row.writeBackStatus,
@@ -306,6 +314,34 @@ export function toLabelView(row: Label): LabelView {
   };
 }
 
+/**
+ * Rows as views, their ship-to details opened, and the access written to the log (ADR 28): one
+ * entry naming the orders whose details were opened, by which read, for the current request or job.
+ */
+async function viewsOf(
+  db: PrismaClient | Prisma.TransactionClient,
+  shop: string,
+  rows: readonly Label[],
+  reader: string,
+): Promise<LabelView[]> {
+  const views = rows.map(toLabelView);
+  await recordPersonalDataAccess(db, {
+    shop,
+    reader,
+    orderGids: rows.flatMap((row) => (row.request === null ? [] : [row.orderGid])),
+  });
+  return views;
+}
+
+async function viewOf(
+  db: PrismaClient | Prisma.TransactionClient,
+  shop: string,
+  row: Label | null,
+  reader: string,
+): Promise<LabelView | null> {
+  return row ? ((await viewsOf(db, shop, [row], reader))[0] ?? null) : null;
+}
+
 export function activeKeyFor(
   shop: string,
   fulfillmentOrderGid: FulfillmentOrderGid | ReverseFulfillmentOrderGid,
@@ -324,7 +360,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export async function findLabel(db: PrismaClient, shop: string, labelId: string): Promise<LabelView | null> {
   if (LONE_SURROGATE.test(labelId)) return null;
   const row = await db.label.findFirst({ where: { id: labelId, shop } });
-  return row ? toLabelView(row) : null;
+  return viewOf(db, shop, row, "findLabel");
 }
 
 /** How a failed creation whose draft may exist at the service, unconfirmed, is marked (failCreation). */
@@ -370,12 +406,12 @@ export async function findActiveLabel(
   fulfillmentOrderGid: FulfillmentOrderGid | ReverseFulfillmentOrderGid,
 ): Promise<LabelView | null> {
   const row = await db.label.findFirst({ where: { shop, activeKey: activeKeyFor(shop, fulfillmentOrderGid) } });
-  return row ? toLabelView(row) : null;
+  return viewOf(db, shop, row, "findActiveLabel");
 }
 
 export async function listLabelsForOrder(db: PrismaClient, shop: string, orderGid: OrderGid): Promise<LabelView[]> {
   const rows = await db.label.findMany({ where: { shop, orderGid }, orderBy: { createdAt: "asc" } });
-  return rows.map(toLabelView);
+  return viewsOf(db, shop, rows, "listLabelsForOrder");
 }
 
 /** The active outbound labels of several orders in one query (a page of the Orders list). */
@@ -387,7 +423,7 @@ export async function listActiveLabelsForOrders(
   const rows = await db.label.findMany({
     where: { shop, orderGid: { in: [...orderGids] }, status: { in: [...ACTIVE_STATUSES] }, kind: "outbound" },
   });
-  return rows.map(toLabelView).filter(isOutboundLabel);
+  return (await viewsOf(db, shop, rows, "listActiveLabelsForOrders")).filter(isOutboundLabel);
 }
 
 /** The label the service knows by this id, if it is one of this shop's. */
@@ -397,7 +433,7 @@ export async function findLabelByServiceId(
   serviceLabelId: string,
 ): Promise<LabelView | null> {
   const row = await db.label.findFirst({ where: { shop, serviceLabelId } });
-  return row ? toLabelView(row) : null;
+  return viewOf(db, shop, row, "findLabelByServiceId");
 }
 
 /** The active labels of these fulfillment orders. */
@@ -409,7 +445,7 @@ export async function listActiveLabelsForFulfillmentOrders(
   const rows = await db.label.findMany({
     where: { shop, activeKey: { in: fulfillmentOrderGids.map((gid) => activeKeyFor(shop, gid)) } },
   });
-  return rows.map(toLabelView).filter(isOutboundLabel);
+  return (await viewsOf(db, shop, rows, "listActiveLabelsForFulfillmentOrders")).filter(isOutboundLabel);
 }
 
 /** Whether the order has a label not voided or failed: only then can a change to the order make one stale. */
@@ -455,7 +491,19 @@ export async function listLabels(
     take: filter.take,
     ...(filter.skip ? { skip: filter.skip } : {}),
   });
-  return rows.map(toLabelView);
+  return viewsOf(db, shop, rows, "listLabels");
+}
+
+/**
+ * The shop's most recently changed label, by id and time only: the Orders list's change token,
+ * asked every few seconds, opens no ship-to (and so logs no access, ADR 28).
+ */
+export function findNewestLabelChange(db: PrismaClient, shop: string): Promise<{ id: string; updatedAt: Date } | null> {
+  return db.label.findFirst({
+    where: { shop },
+    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+    select: { id: true, updatedAt: true },
+  });
 }
 
 /** How many labels the shop has in each state. */
@@ -471,7 +519,7 @@ export async function countLabelsByStatus(db: PrismaClient, shop: string): Promi
 /** The labels made for one Shopify return (ADR 23), oldest first. */
 export async function listLabelsForReturn(db: PrismaClient, shop: string, returnGid: ReturnGid): Promise<LabelView[]> {
   const rows = await db.label.findMany({ where: { shop, kind: "return", returnGid }, orderBy: { createdAt: "asc" } });
-  return rows.map(toLabelView);
+  return viewsOf(db, shop, rows, "listLabelsForReturn");
 }
 
 /** How many return labels the shop has (ADR 23), whatever their state. */
@@ -573,7 +621,7 @@ export async function listPendingWriteBacks(db: PrismaClient, shop: string): Pro
     where: { shop, status: "purchased", writeBackStatus: { in: ["pending", "writing", "failed"] } },
     orderBy: { updatedAt: "asc" },
   });
-  return rows.map(toLabelView);
+  return viewsOf(db, shop, rows, "listPendingWriteBacks");
 }
 
 /** Purchases whose attempt ended without a known outcome or whose owner died (lease over). */
@@ -635,7 +683,7 @@ export async function listUnsettledVoids(db: PrismaClient, shop: string, now: Da
     orderBy: [{ voidRequestedAt: "asc" }, { id: "asc" }],
     take,
   });
-  return rows.map(toLabelView);
+  return viewsOf(db, shop, rows, "listUnsettledVoids");
 }
 
 export async function listShopsWithRecoveryWork(db: PrismaClient, now: Date): Promise<string[]> {

@@ -1,5 +1,6 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 
+import { digestPersonal, sealPersonal } from "~/settings/personal-data-box.server";
 import type { FulfillmentOrderGid, OrderGid, ReturnGid, ReverseFulfillmentOrderGid } from "~/shopify/ids";
 import { isUniqueViolation } from "~/utils/prisma-errors";
 import { parseStoredJson } from "~/utils/stored-json";
@@ -142,8 +143,9 @@ export function completeCreation(ref: Ref, token: string, draft: CreatedDraft): 
       labelSize: draft.labelSize,
       packageCount: draft.packageCount,
       requestIds: withRequestId([], draft.requestId),
-      request: JSON.stringify(draft.request),
-      shipToKey: draft.shipToKey,
+      // The ship-to details, sealed; the address it was drafted for, only as a digest (ADR 28).
+      request: sealPersonal(JSON.stringify(draft.request)),
+      shipToKey: draft.shipToKey === null ? null : digestPersonal(draft.shipToKey),
       claimToken: null,
       leaseUntil: null,
       lastError: null,

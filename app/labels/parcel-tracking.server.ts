@@ -1,6 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
+import { openPersonalOrNull } from "~/settings/personal-data-box.server";
 import { isTrackingStatus, type TrackingStatus } from "~/shipping/schemas";
 import { parseStoredJson } from "~/utils/stored-json";
 
@@ -46,7 +47,7 @@ export async function listParcels(db: PrismaClient, shop: string, labelIds: read
             statusDetail: row.statusDetail,
             occurredAt: row.occurredAt,
             estimatedDeliveryAt: row.estimatedDeliveryAt,
-            location: parseStoredJson(row.location, LocationSchema, null),
+            location: parseStoredJson(openPersonalOrNull(row.location), LocationSchema, null),
           },
         ]
       : [],

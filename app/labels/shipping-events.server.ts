@@ -1,5 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 
+import { sealPersonal } from "~/settings/personal-data-box.server";
 import {
   isTrackingStatus,
   type LabelPurchasedEvent,
@@ -238,7 +239,8 @@ async function recordParcelStatus(
     statusDetail: update.status_detail ?? null,
     occurredAt,
     estimatedDeliveryAt: update.estimated_delivery_at ? new Date(update.estimated_delivery_at) : null,
-    location: update.location ? JSON.stringify(update.location) : null,
+    // A delivered parcel's scan is the recipient's town and zip: sealed at rest (ADR 28).
+    location: update.location ? sealPersonal(JSON.stringify(update.location)) : null,
   };
   const storeIfNewer = async () =>
     (await db.parcelTracking.updateMany({ where: { ...key, shop, occurredAt: { lt: occurredAt } }, data })).count === 1;

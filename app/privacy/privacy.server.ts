@@ -2,15 +2,19 @@ import type { Prisma, PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
 import { deleteShopLabels, listLabelRowsOfOrders, redactLabelRequests } from "~/labels/label-redaction.server";
+import { recordPersonalDataAccess } from "~/labels/personal-data-access.server";
 import { eraseShopJobs } from "~/queue/queue.server";
-import { toAddressKey } from "~/shipments/validate-address.server";
+import { openPersonal, openPersonalOrNull, sealPersonal } from "~/settings/personal-data-box.server";
+import { storedAddressKeys, toAddressKey } from "~/shipments/validate-address.server";
+import type { AddressValidationRequest } from "~/shipping/schemas";
 
 // Shopify's mandatory privacy requests (https://shopify.dev/docs/apps/build/privacy-law-compliance):
 //   customers/data_request  what the app holds for the customer's orders, for the merchant to pass on;
 //   customers/redact        the customer's personal data removed from those orders' rows;
 //   shop/redact             everything the shop has, deleted (48 h after uninstall).
 // Each takes a transaction client: the webhook records the delivery and does the work in one
-// transaction (app/webhooks/webhook-delivery.server.ts).
+// transaction (app/webhooks/webhook-delivery.server.ts). The ship-to details they read are sealed
+// at rest (ADR 28): each opening is written to the access log, which they keep.
 
 export const REDACTED = "[redacted]";
 
@@ -157,30 +161,46 @@ export type CustomerDataReport = {
   addressValidations: Array<{ addressKey: string; result: unknown; createdAt: string }>;
 };
 
-export async function validationsFor(
-  tx: Prisma.TransactionClient,
-  shop: string,
-  addresses: StoredAddress[],
-  requestIds: string[],
-) {
-  // Validations are for US addresses only, keyed as validate-address.server.ts keys them.
-  const keys = addresses.flatMap((address) =>
+/** The addresses a validation may have been stored for: US ones only, as validate-address.server.ts keys them. */
+function validationAddresses(addresses: readonly StoredAddress[]): AddressValidationRequest[] {
+  return addresses.flatMap((address) =>
     address.street1 && address.city && address.state && address.zip && (address.country ?? "US") === "US"
       ? [
-          toAddressKey({
+          {
             street1: address.street1,
             street2: address.street2 ?? null,
             city: address.city,
             state: address.state,
             zip: address.zip,
             country: "US",
-          }),
+          },
         ]
       : [],
   );
+}
+
+export async function validationsFor(
+  tx: Prisma.TransactionClient,
+  shop: string,
+  addresses: StoredAddress[],
+  requestIds: string[],
+) {
+  // Stored under the address's digest (or, for rows from before ADR 28, its clear key).
+  const keys = storedAddressKeys(validationAddresses(addresses));
   return tx.addressValidation.findMany({
     where: { shop, OR: [{ addressKey: { in: keys } }, { requestId: { in: requestIds } }] },
   });
+}
+
+/** A stored validation's answer, opened (sealed or from before ADR 28); null when it does not open. */
+function openValidationResult(result: string): unknown {
+  const opened = openPersonal(result);
+  if (!opened.ok) return null;
+  try {
+    return JSON.parse(opened.value) as unknown;
+  } catch {
+    return null;
+  }
 }
 
 /** What the app holds for these orders: labels (with the ship-to), audit entries, address validations. */
@@ -189,12 +209,18 @@ export async function assembleCustomerData(
   shop: string,
   orderGids: readonly string[],
 ): Promise<CustomerDataReport> {
-  const labels = await listLabelRowsOfOrders(tx, shop, orderGids);
+  const labels = await listLabelRowsOfOrders(tx, shop, orderGids, "customers/data_request");
   const audit = await tx.auditEntry.findMany({
     where: { shop, orderGid: { in: [...orderGids] } },
     orderBy: { createdAt: "asc" },
   });
   const shipTos = shipTosOf(labels);
+  // A validation is stored under its address's digest: the report names the address in clear.
+  const clearKeys = new Map(
+    validationAddresses(shipTos).flatMap((address) =>
+      storedAddressKeys([address]).map((key): [string, string] => [key, toAddressKey(address)]),
+    ),
+  );
   const requestIds = audit.flatMap((entry) =>
     entry.action === "validate" && entry.requestId ? [entry.requestId] : [],
   );
@@ -222,8 +248,8 @@ export async function assembleCustomerData(
       createdAt: entry.createdAt.toISOString(),
     })),
     addressValidations: validations.map((row) => ({
-      addressKey: row.addressKey,
-      result: JSON.parse(row.result) as unknown,
+      addressKey: clearKeys.get(row.addressKey) ?? "(the address validated for this order)",
+      result: openValidationResult(row.result),
       createdAt: row.createdAt.toISOString(),
     })),
   };
@@ -242,7 +268,8 @@ export async function recordCustomerDataRequest(
       shop,
       customerId: request.customer.id == null ? null : String(request.customer.id),
       ordersRequested: JSON.stringify(orderGids),
-      report: JSON.stringify(report),
+      // What the app holds of the customer, so sealed like the rows it was assembled from.
+      report: sealPersonal(JSON.stringify(report)),
     },
   });
   return { id: row.id, report };
@@ -256,16 +283,27 @@ export type CustomerDataRequestView = {
   createdAt: string;
 };
 
-/** The data requests Shopify sent for the shop, newest first, with what the app holds: for the Activity screen. */
+const EMPTY_REPORT: CustomerDataReport = { orders: [], labels: [], audit: [], addressValidations: [] };
+
+/**
+ * The data requests Shopify sent for the shop, newest first, with what the app holds: for the
+ * Activity screen. Opening the reports is written to the access log.
+ */
 export async function listCustomerDataRequests(db: PrismaClient, shop: string): Promise<CustomerDataRequestView[]> {
   const rows = await db.customerDataRequest.findMany({ where: { shop }, orderBy: { createdAt: "desc" }, take: 50 });
-  return rows.map((row) => ({
-    id: row.id,
-    customerId: row.customerId,
-    orders: JSON.parse(row.ordersRequested) as string[],
-    report: JSON.parse(row.report) as CustomerDataReport,
-    createdAt: row.createdAt.toISOString(),
-  }));
+  const views = rows.map((row) => {
+    const orders = JSON.parse(row.ordersRequested) as string[];
+    const opened = openPersonalOrNull(row.report);
+    // A report that no longer opens (the encryption key changed) shows as empty, not as an error.
+    const report = opened === null ? { ...EMPTY_REPORT, orders } : (JSON.parse(opened) as CustomerDataReport);
+    return { id: row.id, customerId: row.customerId, orders, report, createdAt: row.createdAt.toISOString() };
+  });
+  await recordPersonalDataAccess(db, {
+    shop,
+    reader: "listCustomerDataRequests",
+    orderGids: views.flatMap((view) => view.orders),
+  });
+  return views;
 }
 
 // ---------- customers/redact ----------
@@ -287,7 +325,7 @@ export async function redactCustomerData(
   request: { orderIds: readonly (number | string)[]; customer: PrivacyCustomer },
 ): Promise<RedactionReport> {
   const orderGids = request.orderIds.map(toOrderGid);
-  const labels = await listLabelRowsOfOrders(tx, shop, orderGids);
+  const labels = await listLabelRowsOfOrders(tx, shop, orderGids, "customers/redact");
   const shipTos = shipTosOf(labels);
   const strings = personalStrings(shipTos, request.customer);
   const audit = await tx.auditEntry.findMany({ where: { shop, orderGid: { in: orderGids } } });
@@ -334,7 +372,8 @@ export async function redactCustomerData(
 /**
  * shop/redact: every row the shop has, in every table (settings with the sealed API key, labels,
  * audit, auto-draft outcomes, bulk runs, shipping events and endpoints, parcel tracking, presets, address validations, what orders paid for shipping, quoted rates, jobs, data requests, webhook
- * records, sessions).
+ * records, sessions), but the personal-data access log: it names no customer, and is the record
+ * that their data was handled (kept its year, then pruned; ADR 28).
  * Running jobs lose their claim first, so nothing a worker holds writes back afterwards.
  */
 export async function eraseShopData(tx: Prisma.TransactionClient, shop: string): Promise<Record<string, number>> {

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 
 import db from "~/db.server";
 import { createShipToRetentionSchedule } from "~/jobs/retention-jobs.server";
+import { openPersonalOrNull } from "~/settings/personal-data-box.server";
 import { saveShipToRetentionDays } from "~/settings/retention-settings.server";
 import { toAddressKey } from "~/shipments/validate-address.server";
 
@@ -55,7 +56,8 @@ function delivered(days: number, fields: Partial<Prisma.LabelUncheckedCreateInpu
 
 async function shipToOf(id: string) {
   const row = await db.label.findUniqueOrThrow({ where: { id } });
-  const request = JSON.parse(row.request ?? "null") as {
+  // Stored sealed (ADR 28): read opened.
+  const request = JSON.parse(openPersonalOrNull(row.request) ?? "null") as {
     to_address: Record<string, unknown>;
     reference: string;
     customs: Record<string, unknown>;
@@ -285,7 +287,7 @@ describe("ship-to retention", () => {
     expect(await db.addressValidation.count({ where: { shop: TEST_SHOP } })).toBe(0);
   });
 
-  it("sweeps every shop by its own period on the worker's schedule", async () => {
+  it("sweeps every shop by its own period on the worker's schedule, sealing what was kept in clear", async () => {
     await saveShipToRetentionDays(db, OTHER_SHOP, { shipToRetentionDays: 30 });
     const mine = await delivered(60);
     const theirs = await delivered(60, { shop: OTHER_SHOP });
@@ -295,7 +297,11 @@ describe("ship-to retention", () => {
 
     expect((await shipToOf(mine.id)).to).toEqual(RECIPIENT);
     expect((await shipToOf(theirs.id)).to).toEqual(REDACTED_TO);
+    // Both rows were written in clear (as before ADR 28): the schedule sealed them first.
+    const rows = await db.label.findMany({ where: { id: { in: [mine.id, theirs.id] } } });
+    expect(rows.map((row) => row.request?.slice(0, 4))).toEqual(["pd1:", "pd1:"]);
     expect(lines).toEqual([
+      `sealed rows kept in clear ${JSON.stringify({ labels: 2, addressValidations: 0, dataRequests: 0, parcels: 0, problems: 0 })}`,
       `ship-to retention ${JSON.stringify({ shop: OTHER_SHOP, retentionDays: 30, cutoff: daysAgo(30).toISOString(), labels: 1 })}`,
     ]);
     expect(await redactExpiredShipTosForAllShops({ db, now, log: (line) => lines.push(line) })).toEqual([]);

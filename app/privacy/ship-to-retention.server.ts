@@ -6,6 +6,7 @@ import {
   redactLabelShipTos,
   type ShipToRetentionCutoffs,
 } from "~/labels/label-redaction.server";
+import { openPersonalOrNull, sealPersonal } from "~/settings/personal-data-box.server";
 import { MIN_SHIP_TO_RETENTION_DAYS } from "~/settings/retention";
 import { getShipToRetentionDays } from "~/settings/retention-settings.server";
 
@@ -64,6 +65,13 @@ export async function redactExpiredShipTos(deps: ShipToRetentionDeps, shop: stri
   return { shop, retentionDays, cutoff: cutoff.toISOString(), labels };
 }
 
+/** A problems text (sealed, ADR 28, or from before) with the recipient's details replaced, sealed; null when none was in it. */
+function scrubSealed(stored: string, strings: readonly string[]): string | null {
+  const opened = openPersonalOrNull(stored) ?? "[]";
+  const scrubbed = scrubText(opened, strings) ?? "[]";
+  return scrubbed === opened ? null : sealPersonal(scrubbed);
+}
+
 async function redactBatch(
   tx: Prisma.TransactionClient,
   shop: string,
@@ -92,17 +100,20 @@ async function redactBatch(
     if (detail !== entry.detail) await tx.auditEntry.update({ where: { id: entry.id }, data: { detail } });
   }
   for (const outcome of await tx.autoDraftOutcome.findMany({ where: { shop, labelId: { in: ids } } })) {
-    const problems = scrubText(outcome.problems, strings) ?? "[]";
+    const problems = scrubSealed(outcome.problems, strings);
     const note = scrubText(outcome.note, strings);
-    if (problems !== outcome.problems || note !== outcome.note) {
-      await tx.autoDraftOutcome.update({ where: { id: outcome.id }, data: { problems, note } });
+    if (problems !== null || note !== outcome.note) {
+      await tx.autoDraftOutcome.update({
+        where: { id: outcome.id },
+        data: { problems: problems ?? outcome.problems, note },
+      });
     }
   }
   for (const item of await tx.bulkRunItem.findMany({ where: { shop, labelId: { in: ids } } })) {
-    const problems = scrubText(item.problems, strings) ?? "[]";
+    const problems = scrubSealed(item.problems, strings);
     const message = scrubText(item.message, strings);
-    if (problems !== item.problems || message !== item.message) {
-      await tx.bulkRunItem.update({ where: { id: item.id }, data: { problems, message } });
+    if (problems !== null || message !== item.message) {
+      await tx.bulkRunItem.update({ where: { id: item.id }, data: { problems: problems ?? item.problems, message } });
     }
   }
   // A validation result is the address itself, cached to avoid paying twice. One made before the

@@ -1,5 +1,6 @@
 import { retryWhileConnectionLost } from "~/db/client.server";
 import { logFor, logger } from "~/logger.server";
+import { runWithAccessContext } from "~/utils/access-context.server";
 
 import {
   type AnyJobDefinition,
@@ -209,16 +210,20 @@ export function createJobWorker(
     try {
       const parsed = definition.payloadSchema.safeParse(job.payload);
       if (!parsed.success) throw new PermanentJobError(`invalid payload: ${parsed.error.message}`);
-      const run = definition.run(parsed.data, {
-        jobId: job.id,
-        shop: job.shop,
-        attempt: job.attempts,
-        maxAttempts: job.maxAttempts,
-        get deadline() {
-          return lease.deadline();
-        },
-        signal: controller.signal,
-      });
+      // The job's reads of personal data are logged as the job's (ADR 28).
+      const access = { actor: `job:${job.name}`, purpose: job.name };
+      const run = runWithAccessContext(access, () =>
+        definition.run(parsed.data, {
+          jobId: job.id,
+          shop: job.shop,
+          attempt: job.attempts,
+          maxAttempts: job.maxAttempts,
+          get deadline() {
+            return lease.deadline();
+          },
+          signal: controller.signal,
+        }),
+      );
       // No renewal after the handler returned: the outcome below ends the claim.
       await run.finally(lease.end);
       if (released.has(job.id)) return;
@@ -311,8 +316,8 @@ export function createJobWorker(
     const tick = () => {
       if (busy || state !== "running") return;
       busy = true;
-      schedule
-        .run()
+      // A schedule's reads of personal data are logged as its own, like a job's (ADR 28).
+      runWithAccessContext({ actor: `job:${schedule.name}`, purpose: schedule.name }, () => schedule.run())
         .catch((error: unknown) => log.error(`schedule ${schedule.name} failed`, error))
         .finally(() => {
           busy = false;

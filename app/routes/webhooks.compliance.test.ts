@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 
 import { databaseKindOf } from "~/db/database-kind.server";
 import { listCustomerDataRequests } from "~/privacy/privacy.server";
+import { openPersonalOrNull } from "~/settings/personal-data-box.server";
 import { toAddressKey } from "~/shipments/validate-address.server";
 
 import { enqueueTestJob } from "../../test/helpers/jobs";
@@ -136,7 +137,16 @@ async function seedShop(shop: string) {
   return { adaLabelId: ada.id };
 }
 
-/** Every row of every table, as text, with its table: what a stored row could leak. */
+/** A row with its sealed values opened (ADR 28): a redaction must leave no copy, sealed or not. */
+const opened = (row: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(row).map(([key, value]) => [
+      key,
+      typeof value === "string" && value.startsWith("pd1:") ? (openPersonalOrNull(value) ?? value) : value,
+    ]),
+  );
+
+/** Every row of every table, as text (sealed values opened), with its table: what a stored row could leak. */
 async function allRows(): Promise<Array<{ table: string; row: Record<string, unknown>; text: string }>> {
   // Every table the database has (not the ones the test knows of), on either provider.
   const tables = await db.$queryRawUnsafe<{ name: string }[]>(
@@ -157,7 +167,7 @@ async function allRows(): Promise<Array<{ table: string; row: Record<string, unk
       rows.push({
         table: name,
         row,
-        text: JSON.stringify(row, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v)),
+        text: JSON.stringify(opened(row), (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v)),
       });
     }
   }
@@ -204,7 +214,7 @@ describe("customers/redact webhook", () => {
       trackingNumbers: JSON.stringify(["1Z999AA10123456784"]),
       status: "purchased",
     });
-    expect(JSON.parse(label.request ?? "null")).toMatchObject({
+    expect(JSON.parse(openPersonalOrNull(label.request) ?? "null")).toMatchObject({
       to_address: { country: "US" },
       from_address: SHIP_FROM,
     });
@@ -234,7 +244,7 @@ describe("customers/redact webhook", () => {
 
     expect((await leaks([taxId])).filter(({ row }) => row.shop === TEST_SHOP)).toEqual([]);
     const stored = await db.label.findUniqueOrThrow({ where: { id: label.id } });
-    expect(JSON.parse(stored.request ?? "null")).toMatchObject({
+    expect(JSON.parse(openPersonalOrNull(stored.request) ?? "null")).toMatchObject({
       customs: { description: "Gift", quantity: 1, tax_id: "[redacted]" },
       to_address: { country: "BR" },
     });
@@ -321,10 +331,16 @@ describe("shop/redact webhook", () => {
     complianceRequest("shop/redact", { shop_id: 1, shop_domain: TEST_SHOP }, options);
   const rowsOf = async (shop: string) => (await allRows()).filter(({ row }) => row.shop === shop);
 
-  it("deletes every row the shop has in every table, and nothing of another shop", async () => {
+  it("deletes every row the shop has in every table but its personal-data access log, and nothing of another shop", async () => {
+    // Who opened the customers' details, and when: it names no customer, and outlives the data (ADR 28).
+    await db.personalDataAccess.create({
+      data: { shop: TEST_SHOP, actor: "staff:7", purpose: "GET /app/orders/:id", reader: "listLabelsForOrder", orderGids: '["gid://shopify/Order/1001"]' },
+    }); // prettier-ignore
     const otherBefore = await rowsOf(OTHER_SHOP);
     expect((await callAction(shopRedact())).status).toBe(200);
-    expect(await rowsOf(TEST_SHOP)).toEqual([]);
+    const left = await rowsOf(TEST_SHOP);
+    expect(left.filter(({ table }) => table !== "PersonalDataAccess")).toEqual([]);
+    expect(left.map(({ row }) => row.reader)).toEqual(["listLabelsForOrder"]);
     expect(await rowsOf(OTHER_SHOP)).toEqual(otherBefore);
   });
 

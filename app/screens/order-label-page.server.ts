@@ -290,7 +290,7 @@ export async function loadOrderLabelPage(
       const drafted: LabelRequestInput | null = draftedRequest?.success ? draftedRequest.data : null;
       const validationAddress = toValidationAddress(prefilled.request.to_address);
       const stored = validationAddress
-        ? ((await findAddressValidation(db, shop, validationAddress)) ??
+        ? ((await findAddressValidation(db, shop, validationAddress, data.id)) ??
           (settings.addressValidationPolicy === "auto_new" && !label
             ? await validateAutomatically(deps, data.id, validationAddress)
             : null))

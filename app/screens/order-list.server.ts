@@ -1,7 +1,12 @@
 import type { PrismaClient } from "@prisma/client";
 
 import { type AutoDraftOutcomeView, listAutoDraftOutcomesForOrders } from "~/auto-draft/auto-draft-outcomes.server";
-import { type LabelView, listActiveLabelsForOrders, listLabels } from "~/labels/label-repository.server";
+import {
+  findNewestLabelChange,
+  type LabelView,
+  listActiveLabelsForOrders,
+  listLabels,
+} from "~/labels/label-repository.server";
 import { LABEL_ATTENTION_TEXT, type LabelStatus } from "~/labels/label-state";
 import { describeLabelProgress, type LabelProgress, summarizeLabelProgress } from "~/labels/label-state";
 import type { LabelSettings } from "~/settings/settings";
@@ -310,15 +315,14 @@ async function listActiveLabelsByOrder(db: PrismaClient, shop: string, orderGids
  * processes' clocks.
  */
 export async function readOrderListVersion(db: PrismaClient, shop: string): Promise<string> {
-  const [label, outcome] = await Promise.all([
-    listLabels(db, shop, { newestBy: "updatedAt", take: 1 }),
+  const [newest, outcome] = await Promise.all([
+    findNewestLabelChange(db, shop),
     db.autoDraftOutcome.findFirst({
       where: { shop },
       orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
       select: { id: true, updatedAt: true },
     }),
   ]);
-  const newest = label[0];
   return [
     newest ? `${newest.id}@${newest.updatedAt.getTime()}` : "-",
     outcome ? `${outcome.id}@${outcome.updatedAt.getTime()}` : "-",

@@ -4,6 +4,7 @@ import { fromShopifyError, type LabelError, labelError } from "~/labels/label-er
 import { findLabel, type LabelView, type ReturnLabelView } from "~/labels/label-repository.server";
 import { purchase, type PurchaseOptions, type PurchaseShippingPort } from "~/labels/purchase.server";
 import { writeTracking } from "~/labels/write-tracking.server";
+import { matchesPersonal } from "~/settings/personal-data-box.server";
 import type { KnownPreflightProblem, PreflightCode } from "~/shipping/preflight";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { type FulfillmentOrderGuard, getFulfillmentOrderGuard } from "~/shopify/fulfillment-order-state";
@@ -104,7 +105,7 @@ export function judgeSpend(
     };
   }
   const now = shipToKeyOf({ shippingAddress: guard.orderShippingAddress }, { destination: guard.destination });
-  if (label.shipToKey && now && label.shipToKey !== now) {
+  if (label.shipToKey && now && !matchesPersonal(label.shipToKey, now)) {
     return {
       code: "ADDRESS_CHANGED",
       message: "The order's shipping address changed after this draft was made.",

@@ -2,6 +2,8 @@ import type { PrismaClient } from "@prisma/client";
 
 import { recordAudit } from "~/labels/audit.server";
 import { fromShippingError, type LabelError } from "~/labels/label-errors";
+import { recordPersonalDataAccess } from "~/labels/personal-data-access.server";
+import { digestPersonal, openPersonal, sealPersonal } from "~/settings/personal-data-box.server";
 import type { ShippingClient } from "~/shipping/client.server";
 import {
   type AddressValidationRequest,
@@ -14,7 +16,9 @@ import { err, ok, type Result } from "~/utils/result";
 // Address validation is billed per call (live keys), so every call is recorded in the audit
 // trail, whatever its outcome, and the client never retries it on its own. The service bills a
 // repeated lookup like a fresh one, so the first answer for an address is kept per shop and
-// reused: the same address is never paid for twice.
+// reused: the same address is never paid for twice. The row is the address itself (ADR 28): its
+// key is stored as a keyed digest (found again by the same address, never read back) and the
+// answer sealed; rows from before are still found by their clear key until the sweep seals them.
 
 export type ValidateAddressDeps = { db: PrismaClient; shop: string; shipping: Pick<ShippingClient, "validateAddress"> };
 
@@ -38,19 +42,35 @@ export function toAddressKey(address: AddressValidationRequest): string {
     .join("|");
 }
 
-/** The stored answer for an address, if it was validated before; never calls the service. */
+/** The key an address's validation is stored under: the digest of its normalized form. */
+export const storedAddressKey = (address: AddressValidationRequest): string => digestPersonal(toAddressKey(address));
+
+/** The keys a stored validation of these addresses may have: the digest, or the clear key of a row from before. */
+export function storedAddressKeys(addresses: readonly AddressValidationRequest[]): string[] {
+  return addresses.flatMap((address) => [storedAddressKey(address), toAddressKey(address)]);
+}
+
+/**
+ * The stored answer for an address, if it was validated before; never calls the service. The
+ * opening is written to the access log for `orderGid`, the order it is shown for.
+ */
 export async function findAddressValidation(
   db: PrismaClient,
   shop: string,
   address: AddressValidationRequest,
+  orderGid: string | null,
 ): Promise<ValidatedAddress | null> {
-  const row = await db.addressValidation.findUnique({
-    where: { shop_addressKey: { shop, addressKey: toAddressKey(address) } },
+  const row = await db.addressValidation.findFirst({
+    where: { shop, addressKey: { in: storedAddressKeys([address]) } },
+    orderBy: { createdAt: "asc" },
   });
   if (!row) return null;
+  const opened = openPersonal(row.result);
+  if (!opened.ok) return null;
+  await recordPersonalDataAccess(db, { shop, reader: "findAddressValidation", orderGids: orderGid ? [orderGid] : [] });
   let stored: unknown;
   try {
-    stored = JSON.parse(row.result);
+    stored = JSON.parse(opened.value);
   } catch {
     return null;
   }
@@ -64,7 +84,7 @@ export async function validateShipToAddress(
   deps: ValidateAddressDeps,
   input: { orderGid: string | null; labelId?: string | null; address: AddressValidationRequest },
 ): Promise<Result<ValidatedAddress, LabelError>> {
-  const known = await findAddressValidation(deps.db, deps.shop, input.address);
+  const known = await findAddressValidation(deps.db, deps.shop, input.address, input.orderGid);
   if (known) return ok(known);
 
   const result = await deps.shipping.validateAddress(input.address);
@@ -91,14 +111,14 @@ export async function validateShipToAddress(
     requestId: result.value.request_id ?? null,
     detail: result.value.mocked ? "sandbox (mocked, free)" : null,
   });
-  const addressKey = toAddressKey(input.address);
+  const addressKey = storedAddressKey(input.address);
   // Two tabs validating the same address at once both paid; the first answer stored wins.
   const row = await deps.db.addressValidation.upsert({
     where: { shop_addressKey: { shop: deps.shop, addressKey } },
     create: {
       shop: deps.shop,
       addressKey,
-      result: JSON.stringify(result.value),
+      result: sealPersonal(JSON.stringify(result.value)),
       billedCents,
       requestId: result.value.request_id ?? null,
     },

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 
 import db from "~/db.server";
+import { openPersonalOrNull } from "~/settings/personal-data-box.server";
 
 import { setupMockServer } from "../helpers/msw";
 import { createWebhookRequest } from "../helpers/shopify-requests";
@@ -31,6 +32,7 @@ import {
   seedShopA,
   SHOP_A,
   SHOP_B,
+  type Snapshot,
   snapshotDb,
   withoutShop,
   type World,
@@ -333,7 +335,7 @@ const cases: Record<string, Case> = {
       ];
       // A quote and a draft for A's own order, with a request and a rate as A's page sends them.
       const label = await db.label.findUniqueOrThrow({ where: { id: a.boughtLabelId } });
-      const request = label.request ?? "{}";
+      const request = openPersonalOrNull(label.request) ?? "{}";
       const rate = ownRate;
       attempts.push(
         [a.ownOrderId, "", { intent: "get-rates", fulfillmentOrderId: label.fulfillmentOrderGid, request }],
@@ -737,6 +739,15 @@ async function runCase(key: string, testCase: Case, ctx: Context, secretsOfA: re
     if (testCase.writesOwnRows) expectUnchanged(withoutShop(before, SHOP_B), withoutShop(after, SHOP_B), key);
     else expectUnchanged(before, after, key);
   });
+  // Every opening of a ship-to is logged under its shop (ADR 28): B's attempt opened none of A's.
+  // (A case that runs the worker may run A's own recovery work, which reads A's labels.)
+  if (!testCase.drain) {
+    await checks.run("isolation", `${key}: opens none of shop A's customers' details`, () => {
+      const openedOfA = (snapshot: Snapshot) =>
+        (snapshot.PersonalDataAccess ?? []).filter((row) => row.shop === SHOP_A).length;
+      expect(openedOfA(after)).toBe(openedOfA(before));
+    });
+  }
   await checks.run("isolation", `${key}: costs nothing`, () => {
     expect(world.books()).toEqual(books);
     const withKeyA = world.shippingCalls.slice(callsBefore).filter((c) => c.key === KEY_A);
@@ -755,7 +766,11 @@ async function seed(): Promise<Context & { secretsOfA: string[] }> {
   const secretsOfA = await identifiersOfA(a);
   const { action } = await route("app.orders.$orderId");
   const label = await db.label.findUniqueOrThrow({ where: { id: a.boughtLabelId } });
-  const fields = { intent: "get-rates", fulfillmentOrderId: label.fulfillmentOrderGid, request: label.request ?? "{}" };
+  const fields = {
+    intent: "get-rates",
+    fulfillmentOrderId: label.fulfillmentOrderGid,
+    request: openPersonalOrNull(label.request) ?? "{}",
+  };
   const quoted = await invoke(action, postFormAs(`/app/orders/${a.ownOrderId}`, fields, asA()), {
     orderId: a.ownOrderId,
   });
@@ -790,7 +805,10 @@ describe("isolation between shops", () => {
       if (!key.startsWith("webhooks.")) continue;
       await runCase(key, testCase, ctx, ctx.secretsOfA);
     }
-    const report = await db.customerDataRequest.findMany({ where: { shop: SHOP_B } });
+    // The reports are sealed (ADR 28): what they say is read opened.
+    const report = (await db.customerDataRequest.findMany({ where: { shop: SHOP_B } })).map((row) =>
+      openPersonalOrNull(row.report),
+    );
     expect(leakedIn(JSON.stringify(report), ctx.secretsOfA)).toEqual([]);
     expect(await db.label.count({ where: { shop: SHOP_A } })).toBeGreaterThan(0);
     ctx.checks.assertAllPassed();

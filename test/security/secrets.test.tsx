@@ -15,6 +15,7 @@ import { describe, expect, it, vi } from "vitest";
 
 import db from "~/db.server";
 import { EnvError, parseEnv } from "~/env.server";
+import { openPersonalOrNull } from "~/settings/personal-data-box.server";
 
 import { openSecret, sealSecret } from "../../app/settings/secret-box.server";
 import { setupMockServer } from "../helpers/msw";
@@ -226,7 +227,11 @@ async function exerciseErrorPaths(world: World, into: Exercised): Promise<void> 
         page.action,
         postFormAs(
           `/app/orders/${orderId}`,
-          { intent: "get-rates", fulfillmentOrderId: label.fulfillmentOrderGid, request: label.request ?? "{}" },
+          {
+            intent: "get-rates",
+            fulfillmentOrderId: label.fulfillmentOrderGid,
+            request: openPersonalOrNull(label.request) ?? "{}",
+          },
           asA(),
         ),
         order,

@@ -7,7 +7,7 @@ import { ROOT } from "./database";
 // parallel; each appends what it checked to a file of its own under one folder per run (named by
 // SECURITY_RESULTS_DIR, set here before the workers start), and the teardown adds them up once
 // every file has run and prints:
-//   RESULT security isolation_checks=<n> auth_checks=<n> secret_checks=<n> fuzz_cases=<n> failures=<n>
+//   RESULT security isolation_checks=<n> auth_checks=<n> secret_checks=<n> privacy_checks=<n> fuzz_cases=<n> failures=<n>
 // A run without security tests (one file, say) prints nothing.
 
 export const SECURITY_RESULTS_VARIABLE = "SECURITY_RESULTS_DIR";
@@ -20,7 +20,8 @@ export function summarize(entries: readonly Entry[]) {
   return {
     line:
       `RESULT security isolation_checks=${total("isolation")} auth_checks=${total("auth")} ` +
-      `secret_checks=${total("secret")} fuzz_cases=${total("fuzz")} failures=${failed.length}`,
+      `secret_checks=${total("secret")} privacy_checks=${total("privacy")} fuzz_cases=${total("fuzz")} ` +
+      `failures=${failed.length}`,
     failed,
   };
 }

@@ -10,7 +10,7 @@ import { SECURITY_RESULTS_VARIABLE } from "../../setup/security-summary";
 // kept; a test fails at its end with every failed check of it listed, so one broken route does
 // not hide what the others did. A test that fails outside any check (its set-up) is one failure.
 
-export type CheckKind = "isolation" | "auth" | "secret" | "fuzz";
+export type CheckKind = "isolation" | "auth" | "secret" | "privacy" | "fuzz";
 
 const file = () => {
   const dir = process.env[SECURITY_RESULTS_VARIABLE];
