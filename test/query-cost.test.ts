@@ -4,6 +4,7 @@ import { Kind, parse } from "graphql";
 import { describe, expect, it } from "vitest";
 
 import { CHECK_READS_REQUESTED_COST } from "~/bulk/bulk-run-reads.server";
+import { ORDER_LIST_PAGE_SIZE } from "~/shopify/order-list";
 import { UNFULFILLED_ORDERS_MAX_PAGE_SIZE } from "~/shopify/orders";
 import { LOCATIONS_PAGE_SIZE } from "~/shopify/shop";
 
@@ -22,6 +23,8 @@ const COST_BUDGET = 500;
 const WORST_CASE_VARIABLES: Record<string, Record<string, unknown>> = {
   UnfulfilledOrdersForLabels: { first: UNFULFILLED_ORDERS_MAX_PAGE_SIZE },
   ShopAndLocationsForLabels: { locationsFirst: LOCATIONS_PAGE_SIZE },
+  // Sized to the page's international orders, a page of them at most.
+  OrderListCustomsFacts: { first: ORDER_LIST_PAGE_SIZE },
 };
 
 const schema = loadAdminSchema();
