@@ -1,7 +1,8 @@
+import type { Frame } from "playwright-core";
 import { describe, expect, it } from "vitest";
 
 import { openGuardedPage } from "./support/browser";
-import { openApp, withDemoBrowser } from "./support/demo";
+import { demo, openApp, withDemoBrowser } from "./support/demo";
 import { checkScreen, see } from "./support/label-flow";
 
 const browser = withDemoBrowser();
@@ -53,4 +54,138 @@ describe("the Orders list's selection across pages", () => {
     guarded.assertClean();
     await guarded.close();
   });
+});
+
+/** Places an order in the emulated store, as a checkout does (the app hears of it by webhook). */
+async function placeOrder(kind: "domestic" | "problem") {
+  const response = await fetch(`${demo().shopifyUrl}/__emulator/orders`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ kind }),
+  });
+  if (response.status !== 201) throw new Error(`placing an order failed: ${response.status}`);
+  return ((await response.json()) as { order: { name: string; fulfillmentOrders: { id: string }[] } }).order;
+}
+
+/** Types an order number into the Orders list's search (opening the search field first if folded). */
+async function searchOrders(frame: Frame, name: string): Promise<void> {
+  const field = frame.getByPlaceholder("Search by order number, e.g. #1001");
+  if (!(await field.isVisible())) {
+    await frame
+      .getByRole("button", { name: /search/i })
+      .first()
+      .click();
+  }
+  await field.fill(name);
+}
+
+/** The number a Home tile shows, read from the tile whose link is `title`. */
+async function tileCount(frame: Frame, title: string): Promise<number> {
+  const tile = frame
+    .locator("div")
+    .filter({ has: frame.getByRole("link", { name: title, exact: true }) })
+    .last();
+  const text = await tile.innerText();
+  return Number(/\n\s*(\d+)\s*\n/.exec(`${text}\n`)?.[1] ?? Number.NaN);
+}
+
+describe("one truth on the Orders list, its tabs and Home's tiles", () => {
+  it("blocks what the order page cannot buy, counts alike, fills its tabs, and opens from each tile what it counts", async () => {
+    const guarded = await openGuardedPage(browser(), "orders-one-truth");
+    // A draft held by Shopify, a draft to buy, and an order automatic drafting could not draft.
+    const held = await placeOrder("domestic");
+    await placeOrder("domestic");
+    await placeOrder("problem");
+    let frame = await openApp(guarded.page, "/app");
+    await expect
+      .poll(
+        async () => {
+          frame = await openApp(guarded.page, "/app");
+          return [await tileCount(frame, "Drafts to buy"), await tileCount(frame, "Problems")];
+        },
+        { timeout: RUN_TIMEOUT_MS, interval: 2_000 },
+      )
+      .toEqual([2, 1]);
+    const hold = await fetch(
+      `${demo().shopifyUrl}/__emulator/fulfillment-orders/${held.fulfillmentOrders[0]?.id.split("/").pop()}/hold`,
+      {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ reason: "OTHER" }),
+      },
+    );
+    expect(hold.ok).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          frame = await openApp(guarded.page, "/app");
+          return [await tileCount(frame, "Drafts to buy"), await tileCount(frame, "On hold")];
+        },
+        { timeout: RUN_TIMEOUT_MS, interval: 2_000 },
+      )
+      .toEqual([1, 1]);
+
+    // Each tile opens the tab of exactly the orders it counts, and the tab's badge says the same.
+    for (const [title, tab, tabName] of [
+      ["Drafts to buy", "drafts", "Drafts"],
+      ["On hold", "on_hold", "On hold"],
+      ["Problems", "problems", "Problems"],
+    ] as const) {
+      const home = await openApp(guarded.page, "/app");
+      const count = await tileCount(home, title);
+      await home.getByRole("link", { name: title, exact: true }).click();
+      await see(home.getByRole("heading", { name: "Orders", level: 1 }));
+      expect(new URL(home.url()).searchParams.get("tab"), title).toBe(tab);
+      await home.waitForLoadState("networkidle");
+      expect(await home.locator("tbody tr").count(), title).toBe(count);
+      expect(await home.getByRole("tab", { name: new RegExp(`^${tabName}\\s*${count}`) }).count(), tabName).toBe(1);
+      if (tab === "problems") await checkScreen(guarded, home, "orders-problems-tab");
+    }
+
+    // An export declaration (AES ITN) and duties paid at checkout (DDP): the list blocks them,
+    // with the count the order page states, never a harmless "Check customs".
+    for (const name of ["#1011", "#1020"]) {
+      const orders = await openApp(guarded.page, "/app/orders");
+      await searchOrders(orders, name);
+      const row = orders.locator("tbody tr").filter({ has: orders.getByRole("link", { name, exact: true }) });
+      await see(row);
+      const badge = (await see(row.getByText(/^\d+ to fix/))).innerText();
+      const fix = Number(/^(\d+)/.exec(await badge)?.[1]);
+      expect(await row.getByText("Check customs").count(), name).toBe(0);
+      await row.getByRole("link", { name, exact: true }).click();
+      await see(orders.getByRole("heading", { name: `Order ${name}` }));
+      await see(
+        orders.getByText(
+          new RegExp(`^${fix} ${fix === 1 ? "detail needs" : "details need"} fixing before this label can be bought`),
+        ),
+      );
+    }
+
+    // Needs label: a full first page, and never "Try the next page".
+    const needs = await openApp(guarded.page, "/app/orders?tab=needs_label");
+    await see(needs.locator("tbody tr").first());
+    expect(await needs.locator("tbody tr").count()).toBe(20);
+    expect(await needs.getByText(/Try the next page/).count()).toBe(0);
+    await checkScreen(guarded, needs, "orders-needs-label");
+
+    // A customer's return request: its own tab, found by its number, and open on its order page.
+    const returns = (await (await fetch(`${demo().shopifyUrl}/__emulator/returns`)).json()) as {
+      returns: { orderName: string; status: string; name: string }[];
+    };
+    const requested = returns.returns.find((r) => r.status === "REQUESTED");
+    if (!requested) throw new Error("the demo store has no requested return");
+    const tab = await openApp(guarded.page, "/app/orders?tab=returns");
+    await see(tab.getByRole("link", { name: requested.orderName, exact: true }));
+    await checkScreen(guarded, tab, "orders-return-requested");
+    const search = await openApp(guarded.page, "/app/orders");
+    await searchOrders(search, requested.orderName);
+    const found = search.locator("tbody tr").filter({ has: search.getByRole("link", { name: requested.orderName }) });
+    await see(found.getByText("Return requested"));
+    await found.getByRole("link", { name: requested.orderName, exact: true }).click();
+    const section = search.getByRole("region", { name: `Return ${requested.name}` });
+    await see(section.getByText("Requested by the customer"));
+
+    guarded.assertClean();
+    await guarded.close();
+  }, 300_000);
 });

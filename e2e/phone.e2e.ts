@@ -19,11 +19,33 @@ describe("on a phone", () => {
     expect(scrollWidth).toBeLessThanOrEqual(frameWidth);
     // Each order's label state and problems sit inside the screen, under its number.
     const order = frame.locator("li").filter({ has: frame.getByRole("link", { name: "#1001" }) });
-    for (const text of [/^(No label|Draft|On hold|Bought)$/, /^(Ready|Check customs|\d+ to (fix|check).*)$/]) {
+    for (const text of [/^(No label|Draft|On hold|Bought)$/, /^(Ready|\d+ to (fix|check).*)$/]) {
       const box = await order.getByText(text).first().boundingBox();
       expect(box && box.x + box.width, String(text)).toBeLessThanOrEqual(frameWidth);
     }
     await checkScreen(guarded, frame, "orders-on-a-phone");
+
+    // The tabs scroll sideways in their own strip instead of being cut off at the screen's edge:
+    // the last one can be scrolled to, inside the screen, and opened.
+    const last = frame.getByRole("tab", { name: /^Return requested/ });
+    const strip = await last.evaluate((tab) => {
+      let box: HTMLElement | null = tab.parentElement;
+      while (box && box.scrollWidth <= box.clientWidth) box = box.parentElement;
+      return box
+        ? { scrollWidth: box.scrollWidth, clientWidth: box.clientWidth, overflowX: getComputedStyle(box).overflowX }
+        : null;
+    });
+    expect(strip, "the tabs have a strip that scrolls").not.toBeNull();
+    expect(["auto", "scroll"]).toContain(strip?.overflowX);
+    await last.scrollIntoViewIfNeeded();
+    const tabBox = await last.boundingBox();
+    expect(tabBox && tabBox.x >= 0 && tabBox.x + tabBox.width <= frameWidth + 1, "the last tab is on the screen").toBe(
+      true,
+    );
+    await last.click();
+    await frame.waitForURL(/tab=returns/);
+    await see(frame.getByRole("link", { name: /^#\d+$/ }).first());
+    await checkScreen(guarded, frame, "orders-tabs-on-a-phone");
 
     guarded.assertClean();
     await guarded.close();

@@ -4,6 +4,7 @@ import { Kind, parse } from "graphql";
 import { describe, expect, it } from "vitest";
 
 import { CHECK_READS_REQUESTED_COST } from "~/bulk/bulk-run-reads.server";
+import { ORDER_LIST_PAGE_SIZE } from "~/shopify/order-list";
 import { LOCATIONS_PAGE_SIZE } from "~/shopify/shop";
 
 import { calculateRequestedQueryCost, SINGLE_QUERY_MAX_COST } from "../emulator/shopify/query-cost";
@@ -20,6 +21,8 @@ const COST_BUDGET = 500;
 // The largest value the app sends for each page-size variable (the adapters clamp to these).
 const WORST_CASE_VARIABLES: Record<string, Record<string, unknown>> = {
   ShopAndLocationsForLabels: { locationsFirst: LOCATIONS_PAGE_SIZE },
+  // Sized to the page's international orders, a page of them at most.
+  OrderListCustomsFacts: { first: ORDER_LIST_PAGE_SIZE },
 };
 
 const schema = loadAdminSchema();

@@ -32,7 +32,8 @@ function describeTiles(attention: AttentionCounts): Tile[] {
     {
       title: "On hold",
       count: String(attention.onHold),
-      url: "/app/orders?tab=drafts",
+      // Its own tab: the Drafts tab leaves held drafts out (they cannot be bought meanwhile).
+      url: "/app/orders?tab=on_hold",
       hint: "Drafts waiting for Shopify to release a hold",
     },
     {

@@ -25,12 +25,17 @@ const STATUS: Record<LabelListItem["status"], { label: string; tone: Tone }> = {
   voided: { label: "Discarded", tone: undefined },
 };
 
-/** The row's badge: a voided label that was bought reads "Refunded", a discarded draft "Discarded". */
-function statusOf(item: LabelListItem): { label: string; tone: Tone } {
+/**
+ * The row's badge: a voided label that was bought reads "Refunded", a discarded draft "Discarded".
+ * A return label reads as a return (ADR 23): it fulfils nothing, Shopify holds it on the return.
+ */
+export function statusOf(item: Pick<LabelListItem, "status" | "kind" | "refund">): { label: string; tone: Tone } {
   if (item.status === "voided" && item.refund?.status === "refunded") return { label: "Refunded", tone: "success" };
   if (item.refund?.status === "requesting" && (item.status === "purchased" || item.status === "fulfilled")) {
     return { label: "Voiding…", tone: "attention" };
   }
+  if (item.kind === "return" && item.status === "purchased") return { label: "Return label", tone: "success" };
+  if (item.kind === "return" && item.status === "fulfilled") return { label: "Attached to return", tone: "success" };
   return STATUS[item.status];
 }
 

@@ -56,6 +56,8 @@ const row = (n: number): OrderRow => ({
   weightGrams: 500,
   label: { progress: "none", count: 0 },
   problems: { blocking: 0, warnings: 0, messages: [], unchecked: null },
+  shipped: false,
+  returnRequested: false,
   attention: [],
 });
 // Two pages of 20, as the app pages them.
@@ -75,7 +77,6 @@ function OrdersRoute() {
     <OrderList
       tab="all"
       search=""
-      filteredOnPage={false}
       rows={PAGES[index] ?? []}
       pageInfo={{
         hasNextPage: index === 0,

@@ -23,6 +23,7 @@ import type { BulkChoice } from "~/bulk/bulk-choice";
 import { MAX_BULK_RUN_ORDERS } from "~/bulk/run-limits";
 import { LABEL_PROGRESS_TEXT, type LabelProgress } from "~/labels/label-state";
 import type { OrderListTab, OrderRow } from "~/screens/order-list.server";
+import type { OrderTabCounts } from "~/screens/order-tabs.server";
 
 import { BulkServicesModal } from "./bulk-services-modal";
 import { ByWidth } from "./by-width";
@@ -54,7 +55,8 @@ export type OrderListProps = {
   search: string;
   rows: OrderRow[];
   pageInfo: SerializedPageInfo;
-  filteredOnPage: boolean;
+  /** How many orders the app's own tabs hold (their badges), as Home's tiles count them. */
+  counts?: OrderTabCounts;
   /** Set while a bulk run spends the store's rate limit and the orders are an earlier read. */
   shopifyAgeSeconds?: number | null;
   /**
@@ -71,13 +73,32 @@ const FILTER_BAR_HEIGHT = "3.0625rem";
 // The Orders list's path: /app itself is the home (app._index.tsx).
 export const ORDERS_PATH = "/app/orders";
 
-const TABS: { id: OrderListTab; content: string }[] = [
+const TABS: { id: OrderListTab; content: string; count?: keyof OrderTabCounts }[] = [
   { id: "all", content: "Awaiting shipment" },
   { id: "needs_label", content: "Needs label" },
-  { id: "drafts", content: "Drafts" },
+  { id: "drafts", content: "Drafts", count: "drafts" },
+  { id: "on_hold", content: "On hold", count: "onHold" },
   { id: "bought", content: "Bought" },
-  { id: "problems", content: "Problems" },
+  { id: "problems", content: "Problems", count: "problems" },
+  { id: "returns", content: "Return requested" },
 ];
+
+/** What an empty tab says: what would show there, never "try the next page" (tabs filter before they page). */
+const EMPTY_TAB: Record<OrderListTab, { heading: string; text: string }> = {
+  all: { heading: "Nothing to ship", text: "Orders awaiting shipment appear here as they come in." },
+  needs_label: { heading: "Nothing to label", text: "Every order awaiting shipment has a label." },
+  drafts: { heading: "No drafts", text: "No draft labels. Open an order and choose a rate to create one." },
+  on_hold: { heading: "Nothing on hold", text: "No draft waits for Shopify to release a hold." },
+  bought: { heading: "Nothing bought", text: "No labels bought yet." },
+  problems: {
+    heading: "No problems",
+    text: "No order changed after its label was bought, and automatic drafting drafted every order.",
+  },
+  returns: {
+    heading: "No return requests",
+    text: "Returns your customers ask for from their accounts appear here.",
+  },
+};
 
 const PROGRESS_TONE: Record<LabelProgress, "info" | "success" | "attention" | "critical" | undefined> = {
   none: undefined,
@@ -108,7 +129,22 @@ function OrderLink({ row }: { row: OrderRow }) {
 
 const formatOrderDate = (iso: string) => new Date(iso).toLocaleDateString("en-US", { dateStyle: "medium" });
 
+/** Where the order's label stands; an order Shopify shows fulfilled without one of ours was shipped. */
+function LabelBadge({ row }: { row: OrderRow }) {
+  if (row.shipped && row.label.progress === "none") return <Badge tone="success">Shipped</Badge>;
+  return <Badge tone={PROGRESS_TONE[row.label.progress]}>{LABEL_PROGRESS_TEXT[row.label.progress]}</Badge>;
+}
+
 function ProblemsCell({ row }: { row: OrderRow }) {
+  if (row.returnRequested) {
+    // Shipped, and the customer asks to send it back: the order page approves or declines it.
+    return (
+      <BlockStack gap="100" inlineAlign="start">
+        <Badge tone="attention">Return requested</Badge>
+        {row.attention.length === 0 ? null : <ProblemsCell row={{ ...row, returnRequested: false }} />}
+      </BlockStack>
+    );
+  }
   if (row.attention.length === 0) return <ProblemsBadge problems={row.problems} />;
   // Spelled out, not only in a tooltip: this is what the merchant has to act on.
   return (
@@ -134,11 +170,12 @@ function ProblemsBadge({ problems }: { problems: OrderRow["problems"] }) {
       </Text>
     );
   const unchecked = problems.unchecked ? ` ${problems.unchecked.why}` : "";
-  // Never "Ready" (nor only "to check") for what the list could not judge: the order page may block it.
+  // Never "Ready" (nor only "to check") for what the list could not judge: the order page may block
+  // it. Only a shipment with nothing blocking so far reads so; a blocker always says "to fix".
   if (problems.blocking === 0 && problems.unchecked) {
     return (
       <Tooltip content={`${problems.messages.join(" ")}${unchecked}`}>
-        <Badge tone="info">{problems.unchecked.badge}</Badge>
+        <Badge tone="attention">{problems.unchecked.badge}</Badge>
       </Tooltip>
     );
   }
@@ -159,7 +196,7 @@ export function OrderList({
   search,
   rows,
   pageInfo,
-  filteredOnPage,
+  counts,
   shopifyAgeSeconds = null,
   selection,
   onSelectionChange,
@@ -304,16 +341,12 @@ export function OrderList({
     <Box paddingBlock="1000" paddingInline="400">
       <BlockStack gap="200" inlineAlign="center">
         <Text as="p" variant="headingMd" alignment="center">
-          {search ? `No orders match "${search}"` : "Nothing to ship"}
+          {search ? `No orders match "${search}"` : EMPTY_TAB[tab].heading}
         </Text>
         <Text as="p" tone="subdued" alignment="center">
-          {tab === "drafts"
-            ? "No draft labels. Open an order and choose a rate to create one."
-            : tab === "bought"
-              ? "No labels bought yet."
-              : filteredOnPage
-                ? "No orders on this page match this tab. Try the next page."
-                : "Orders awaiting shipment appear here as they come in."}
+          {search
+            ? "Search by order number (e.g. #1001) finds orders awaiting shipment and orders with a return request."
+            : EMPTY_TAB[tab].text}
         </Text>
       </BlockStack>
     </Box>
@@ -325,7 +358,11 @@ export function OrderList({
           then, and the list under it moved down by its height at every load (issue 25). */}
       <div style={{ minHeight: FILTER_BAR_HEIGHT }}>
         <IndexFilters
-          tabs={TABS.map((t) => ({ id: t.id, content: t.content }))}
+          tabs={TABS.map((t) => ({
+            id: t.id,
+            content: t.content,
+            ...(t.count && counts ? { badge: String(counts[t.count]) } : {}),
+          }))}
           selected={Math.max(
             0,
             TABS.findIndex((t) => t.id === tab),
@@ -454,13 +491,6 @@ export function OrderList({
             </Text>
           </div>
         ) : null}
-        {filteredOnPage && rows.length > 0 ? (
-          <div style={{ padding: "8px 16px" }}>
-            <Text as="p" tone="subdued">
-              Showing the orders on this page that match; use the arrows for more.
-            </Text>
-          </div>
-        ) : null}
         <IndexTable
           condensed={condensed}
           resourceName={{ singular: "order", plural: "orders" }}
@@ -525,9 +555,7 @@ export function OrderList({
                           {`${row.items} ${row.items === 1 ? "item" : "items"} · ${formatWeight(row.weightGrams)}`}
                         </Text>
                         <InlineStack gap="200" blockAlign="start" wrap>
-                          <Badge tone={PROGRESS_TONE[row.label.progress]}>
-                            {LABEL_PROGRESS_TEXT[row.label.progress]}
-                          </Badge>
+                          <LabelBadge row={row} />
                           <ProblemsCell row={row} />
                         </InlineStack>
                       </BlockStack>
@@ -554,7 +582,7 @@ export function OrderList({
                   </IndexTable.Cell>
                   <IndexTable.Cell>
                     <BlockStack inlineAlign="start">
-                      <Badge tone={PROGRESS_TONE[row.label.progress]}>{LABEL_PROGRESS_TEXT[row.label.progress]}</Badge>
+                      <LabelBadge row={row} />
                     </BlockStack>
                   </IndexTable.Cell>
                   <IndexTable.Cell>

@@ -128,7 +128,6 @@ describe("order screens render on the server", () => {
       <OrderList
         tab="all"
         search=""
-        filteredOnPage={false}
         selection={EMPTY_SELECTION}
         onSelectionChange={() => {}}
         pageInfo={{ hasNextPage: true, hasPreviousPage: false, startCursor: "a", endCursor: "b" }}
@@ -149,6 +148,8 @@ describe("order screens render on the server", () => {
               messages: ["Brazil requires the recipient's CPF."],
               unchecked: null,
             },
+            shipped: false,
+            returnRequested: false,
             attention: [],
           },
           {
@@ -162,6 +163,8 @@ describe("order screens render on the server", () => {
             weightGrams: 300,
             label: { progress: "bought", count: 1 },
             problems: null,
+            shipped: false,
+            returnRequested: false,
             attention: [
               "The order was cancelled after its label was bought. Void the label with the carrier, or ship it anyway.",
             ],
@@ -182,7 +185,6 @@ describe("order screens render on the server", () => {
       <OrderList
         tab="all"
         search=""
-        filteredOnPage={false}
         shopifyAgeSeconds={40}
         selection={EMPTY_SELECTION}
         onSelectionChange={() => {}}
@@ -199,6 +201,8 @@ describe("order screens render on the server", () => {
             weightGrams: 300,
             label: { progress: "bought", count: 1 },
             problems: null,
+            shipped: false,
+            returnRequested: false,
             attention: [],
           },
         ]}
@@ -208,12 +212,46 @@ describe("order screens render on the server", () => {
     expect(html).toContain("Label statuses are up to date.");
   });
 
+  it("shows a customer's return request on a shipped order's row, and never a blue hint for a blocker", () => {
+    const html = render(
+      <OrderList
+        tab="returns"
+        search=""
+        selection={EMPTY_SELECTION}
+        onSelectionChange={() => {}}
+        pageInfo={{ hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null }}
+        counts={{ drafts: 2, onHold: 1, problems: 3 }}
+        rows={[
+          {
+            orderGid: "gid://shopify/Order/996",
+            orderId: "996",
+            name: "#996",
+            createdAt: "2026-11-01T10:00:00Z",
+            customer: "Ana Souza",
+            destination: "Austin, TX, US",
+            items: 0,
+            weightGrams: 300,
+            label: { progress: "none", count: 0 },
+            problems: null,
+            shipped: true,
+            returnRequested: true,
+            attention: [],
+          },
+        ]}
+      />,
+    );
+    expect(html).toContain("#996");
+    expect(html).toContain("Return requested");
+    expect(html).toContain("Shipped");
+    expect(html).not.toContain("No label");
+    expect(html).not.toContain("Check customs");
+  });
+
   it("renders the Orders empty state", () => {
     const html = render(
       <OrderList
         tab="all"
         search=""
-        filteredOnPage={false}
         selection={EMPTY_SELECTION}
         onSelectionChange={() => {}}
         pageInfo={{ hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null }}

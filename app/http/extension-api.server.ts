@@ -9,6 +9,7 @@ import { buyLabel } from "~/shipments/buy-label.server";
 import { checkForDraft, checkShipment, quoteRequestOf, type ShipmentCheck } from "~/shipments/check-shipment";
 import { draftShipment, quoteShipment } from "~/shipments/draft-shipment.server";
 import { type LoadedShipment, loadOrder, loadShopContext, shipmentOf } from "~/shipments/load-shipment.server";
+import { countProblems } from "~/shipments/problem-count";
 import type { ShippingClient } from "~/shipping/client.server";
 import type { LabelRequestInput, PreflightProblem } from "~/shipping/preflight";
 import { type Rate } from "~/shipping/schemas";
@@ -218,11 +219,13 @@ function sectionFor(sections: readonly Section[], orderGid: OrderGid, fulfillmen
 
 function refuseBlocked(section: Section) {
   const problems = section.check.problems.filter((p) => p.severity === "blocking");
+  // Counted by field, as the order page and the Orders list count them (problem-count.ts).
+  const { blocking } = countProblems(problems);
   return labelError(
     "PREFLIGHT_BLOCKED",
-    problems.length === 1
+    blocking === 1
       ? "This shipment has a problem to fix before it can be labelled."
-      : `This shipment has ${problems.length} problems to fix before it can be labelled.`,
+      : `This shipment has ${blocking} problems to fix before it can be labelled.`,
     `extension: ${section.shipment.fulfillmentOrder.id} blocked by the check`,
     { problems },
   );

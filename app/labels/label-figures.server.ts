@@ -48,23 +48,66 @@ const HOLDS_A_SHIPMENT: LabelStatus[] = [...ON_THE_WAY, "fulfilled"];
 /** The shop's labels whose shipment is not in Shopify as fulfilled yet: drafts, buying, bought. */
 export async function listLabelsOnTheWay(db: PrismaClient, shop: string) {
   return db.label.findMany({
-    where: { shop, status: { in: ON_THE_WAY } },
+    where: { shop, status: { in: ON_THE_WAY }, kind: "outbound" },
     select: { orderGid: true, status: true, attention: true },
   });
 }
 
-/** The orders with a label flagged for one of these reasons (LABEL_ATTENTIONS). */
+/** The orders with a label flagged for one of these reasons (LABEL_ATTENTIONS), most recently flagged first. */
 export async function listOrdersWithAttention(
   db: PrismaClient,
   shop: string,
   reasons: readonly string[],
-): Promise<string[]> {
+  options: { orderName?: string } = {},
+): Promise<{ orderGid: string; at: Date }[]> {
   const rows = await db.label.findMany({
-    where: { shop, attention: { in: [...reasons] } },
-    select: { orderGid: true },
-    distinct: ["orderGid"],
+    where: {
+      shop,
+      attention: { in: [...reasons] },
+      // A voided label's flag is settled with it.
+      status: { in: HOLDS_A_SHIPMENT },
+      ...(options.orderName ? { orderName: options.orderName } : {}),
+    },
+    select: { orderGid: true, attentionAt: true, updatedAt: true },
+    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
   });
-  return rows.map((row) => row.orderGid);
+  const seen = new Map<string, Date>();
+  for (const row of rows) if (!seen.has(row.orderGid)) seen.set(row.orderGid, row.attentionAt ?? row.updatedAt);
+  return [...seen].map(([orderGid, at]) => ({ orderGid, at }));
+}
+
+/** The Orders list's tabs that the app's own labels make, and the Home tiles counting them. */
+export type LabelTab = "drafts" | "on_hold" | "bought";
+
+/**
+ * The one definition of what each label tab holds (the tab lists these orders, Home's tile counts
+ * them): orders with an outbound draft to buy (Drafts), a draft whose shipment Shopify holds (On
+ * hold: it cannot be bought meanwhile), or a label bought (Bought). Newest change first.
+ */
+export async function listOrdersInLabelTab(
+  db: PrismaClient,
+  shop: string,
+  tab: LabelTab,
+  options: { orderName?: string } = {},
+): Promise<string[]> {
+  const statuses: LabelStatus[] = tab === "bought" ? ["purchasing", "purchased", "fulfilled"] : ["creating", "draft"];
+  const rows = await db.label.findMany({
+    where: {
+      shop,
+      kind: "outbound",
+      status: { in: statuses },
+      // A NULL attention is not "not on_hold" to SQL: said both ways.
+      ...(tab === "on_hold"
+        ? { attention: "on_hold" }
+        : tab === "drafts"
+          ? { OR: [{ attention: null }, { attention: { not: "on_hold" } }] }
+          : {}),
+      ...(options.orderName ? { orderName: options.orderName } : {}),
+    },
+    select: { orderGid: true },
+    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+  });
+  return [...new Set(rows.map((row) => row.orderGid))];
 }
 
 /** Which of these fulfillment orders hold an active label. */

@@ -188,6 +188,9 @@ describe("home page", () => {
     const text = html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
     expect(text).toContain("Needs attention now");
     expect(html).toContain('href="/app/orders?tab=drafts"');
+    // Held drafts have their own tab: the On hold tile opens it, not Drafts.
+    expect(html).toContain('href="/app/orders?tab=on_hold"');
+    expect(html).toContain('href="/app/orders?tab=problems"');
     expect(html).toContain('href="/app/orders?tab=needs_label"');
     expect(html).toContain('href="/app/labels?status=tracking_exception"');
     expect(html).toContain('href="/app/labels?status=write_back_failed"');

@@ -1,13 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 
 import { hasSpendingRun } from "~/bulk/bulk-runs.server";
-import {
-  findLabelledFulfillmentOrders,
-  type LabelSpend,
-  listLabelsOnTheWay,
-  listLabelSpend,
-  listOrdersWithAttention,
-} from "~/labels/label-figures.server";
+import { type LabelSpend, listLabelsOnTheWay, listLabelSpend } from "~/labels/label-figures.server";
 import { countLabelsNeeding } from "~/labels/label-needs.server";
 import type { AdminGraphqlClient, ShopifyError } from "~/shopify/admin-client";
 import { getNumericId } from "~/shopify/ids";
@@ -21,6 +15,7 @@ import { reportError } from "~/utils/error-report.server";
 import type { Result } from "~/utils/result";
 
 import { getMonthBounds } from "./activity.server";
+import { countOrderTabs } from "./order-tabs.server";
 
 // The home page's read model: what needs the merchant now (counts, each a link to the list that
 // shows them) and what happened (labels, spend and shipping margin this week and month, and the
@@ -282,16 +277,14 @@ export function getWindowStart(now: Date): Date {
 
 // ---------- Reading ----------
 
-const ATTENTION_AFTER_PURCHASE = ["order_cancelled", "address_changed", "shipment_closed"];
-
 export type AttentionCounts = {
   /** Orders awaiting shipment with no label yet; null when Shopify could not be asked. */
   needsLabel: { count: number; atLeast: boolean } | null;
-  /** Orders with a draft to buy (not held). */
+  /** Orders with a draft to buy (not held): the Orders list's Drafts tab. */
   drafts: number;
-  /** Orders with a label flagged after purchase, or a shipment automatic drafting could not draft. */
+  /** Orders with a label flagged after purchase, or a shipment automatic drafting could not draft: the Problems tab. */
   problems: number;
-  /** Orders whose draft waits for Shopify to release a hold. */
+  /** Orders whose draft waits for Shopify to release a hold: the On hold tab. */
   onHold: number;
   /** Bought labels with a parcel the carrier reports delayed. */
   trackingExceptions: number;
@@ -304,26 +297,15 @@ async function countAttention(
   shop: string,
   awaiting: Result<OrderCount, ShopifyError>,
 ): Promise<AttentionCounts> {
-  const [unshipped, flagged, blocked, trackingExceptions, failedWriteBacks] = await Promise.all([
+  const [unshipped, tabs, trackingExceptions, failedWriteBacks] = await Promise.all([
     listLabelsOnTheWay(db, shop),
-    listOrdersWithAttention(db, shop, ATTENTION_AFTER_PURCHASE),
-    db.autoDraftOutcome.findMany({
-      where: { shop, status: "blocked" },
-      select: { orderGid: true, fulfillmentOrderGid: true },
-    }),
+    // The Orders list's own tabs (order-tabs.server.ts): each tile counts the orders its tab lists.
+    countOrderTabs(db, shop),
     // The Labels list's own definitions (label-needs.server.ts): each tile counts the rows its link shows.
     countLabelsNeeding(db, shop, "tracking_exception"),
     countLabelsNeeding(db, shop, "write_back_failed"),
   ]);
-  const drafts = unshipped.filter((l) => l.status === "creating" || l.status === "draft");
   const ordersOf = (rows: readonly { orderGid: string }[]) => new Set(rows.map((r) => r.orderGid)).size;
-  // An outcome whose shipment has a label since is moot, as on the Orders list.
-  const labelledShipments = await findLabelledFulfillmentOrders(
-    db,
-    shop,
-    blocked.map((b) => b.fulfillmentOrderGid),
-  );
-  const stillBlocked = blocked.filter((b) => !labelledShipments.has(b.fulfillmentOrderGid));
   return {
     // Shopify's count of orders awaiting shipment less those with a label on the way (a draft, or
     // bought with the tracking not in Shopify yet): an order split into several shipments with
@@ -331,9 +313,9 @@ async function countAttention(
     needsLabel: awaiting.ok
       ? { count: Math.max(0, awaiting.value.count - ordersOf(unshipped)), atLeast: awaiting.value.atLeast }
       : null,
-    drafts: ordersOf(drafts.filter((l) => l.attention !== "on_hold")),
-    problems: new Set([...flagged, ...stillBlocked.map((b) => b.orderGid)]).size,
-    onHold: ordersOf(drafts.filter((l) => l.attention === "on_hold")),
+    drafts: tabs.drafts,
+    problems: tabs.problems,
+    onHold: tabs.onHold,
     trackingExceptions,
     failedWriteBacks,
   };

@@ -3,7 +3,14 @@ import { LRUCache } from "lru-cache";
 
 import { hasSpendingRun } from "~/bulk/bulk-runs.server";
 import type { AdminGraphqlClient, ShopifyError } from "~/shopify/admin-client";
-import { getOrderListPage, type ShopifyOrderListPage } from "~/shopify/order-list";
+import type { OrderGid } from "~/shopify/ids";
+import {
+  getOrderListCustomsFacts,
+  getOrderListPage,
+  type OrderListCustomsFacts,
+  type OrderListScope,
+  type ShopifyOrderListPage,
+} from "~/shopify/order-list";
 import { getShopAndLocations, type ShopifyShopAndLocations } from "~/shopify/shop";
 import { err, ok, type Result } from "~/utils/result";
 
@@ -31,7 +38,13 @@ export type OrderListShopifyReads = {
   ageSeconds: number;
 };
 
-export type OrderListReadInput = { after: string | null; before: string | null; search: string };
+export type OrderListReadInput = {
+  after: string | null;
+  before: string | null;
+  search: string;
+  /** Default: the orders awaiting shipment. */
+  scope?: OrderListScope;
+};
 
 export type OrderListReader = (
   deps: { db: PrismaClient; shop: string; admin: AdminGraphqlClient },
@@ -45,7 +58,7 @@ export function createOrderListReader(options: { now?: () => number; reuseMs?: n
   const kept = new LRUCache<string, Omit<OrderListShopifyReads, "reused" | "ageSeconds">>({ max: MAX_ENTRIES });
 
   return async (deps, input, { reuseDuringRuns }) => {
-    const key = JSON.stringify([deps.shop, input.search, input.after, input.before]);
+    const key = JSON.stringify([deps.shop, input.search, input.after, input.before, input.scope ?? null]);
     if (reuseDuringRuns) {
       const earlier = kept.get(key);
       if (earlier && now() - earlier.readAt <= reuseMs && (await hasSpendingRun(deps.db, deps.shop))) {
@@ -66,3 +79,33 @@ export function createOrderListReader(options: { now?: () => number; reuseMs?: n
 
 /** The web process's reader (one cache per process). */
 export const readOrderListFromShopify = createOrderListReader();
+
+export type CustomsFactsReader = (
+  deps: { shop: string; admin: AdminGraphqlClient },
+  orderGids: readonly OrderGid[],
+  options: { reuse: boolean },
+) => Promise<Result<Map<OrderGid, OrderListCustomsFacts>, ShopifyError>>;
+
+/**
+ * The prices and duties terms of a page's international orders (getOrderListCustomsFacts), kept
+ * like the page itself: when the page was an earlier read reused during a bulk run (`reuse`), so
+ * are these, for up to RUN_REUSE_MS; otherwise Shopify is asked.
+ */
+export function createCustomsFactsReader(options: { now?: () => number; reuseMs?: number } = {}): CustomsFactsReader {
+  const now = options.now ?? Date.now;
+  const reuseMs = options.reuseMs ?? RUN_REUSE_MS;
+  const kept = new LRUCache<string, { facts: Map<OrderGid, OrderListCustomsFacts>; readAt: number }>({
+    max: MAX_ENTRIES,
+  });
+  return async (deps, orderGids, { reuse }) => {
+    const key = JSON.stringify([deps.shop, [...orderGids].sort()]);
+    const earlier = reuse ? kept.get(key) : undefined;
+    if (earlier && now() - earlier.readAt <= reuseMs) return ok(earlier.facts);
+    const facts = await getOrderListCustomsFacts(deps.admin, orderGids);
+    if (facts.ok) kept.set(key, { facts: facts.value, readAt: now() });
+    return facts;
+  };
+}
+
+/** The web process's reader of customs facts (one cache per process). */
+export const readCustomsFactsFromShopify = createCustomsFactsReader();

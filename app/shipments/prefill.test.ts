@@ -136,6 +136,19 @@ describe("prefillLabelRequest on the seeded orders", () => {
     expect(codes(result.problems, "blocking")).toEqual([]);
   });
 
+  it("does not warn a US domestic order without a phone about international phone rules", async () => {
+    const { shopify } = createEmulators();
+    const record = shopify.findOrderByName("#1001");
+    if (!record?.shippingAddress) throw new Error("no seeded #1001");
+    record.phone = null;
+    record.shippingAddress.phone = null;
+    for (const fo of record.fulfillmentOrders) if (fo.destination) fo.destination.phone = null;
+    const { order, shop } = await loadSeededOrder(shopify, "#1001");
+    const result = prefillLabelRequest(order, DEFAULT_LABEL_SETTINGS, { shop: shop.shop, locations: shop.locations });
+    expect(result.request.to_address?.phone).toBeNull();
+    expect(result.problems.filter((p) => p.path.endsWith("phone") || /phone/i.test(p.message))).toEqual([]);
+  });
+
   it("makes a missing recipient phone on an international order a blocking problem", async () => {
     const result = await prefill("#1013");
     expect(result.request.to_address?.phone).toBeNull();

@@ -223,15 +223,8 @@ function buildFromAddress(
       ),
     );
   }
-  if (!phone) {
-    problems.push(
-      warning(
-        "from_address.phone",
-        "SENDER_PHONE_MISSING",
-        "Neither the location nor the shop has a phone number; international labels need one.",
-      ),
-    );
-  }
+  // A missing phone is for preflight's international phone rule to judge (prefillLabelRequest):
+  // a domestic label needs none, so a domestic order is not warned about it.
   return from;
 }
 
@@ -273,15 +266,6 @@ function buildToAddress(
         "to_address",
         "SHIP_TO_INCOMPLETE",
         "The order's shipping address is incomplete (or withheld by Shopify): enter the recipient's address.",
-      ),
-    );
-  }
-  if (!phone) {
-    problems.push(
-      warning(
-        "to_address.phone",
-        "RECIPIENT_PHONE_MISSING",
-        "Neither the shipping address nor the customer has a phone number; international labels need one. Ask the customer for it.",
       ),
     );
   }
@@ -356,12 +340,8 @@ export function prefillLabelRequest(
   const to = buildToAddress(order, fo, problems);
   const international = Boolean(from.country && to.country && from.country !== to.country);
   if (international) {
-    // Preflight's phone rule replaces the domestic "missing phone" warnings, so the prefilled
-    // form shows exactly what the purchase would be refused for.
-    for (let i = problems.length - 1; i >= 0; i--) {
-      const code = problems[i]?.code;
-      if (code === "SENDER_PHONE_MISSING" || code === "RECIPIENT_PHONE_MISSING") problems.splice(i, 1);
-    }
+    // Only an international label needs phones (preflight's rule, what the purchase would be
+    // refused for); a domestic one is never warned about them.
     for (const [key, address] of [
       ["from_address", from],
       ["to_address", to],

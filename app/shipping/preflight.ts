@@ -122,8 +122,6 @@ export type LabelFlowCode =
   // prefill: addresses and parcels
   | "SHIP_FROM_INCOMPLETE"
   | "SHIP_TO_INCOMPLETE"
-  | "SENDER_PHONE_MISSING"
-  | "RECIPIENT_PHONE_MISSING"
   | "WEIGHT_MISSING"
   | "MULTI_PIECE"
   | "ITEM_OVER_BOX_LIMIT"

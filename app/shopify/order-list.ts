@@ -2,6 +2,8 @@ import { z } from "zod";
 
 import type {
   OrderForListFragment,
+  OrderListCustomsFactsQuery,
+  OrderListCustomsFactsQueryVariables,
   OrdersForListAfterQuery,
   OrdersForListAfterQueryVariables,
   OrdersForListBeforeQuery,
@@ -12,15 +14,20 @@ import { ok, type Result } from "~/utils/result";
 import type { AdminGraphqlClient, ShopifyError, ShopifyProblem } from "./admin-client";
 import { runAdminGraphql } from "./admin-client";
 import { schemaFor } from "./document-schema";
-import type { LineItemGid, OrderGid } from "./ids";
-import { ORDERS_FOR_LIST_AFTER_QUERY, ORDERS_FOR_LIST_BEFORE_QUERY } from "./order-list.graphql";
-import { selectCustomsTaxId, toLocalizedFields, toMailingAddress } from "./order-mapping";
-import { LocalizedFieldSchema, MailingAddressSchema, UInt64Schema } from "./order-schemas";
+import { getNumericId, type LineItemGid, type OrderGid } from "./ids";
+import {
+  ORDER_LIST_CUSTOMS_FACTS_QUERY,
+  ORDERS_FOR_LIST_AFTER_QUERY,
+  ORDERS_FOR_LIST_BEFORE_QUERY,
+} from "./order-list.graphql";
+import { selectCustomsTaxId, toLocalizedFields, toMailingAddress, toMoneyBag } from "./order-mapping";
+import { LocalizedFieldSchema, MailingAddressSchema, MoneyBagSchema, UInt64Schema } from "./order-schemas";
 import {
   type CustomsTaxId,
   DEFAULT_UNFULFILLED_ORDERS_QUERY,
   type ShopifyLocalizedField,
   type ShopifyMailingAddress,
+  type ShopifyMoneyBag,
   type ShopifyWeight,
 } from "./orders";
 import { GidSchema, ns, RawWeightSchema, readWeight } from "./response-schemas";
@@ -53,6 +60,8 @@ export interface ShopifyOrderListItem {
   readonly email: string | null;
   readonly phone: string | null;
   readonly displayFulfillmentStatus: string;
+  /** Whether the customer asked for a return that waits for the merchant (Shopify's RETURN_REQUESTED). */
+  readonly returnRequested: boolean;
   readonly totalWeightGrams: number | null;
   readonly currencyCode: string;
   readonly shippingAddress: ShopifyMailingAddress | null;
@@ -66,6 +75,8 @@ export interface ShopifyOrderListItem {
 
 export interface ShopifyOrderListPage {
   readonly orders: readonly ShopifyOrderListItem[];
+  /** Each order's cursor, in the same order: a filtered page ends at the last order it shows. */
+  readonly cursors: readonly string[];
   readonly pageInfo: {
     readonly hasNextPage: boolean;
     readonly hasPreviousPage: boolean;
@@ -85,6 +96,7 @@ const OrderForListSchema = schemaFor<OrderForListFragment>()(
     email: ns,
     phone: ns,
     displayFulfillmentStatus: z.string(),
+    returnStatus: z.string(),
     totalWeight: UInt64Schema.nullish(),
     currencyCode: z.string(),
     shippingAddress: MailingAddressSchema.nullish(),
@@ -123,7 +135,7 @@ const OrdersForListDataSchema = schemaFor<OrdersForListAfterQuery | OrdersForLis
         startCursor: ns,
         endCursor: ns,
       }),
-      nodes: z.array(OrderForListSchema),
+      edges: z.array(z.object({ cursor: z.string(), node: OrderForListSchema })),
     }),
   }),
 );
@@ -146,6 +158,7 @@ function toListItem(o: OrderForListData, problems: ShopifyProblem[]): ShopifyOrd
     email: o.email,
     phone: o.phone,
     displayFulfillmentStatus: o.displayFulfillmentStatus,
+    returnRequested: o.returnStatus === "RETURN_REQUESTED",
     totalWeightGrams: grams !== null && Number.isFinite(grams) ? grams : null,
     currencyCode: o.currencyCode,
     shippingAddress,
@@ -168,21 +181,42 @@ function toListItem(o: OrderForListData, problems: ShopifyProblem[]): ShopifyOrd
   };
 }
 
-/** Shopify's search for "awaiting shipment", narrowed by an order name when the merchant searches. */
-export function buildOrderListQuery(search: string | null | undefined): string {
+/**
+ * Which orders a list page reads: those awaiting shipment, those whose customer asked for a
+ * return, or these orders by id (at most a page of them: the Problems tab, from the app's records).
+ */
+export type OrderListScope = "awaiting_shipment" | "return_requested" | { readonly ids: readonly OrderGid[] };
+
+/** Shopify's search for orders whose customer requested a return (Order.returnStatus). */
+export const RETURN_REQUESTED_ORDERS_QUERY = "return_status:return_requested";
+
+/** Shopify's search for the list's orders, narrowed by an order name when the merchant searches. */
+export function buildOrderListQuery(
+  search: string | null | undefined,
+  scope: OrderListScope = "awaiting_shipment",
+): string {
+  if (typeof scope === "object") {
+    const ids = scope.ids.slice(0, ORDER_LIST_PAGE_SIZE).flatMap((gid) => {
+      const id = getNumericId(gid);
+      return id ? [`id:${id}`] : [];
+    });
+    // No id is no order (an empty search would be every order).
+    return ids.length > 0 ? ids.join(" OR ") : "id:0";
+  }
   const name = search
     ?.trim()
     .replace(/^#/, "")
     .replace(/[^\w-]/g, "");
-  return name ? `${DEFAULT_UNFULFILLED_ORDERS_QUERY} name:${name}` : DEFAULT_UNFULFILLED_ORDERS_QUERY;
+  const base = scope === "return_requested" ? RETURN_REQUESTED_ORDERS_QUERY : DEFAULT_UNFULFILLED_ORDERS_QUERY;
+  return name ? `${base} name:${name}` : base;
 }
 
 /** A page of orders awaiting shipment, newest first; `before` reads the page before a cursor. */
 export async function getOrderListPage(
   admin: AdminGraphqlClient,
-  options: { after?: string | null; before?: string | null; search?: string | null },
+  options: { after?: string | null; before?: string | null; search?: string | null; scope?: OrderListScope },
 ): Promise<Result<ShopifyOrderListPage, ShopifyError>> {
-  const query = buildOrderListQuery(options.search);
+  const query = buildOrderListQuery(options.search, options.scope);
   const backwards = Boolean(options.before);
   const result = await runAdminGraphql(admin, {
     operation: backwards ? "OrdersForListBefore" : "OrdersForListAfter",
@@ -194,6 +228,79 @@ export async function getOrderListPage(
   });
   if (!result.ok) return result;
   const problems: ShopifyProblem[] = [...result.value.problems];
-  const { nodes, pageInfo } = result.value.data.orders;
-  return ok({ orders: nodes.map((o) => toListItem(o, problems)), pageInfo, problems });
+  const { edges, pageInfo } = result.value.data.orders;
+  return ok({
+    orders: edges.map((e) => toListItem(e.node, problems)),
+    cursors: edges.map((e) => e.cursor),
+    pageInfo,
+    problems,
+  });
+}
+
+// ---------- What the short read leaves out, for international orders ----------
+
+const OrderListCustomsFactsSchema = schemaFor<OrderListCustomsFactsQuery>()(
+  z.object({
+    orders: z.object({
+      nodes: z.array(
+        z.object({
+          id: GidSchema<OrderGid>("Order"),
+          lineItems: z.object({
+            nodes: z.array(
+              z.object({
+                id: GidSchema<LineItemGid>("LineItem"),
+                discountedUnitPriceAfterAllDiscountsSet: MoneyBagSchema,
+              }),
+            ),
+          }),
+          fulfillmentOrders: z.object({
+            nodes: z.array(
+              z.object({ status: z.string(), internationalDuties: z.object({ incoterm: z.string() }).nullish() }),
+            ),
+          }),
+        }),
+      ),
+    }),
+  }),
+);
+
+/** What the customer paid per unit of each line read, and the open shipments' duties terms. */
+export type OrderListCustomsFacts = {
+  readonly paidUnitPrices: ReadonlyMap<LineItemGid, ShopifyMoneyBag>;
+  /** The duties terms of the order's open fulfillment orders (DDP, DAP), as Shopify states them. */
+  readonly incoterms: readonly string[];
+};
+
+/**
+ * One call for the orders of a list page that cross a border (ORDER_LIST_CUSTOMS_FACTS_QUERY):
+ * what the one judge needs beyond the short read to judge them as the order page does.
+ */
+export async function getOrderListCustomsFacts(
+  admin: AdminGraphqlClient,
+  orderGids: readonly OrderGid[],
+): Promise<Result<Map<OrderGid, OrderListCustomsFacts>, ShopifyError>> {
+  const facts = new Map<OrderGid, OrderListCustomsFacts>();
+  const ids = orderGids.slice(0, ORDER_LIST_PAGE_SIZE).flatMap((gid) => {
+    const id = getNumericId(gid);
+    return id ? [`id:${id}`] : [];
+  });
+  if (ids.length === 0) return ok(facts);
+  const result = await runAdminGraphql(admin, {
+    operation: "OrderListCustomsFacts",
+    document: ORDER_LIST_CUSTOMS_FACTS_QUERY,
+    variables: { query: ids.join(" OR "), first: ids.length } satisfies OrderListCustomsFactsQueryVariables,
+    schema: OrderListCustomsFactsSchema,
+  });
+  if (!result.ok) return result;
+  for (const node of result.value.data.orders.nodes) {
+    facts.set(node.id, {
+      paidUnitPrices: new Map(
+        node.lineItems.nodes.map((l) => [l.id, toMoneyBag(l.discountedUnitPriceAfterAllDiscountsSet)] as const),
+      ),
+      incoterms: node.fulfillmentOrders.nodes
+        .filter((fo) => fo.status !== "CLOSED" && fo.status !== "CANCELLED" && fo.status !== "INCOMPLETE")
+        .flatMap((fo) => (fo.internationalDuties ? [fo.internationalDuties.incoterm] : [])),
+    });
+  }
+  return ok(facts);
 }

@@ -33,7 +33,7 @@ const toWeightGrams = (value: string | null | undefined) => {
   return Number.isFinite(n) ? n : null;
 };
 
-function toMoneyBag(bag: MoneyBagData): ShopifyMoneyBag {
+export function toMoneyBag(bag: MoneyBagData): ShopifyMoneyBag {
   return { shop: bag.shopMoney, presentment: bag.presentmentMoney };
 }
 

@@ -27,7 +27,7 @@ type FulfillmentOrderNode = NonNullable<
 >["fulfillmentOrders"]["nodes"][number];
 
 const MoneySchema = z.object({ amount: z.string(), currencyCode: z.string() });
-const MoneyBagSchema = z.object({ shopMoney: MoneySchema, presentmentMoney: MoneySchema });
+export const MoneyBagSchema = z.object({ shopMoney: MoneySchema, presentmentMoney: MoneySchema });
 export type MoneyBagData = z.infer<typeof MoneyBagSchema>;
 
 // UnsignedInt64 arrives as a string; a number is tolerated.

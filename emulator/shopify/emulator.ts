@@ -430,6 +430,7 @@ const COMPUTED: Record<string, Record<string, Computed>> = {
     // No shipping refunds or discounts are modelled: the current price is what the line charged.
     currentShippingPriceSet: (o) => shippingPriceOf(o as unknown as OrderRecord),
     returns: (o) => (o as unknown as OrderRecord).returns ?? [],
+    returnStatus: (o) => computeReturnStatus(o as unknown as OrderRecord),
     fulfillmentOrders: (o, args) =>
       (o as unknown as OrderRecord).fulfillmentOrders.filter(
         (fo) => args.displayable !== true || !fo.hiddenFromMerchant,
@@ -581,6 +582,19 @@ function indexNodes(state: ShopifyEmulatorState): Map<string, Rec> {
   return index;
 }
 
+/**
+ * Order.returnStatus, Shopify's one status over an order's returns, the most pressing first: a
+ * request waiting for the merchant, then a return under way, then one completed (declined and
+ * cancelled returns count as none).
+ */
+function computeReturnStatus(order: OrderRecord): string {
+  const statuses = new Set((order.returns ?? []).map((r) => r.status));
+  if (statuses.has("REQUESTED")) return "RETURN_REQUESTED";
+  if (statuses.has("OPEN")) return "IN_PROGRESS";
+  if (statuses.has("CLOSED")) return "RETURNED";
+  return "NO_RETURN";
+}
+
 // A small subset of Shopify's order search syntax: the terms the app sends, joined by spaces or OR. Unknown terms are
 // ignored (Shopify also ignores unknown search fields rather than failing). The query is read
 // once into one test per term, then run against every order of the store.
@@ -640,6 +654,9 @@ function compileOrderTerm(key: string, value: string, factsOf: SearchFactsOf): O
     }
     case "id":
       return (order) => order.id.endsWith(`/${value}`);
+    case "return_status":
+      // Shopify's OrderReturnStatus, lower case: return_requested, in_progress, returned, no_return…
+      return (order) => computeReturnStatus(order).toLowerCase() === value;
     default:
       return undefined;
   }

@@ -66,21 +66,3 @@ export function mergeProblems(
   }
   return merged;
 }
-
-/** Problems grouped by the field they are about, blocking fields first: what the summary counts and lists. */
-export function groupByField(
-  problems: readonly KnownPreflightProblem[],
-): { path: string; severity: "blocking" | "warning"; problems: KnownPreflightProblem[] }[] {
-  const groups = new Map<string, KnownPreflightProblem[]>();
-  for (const p of problems) {
-    if (p.severity === "info") continue;
-    groups.set(p.path, [...(groups.get(p.path) ?? []), p]);
-  }
-  return [...groups.entries()]
-    .map(([path, list]) => ({
-      path,
-      severity: list.some((p) => p.severity === "blocking") ? ("blocking" as const) : ("warning" as const),
-      problems: list,
-    }))
-    .sort((a, b) => (a.severity === b.severity ? 0 : a.severity === "blocking" ? -1 : 1));
-}

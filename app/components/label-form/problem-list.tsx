@@ -1,8 +1,7 @@
 import { Banner, BlockStack, Button, InlineStack, Link, List, Text } from "@shopify/polaris";
 
+import { groupByField } from "~/shipments/problem-count";
 import type { KnownPreflightProblem } from "~/shipping/preflight";
-
-import { groupByField } from "./field-links";
 
 // Preflight problems in the merchant's terms: a summary banner for the whole label, and the
 // text shown under one field (blocking as its error, warnings and suggestions as help).
