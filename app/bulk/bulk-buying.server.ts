@@ -133,7 +133,8 @@ export type BulkBuyDeps = {
   db: PrismaClient;
   shop: string;
   admin: AdminGraphqlClient;
-  shipping: Pick<ShippingClient, "purchaseLabel" | "getLabel">;
+  /** With `voidLabel`, a label bought for a held order is voided at once when Settings asks. */
+  shipping: Pick<ShippingClient, "purchaseLabel" | "getLabel"> & Partial<Pick<ShippingClient, "voidLabel">>;
 };
 
 // The service says no more labels can be bought with this account now: every other item would
@@ -219,9 +220,12 @@ export async function buyBulkRunItem(
     where: { id: item.id },
     data: {
       status: "bought",
-      message: bought.value.writeBackError
-        ? "Bought. Tracking is not in Shopify yet: it is sent again automatically, or from the order page."
-        : null,
+      message: !bought.value.writeBackError
+        ? null
+        : // Held or cancelled in Shopify in the instant of the purchase: said as it is, with its void.
+          bought.value.label.attention?.reason === "bought_while_held" || bought.value.label.status === "void_pending"
+          ? bought.value.writeBackError
+          : "Bought. Tracking is not in Shopify yet: it is sent again automatically, or from the order page.",
     },
   });
   return finishRun(db, run.id);

@@ -2,6 +2,7 @@ import type { IndexTableProps } from "@shopify/polaris";
 import { Badge, BlockStack, Button, IndexTable, InlineStack, Link, Text, Tooltip } from "@shopify/polaris";
 import type { ReactNode } from "react";
 
+import { BOUGHT_WHILE_HELD_TITLE } from "~/labels/label-state";
 import type { LabelListItem } from "~/screens/label-list.server";
 import { describeService } from "~/shipping/services";
 import { formatMinorUnits } from "~/utils/money";
@@ -251,6 +252,7 @@ function StatusCell({ item }: { item: LabelListItem }) {
       {item.refund?.status === "rejected" && !isVoided(item) ? (
         <Badge tone="warning">Void refused: the parcel was scanned</Badge>
       ) : null}
+      {item.boughtWhileHeld ? <Badge tone="critical">{BOUGHT_WHILE_HELD_TITLE}</Badge> : null}
     </BlockStack>
   );
 }

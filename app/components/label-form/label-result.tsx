@@ -2,6 +2,7 @@ import { useFetcher } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Button, Card, InlineStack, Link, List, Text } from "@shopify/polaris";
 import { useState } from "react";
 
+import { BOUGHT_WHILE_HELD_TITLE, VOID_SUGGESTED_ATTENTIONS } from "~/labels/label-state";
 import type { LabelSummary } from "~/screens/order-label-page.server";
 import { describeService } from "~/shipping/services";
 import { formatMinorUnits } from "~/utils/money";
@@ -52,19 +53,46 @@ function WriteBackState({ label, notifyCustomer }: { label: LabelSummary; notify
 }
 
 // Dismissed only by the merchant, once they voided the label with the carrier or shipped it anyway.
-function AttentionBanner({ labelId, message }: { labelId: string; message: string }) {
+// A label charged for a shipment Shopify will not let go out (held or cancelled in the instant of
+// the purchase, or cancelled since) is offered its void in one click, the button naming the refund.
+function AttentionBanner({ label, message }: { label: LabelSummary; message: string }) {
   const dismiss = useFetcher();
+  const voiding = useFetcher<{ error?: { message: string } }>();
+  const reason = label.attentionReason;
+  const voidable =
+    reason !== null &&
+    VOID_SUGGESTED_ATTENTIONS.includes(reason) &&
+    (label.status === "purchased" || label.status === "fulfilled") &&
+    (label.void === null || label.void.status === "rejected");
+  const refund = formatMinorUnits(label.chargedCents ?? label.quotedCents, label.currency);
+  const voidError = voiding.data?.error?.message ?? null;
   return (
     <Banner
       tone="critical"
-      title="The order changed after this label was bought"
-      action={{
+      title={reason === "bought_while_held" ? BOUGHT_WHILE_HELD_TITLE : "The order changed after this label was bought"}
+      action={
+        voidable
+          ? {
+              content: `Void label: refund ${refund} to your shipping balance`,
+              loading: voiding.state !== "idle",
+              onAction: () => voiding.submit({ intent: "void", labelId: label.id }, { method: "post" }),
+            }
+          : undefined
+      }
+      secondaryAction={{
         content: "I've dealt with it",
-        loading: dismiss.state !== "idle",
-        onAction: () => dismiss.submit({ intent: "dismiss-attention", labelId }, { method: "post" }),
+        onAction: () => dismiss.submit({ intent: "dismiss-attention", labelId: label.id }, { method: "post" }),
       }}
     >
-      <p>{message}</p>
+      <BlockStack gap="100">
+        <p>{message}</p>
+        {voidable ? (
+          <p>
+            {`${refund} goes back to your shipping balance once the carrier confirms the void (the shipping service allows it within 30 days of purchase, before the parcel is scanned), usually within minutes.`}
+          </p>
+        ) : null}
+        {voidError ? <p>{`The label was not voided: ${voidError}`}</p> : null}
+      </BlockStack>
     </Banner>
   );
 }
@@ -103,7 +131,7 @@ export function LabelResult({
             ))}
           </InlineStack>
         ) : null}
-        {label.attention ? <AttentionBanner labelId={label.id} message={label.attention} /> : null}
+        {label.attention ? <AttentionBanner label={label} message={label.attention} /> : null}
         <VoidRefusedBanner label={label} />
         {label.chargeMismatch ? (
           <Banner tone="warning" title="The charge differed from the quote">
