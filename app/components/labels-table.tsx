@@ -300,10 +300,13 @@ function WriteBackCell({ item }: { item: LabelListItem }) {
         <Text as="span" tone="subdued">
           —
         </Text>
+      ) : item.boughtWhileHeld && item.writeBack.status === "failed" ? (
+        // Not a refusal to look into: Shopify takes no tracking while it holds the shipment.
+        <Badge tone="attention">Waits for Shopify's hold</Badge>
       ) : (
         <Badge tone={writeBack.tone}>{writeBack.label}</Badge>
       )}
-      {item.writeBack.status === "failed" && item.writeBack.lastError ? (
+      {item.writeBack.status === "failed" && item.writeBack.lastError && !item.boughtWhileHeld ? (
         <Wrapping>
           <Text as="span" tone="critical" variant="bodySm">
             {item.writeBack.lastError}

@@ -26,17 +26,27 @@ function WriteBackState({ label, notifyCustomer }: { label: LabelSummary; notify
     );
   }
   const failed = status === "failed";
+  // Held in Shopify: the banner above says why and offers the void; this one says what waits.
+  const held = failed && label.attentionReason === "bought_while_held";
   const answerError = retry.data?.error?.message ?? retry.data?.writeBackError ?? null;
   return (
     <Banner
-      tone={failed ? "critical" : "warning"}
-      title={failed ? "Tracking did not reach Shopify" : "Tracking is on its way to Shopify"}
+      tone={held ? "warning" : failed ? "critical" : "warning"}
+      title={
+        held
+          ? "Tracking waits for Shopify to release the hold"
+          : failed
+            ? "Tracking did not reach Shopify"
+            : "Tracking is on its way to Shopify"
+      }
     >
       <BlockStack gap="200">
         <p>
-          {failed
-            ? `Shopify refused the fulfillment${label.writeBack.lastError ? ` (${label.writeBack.lastError})` : ""}. Check the order in Shopify, then send the tracking again.`
-            : "The label is bought, but its tracking is not in Shopify yet. The app keeps trying on its own, or you can send it now."}
+          {held
+            ? "Shopify takes no tracking for a shipment it holds. Once the hold is released the app sends it on its own, or you can send it then."
+            : failed
+              ? `Shopify refused the fulfillment${label.writeBack.lastError ? ` (${label.writeBack.lastError})` : ""}. Check the order in Shopify, then send the tracking again.`
+              : "The label is bought, but its tracking is not in Shopify yet. The app keeps trying on its own, or you can send it now."}
         </p>
         {answerError ? <p>{answerError}</p> : null}
         <retry.Form method="post">
