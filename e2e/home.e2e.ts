@@ -5,7 +5,15 @@ import type { Frame } from "playwright-core";
 import { describe, expect, it } from "vitest";
 
 import { type GuardedPage, openGuardedPage } from "./support/browser";
-import { openApp, shippingAccount, shopifyOrder, withDemoBrowser } from "./support/demo";
+import {
+  demo,
+  openApp,
+  setShippingFaults,
+  shippingAccount,
+  shopifyFulfillments,
+  shopifyOrder,
+  withDemoBrowser,
+} from "./support/demo";
 import {
   checkScreen,
   chooseRate,
@@ -18,6 +26,19 @@ import {
 import { decideVoid } from "./support/shipping-service";
 
 const browser = withDemoBrowser();
+
+const PHONE = { width: 390, height: 844 };
+
+/** The merchant (or a fraud check) holds a fulfillment order in Shopify's admin. */
+async function holdInShopify(fulfillmentOrderId: string): Promise<void> {
+  const id = fulfillmentOrderId.split("/").pop() ?? "";
+  const response = await fetch(`${demo().shopifyUrl}/__emulator/fulfillment-orders/${id}/hold`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ reason: "HIGH_RISK_OF_FRAUD", notes: "Card flagged" }),
+  });
+  if (!response.ok) throw new Error(`holding ${fulfillmentOrderId}: ${response.status} ${await response.text()}`);
+}
 
 const cents = (amount: string) => Math.round(Number(amount.replace(/[$,]/g, "")) * 100);
 const dollars = (value: number) =>
@@ -111,6 +132,89 @@ describe("the home page", () => {
     await frame.getByRole("link", { name: "Drafts to buy" }).click();
     await see(frame.getByRole("heading", { name: "Orders", level: 1 }));
     expect(new URL(frame.url()).searchParams.get("tab")).toBe("drafts");
+
+    guarded.assertClean();
+    await guarded.close();
+  }, 300_000);
+
+  it("shows its tables on a phone as named regions a keyboard can scroll, axe clean", async () => {
+    // The first test bought labels: the spend and margin tables have rows, wider than a phone.
+    const guarded = await openGuardedPage(browser(), "home-tables-on-a-phone", PHONE);
+    const frame = await openApp(guarded.page);
+    await see(frame.locator(".recharts-surface"));
+    for (const name of ["This month by carrier and service", "Shipping margin of the latest orders"]) {
+      const region = frame.getByRole("region", { name });
+      await see(region);
+      expect(await region.getAttribute("tabindex")).toBe("0");
+    }
+    await checkScreen(guarded, frame, "home-tables-on-a-phone");
+    guarded.assertClean();
+    await guarded.close();
+  }, 120_000);
+
+  it("flags a label bought in the instant Shopify held its order, everywhere, and voids it in one click for its refund", async () => {
+    const guarded = await openGuardedPage(browser(), "home-bought-for-a-held-order");
+    const before = await shippingAccount();
+    const order = await shopifyOrder("#1010");
+    const fulfillmentOrder = order.fulfillmentOrders[0];
+    if (!fulfillmentOrder) throw new Error("#1010 has no fulfillment order");
+    const frame = await openApp(guarded.page, "/app/orders");
+    await openOrderFromList(frame, "#1010");
+    await getRates(frame);
+    const amount = await chooseRate(frame);
+    const dialog = await openBuyConfirmation(frame);
+    // The purchase stays on the wire a while: the hold lands after the spend guard let it go.
+    await setShippingFaults({ latency_ms: { "POST /v1/labels/{id}/purchase": 5_000 } });
+    try {
+      await confirmBuy(dialog, amount);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await holdInShopify(fulfillmentOrder.id);
+      // Told at once: the order page names the flag and the void's refund.
+      await see(frame.getByText("Bought for a held order", { exact: true }), 30_000);
+    } finally {
+      await setShippingFaults({});
+    }
+    const account = await shippingAccount();
+    expect(account.charges).toHaveLength(before.charges.length + 1);
+    const charge = account.charges.at(-1);
+    const refund = dollars(cents(charge?.amount ?? "0"));
+    const voidButton = frame.getByRole("button", { name: `Void label: refund ${refund} to your shipping balance` });
+    await see(voidButton);
+    // Shopify: held, and no fulfillment carries the label's tracking.
+    expect((await shopifyOrder("#1010")).fulfillmentOrders[0]?.status).toBe("ON_HOLD");
+    expect(await shopifyFulfillments("#1010")).toEqual([]);
+    await checkScreen(guarded, frame, "order-bought-for-a-held-order");
+
+    // The Labels list's filter and badge.
+    const labels = await openApp(guarded.page, "/app/labels");
+    await labels.getByLabel("Show").selectOption("bought_while_held");
+    await labels.waitForURL(/status=bought_while_held/);
+    await see(labels.getByRole("link", { name: "#1010" }));
+    // Only that label: those bought normally in the first test are not listed.
+    expect(await labels.getByRole("link", { name: "#1001", exact: true }).count()).toBe(0);
+    await see(labels.getByText("Bought for a held order", { exact: true }).last());
+    await checkScreen(guarded, labels, "labels-bought-for-a-held-order");
+
+    // Home's "Needs attention", on a phone too.
+    const phone = await openGuardedPage(browser(), "home-bought-for-a-held-order-on-a-phone", PHONE);
+    const phoneHome = await openApp(phone.page);
+    await see(phoneHome.getByText("Bought for a held order: 1"));
+    await checkScreen(phone, phoneHome, "home-bought-for-a-held-order-on-a-phone");
+    phone.assertClean();
+    await phone.close();
+    const home = await openApp(guarded.page);
+    await see(home.getByText("Bought for a held order: 1"));
+    await checkScreen(guarded, home, "home-bought-for-a-held-order");
+    // Nothing was voided on its own (Settings leaves it to the merchant by default).
+    expect((await shippingAccount()).refunds).toHaveLength(before.refunds.length);
+
+    // One click: the void is asked, and the carrier's refund is the charge.
+    await home.getByRole("button", { name: `Void label: refund ${refund} to your shipping balance` }).click();
+    await home.getByText("Bought for a held order: 1").waitFor({ state: "detached", timeout: 30_000 });
+    const labelId = charge?.label_id ?? "";
+    await decideVoid(labelId, "refunded");
+    const refunded = (await shippingAccount()).refunds.filter((r) => r.label_id === labelId);
+    expect(refunded.map((r) => cents(r.amount))).toEqual([cents(charge?.amount ?? "0")]);
 
     guarded.assertClean();
     await guarded.close();

@@ -8,7 +8,12 @@ import {
   listActiveLabelsForOrders,
   type OutboundLabelView,
 } from "~/labels/label-repository.server";
-import { clearOnHold, flagLabelAttention, markDraftOnHold } from "~/labels/label-transitions.server";
+import {
+  clearOnHold,
+  flagLabelAttention,
+  markDraftOnHold,
+  releaseHeldPurchase,
+} from "~/labels/label-transitions.server";
 import { matchesPersonal } from "~/settings/personal-data-box.server";
 import { shipToKeyOf } from "~/shipments/ship-to-key";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
@@ -131,6 +136,7 @@ export async function recheckLabels(
       // Being created right now: its creator finishes first; a later delivery re-checks it.
       if (label.status === "creating") continue;
       if (label.status === "draft" && order) await markHold(deps, report, label, order);
+      if (label.attention?.reason === "bought_while_held" && order) await releaseHeld(deps, report, label, order);
       const verdict = judge(label, cancelled, order);
       if (verdict.kind === "fits") {
         report.unchanged.push(label.id);
@@ -182,6 +188,23 @@ async function markHold(deps: RecheckDeps, report: RecheckReport, label: Outboun
   if (held && (await markDraftOnHold(deps.db, deps.shop, label.id, deps.now?.()))) {
     report.flagged.push({ labelId: label.id, reason: "on_hold" });
   } else if (!held && label.attention?.reason === "on_hold" && (await clearOnHold(deps.db, deps.shop, label.id))) {
+    report.released.push(label.id);
+  }
+}
+
+/**
+ * A label bought for a shipment Shopify held in the instant of the purchase ("Bought for a held
+ * order"): once Shopify lets the shipment go (the hold released, the order not cancelled), the
+ * flag goes and its tracking is sent by the recovery job.
+ */
+async function releaseHeld(
+  deps: RecheckDeps,
+  report: RecheckReport,
+  label: OutboundLabelView,
+  order: ShopifyOrderForLabel,
+) {
+  const status = order.fulfillmentOrders.find((f) => f.id === label.fulfillmentOrderGid)?.status;
+  if ((status === "OPEN" || status === "IN_PROGRESS") && (await releaseHeldPurchase(deps.db, deps.shop, label.id))) {
     report.released.push(label.id);
   }
 }

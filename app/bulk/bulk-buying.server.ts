@@ -133,7 +133,8 @@ export type BulkBuyDeps = {
   db: PrismaClient;
   shop: string;
   admin: AdminGraphqlClient;
-  shipping: Pick<ShippingClient, "purchaseLabel" | "getLabel">;
+  /** With `voidLabel`, a label bought for a held order is voided at once when Settings asks. */
+  shipping: Pick<ShippingClient, "purchaseLabel" | "getLabel"> & Partial<Pick<ShippingClient, "voidLabel">>;
 };
 
 // The service says no more labels can be bought with this account now: every other item would
@@ -219,9 +220,12 @@ export async function buyBulkRunItem(
     where: { id: item.id },
     data: {
       status: "bought",
-      message: bought.value.writeBackError
-        ? "Bought. Tracking is not in Shopify yet: it is sent again automatically, or from the order page."
-        : null,
+      message: !bought.value.writeBackError
+        ? null
+        : // Held or cancelled in Shopify in the instant of the purchase: said as it is, with its void.
+          bought.value.label.attention?.reason === "bought_while_held" || bought.value.label.status === "void_pending"
+          ? bought.value.writeBackError
+          : "Bought. Tracking is not in Shopify yet: it is sent again automatically, or from the order page.",
     },
   });
   return finishRun(db, run.id);
@@ -417,6 +421,80 @@ export async function retryFailedBulkItems(
     return ok({ queued: retried.length });
   });
 }
+
+/**
+ * The items a cancelled, stopped or finished run did not start whose label is still the run's
+ * draft: what "Buy the N labels not bought" buys (their quotes are its total).
+ */
+export async function listNotStartedDrafts(
+  db: Prisma.TransactionClient,
+  shop: string,
+  runId: string,
+): Promise<{ id: string; labelId: string; orderGid: string; quotedCents: number | null }[]> {
+  const items = await db.bulkRunItem.findMany({
+    where: { runId, shop, status: "not_started", labelId: { not: null } },
+    select: READY_FIELDS,
+  });
+  const statuses = await findLabelStatuses(
+    db,
+    shop,
+    items.flatMap((item) => (item.labelId ? [item.labelId] : [])),
+  );
+  return items.flatMap((item) =>
+    item.labelId && statuses.get(item.labelId) === "draft" ? [{ ...item, labelId: item.labelId }] : [],
+  );
+}
+
+/**
+ * "Buy the N labels not bought" on a cancelled, stopped or finished run: the items it did not
+ * start, whose drafts are still there, confirmed like any bulk purchase. The page posts the count
+ * and total it showed; the server counts both again from the rows and refuses a difference, then
+ * sets the run going again with those items queued (and nothing else).
+ */
+export async function buyNotStartedBulkItems(
+  db: PrismaClient,
+  shop: string,
+  runId: string,
+  expected: { count: number; totalCents: number },
+  enqueueBuy: (tx: Prisma.TransactionClient, itemId: string) => Promise<unknown>,
+  options: { confirmedBy?: string | null } = {},
+): Promise<Result<{ queued: number }, BulkRunError>> {
+  return commitUnlessRefused(db, async (tx) => {
+    const run = await tx.bulkRun.findFirst({ where: { id: runId, shop } });
+    if (!run) return err(runError("NOT_FOUND", "This run does not exist."));
+    if (!ENDED_RUN_STATUSES.includes(run.status)) return err(await refusalFor(tx, shop, runId));
+    const candidates = await listNotStartedDrafts(tx, shop, runId);
+    if (candidates.length === 0) return err(runError("INVALID_STATE", "Every label of this run was bought or tried."));
+    // Holding the run's row until the end (a cancel or another confirmation waits, then finds it
+    // going and these items queued, or this finds it changed and writes nothing).
+    const going = await tx.bulkRun.updateMany({
+      where: { id: runId, shop, status: { in: [...ENDED_RUN_STATUSES] } },
+      data: { status: "running", stopReason: null, finishedAt: null },
+    });
+    if (going.count === 0) return err(await refusalFor(tx, shop, runId));
+    const queued = await tx.bulkRunItem.updateManyAndReturn({
+      where: { runId, id: { in: candidates.map((c) => c.id) }, status: "not_started" },
+      data: { status: "queued", message: null },
+      select: READY_FIELDS,
+    });
+    const total = queued.reduce((sum, item) => sum + (item.quotedCents ?? 0), 0);
+    if (queued.length !== expected.count || total !== expected.totalCents) {
+      return err(
+        runError("TOTAL_CHANGED", "The labels not bought or their total changed since you saw them. Look again."),
+      );
+    }
+    await tx.bulkRun.update({ where: { id: runId }, data: { confirmedCents: (run.confirmedCents ?? 0) + total } });
+    for (const item of queued) await enqueueBuy(tx, item.id);
+    await recordAudits(
+      tx,
+      authorizations(shop, runId, queued, options.confirmedBy ?? null, "labels not bought confirmed"),
+    );
+    return ok({ queued: queued.length });
+  });
+}
+
+/** Runs that ended (cancelled, stopped, or done): their labels not bought may be bought after all. */
+const ENDED_RUN_STATUSES: readonly string[] = ["cancelled", "stopped", "done"];
 
 // ---------- Sweeping ----------
 

@@ -88,6 +88,17 @@ export type BulkRunView = {
    * and that were bought after it, and what they were charged. Null for any other run.
    */
   boughtAfterCancel: { count: number; chargedCents: number; currency: string } | null;
+  /**
+   * What the run charged: the labels it bought, and the sum of their charges as the shipping service
+   * confirmed them (refunds of voided ones apart).
+   */
+  charged: { count: number; chargedCents: number; refundedCents: number; currency: string };
+  /**
+   * For a run that ended (cancelled, stopped, done): the labels it did not start whose drafts are
+   * still there, and what buying them costs as quoted ("Buy the N labels not bought"). Null while
+   * the run is checked, reviewed or going, or when there are none.
+   */
+  notBought: { count: number; totalCents: number; currency: string } | null;
   /** The products of its international shipments without an HS code or origin in Shopify, each once. */
   productsMissingCustoms: ProductMissingCustoms[];
 };
@@ -173,6 +184,10 @@ export async function getBulkRun(
   const boughtAfterCancel =
     run.status === "cancelled" && run.finishedAt ? chargesSince(items, labels, run.finishedAt) : null;
   const retryingItems = items.filter((i) => i.retryingBecause !== null);
+  const ended = run.status === "cancelled" || run.status === "stopped" || run.status === "done";
+  const notStartedDrafts = ended
+    ? items.filter((i) => i.status === "not_started" && i.labelId && labels.get(i.labelId)?.status === "draft")
+    : [];
   return {
     id: run.id,
     status: run.status as BulkRunStatus,
@@ -207,7 +222,27 @@ export async function getBulkRun(
           })
         : null,
     boughtAfterCancel,
+    charged: sumCharges(items),
+    notBought:
+      notStartedDrafts.length > 0
+        ? {
+            count: notStartedDrafts.length,
+            totalCents: notStartedDrafts.reduce((sum, i) => sum + (i.quotedCents ?? 0), 0),
+            currency: notStartedDrafts[0]?.currency ?? "USD",
+          }
+        : null,
     productsMissingCustoms,
+  };
+}
+
+/** The run's bought labels and what the service charged for them; refunds of voided ones beside. */
+function sumCharges(items: readonly BulkRunItemView[]): BulkRunView["charged"] {
+  const bought = items.filter((i) => i.status === "bought");
+  return {
+    count: bought.length,
+    chargedCents: bought.reduce((sum, i) => sum + (i.chargedCents ?? 0), 0),
+    refundedCents: bought.reduce((sum, i) => sum + (i.refund?.status === "refunded" ? (i.refund.cents ?? 0) : 0), 0),
+    currency: bought[0]?.currency ?? "USD",
   };
 }
 

@@ -13,6 +13,7 @@ import { insertLabelRow } from "../../test/helpers/label-rows";
 import { createTestShippingClient, DEMO_ORG, TEST_LABEL_SHOP } from "../../test/helpers/labels";
 import {
   buyBulkRunItem,
+  buyNotStartedBulkItems,
   cancelBulkRun,
   confirmBulkRun,
   resumeStrandedBulkItems,
@@ -247,6 +248,66 @@ describe("bulk runs", () => {
     expect(cancelled.counts).toMatchObject({ bought: 1, not_started: 3 });
     expect(t.shippingEmulator.charges(DEMO_ORG)).toHaveLength(1);
     expect(t.shopify.fulfillments()).toHaveLength(1);
+  });
+
+  it("a cancelled run states what it charged and buys the labels it did not buy, at their total, once confirmed", async () => {
+    const t = setUp({ orders: 4 });
+    const runId = await t.start();
+    await t.checkAll();
+    await t.confirm(runId);
+    const [firstId, ...rest] = t.buys.splice(0);
+    await buyBulkRunItem(t.deps, firstId ?? "", { lastAttempt: false });
+    expect((await cancelBulkRun(db, SHOP, runId)).ok).toBe(true);
+    for (const id of rest) await buyBulkRunItem(t.deps, id, { lastAttempt: false });
+
+    const cancelled = await t.review(runId);
+    const [charge] = t.shippingEmulator.charges(DEMO_ORG);
+    // What it charged, counted from the labels bought: the shipping service's one charge.
+    expect(cancelled.charged).toEqual({
+      count: 1,
+      chargedCents: charge?.amountCents,
+      refundedCents: 0,
+      currency: "USD",
+    });
+    // The three not started, with the total of their quotes, computed on the server.
+    const notStarted = cancelled.items.filter((i) => i.status === "not_started");
+    const total = notStarted.reduce((sum, i) => sum + (i.quotedCents ?? 0), 0);
+    expect(cancelled.notBought).toEqual({ count: 3, totalCents: total, currency: "USD" });
+
+    // A total that is not the one shown is refused and buys nothing.
+    const forged = await buyNotStartedBulkItems(
+      db,
+      SHOP,
+      runId,
+      { count: 3, totalCents: total - 1 },
+      async (_tx, id) => void t.buys.push(id),
+    );
+    expect(forged).toMatchObject({ ok: false, error: { code: "TOTAL_CHANGED" } });
+    expect(t.buys).toEqual([]);
+    expect((await t.review(runId)).status).toBe("cancelled");
+
+    const confirmed = await buyNotStartedBulkItems(
+      db,
+      SHOP,
+      runId,
+      { count: 3, totalCents: total },
+      async (_tx, id) => void t.buys.push(id),
+    );
+    expect(confirmed).toEqual({ ok: true, value: { queued: 3 } });
+    await t.buyAll();
+    // Bought twice over? Asked again, nothing is left to buy.
+    const again = await buyNotStartedBulkItems(db, SHOP, runId, { count: 0, totalCents: 0 }, async () => {});
+    expect(again.ok).toBe(false);
+
+    const done = await t.review(runId);
+    expect(done.status).toBe("done");
+    expect(done.counts).toMatchObject({ bought: 4, not_started: 0 });
+    expect(done.notBought).toBeNull();
+    const charges = t.shippingEmulator.charges(DEMO_ORG);
+    expect(charges).toHaveLength(4);
+    expect(new Set(charges.map((c) => c.labelId)).size).toBe(4);
+    expect(done.charged.chargedCents).toBe(charges.reduce((sum, c) => sum + c.amountCents, 0));
+    expect(t.shopify.fulfillments()).toHaveLength(4);
   });
 
   it("retry failed re-runs the failed items, and only them", async () => {

@@ -1,4 +1,5 @@
 import { BlockStack, Box, Card, InlineGrid, Link, Text } from "@shopify/polaris";
+import type { ReactNode } from "react";
 
 import type { AttentionCounts } from "~/screens/home.server";
 import { labelListUrl } from "~/screens/label-list";
@@ -51,7 +52,7 @@ function describeTiles(attention: AttentionCounts): Tile[] {
   ];
 }
 
-export function HomeAttention({ attention }: { attention: AttentionCounts }) {
+export function HomeAttention({ attention, children }: { attention: AttentionCounts; children?: ReactNode }) {
   return (
     <Card>
       <BlockStack gap="300">
@@ -75,6 +76,7 @@ export function HomeAttention({ attention }: { attention: AttentionCounts }) {
             </Box>
           ))}
         </InlineGrid>
+        {children}
       </BlockStack>
     </Card>
   );

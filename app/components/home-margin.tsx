@@ -4,6 +4,7 @@ import type { HomeScreen, MarginTotals } from "~/screens/home.server";
 import { formatMinorUnits } from "~/utils/money";
 
 import { HomeCard } from "./home-card";
+import { NamedScrollRegion } from "./named-scroll-region";
 
 // Shipping margin: what customers paid for shipping against what their labels cost, for the
 // week, the month and the latest orders.
@@ -52,11 +53,13 @@ export function HomeMargin({ margin, currency }: { margin: HomeScreen["margin"];
         </InlineGrid>
       ) : null}
       {rows.length > 0 ? (
-        <DataTable
-          columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric"]}
-          headings={["Order", "Labels", "Customer paid", "Labels cost", "Margin"]}
-          rows={rows}
-        />
+        <NamedScrollRegion label="Shipping margin of the latest orders">
+          <DataTable
+            columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric"]}
+            headings={["Order", "Labels", "Customer paid", "Labels cost", "Margin"]}
+            rows={rows}
+          />
+        </NamedScrollRegion>
       ) : (
         <Text as="p" tone="subdued">
           Buy a label to see what each order earned or cost you on shipping.

@@ -4,6 +4,7 @@ import type { PeriodSpend } from "~/screens/home.server";
 import { formatMinorUnits } from "~/utils/money";
 
 import { HomeCard } from "./home-card";
+import { NamedScrollRegion } from "./named-scroll-region";
 
 // Labels and spend this week and this month, refunds taken off; the month by carrier and service.
 
@@ -73,11 +74,13 @@ export function HomeSpend({ week, month }: { week: Period; month: Period }) {
             No labels bought this month yet.
           </Text>
         ) : (
-          <DataTable
-            columnContentTypes={["text", "text", "numeric", "numeric", "numeric"]}
-            headings={["Carrier", "Service", "Labels", "Spend", "Average"]}
-            rows={rows}
-          />
+          <NamedScrollRegion label="This month by carrier and service">
+            <DataTable
+              columnContentTypes={["text", "text", "numeric", "numeric", "numeric"]}
+              headings={["Carrier", "Service", "Labels", "Spend", "Average"]}
+              rows={rows}
+            />
+          </NamedScrollRegion>
         )}
         <Text as="p" variant="bodySm" tone="subdued">
           Spend is what the labels bought in the period cost, less what their voids refunded. Weeks start on Monday;

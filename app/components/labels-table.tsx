@@ -2,6 +2,7 @@ import type { IndexTableProps } from "@shopify/polaris";
 import { Badge, BlockStack, Button, IndexTable, InlineStack, Link, Text, Tooltip } from "@shopify/polaris";
 import type { ReactNode } from "react";
 
+import { BOUGHT_WHILE_HELD_TITLE } from "~/labels/label-state";
 import type { LabelListItem } from "~/screens/label-list.server";
 import { describeService } from "~/shipping/services";
 import { formatMinorUnits } from "~/utils/money";
@@ -256,6 +257,7 @@ function StatusCell({ item }: { item: LabelListItem }) {
       {item.refund?.status === "rejected" && !isVoided(item) ? (
         <Badge tone="warning">Void refused: the parcel was scanned</Badge>
       ) : null}
+      {item.boughtWhileHeld ? <Badge tone="critical">{BOUGHT_WHILE_HELD_TITLE}</Badge> : null}
     </BlockStack>
   );
 }
@@ -303,10 +305,13 @@ function WriteBackCell({ item }: { item: LabelListItem }) {
         <Text as="span" tone="subdued">
           —
         </Text>
+      ) : item.boughtWhileHeld && item.writeBack.status === "failed" ? (
+        // Not a refusal to look into: Shopify takes no tracking while it holds the shipment.
+        <Badge tone="attention">Waits for Shopify's hold</Badge>
       ) : (
         <Badge tone={writeBack.tone}>{writeBack.label}</Badge>
       )}
-      {item.writeBack.status === "failed" && item.writeBack.lastError ? (
+      {item.writeBack.status === "failed" && item.writeBack.lastError && !item.boughtWhileHeld ? (
         <Wrapping>
           <Text as="span" tone="critical" variant="bodySm">
             {item.writeBack.lastError}

@@ -150,10 +150,13 @@ function ProblemsCell({ row }: { row: OrderRow }) {
   return (
     <BlockStack gap="100" inlineAlign="start">
       <Badge tone="critical">Needs attention</Badge>
+      {/* A table cell keeps its text on one line: these sentences wrap in the column instead. */}
       {row.attention.map((message) => (
-        <Text key={message} as="p" variant="bodySm" tone="critical">
-          {message}
-        </Text>
+        <div key={message} style={{ whiteSpace: "normal", overflowWrap: "anywhere", maxWidth: "22rem" }}>
+          <Text as="p" variant="bodySm" tone="critical">
+            {message}
+          </Text>
+        </div>
       ))}
       {row.problems && (row.problems.blocking > 0 || row.problems.warnings > 0) ? (
         <ProblemsBadge problems={row.problems} />

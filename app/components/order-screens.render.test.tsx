@@ -318,6 +318,7 @@ describe("order screens render on the server", () => {
           purchasedAt: "2026-11-20T10:00:00Z",
           attention:
             "The order was cancelled after its label was bought. Void the label with the carrier, or ship it anyway.",
+          attentionReason: "order_cancelled",
           boughtOutside: true,
           parcels: [
             {
@@ -346,6 +347,8 @@ describe("order screens render on the server", () => {
     expect(html).toContain("Out for delivery");
     expect(html).toContain("Brooklyn, NY, US");
     expect(html).toContain("The order was cancelled after its label was bought.");
+    // Charged for an order that will not ship: its void is one click, the button naming the refund.
+    expect(html).toContain("Void label: refund $19.90 to your shipping balance");
   });
 });
 
@@ -371,6 +374,7 @@ const draftLabel: NonNullable<OrderLabelPage["fulfillmentOrders"][number]["label
   lastError: null,
   purchasedAt: null,
   attention: null,
+  attentionReason: null,
   boughtOutside: false,
   parcels: [],
   void: null,

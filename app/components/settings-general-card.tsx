@@ -29,6 +29,7 @@ const FIELDS = [
   "packingSlips",
   "packingSlipNote",
   "scanBuysDraft",
+  "autoVoidHeldPurchases",
 ];
 
 type Props = {
@@ -48,6 +49,7 @@ export function SettingsGeneralCard({ settings, locations, locationsProblem, val
   const [packingSlips, setPackingSlips] = useState<string>(settings.packingSlips);
   const [packingSlipNote, setPackingSlipNote] = useState(settings.packingSlipNote ?? "");
   const [scanBuysDraft, setScanBuysDraft] = useState(settings.scanBuysDraft);
+  const [autoVoidHeld, setAutoVoidHeld] = useState(settings.autoVoidHeldPurchases);
 
   const cost =
     validationPriceCents > 0
@@ -77,6 +79,7 @@ export function SettingsGeneralCard({ settings, locations, locationsProblem, val
             packingSlips,
             packingSlipNote,
             scanBuysDraft: String(scanBuysDraft),
+            autoVoidHeldPurchases: String(autoVoidHeld),
           })
         }
       >
@@ -162,6 +165,13 @@ export function SettingsGeneralCard({ settings, locations, locationsProblem, val
               checked={scanBuysDraft}
               onChange={setScanBuysDraft}
               error={fieldError(data, "scanBuysDraft")}
+            />
+            <Checkbox
+              label="Void a label bought for a held order on its own"
+              helpText="When Shopify holds a shipment or the order is cancelled in the moment its label is bought, the label is voided at once and its charge goes back to your shipping balance once the carrier confirms. Off: you are told and void it in one click."
+              checked={autoVoidHeld}
+              onChange={setAutoVoidHeld}
+              error={fieldError(data, "autoVoidHeldPurchases")}
             />
             <ChoiceList
               title="Validate ship-to addresses"

@@ -2,6 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
 
 import { whyNotRecoverPurchase } from "~/bulk/bulk-buying.server";
+import { isBoughtWhileHeld, voidHeldPurchaseIfAsked } from "~/labels/held-purchase.server";
 import {
   listRetryableWriteBackIds,
   listShopsWithRecoveryWork,
@@ -25,7 +26,11 @@ export type LabelRecoveryDeps = {
   /** The shop's Admin API, or null when the app has no offline session for it (uninstalled). */
   adminFor: (shop: string) => Promise<AdminGraphqlClient | null>;
   /** The shop's shipping client, or null when it has no usable API key. */
-  shippingFor: (shop: string) => Promise<Pick<ShippingClient, "purchaseLabel" | "getLabel"> | null>;
+  shippingFor: (
+    shop: string,
+  ) => Promise<
+    (Pick<ShippingClient, "purchaseLabel" | "getLabel"> & Partial<Pick<ShippingClient, "voidLabel">>) | null
+  >;
   now?: () => Date;
 };
 
@@ -89,6 +94,14 @@ export async function recoverShopLabels(deps: LabelRecoveryDeps, shop: string): 
       const { done, stillPending } = await retryPendingWriteBacks({ db: deps.db, shop, admin, now }, {});
       report.writeBacksDone += done.length;
       report.writeBacksPending += stillPending.length;
+      // A recovered purchase whose shipment Shopify held meanwhile: voided now if Settings asks.
+      const held = stillPending.filter(isBoughtWhileHeld);
+      const shipping = held.length > 0 ? await deps.shippingFor(shop) : null;
+      const voidLabel = shipping?.voidLabel?.bind(shipping);
+      for (const label of voidLabel ? held : []) {
+        if (voidLabel)
+          await voidHeldPurchaseIfAsked({ db: deps.db, shop, admin, shipping: { voidLabel }, now }, label.id);
+      }
     } else {
       report.skipped.push({ shop, reason: "no offline session" });
     }

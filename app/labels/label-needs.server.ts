@@ -2,7 +2,7 @@ import type { Prisma, PrismaClient } from "@prisma/client";
 
 import type { LabelNeed, LabelStatus } from "./label-state";
 
-// What "a tracking exception" and "a failed write-back" are, exactly, in one place: the Labels
+// What "a tracking exception", "a failed write-back" and "bought for a held order" are, exactly, in one place: the Labels
 // list's filters show these rows and the home page's tiles count them, so a tile's number is the
 // length of the list it links to.
 
@@ -17,6 +17,11 @@ export async function whereLabelsNeed(
   if (need === "write_back_failed") {
     // Bought, and Shopify refused the tracking (or the retries ran out): the order shows unshipped.
     return { shop, status: "purchased", writeBackStatus: "failed" };
+  }
+  if (need === "bought_while_held") {
+    // Charged for a shipment Shopify held or cancelled in the instant of the purchase, not voided
+    // yet (a void moves the label out of the bought states).
+    return { shop, status: { in: BOUGHT }, attention: "bought_while_held" };
   }
   // One ParcelTracking row per parcel holds its latest status: a parcel now reported "exception"
   // (delayed, damaged, undeliverable), on a label still bought (a voided one ships nothing).

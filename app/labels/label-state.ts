@@ -95,6 +95,9 @@ export const LABEL_ATTENTIONS = [
   "shipment_closed",
   "on_hold",
   "return_closed",
+  // Shopify held the shipment (or the order was cancelled) in the instant between the spend guard
+  // and the purchase: the label was charged and Shopify will not take its tracking (issue 40).
+  "bought_while_held",
 ] as const;
 export type LabelAttention = (typeof LABEL_ATTENTIONS)[number];
 
@@ -108,7 +111,18 @@ export const LABEL_ATTENTION_TEXT: Record<LabelAttention, string> = {
     "Shopify put this shipment on hold after its draft was made: the label cannot be bought until the hold is released in Shopify.",
   return_closed:
     "The return was declined or cancelled in Shopify after its label was bought. Void the label if the customer will not send the parcel.",
+  bought_while_held:
+    "Shopify put this shipment on hold (or the order was cancelled) in the moment the label was bought, so it was charged but Shopify will not take its tracking. Void it to get the charge back, or release the hold in Shopify: the tracking is then sent.",
 };
+
+/** The name of the flag `bought_while_held`, on the order page, the Labels list and the home page. */
+export const BOUGHT_WHILE_HELD_TITLE = "Bought for a held order";
+
+/**
+ * The flags whose label the merchant most likely wants voided: charged for a shipment Shopify will
+ * not let go out. Their banner offers the void in one click, naming the refund.
+ */
+export const VOID_SUGGESTED_ATTENTIONS: readonly LabelAttention[] = ["bought_while_held", "order_cancelled"];
 
 /** The shipping service's parcel statuses, as the merchant reads them. */
 export const TRACKING_STATUS_TEXT: Record<string, string> = {
@@ -124,7 +138,8 @@ export const TRACKING_STATUS_TEXT: Record<string, string> = {
 /**
  * Bought labels that wait for the merchant after purchase, each a Labels list filter and a tile
  * of the home page (label-needs.server.ts holds the one definition both read): a parcel the carrier
- * reports delayed, and tracking that did not reach Shopify.
+ * reports delayed, tracking that did not reach Shopify, and a label bought for a shipment Shopify
+ * held or cancelled in the instant of the purchase.
  */
-export const LABEL_NEEDS = ["tracking_exception", "write_back_failed"] as const;
+export const LABEL_NEEDS = ["tracking_exception", "write_back_failed", "bought_while_held"] as const;
 export type LabelNeed = (typeof LABEL_NEEDS)[number];

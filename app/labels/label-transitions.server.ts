@@ -453,3 +453,24 @@ export async function dismissLabelAttention(db: PrismaClient, shop: string, labe
   });
   return count === 1;
 }
+
+/**
+ * Shopify released the hold of a label flagged "Bought for a held order" (and the order was not
+ * cancelled): the flag goes and its refused write-back is handed back to the recovery job, which
+ * sends the tracking now that Shopify takes it. Not a state change: the label stays bought.
+ */
+export async function releaseHeldPurchase(db: PrismaClient, shop: string, labelId: string): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.label.updateMany({
+      where: { id: labelId, shop, attention: "bought_while_held", status: { in: ["purchased", "fulfilled"] } },
+      data: { attention: null, attentionAt: null },
+    });
+    if (count === 1) {
+      await tx.label.updateMany({
+        where: { id: labelId, shop, status: "purchased", writeBackStatus: "failed" },
+        data: { writeBackStatus: "pending" },
+      });
+    }
+    return count === 1;
+  });
+}

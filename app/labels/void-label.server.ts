@@ -102,7 +102,12 @@ export function describeVoidBlocker(label: LabelVoidFacts, now: Date): string | 
 }
 
 /** Asks the service to void the label. Ok with the label as it then stands (refund pending). */
-export async function requestLabelVoid(deps: VoidDeps, labelId: string): Promise<Result<LabelView, LabelError>> {
+export async function requestLabelVoid(
+  deps: VoidDeps,
+  labelId: string,
+  /** Why it was asked, for the audit trail when no person asked (a shop's setting). */
+  options: { auditNote?: string } = {},
+): Promise<Result<LabelView, LabelError>> {
   const { db, shop } = deps;
   const now = (deps.now ?? (() => new Date()))();
   const label = await findLabel(db, shop, labelId);
@@ -143,7 +148,7 @@ export async function requestLabelVoid(deps: VoidDeps, labelId: string): Promise
     orderGid: label.orderGid,
     labelId,
     amountCents: refundCents,
-    detail: `void asked for ${label.serviceLabelId}: refund pending`,
+    detail: `void asked for ${label.serviceLabelId}: refund pending${options.auditNote ? ` (${options.auditNote})` : ""}`,
     staffMemberId: deps.staffMemberId ?? null,
   });
   if (asked.value.status === "voided") await settleRefunded(deps, labelId, { refundCents, decidedAt: now });

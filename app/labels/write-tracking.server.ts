@@ -9,6 +9,7 @@ import {
   type RunAdminGraphqlOptions,
   type ShopifyError,
 } from "~/shopify/admin-client";
+import { getFulfillmentOrderGuard } from "~/shopify/fulfillment-order-state";
 import { createFulfillmentWithTracking, getFulfillmentOrderForWriteBack } from "~/shopify/fulfillments";
 import type { FulfillmentGid, ReverseDeliveryGid } from "~/shopify/ids";
 import { attachReturnLabel, findReverseDeliveryWithTracking, readOrderReturns } from "~/shopify/returns";
@@ -22,8 +23,11 @@ import {
   type LabelLineItem,
   type LabelView,
   listRetryableWriteBackIds,
+  type OutboundLabelView,
   type ReturnLabelView,
 } from "./label-repository.server";
+import { BOUGHT_WHILE_HELD_TITLE } from "./label-state";
+import { flagLabelAttention } from "./label-transitions.server";
 import { dropVoidedWriteBack, planFulfillmentCancel, recordVoidedWriteBack } from "./void-transitions.server";
 import { claimWriteBack, completeWriteBack, releaseWriteBack } from "./write-back-claims.server";
 
@@ -139,7 +143,7 @@ export async function writeTracking(
     firstWithGuardRead && atPurchase
       ? ok({ fulfillmentWithTracking: null, remaining: atPurchase.byLine })
       : await getFulfillmentOrderForWriteBack(admin, label.fulfillmentOrderGid, label.trackingNumbers, calls);
-  if (!fo.ok) return giveUp(deps, label, token, fo.error, findExisting);
+  if (!fo.ok) return giveUp(deps, label, token, fo.error, findExisting, { calls });
   if (fo.value.fulfillmentWithTracking) return record(deps, labelId, fo.value.fulfillmentWithTracking);
 
   const lineItems = capToRemaining(label.lineItems, fo.value.remaining);
@@ -155,6 +159,7 @@ export async function writeTracking(
         `writeTracking: nothing of ${labelId}'s ${label.lineItems.length} lines remains on ${label.fulfillmentOrderGid}`,
       ),
       findExisting,
+      { calls },
     );
   }
   const notifyCustomer = options.notifyCustomer ?? (await getShopSettings(db, shop)).notifyCustomer;
@@ -174,7 +179,9 @@ export async function writeTracking(
   );
   // Refused on the guard's figures: they may be a second old (the merchant fulfilled some items in
   // Shopify meanwhile), so the recovery job tries again on a fresh read before the merchant is asked.
-  if (!created.ok) return giveUp(deps, label, token, created.error, findExisting, { onGuardRead: firstWithGuardRead });
+  if (!created.ok) {
+    return giveUp(deps, label, token, created.error, findExisting, { onGuardRead: firstWithGuardRead, calls });
+  }
   await recordAudit(db, {
     shop,
     action: "fulfill",
@@ -333,12 +340,18 @@ async function giveUp(
   token: string,
   error: ShopifyError,
   findExisting: () => Promise<Result<FulfillmentGid | ReverseDeliveryGid | null, ShopifyError>>,
-  options: { onGuardRead?: boolean } = {},
+  options: { onGuardRead?: boolean; calls?: RunAdminGraphqlOptions } = {},
 ): Promise<Result<LabelView, LabelError>> {
   const again = await findExisting();
   if (again.ok && again.value) return record(deps, label.id, again.value);
+  // Shopify refused the fulfillment: held or cancelled since the spend guard let the purchase go?
+  const held =
+    error.code === "USER_ERROR" && label.kind === "outbound"
+      ? await findHeldShipment(deps, label, options.calls)
+      : null;
   const attempts = label.writeBack.attempts + 1;
   const needsMerchant =
+    held !== null ||
     (error.code === "USER_ERROR" && again.ok && !options.onGuardRead) ||
     error.code === "NOT_FOUND" ||
     attempts >= MAX_WRITE_BACK_ATTEMPTS;
@@ -354,7 +367,46 @@ async function giveUp(
     const current = await findLabel(deps.db, deps.shop, label.id);
     if (current?.fulfillmentGid) return ok(current);
   }
+  if (held) {
+    // Told at once, on every screen that shows the label: the flag, not a bare failed write-back.
+    await flagLabelAttention(deps.db, deps.shop, label.id, "bought_while_held", (deps.now ?? (() => new Date()))());
+    return err(
+      labelError(
+        "NOT_FULFILLABLE",
+        `${BOUGHT_WHILE_HELD_TITLE}: ${held.why} in the moment the label was bought, so it was charged but its tracking could not be added. ${held.next}`,
+        `writeTracking: ${label.id} bought while ${held.why}: ${error.logMessage}`,
+      ),
+    );
+  }
   return err(fromShopifyError("writeTracking", error));
+}
+
+/**
+ * Why Shopify would not take a bought label's fulfillment, when it is a hold or a cancellation that
+ * landed between the spend guard and the purchase (Shopify offers no reservation to close that
+ * window), and what the merchant can do. Null for any other refusal, or when Shopify cannot say
+ * (the write-back's own handling then goes on as before).
+ */
+async function findHeldShipment(
+  deps: WriteTrackingDeps,
+  label: OutboundLabelView,
+  calls: RunAdminGraphqlOptions = {},
+): Promise<{ why: string; next: string } | null> {
+  const guard = await getFulfillmentOrderGuard(deps.admin, label.fulfillmentOrderGid, calls);
+  if (!guard.ok) return null;
+  if (guard.value.orderCancelled || guard.value.status === "CANCELLED") {
+    return {
+      why: "the order was cancelled in Shopify",
+      next: "Void the label to get the charge back: a cancelled order is not shipped.",
+    };
+  }
+  if (guard.value.status === "ON_HOLD") {
+    return {
+      why: "Shopify put this shipment on hold",
+      next: "Void the label to get the charge back, or release the hold in Shopify and the tracking is sent.",
+    };
+  }
+  return null;
 }
 
 /** For a job: retries every purchased label whose tracking has not reached Shopify. */

@@ -179,6 +179,28 @@ describe("home page loader", () => {
 });
 
 describe("home page", () => {
+  it("lists each label bought for a held order under Needs attention, its void naming the refund", async () => {
+    const { order } = useEmulator();
+    const held = order("#1004");
+    await bought("2026-11-17T10:00:00Z", {
+      ...pick(held),
+      status: "purchased",
+      writeBackStatus: "failed",
+      attention: "bought_while_held",
+      chargedCents: 1_234,
+    });
+    const loaded = await loadHome();
+    expect(loaded.home.heldPurchases).toMatchObject({
+      count: 1,
+      labels: [{ orderName: held.orderName, refundCents: 1_234, currency: "USD" }],
+    });
+    const html = await renderScreen("/app", HomePage, loaded);
+    const text = html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+    expect(text).toContain("Bought for a held order: 1");
+    expect(text).toContain("Void label: refund $12.34 to your shipping balance");
+    expect(html).toContain(`href="/app/orders/${held.numericId}"`);
+  });
+
   it("renders on the server with its figures, links to the filtered lists and room for the charts", async () => {
     const { order } = useEmulator();
     const o1 = order("#1001");

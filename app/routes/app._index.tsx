@@ -6,6 +6,7 @@ import { z } from "zod";
 import { ConnectShippingCallout } from "~/components/connect-shipping-callout";
 import { HomeAttention } from "~/components/home-attention";
 import { HomeCharts } from "~/components/home-charts";
+import { HomeHeldLabels } from "~/components/home-held-labels";
 import { HomeMargin } from "~/components/home-margin";
 import { HomeScan } from "~/components/home-scan";
 import { HomeSpend } from "~/components/home-spend";
@@ -111,7 +112,9 @@ export default function HomePage() {
           <HomeScan scanBuysDraft={scanBuysDraft} />
         </Layout.Section>
         <Layout.Section>
-          <HomeAttention attention={home.attention} />
+          <HomeAttention attention={home.attention}>
+            <HomeHeldLabels held={home.heldPurchases} />
+          </HomeAttention>
         </Layout.Section>
         <Layout.Section>
           <BlockStack gap="400">

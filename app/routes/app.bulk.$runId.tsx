@@ -5,7 +5,7 @@ import { Banner, BlockStack, Card, Layout, Page, ProgressBar, Text } from "@shop
 import { useEffect, useRef, useState } from "react";
 import { z } from "zod";
 
-import { cancelBulkRun, confirmBulkRun, retryFailedBulkItems } from "~/bulk/bulk-buying.server";
+import { buyNotStartedBulkItems, cancelBulkRun, confirmBulkRun, retryFailedBulkItems } from "~/bulk/bulk-buying.server";
 import { getBulkRun, listBulkRunLabelIds } from "~/bulk/bulk-run-view.server";
 import { BulkRunItems } from "~/components/bulk-run/bulk-run-items";
 import { BulkRunProgress } from "~/components/bulk-run/bulk-run-progress";
@@ -48,6 +48,12 @@ const ActionSchema = z.discriminatedUnion("intent", [
   }),
   z.object({ intent: z.literal("cancel") }),
   z.object({ intent: z.literal("retry-failed") }),
+  // "Buy the N labels not bought" of a run that ended: confirmed like the review's Buy.
+  z.object({
+    intent: z.literal("buy-not-bought"),
+    count: z.coerce.number().int().min(0),
+    totalCents: z.coerce.number().int().min(0),
+  }),
   // "Void selected": the run's bought labels, each through the one void use case (ADR 22).
   z.object({ intent: z.literal("void"), labelIds: LabelIdsFieldSchema }),
 ]);
@@ -79,9 +85,18 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
       ? await confirmBulkRun(db, shop, runId, { count: input.count, totalCents: input.totalCents }, enqueueBuy, {
           confirmedBy: staffMemberId,
         })
-      : input.intent === "cancel"
-        ? await cancelBulkRun(db, shop, runId)
-        : await retryFailedBulkItems(db, shop, runId, enqueueBuy, { retriedBy: staffMemberId });
+      : input.intent === "buy-not-bought"
+        ? await buyNotStartedBulkItems(
+            db,
+            shop,
+            runId,
+            { count: input.count, totalCents: input.totalCents },
+            enqueueBuy,
+            { confirmedBy: staffMemberId },
+          )
+        : input.intent === "cancel"
+          ? await cancelBulkRun(db, shop, runId)
+          : await retryFailedBulkItems(db, shop, runId, enqueueBuy, { retriedBy: staffMemberId });
   if (!result.ok) {
     const status = result.error.code === "NOT_FOUND" ? 404 : 409;
     return Response.json({ error: { message: result.error.message } }, { status });
@@ -164,6 +179,9 @@ export default function BulkRunPage() {
                 busy={busy}
                 onCancel={() => submit({ intent: "cancel" })}
                 onRetry={() => submit({ intent: "retry-failed" })}
+                onBuyNotBought={({ count, totalCents }) =>
+                  submit({ intent: "buy-not-bought", count: String(count), totalCents: String(totalCents) })
+                }
                 onDownloadError={setDownloadError}
               />
             )}

@@ -336,6 +336,17 @@ describe("settings action: label settings", () => {
     expect((await getShopSettings(db, TEST_SHOP)).scanBuysDraft).toBe(false);
   });
 
+  it("leaves a label bought for a held order to the merchant unless voiding it on its own is turned on", async () => {
+    connect();
+    expect((await getShopSettings(db, TEST_SHOP)).autoVoidHeldPurchases).toBe(false);
+    expect(await post({ ...valid, autoVoidHeldPurchases: "true" })).toMatchObject({ ok: true });
+    expect((await getShopSettings(db, TEST_SHOP)).autoVoidHeldPurchases).toBe(true);
+    expect(await post(valid)).toMatchObject({ ok: true });
+    expect((await getShopSettings(db, TEST_SHOP)).autoVoidHeldPurchases).toBe(true);
+    expect(await post({ ...valid, autoVoidHeldPurchases: "false" })).toMatchObject({ ok: true });
+    expect((await getShopSettings(db, TEST_SHOP)).autoVoidHeldPurchases).toBe(false);
+  });
+
   it("puts each invalid value's message next to its field and saves nothing", async () => {
     connect();
     const { status, body } = await json(

@@ -3,6 +3,7 @@ import type { PrismaClient } from "@prisma/client";
 import { hasSpendingRun } from "~/bulk/bulk-runs.server";
 import { type LabelSpend, listLabelsOnTheWay, listLabelSpend } from "~/labels/label-figures.server";
 import { countLabelsNeeding } from "~/labels/label-needs.server";
+import { listLabels } from "~/labels/label-repository.server";
 import type { AdminGraphqlClient, ShopifyError } from "~/shopify/admin-client";
 import { getNumericId } from "~/shopify/ids";
 import {
@@ -360,10 +361,46 @@ async function readShippingPaid(
   return { paid, unknown: orderGids.filter((gid) => !paid.has(gid)).length, paused, problem };
 }
 
+/** Labels of "Needs attention" listed one by one (with their void), most recent first. */
+export const HELD_PURCHASES_SHOWN = 10;
+
+/** A label bought for a shipment Shopify held or cancelled in the instant of the purchase. */
+export type HeldPurchase = {
+  labelId: string;
+  orderName: string;
+  /** For the link to the order's label page; null when the order id is not Shopify's. */
+  orderId: string | null;
+  /** What the void gives back (the charge: contract.md, the void refunds what was charged). */
+  refundCents: number | null;
+  currency: string;
+  purchasedAt: string | null;
+};
+
+/** The home's list of labels bought for a held order (the Labels list's own filter), and how many. */
+async function listHeldPurchases(db: PrismaClient, shop: string): Promise<{ count: number; labels: HeldPurchase[] }> {
+  const [labels, count] = await Promise.all([
+    listLabels(db, shop, { need: "bought_while_held", take: HELD_PURCHASES_SHOWN }),
+    countLabelsNeeding(db, shop, "bought_while_held"),
+  ]);
+  return {
+    count,
+    labels: labels.map((label) => ({
+      labelId: label.id,
+      orderName: label.orderName,
+      orderId: getNumericId(label.orderGid) ?? null,
+      refundCents: label.chargedCents,
+      currency: label.currency,
+      purchasedAt: label.purchasedAt ? label.purchasedAt.toISOString() : null,
+    })),
+  };
+}
+
 export type HomeDeps = { db: PrismaClient; shop: string; admin: AdminGraphqlClient };
 
 export type HomeScreen = {
   attention: AttentionCounts;
+  /** "Needs attention": labels bought for a held order, each with its one-click void. */
+  heldPurchases: { count: number; labels: HeldPurchase[] };
   week: PeriodSpend & { start: string };
   month: PeriodSpend & { start: string };
   /** The currency the charts and margins are drawn in; null before the first label. */
@@ -393,9 +430,10 @@ export async function loadHomeScreen(deps: HomeDeps, options: { now: Date }): Pr
     countOrdersAwaitingShipment(deps.admin),
   ]);
   const orderGids = [...new Set(labels.map((l) => l.orderGid))];
-  const [attention, shipping] = await Promise.all([
+  const [attention, shipping, heldPurchases] = await Promise.all([
     countAttention(deps.db, deps.shop, awaiting),
     readShippingPaid(deps, orderGids),
+    listHeldPurchases(deps.db, deps.shop),
   ]);
   const awaitingProblem = awaiting.ok ? null : reportError(awaiting.error, { level: "warn" }).message;
   const currency = choosePrimaryCurrency(labels);
@@ -403,6 +441,7 @@ export async function loadHomeScreen(deps: HomeDeps, options: { now: Date }): Pr
   const none: MarginTotals = { orders: 0, paidCents: 0, costCents: 0, marginCents: 0 };
   return {
     attention,
+    heldPurchases,
     week: { ...summarizeSpend(labels, week), start: isoDate(week.start) },
     month: { ...summarizeSpend(labels, month), start: isoDate(month.start) },
     currency,

@@ -56,6 +56,11 @@ export type LabelListItem = {
   } | null;
   /** Why "Void label" is not offered for it now; null when it is. */
   voidBlocker: string | null;
+  /**
+   * Charged for a shipment Shopify held or cancelled in the instant of the purchase ("Bought for a
+   * held order"): the row says so and offers its void.
+   */
+  boughtWhileHeld: boolean;
 };
 
 export type LabelListPage = {
@@ -75,7 +80,7 @@ export async function listShopLabels(
   const filter = options.filter ?? "all";
   const page = Math.max(1, Math.floor(options.page ?? 1));
   const pageSize = options.pageSize ?? LABEL_PAGE_SIZE;
-  const [labels, byStatus, returns, trackingExceptions, failedWriteBacks] = await Promise.all([
+  const [labels, byStatus, returns, trackingExceptions, failedWriteBacks, boughtWhileHeld] = await Promise.all([
     listLabels(db, shop, {
       ...selectFilter(filter),
       newestBy: "createdAt",
@@ -87,6 +92,7 @@ export async function listShopLabels(
     countReturnLabels(db, shop),
     countLabelsNeeding(db, shop, "tracking_exception"),
     countLabelsNeeding(db, shop, "write_back_failed"),
+    countLabelsNeeding(db, shop, "bought_while_held"),
   ]);
   const parcels = await listParcelStatuses(
     db,
@@ -98,6 +104,7 @@ export async function listShopLabels(
     return: returns,
     tracking_exception: trackingExceptions,
     write_back_failed: failedWriteBacks,
+    bought_while_held: boughtWhileHeld,
     ...byStatus,
   };
   return {
@@ -114,7 +121,9 @@ export async function listShopLabels(
 function selectFilter(filter: LabelListFilter): { kind?: "return"; need?: LabelNeed; statuses?: LabelStatus[] } {
   if (filter === "all") return {};
   if (filter === "return") return { kind: "return" };
-  if (filter === "tracking_exception" || filter === "write_back_failed") return { need: filter };
+  if (filter === "tracking_exception" || filter === "write_back_failed" || filter === "bought_while_held") {
+    return { need: filter };
+  }
   return { statuses: [filter] };
 }
 
@@ -149,5 +158,7 @@ function toLabelListItem(label: LabelView, parcels: ParcelStatusView[], now: Dat
         }
       : null,
     voidBlocker: describeVoidBlocker(label, now),
+    boughtWhileHeld:
+      label.attention?.reason === "bought_while_held" && (label.status === "purchased" || label.status === "fulfilled"),
   };
 }

@@ -12,6 +12,7 @@ export const LABEL_FILTER_NAMES = {
   return: "Return labels",
   tracking_exception: "Tracking exceptions",
   write_back_failed: "Tracking not in Shopify",
+  bought_while_held: "Bought for a held order",
 } as const;
 
 /** The filters named here rather than by a label state. */

@@ -3,7 +3,12 @@ import type { PrismaClient } from "@prisma/client";
 import { discardDraft } from "~/labels/discard-draft.server";
 import { type LabelError, labelError, labelNotFound } from "~/labels/label-errors";
 import { findLabel, type LabelView } from "~/labels/label-repository.server";
-import { describeLabelProgress, LABEL_ATTENTION_TEXT, type LabelProgress } from "~/labels/label-state";
+import {
+  describeLabelProgress,
+  LABEL_ATTENTION_TEXT,
+  type LabelAttention,
+  type LabelProgress,
+} from "~/labels/label-state";
 import { dismissLabelAttention } from "~/labels/label-transitions.server";
 import { listParcelStatuses, type ParcelStatusView } from "~/labels/parcel-tracking.server";
 import { requestLabelVoid } from "~/labels/void-label.server";
@@ -68,6 +73,8 @@ export type LabelSummary = {
   purchasedAt: string | null;
   /** What changed on the order after the label was bought, in the merchant's words; null when nothing. */
   attention: string | null;
+  /** Which flag `attention` is ("bought_while_held": charged for a shipment Shopify held); null when none. */
+  attentionReason: LabelAttention | null;
   boughtOutside: boolean;
   /** Each parcel's latest status from the service's tracking events. */
   parcels: ParcelStatusView[];
@@ -107,6 +114,7 @@ export function toLabelSummary(label: LabelView, parcels: ParcelStatusView[] = [
     lastError: label.lastError,
     purchasedAt: label.purchasedAt ? label.purchasedAt.toISOString() : null,
     attention: label.attention ? LABEL_ATTENTION_TEXT[label.attention.reason] : null,
+    attentionReason: label.attention?.reason ?? null,
     boughtOutside: label.boughtOutside,
     parcels,
     options: describeOptions(label.request),

@@ -104,6 +104,7 @@ function toLabelSettings(row: ShopSettings | null, defaultPreset: BoxPresetRow |
           packingSlips: row.packingSlips,
           packingSlipNote: row.packingSlipNote,
           scanBuysDraft: row.scanBuysDraft,
+          autoVoidHeldPurchases: row.autoVoidHeldPurchases,
           optionRules: {
             insureAboveCents: row.insureAboveCents,
             adultSignatureTags: splitTagList(row.adultSignatureTags),
@@ -215,6 +216,7 @@ export async function saveShopSettings(
     packingSlips: next.packingSlips,
     packingSlipNote: next.packingSlipNote,
     scanBuysDraft: next.scanBuysDraft,
+    autoVoidHeldPurchases: next.autoVoidHeldPurchases,
     insureAboveCents: next.optionRules.insureAboveCents,
     adultSignatureTags: joinTagList(next.optionRules.adultSignatureTags),
     adultSignatureProductTypes: joinTagList(next.optionRules.adultSignatureProductTypes),

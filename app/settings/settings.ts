@@ -56,6 +56,9 @@ export const LabelSettingsSchema = z.object({
   optionRules: OptionRulesSchema,
   // Scan to ship buys and prints a scanned order's ready draft instead of opening the order.
   scanBuysDraft: z.boolean(),
+  // A label bought for a shipment Shopify held or cancelled in the instant of the purchase is
+  // voided on its own (audited); off: the merchant is told and voids it in one click.
+  autoVoidHeldPurchases: z.boolean(),
 });
 export type LabelSettings = z.infer<typeof LabelSettingsSchema>;
 
@@ -78,6 +81,7 @@ export const DEFAULT_LABEL_SETTINGS: LabelSettings = {
   packingSlipNote: null,
   optionRules: NO_OPTION_RULES,
   scanBuysDraft: false,
+  autoVoidHeldPurchases: false,
 };
 
 /** A box the shop packs into; the default one is what prefill packs with (`LabelSettings.box`). */
@@ -112,6 +116,10 @@ export const SettingsFormSchema = z.object({
   // Absent (a form without them): left as saved. An empty note clears it.
   packingSlips: z.enum(PACKING_SLIP_MODES, { error: "Choose when packing slips print" }).optional(),
   scanBuysDraft: z.preprocess(
+    (value) => (value === undefined ? undefined : value === "on" || value === "true"),
+    z.boolean().optional(),
+  ),
+  autoVoidHeldPurchases: z.preprocess(
     (value) => (value === undefined ? undefined : value === "on" || value === "true"),
     z.boolean().optional(),
   ),

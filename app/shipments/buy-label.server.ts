@@ -1,10 +1,12 @@
 import type { PrismaClient } from "@prisma/client";
 
+import { voidHeldPurchaseIfAsked } from "~/labels/held-purchase.server";
 import { fromShopifyError, type LabelError, labelError } from "~/labels/label-errors";
 import { findLabel, type LabelView, type ReturnLabelView } from "~/labels/label-repository.server";
 import { purchase, type PurchaseOptions, type PurchaseShippingPort } from "~/labels/purchase.server";
 import { writeTracking } from "~/labels/write-tracking.server";
 import { matchesPersonal } from "~/settings/personal-data-box.server";
+import type { ShippingClient } from "~/shipping/client.server";
 import type { KnownPreflightProblem, PreflightCode } from "~/shipping/preflight";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 import { type FulfillmentOrderGuard, getFulfillmentOrderGuard } from "~/shopify/fulfillment-order-state";
@@ -23,7 +25,11 @@ export type BuyDeps = {
   db: PrismaClient;
   shop: string;
   admin: AdminGraphqlClient;
-  shipping: PurchaseShippingPort;
+  /**
+   * The purchase's calls; with `voidLabel` too, a label bought for a shipment Shopify held in the
+   * instant of the purchase is voided at once when the shop asked for it in Settings.
+   */
+  shipping: PurchaseShippingPort & Partial<Pick<ShippingClient, "voidLabel">>;
   /** Who let this purchase happen, for the audit trail; null for jobs acting on their own. */
   staffMemberId?: string | null;
   /** purchase()'s last check before its request leaves (a bulk run's cancel). */
@@ -256,7 +262,21 @@ export async function buyLabel(
     },
   );
   if (written.ok) return ok({ label: written.value, writeBackError: null });
+  // Held or cancelled in Shopify in the instant of the purchase: flagged by the write-back, and
+  // voided now if the shop turned that on (otherwise the merchant voids it in one click).
+  const voidLabel = deps.shipping.voidLabel?.bind(deps.shipping);
+  const autoVoided = voidLabel
+    ? await voidHeldPurchaseIfAsked(
+        { db, shop, admin: deps.admin, shipping: { voidLabel }, ...(deps.now ? { now: deps.now } : {}) },
+        labelId,
+      )
+    : null;
   // The label is bought either way; what failed is only the tracking, which is retried.
-  const latest = (await findLabel(db, shop, labelId)) ?? bought.value;
-  return ok({ label: latest, writeBackError: written.error.message });
+  const latest = autoVoided ?? (await findLabel(db, shop, labelId)) ?? bought.value;
+  return ok({
+    label: latest,
+    writeBackError: autoVoided
+      ? `${written.error.message} It was voided on its own, as Settings asks: the charge goes back to your shipping balance once the carrier confirms.`
+      : written.error.message,
+  });
 }

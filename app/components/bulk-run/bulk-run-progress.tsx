@@ -1,11 +1,11 @@
-import { Banner, BlockStack, Button, InlineStack, ProgressBar, Text } from "@shopify/polaris";
-import { useId } from "react";
+import { Banner, BlockStack, Button, InlineStack, Modal, ProgressBar, Text } from "@shopify/polaris";
+import { useId, useState } from "react";
 
 import type { BulkRunView } from "~/bulk/bulk-run-view.server";
 import { formatMinorUnits } from "~/utils/money";
 
 import { BulkRunDownloads } from "./bulk-run-downloads";
-import { buyingPercent, describeEstimate, plural } from "./bulk-run-text";
+import { buyingPercent, describeCharged, describeEstimate, plural } from "./bulk-run-text";
 
 // A confirmed run: how far buying has come, what it waits on, how it ended, and what is left to
 // do (cancel the rest, retry, print).
@@ -15,6 +15,8 @@ type Props = {
   busy: boolean;
   onCancel: () => void;
   onRetry: () => void;
+  /** "Buy the N labels not bought": the count and total the page showed, confirmed. */
+  onBuyNotBought: (expected: { count: number; totalCents: number }) => void;
   onDownloadError: (message: string | null) => void;
 };
 
@@ -35,7 +37,44 @@ function describeProgress(run: BulkRunView): string {
     .join(" · ");
 }
 
-export function BulkRunProgress({ run, busy, onCancel, onRetry, onDownloadError }: Props) {
+/** A run that ended with labels it did not start: buy them, at the total shown, once confirmed. */
+function BuyNotBought({ run, busy, onBuy }: { run: BulkRunView; busy: boolean; onBuy: Props["onBuyNotBought"] }) {
+  const [confirming, setConfirming] = useState(false);
+  const notBought = run.notBought;
+  if (!notBought) return null;
+  const total = formatMinorUnits(notBought.totalCents, notBought.currency);
+  const labels = plural(notBought.count, "label");
+  return (
+    <>
+      <Button variant="primary" loading={busy} disabled={busy} onClick={() => setConfirming(true)}>
+        {`Buy the ${notBought.count === 1 ? "label" : `${notBought.count.toLocaleString("en-US")} labels`} not bought for ${total}`}
+      </Button>
+      <Modal
+        open={confirming}
+        onClose={() => setConfirming(false)}
+        title={`Buy ${labels} not bought?`}
+        primaryAction={{
+          content: `Buy for ${total}`,
+          loading: busy,
+          disabled: busy,
+          onAction: () => {
+            setConfirming(false);
+            onBuy({ count: notBought.count, totalCents: notBought.totalCents });
+          },
+        }}
+        secondaryActions={[{ content: "Don't buy yet", onAction: () => setConfirming(false) }]}
+      >
+        <Modal.Section>
+          <Text as="p">
+            {`Your shipping account is charged ${total} for the ${labels} this run did not buy, at the prices their drafts were quoted. Then each tracking number is added to its fulfillment in Shopify. Each is checked with Shopify again first: one held or cancelled meanwhile is not bought.`}
+          </Text>
+        </Modal.Section>
+      </Modal>
+    </>
+  );
+}
+
+export function BulkRunProgress({ run, busy, onCancel, onRetry, onBuyNotBought, onDownloadError }: Props) {
   const textId = useId();
   const percent = buyingPercent(run.progress);
   const retryable = run.progress.failed + run.progress.notFulfillable;
@@ -69,7 +108,9 @@ export function BulkRunProgress({ run, busy, onCancel, onRetry, onDownloadError 
       <Text as="p" id={textId}>
         {`${percent}% · ${describeProgress(run)}`}
       </Text>
+      {run.status !== "running" ? <Text as="p">{describeCharged(run.charged)}</Text> : null}
       <InlineStack gap="200">
+        {run.status !== "running" ? <BuyNotBought run={run} busy={busy} onBuy={onBuyNotBought} /> : null}
         {run.status === "running" ? (
           <Button loading={busy} onClick={onCancel}>
             Cancel the rest

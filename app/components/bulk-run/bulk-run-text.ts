@@ -1,6 +1,7 @@
 import type { RunEstimate } from "~/bulk/bulk-run-eta";
 import type { BulkRunItemView, BulkRunView } from "~/bulk/bulk-run-view.server";
 import type { BulkItemStatus } from "~/bulk/bulk-runs.server";
+import { formatMinorUnits } from "~/utils/money";
 
 // The words a bulk run's page uses for its states, shared by its parts.
 
@@ -26,10 +27,17 @@ export function formatEstimate(seconds: number | null): string {
   return `about ${Math.round(seconds / 60)} min left`;
 }
 
-/** The time left, and what sets its pace when it is Shopify's limit for the store. */
+/**
+ * The time left, and what sets its pace as measured: Shopify's limit for the store, or a shipping
+ * service slower than usual (with the pace it keeps).
+ */
 export function describeEstimate(estimate: RunEstimate): string {
   const left = formatEstimate(estimate.seconds);
-  return estimate.limitedBy === "shopify" ? `${left} (at the pace Shopify allows this store)` : left;
+  if (estimate.limitedBy === "shopify") return `${left} (at the pace Shopify allows this store)`;
+  const slow = estimate.slowShippingSecondsPerLabel;
+  if (slow === null) return left;
+  const pace = slow >= 1 ? `about ${Math.round(slow)} s a label` : `about ${slow.toFixed(1)} s a label`;
+  return `${left} (the shipping service is answering slowly: ${pace}; Shopify would allow faster)`;
 }
 
 /** The page's title: what the run is doing, or how it ended (a run with failures did not just "buy labels"). */
@@ -71,4 +79,12 @@ export function buyingPercent(progress: BulkRunView["progress"]): number {
   const settled = progress.bought + progress.failed + progress.notFulfillable;
   const all = settled + progress.remaining + progress.notStarted;
   return all === 0 ? 0 : Math.floor((settled / all) * 100);
+}
+
+/** "This run charged $84.12 for 7 labels (refunded since: $12.00)": counted from the labels bought. */
+export function describeCharged(charged: BulkRunView["charged"]): string {
+  if (charged.count === 0) return "This run charged nothing: no label was bought.";
+  const refunded =
+    charged.refundedCents > 0 ? ` (refunded since: ${formatMinorUnits(charged.refundedCents, charged.currency)})` : "";
+  return `This run charged ${formatMinorUnits(charged.chargedCents, charged.currency)} for ${plural(charged.count, "label")}${refunded}.`;
 }

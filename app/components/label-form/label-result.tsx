@@ -2,6 +2,7 @@ import { useFetcher } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Button, Card, InlineStack, Link, List, Text } from "@shopify/polaris";
 import { useState } from "react";
 
+import { BOUGHT_WHILE_HELD_TITLE, VOID_SUGGESTED_ATTENTIONS } from "~/labels/label-state";
 import type { LabelSummary } from "~/screens/order-label-page.server";
 import { describeService } from "~/shipping/services";
 import { formatMinorUnits } from "~/utils/money";
@@ -25,17 +26,27 @@ function WriteBackState({ label, notifyCustomer }: { label: LabelSummary; notify
     );
   }
   const failed = status === "failed";
+  // Held in Shopify: the banner above says why and offers the void; this one says what waits.
+  const held = failed && label.attentionReason === "bought_while_held";
   const answerError = retry.data?.error?.message ?? retry.data?.writeBackError ?? null;
   return (
     <Banner
-      tone={failed ? "critical" : "warning"}
-      title={failed ? "Tracking did not reach Shopify" : "Tracking is on its way to Shopify"}
+      tone={held ? "warning" : failed ? "critical" : "warning"}
+      title={
+        held
+          ? "Tracking waits for Shopify to release the hold"
+          : failed
+            ? "Tracking did not reach Shopify"
+            : "Tracking is on its way to Shopify"
+      }
     >
       <BlockStack gap="200">
         <p>
-          {failed
-            ? `Shopify refused the fulfillment${label.writeBack.lastError ? ` (${label.writeBack.lastError})` : ""}. Check the order in Shopify, then send the tracking again.`
-            : "The label is bought, but its tracking is not in Shopify yet. The app keeps trying on its own, or you can send it now."}
+          {held
+            ? "Shopify takes no tracking for a shipment it holds. Once the hold is released the app sends it on its own, or you can send it then."
+            : failed
+              ? `Shopify refused the fulfillment${label.writeBack.lastError ? ` (${label.writeBack.lastError})` : ""}. Check the order in Shopify, then send the tracking again.`
+              : "The label is bought, but its tracking is not in Shopify yet. The app keeps trying on its own, or you can send it now."}
         </p>
         {answerError ? <p>{answerError}</p> : null}
         <retry.Form method="post">
@@ -52,19 +63,46 @@ function WriteBackState({ label, notifyCustomer }: { label: LabelSummary; notify
 }
 
 // Dismissed only by the merchant, once they voided the label with the carrier or shipped it anyway.
-function AttentionBanner({ labelId, message }: { labelId: string; message: string }) {
+// A label charged for a shipment Shopify will not let go out (held or cancelled in the instant of
+// the purchase, or cancelled since) is offered its void in one click, the button naming the refund.
+function AttentionBanner({ label, message }: { label: LabelSummary; message: string }) {
   const dismiss = useFetcher();
+  const voiding = useFetcher<{ error?: { message: string } }>();
+  const reason = label.attentionReason;
+  const voidable =
+    reason !== null &&
+    VOID_SUGGESTED_ATTENTIONS.includes(reason) &&
+    (label.status === "purchased" || label.status === "fulfilled") &&
+    (label.void === null || label.void.status === "rejected");
+  const refund = formatMinorUnits(label.chargedCents ?? label.quotedCents, label.currency);
+  const voidError = voiding.data?.error?.message ?? null;
   return (
     <Banner
       tone="critical"
-      title="The order changed after this label was bought"
-      action={{
+      title={reason === "bought_while_held" ? BOUGHT_WHILE_HELD_TITLE : "The order changed after this label was bought"}
+      action={
+        voidable
+          ? {
+              content: `Void label: refund ${refund} to your shipping balance`,
+              loading: voiding.state !== "idle",
+              onAction: () => voiding.submit({ intent: "void", labelId: label.id }, { method: "post" }),
+            }
+          : undefined
+      }
+      secondaryAction={{
         content: "I've dealt with it",
-        loading: dismiss.state !== "idle",
-        onAction: () => dismiss.submit({ intent: "dismiss-attention", labelId }, { method: "post" }),
+        onAction: () => dismiss.submit({ intent: "dismiss-attention", labelId: label.id }, { method: "post" }),
       }}
     >
-      <p>{message}</p>
+      <BlockStack gap="100">
+        <p>{message}</p>
+        {voidable ? (
+          <p>
+            {`${refund} goes back to your shipping balance once the carrier confirms the void (the shipping service allows it within 30 days of purchase, before the parcel is scanned), usually within minutes.`}
+          </p>
+        ) : null}
+        {voidError ? <p>{`The label was not voided: ${voidError}`}</p> : null}
+      </BlockStack>
     </Banner>
   );
 }
@@ -103,7 +141,7 @@ export function LabelResult({
             ))}
           </InlineStack>
         ) : null}
-        {label.attention ? <AttentionBanner labelId={label.id} message={label.attention} /> : null}
+        {label.attention ? <AttentionBanner label={label} message={label.attention} /> : null}
         <VoidRefusedBanner label={label} />
         {label.chargeMismatch ? (
           <Banner tone="warning" title="The charge differed from the quote">

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "ShopSettings" ADD COLUMN     "autoVoidHeldPurchases" BOOLEAN NOT NULL DEFAULT false;
+
