@@ -258,6 +258,14 @@ function RuleRow({
       onChange({ ...draft, [field]: value as AutoDraftRuleDraft[F] });
   const error = (field: RuleField) => fieldError(data, rulePath(index, field));
   const field = (name: RuleField) => ({ value: draft[name], onChange: set(name), error: error(name) });
+  // A bound of a rule: a number, blank for no limit.
+  const limit = (name: "minWeight" | "maxWeight" | "minOrderValue" | "maxOrderValue") => ({
+    type: "number" as const,
+    min: 0,
+    placeholder: "Any",
+    autoComplete: "off",
+    ...field(name),
+  });
   const service = services.find((s) => s.serviceCode === draft.serviceCode);
   // The server's word after a save; before it, the same check as the merchant picks.
   const serviceProblem = error("serviceCode") ?? findServiceProblem(draft, shipFromCountry);
@@ -340,42 +348,20 @@ function RuleRow({
                   ) : null}
                 </FormLayout.Group>
                 <FormLayout.Group condensed helpText="The items' weight, without the box. Leave blank for no limit.">
-                  <TextField
-                    label="Lowest weight"
-                    type="number"
-                    min={0}
-                    placeholder="Any"
-                    {...field("minWeight")}
-                    autoComplete="off"
-                  />
-                  <TextField
-                    label="Highest weight"
-                    type="number"
-                    min={0}
-                    placeholder="Any"
-                    {...field("maxWeight")}
-                    autoComplete="off"
-                  />
+                  <TextField label="Lowest weight" {...limit("minWeight")} />
+                  <TextField label="Highest weight" {...limit("maxWeight")} />
                   <Select label="Weight unit" options={WEIGHT_UNIT_OPTIONS} {...field("weightUnit")} />
                 </FormLayout.Group>
                 <FormLayout.Group condensed helpText="The order's total. Leave blank for no limit.">
                   <TextField
                     label="Lowest order value"
-                    type="number"
-                    min={0}
-                    placeholder="Any"
                     suffix={currencyCode ?? undefined}
-                    {...field("minOrderValue")}
-                    autoComplete="off"
+                    {...limit("minOrderValue")}
                   />
                   <TextField
                     label="Highest order value"
-                    type="number"
-                    min={0}
-                    placeholder="Any"
                     suffix={currencyCode ?? undefined}
-                    {...field("maxOrderValue")}
-                    autoComplete="off"
+                    {...limit("maxOrderValue")}
                   />
                 </FormLayout.Group>
                 <FormLayout.Group>

@@ -188,6 +188,12 @@ function BoxPresetModal({
     onChange: set(name),
     error: error(name),
   });
+  const size = (name: "length" | "width" | "height" | "tareWeight" | "maxWeight") => ({
+    type: "number" as const,
+    min: 0,
+    autoComplete: "off",
+    ...field(name),
+  });
 
   return (
     <Modal
@@ -204,9 +210,9 @@ function BoxPresetModal({
             <FormProblem problem={problem} />
             <TextField label="Name" {...field("name")} autoComplete="off" />
             <FormLayout.Group condensed>
-              <TextField label="Length" type="number" min={0} {...field("length")} autoComplete="off" />
-              <TextField label="Width" type="number" min={0} {...field("width")} autoComplete="off" />
-              <TextField label="Height" type="number" min={0} {...field("height")} autoComplete="off" />
+              <TextField label="Length" {...size("length")} />
+              <TextField label="Width" {...size("width")} />
+              <TextField label="Height" {...size("height")} />
               <Select
                 label="Unit"
                 options={[
@@ -217,21 +223,11 @@ function BoxPresetModal({
               />
             </FormLayout.Group>
             <FormLayout.Group condensed>
-              <TextField
-                label="Empty weight"
-                type="number"
-                min={0}
-                {...field("tareWeight")}
-                helpText="Added to every box's weight."
-                autoComplete="off"
-              />
+              <TextField label="Empty weight" {...size("tareWeight")} helpText="Added to every box's weight." />
               <TextField
                 label="Weight limit"
-                type="number"
-                min={0}
-                {...field("maxWeight")}
+                {...size("maxWeight")}
                 helpText="Packed box, box included. Heavier orders use several boxes."
-                autoComplete="off"
               />
               <Select label="Weight unit" options={WEIGHT_UNIT_OPTIONS} {...field("weightUnit")} />
             </FormLayout.Group>
