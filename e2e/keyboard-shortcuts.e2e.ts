@@ -53,6 +53,8 @@ describe("keyboard shortcuts on the order page", () => {
     const buy = await see(frame.getByRole("button", { name: /^Buy label for / }), 30_000);
     await see(frame.getByText("Draft (free)"));
     expect(cents(await buy.innerText())).toBe(marked);
+    // Focus lands on Buy, the next step, not on the page's body.
+    expect(await buy.evaluate((button) => document.activeElement === button)).toBe(true);
 
     // The admin's toast says so below the app, never over it, and one at a time.
     const toast = await see(guarded.page.locator(".toast").filter({ hasText: "Draft label created (free)" }));

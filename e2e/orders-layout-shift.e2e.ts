@@ -4,40 +4,13 @@ import { describe, expect, it } from "vitest";
 import { openGuardedPage } from "./support/browser";
 import { openApp, withDemoBrowser } from "./support/demo";
 import { see } from "./support/label-flow";
+import { observeLayoutShifts, readShifts } from "./support/layout-shift";
 
 const browser = withDemoBrowser();
 
 // Issue 25: each tab or page switch on the Orders list moved its rows (a layout shift of ~0.25
 // each). The bench's limit is 0.05 for the whole visit, with the CPU slowed 4× as on a modest
 // laptop; Remix navigates in the page, so one observer sees every switch.
-
-type Shift = { value: number; hadRecentInput: boolean; sources: string[] };
-
-async function observeLayoutShifts(frame: Frame): Promise<void> {
-  await frame.evaluate(() => {
-    const shifts: Shift[] = [];
-    (window as unknown as { __shifts: Shift[] }).__shifts = shifts;
-    const name = (node: Node | null) =>
-      node instanceof Element
-        ? `${node.tagName.toLowerCase()}.${String(node.className).split(" ")[0] ?? ""} "${(node.textContent ?? "").slice(0, 30)}"`
-        : String(node?.nodeName);
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as unknown as {
-        value: number;
-        hadRecentInput: boolean;
-        sources: { node: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[];
-      }[]) {
-        shifts.push({
-          value: entry.value,
-          hadRecentInput: entry.hadRecentInput,
-          sources: entry.sources.map((s) => `${name(s.node)} ${s.previousRect.y}→${s.currentRect.y}`),
-        });
-      }
-    }).observe({ type: "layout-shift", buffered: true });
-  });
-}
-
-const readShifts = (frame: Frame) => frame.evaluate(() => (window as unknown as { __shifts: Shift[] }).__shifts);
 
 /** Marks the table on screen, so waitForList knows when another replaced it. */
 const markList = (frame: Frame) =>

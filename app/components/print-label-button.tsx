@@ -21,6 +21,7 @@ export function LabelFileButtons({
   label,
   variant,
   withShortcut = false,
+  printButtonId,
   onError,
 }: {
   label: PrintableLabel;
@@ -28,6 +29,8 @@ export function LabelFileButtons({
   variant: "primary" | "plain";
   /** Print answers the P shortcut (the order page's <KeyboardShortcuts>). */
   withShortcut?: boolean;
+  /** The Print button's id, for a screen that moves focus to it. */
+  printButtonId?: string;
   onError: (message: string | null) => void;
 }) {
   const { print, printing } = usePrintInPlace(onError);
@@ -42,6 +45,7 @@ export function LabelFileButtons({
       {zpl ? null : (
         <>
           <Button
+            {...(printButtonId ? { id: printButtonId } : {})}
             variant={variant}
             loading={printing}
             onClick={startPrint}

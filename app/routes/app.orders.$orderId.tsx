@@ -4,6 +4,7 @@ import { Banner, BlockStack, Layout, Page } from "@shopify/polaris";
 
 import {
   buyLabelForOrderPage,
+  buyRateForOrderPage,
   createDraftForOrderPage,
   discardDraftForOrderPage,
   dismissAttentionForOrderPage,
@@ -109,10 +110,11 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
     return result.ok ? { intent: input.intent, ...result.value } : answerLabelError(result.error, redirect);
   }
 
-  // Buying spends the shop's money: only for a staff member Shopify lets fulfil orders (ADR 13),
-  // asked before anything else so a refusal costs nothing.
+  // Buying (a draft, or a rate's draft and purchase in one step) spends the shop's money: only for
+  // a staff member Shopify lets fulfil orders (ADR 13), asked before anything else so a refusal
+  // costs nothing.
   // Voiding cancels the order's fulfillment in Shopify: the same staff only.
-  if (input.intent === "buy" || input.intent === "void") {
+  if (input.intent === "buy" || input.intent === "buy-rate" || input.intent === "void") {
     const allowed = await checkSpendingPermission(request, context);
     if (!allowed.ok) return respondToSpendingRefusal(allowed.refusal);
   }
@@ -154,6 +156,14 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
       if (!result.ok) return answerLabelError(result.error, redirect);
       const { label, replacedLabelId, productSave } = result.value;
       return { intent: input.intent, labelId: label.id, replaced: replacedLabelId, productSave };
+    }
+    case "buy-rate": {
+      const result = await buyRateForOrderPage(deps, {
+        orderGid,
+        ...input,
+        saveToProduct: input.saveToProduct ? { mayEdit } : false,
+      });
+      return result.ok ? { intent: input.intent, ...result.value } : answerLabelError(result.error, redirect);
     }
     case "buy": {
       const result = await buyLabelForOrderPage(deps, { orderGid, ...input });

@@ -19,11 +19,23 @@ import { createShippingClientForShop } from "~/settings/settings.server";
 import { chooseShipFrom } from "~/settings/ship-from";
 import { buyLabel } from "~/shipments/buy-label.server";
 import { checkForDraft, checkForQuote, checkShipment } from "~/shipments/check-shipment";
-import { type DraftOutcome, draftShipment } from "~/shipments/draft-shipment.server";
+import { awaitOtherDraft, type DraftOutcome, draftShipment } from "~/shipments/draft-shipment.server";
 import { describeOptions } from "~/shipments/drafted-options.server";
-import { isActiveLabel, loadOrder, loadShipment, readShopOrder, shipmentOf } from "~/shipments/load-shipment.server";
+import {
+  isActiveLabel,
+  type LoadedShipment,
+  loadOrder,
+  loadShipment,
+  readShopOrder,
+  shipmentOf,
+} from "~/shipments/load-shipment.server";
 import type { CustomsProduct } from "~/shipments/prefill";
-import { checkQuotedRequest, confirmQuotedRate, quoteAndRecordRates } from "~/shipments/rate-quotes.server";
+import {
+  checkQuotedRequest,
+  confirmQuotedRate,
+  quoteAndRecordRates,
+  type QuotedRate,
+} from "~/shipments/rate-quotes.server";
 import {
   type ProductCustomsSave,
   saveCustomsToProduct,
@@ -469,6 +481,19 @@ export async function validateOrderAddress(
   return result.ok ? ok({ ...result.value, validatedAt: result.value.validatedAt.toISOString() }) : result;
 }
 
+/** What the page posts to draft a shipment at a rate it was shown: create-draft and buy-rate alike. */
+export type DraftAtRateInput = {
+  orderGid: OrderGid;
+  fulfillmentOrderId: string;
+  request: LabelRequestInput;
+  lineItems: { id: string; quantity: number }[];
+  rate: Rate;
+  /** "Save to product": a fixed HS code or origin goes to the product once the draft is made. */
+  saveToProduct?: SaveToProduct | false;
+};
+
+type DraftedAtRate = DraftOutcome & { productSave: ProductCustomsSave | null };
+
 /**
  * Creates the (free) draft for the rate the merchant chose. The order is read again, so the
  * request is checked against Shopify as it is now: every rule of the pipeline's check (the
@@ -478,26 +503,32 @@ export async function validateOrderAddress(
  */
 export async function createDraftForOrderPage(
   deps: OrderActionDeps,
-  input: {
-    orderGid: OrderGid;
-    fulfillmentOrderId: string;
-    request: LabelRequestInput;
-    lineItems: { id: string; quantity: number }[];
-    rate: Rate;
-    /** "Save to product": a fixed HS code or origin goes to the product once the draft is made. */
-    saveToProduct?: SaveToProduct | false;
-  },
-): Promise<Result<DraftOutcome & { productSave: ProductCustomsSave | null }, LabelError>> {
+  input: DraftAtRateInput,
+): Promise<Result<DraftedAtRate, LabelError>> {
   const located = await loadShipment(deps, { id: input.fulfillmentOrderId, orderGid: input.orderGid });
   if (!located.ok) return located;
-  const shipment = located.value;
   const now = new Date();
   const quoted = await confirmQuotedRate(deps, input.rate, now);
   if (!quoted.ok) return quoted;
-  const quote = quoted.value.rate;
-  const ready = checkForDraft(shipment, { request: input.request, lineItems: input.lineItems, quote, now });
+  return draftAtQuote(deps, located.value, quoted.value, input, now);
+}
+
+/** The draft step both doors share, for a shipment loaded and a rate confirmed as the server's quote. */
+async function draftAtQuote(
+  deps: OrderActionDeps,
+  shipment: LoadedShipment,
+  quoted: QuotedRate,
+  input: DraftAtRateInput,
+  now: Date,
+): Promise<Result<DraftedAtRate, LabelError>> {
+  const ready = checkForDraft(shipment, {
+    request: input.request,
+    lineItems: input.lineItems,
+    quote: quoted.rate,
+    now,
+  });
   if (!ready.ok) return ready;
-  const asQuoted = checkQuotedRequest(quoted.value, ready.value.request);
+  const asQuoted = checkQuotedRequest(quoted, ready.value.request);
   if (!asQuoted.ok) return asQuoted;
   const drafted = await draftShipment({ db: deps.db, shop: deps.shop, shipping: deps.shipping, now }, ready.value);
   if (!drafted.ok) return drafted;
@@ -507,6 +538,61 @@ export async function createDraftForOrderPage(
       ? await saveCustomsToProduct(deps, ready.value.customsProduct, ready.value.request.customs, input.saveToProduct)
       : null;
   return ok({ ...drafted.value, productSave });
+}
+
+/**
+ * "Buy" on a rate (issue 40, item 7): the draft and its purchase in one step, at the price the
+ * merchant confirmed, which is the server's own quote under the posted id (ADR 27; a post that
+ * differs is refused before anything is drafted or charged). The draft is the create-draft
+ * door's; the purchase is buyLabel's, exactly once (ADR 5). A second post for the same rate (a
+ * double click, a retried request, a second tab) finds the label the first one made and buys
+ * it, or answers it bought: never a second label, never a second charge. A label of another rate
+ * holding the shipment (a draft made meanwhile by another tab or automatic drafting) is not
+ * bought: the merchant did not confirm its price.
+ */
+export async function buyRateForOrderPage(
+  deps: OrderActionDeps,
+  input: DraftAtRateInput & { notifyCustomer: boolean },
+): Promise<Result<BoughtLabelResult & { productSave: ProductCustomsSave | null }, LabelError>> {
+  const located = await loadShipment(deps, { id: input.fulfillmentOrderId, orderGid: input.orderGid });
+  if (!located.ok) return located;
+  const now = new Date();
+  const quoted = await confirmQuotedRate(deps, input.rate, now);
+  if (!quoted.ok) return quoted;
+  let label = located.value.activeLabel;
+  let productSave: ProductCustomsSave | null = null;
+  if (!label) {
+    const drafted = await draftAtQuote(deps, located.value, quoted.value, input, now);
+    if (!drafted.ok) return drafted;
+    label = drafted.value.label;
+    productSave = drafted.value.productSave;
+  }
+  // Another request holds the shipment's one label (it may be this click's twin still drafting).
+  const settled = await awaitOtherDraft(deps, label);
+  if (!settled) return err(labelNotFound("buyRateForOrderPage", deps.shop, label.id));
+  if (!isActiveLabel(settled) || settled.status === "creating") {
+    // The twin's draft failed, or is still being made: nothing to buy yet, and nothing was.
+    return err(
+      labelError(
+        "INVALID_STATE",
+        "This label was being drafted by another click, and that has not finished. Nothing was bought: try again in a moment.",
+        `buyRateForOrderPage: ${settled.id} is ${settled.status}`,
+      ),
+    );
+  }
+  if (settled.rateId !== quoted.value.rate.rate_id) {
+    const service = settled.serviceName ?? settled.serviceCode;
+    return err(
+      labelError(
+        "INVALID_STATE",
+        `This shipment got another label meanwhile${service ? ` (${service})` : ""}, from another tab or the app's automatic drafts. Nothing was bought: reload the page to see it.`,
+        `buyRateForOrderPage: ${settled.id} is ${settled.status} at rate ${settled.rateId ?? "none"}, not ${quoted.value.rate.rate_id}`,
+      ),
+    );
+  }
+  const bought = await buyLabel(deps, settled.id, { notifyCustomer: input.notifyCustomer });
+  if (!bought.ok) return bought;
+  return ok({ label: toLabelSummary(bought.value.label), writeBackError: bought.value.writeBackError, productSave });
 }
 
 async function requireOrderLabel(deps: OrderPageDeps, orderGid: OrderGid, labelId: string, operation: string) {

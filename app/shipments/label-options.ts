@@ -17,6 +17,24 @@ export function describeLabelOptions(options: LabelOptions): string[] {
   ];
 }
 
+/**
+ * The options of a request as the order page's form holds it (loosely typed, not yet checked), as
+ * a label would carry them: what the Buy confirmation of a rate lists its price as including.
+ */
+export function formLabelOptions(request: { options?: unknown }): LabelOptions {
+  const options = (request.options ?? {}) as {
+    insurance?: { amount?: unknown };
+    signature?: unknown;
+    hazmat?: unknown;
+  };
+  const amount = options.insurance?.amount;
+  return {
+    ...(typeof amount === "string" && amount !== "" ? { insurance: { amount } } : {}),
+    ...(options.signature === "standard" || options.signature === "adult" ? { signature: options.signature } : {}),
+    ...(typeof options.hazmat === "string" ? { hazmat: options.hazmat } : {}),
+  };
+}
+
 /** "Includes insurance on 3 shipments and an adult signature on 1": what a total pays for beyond postage. */
 export function summarizeOptions(all: readonly LabelOptions[]): string | null {
   const count = (keep: (o: LabelOptions) => boolean) => all.filter(keep).length;

@@ -47,6 +47,16 @@ export const OrderPageActionSchema = z.discriminatedUnion("intent", [
     rate: JsonOf(RateSchema),
     saveToProduct: SaveToProductSchema,
   }),
+  // "Buy" on a rate: the draft and its purchase in one step, at the server's quote for that rate.
+  z.object({
+    intent: z.literal("buy-rate"),
+    fulfillmentOrderId: FulfillmentOrderIdSchema,
+    request: RequestJsonSchema,
+    lineItems: JsonOf(LineItemsSchema),
+    rate: JsonOf(RateSchema),
+    saveToProduct: SaveToProductSchema,
+    notifyCustomer: z.enum(["true", "false"]).transform((v) => v === "true"),
+  }),
   z.object({
     intent: z.literal("buy"),
     labelId: z.string().min(1),

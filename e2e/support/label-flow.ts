@@ -71,6 +71,26 @@ export async function chooseRate(frame: Frame, which: Locator | null = null): Pr
   return amount;
 }
 
+/**
+ * Clicks a rate's own Buy (the first by default): its confirmation opens, naming the price.
+ * Returns the dialog and the rate's price as its row shows it, e.g. "$12.34".
+ */
+export async function buyRate(
+  frame: Frame,
+  which: Locator | null = null,
+): Promise<{ dialog: Locator; amount: string }> {
+  // A rate's Buy names its service ("Buy UPS Ground for $20.31"), not a draft's or a return's label.
+  const rateBuy = /^Buy (?!label for |return label for |\d+ labels? for ).+ for \$[\d,.]+$/;
+  const button = which ?? frame.getByRole("button", { name: rateBuy }).first();
+  const amount = / for (\$[\d,.]+)$/.exec((await button.getAttribute("aria-label")) ?? "")?.[1];
+  if (!amount) throw new Error("no price on the rate's Buy button");
+  await button.click();
+  // Its confirm button is waited for: on a phone the modal is a sheet, its dialog box has no size.
+  const dialog = frame.getByRole("dialog", { name: "Buy this label?" });
+  await see(dialog.getByRole("button", { name: `Buy for ${amount}` }));
+  return { dialog, amount };
+}
+
 /** Opens the Buy confirmation; returns its dialog. */
 export async function openBuyConfirmation(frame: Frame): Promise<Locator> {
   await frame.getByRole("button", { name: /^Buy label for / }).click();

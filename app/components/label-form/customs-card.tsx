@@ -10,6 +10,8 @@ import { fieldError, FieldNotes } from "./problem-list";
 
 // An international shipment's customs declaration, each field with its preflight notes, and
 // "Save to product" when the HS code or origin differs from what the product holds in Shopify.
+// Fields are grouped three across, not condensed: Polaris stacks a group in one column below
+// 490 px, where three condensed fields were cut to a few characters each on a phone.
 
 export function CustomsCard({
   request,
@@ -59,7 +61,7 @@ export function CustomsCard({
         </Text>
         <FormLayout>
           {text("description", "Contents description", 'Say what the items are, e.g. "Ceramic coffee mugs"')}
-          <FormLayout.Group condensed>
+          <FormLayout.Group>
             <TextField
               id={fieldId("customs.value")}
               readOnly={locked}
@@ -83,7 +85,7 @@ export function CustomsCard({
               helpText={`Writes ${saveToProduct.what} to the product in Shopify when the draft is made, so its next orders are prefilled.`}
             />
           ) : null}
-          <FormLayout.Group condensed>
+          <FormLayout.Group>
             <LockableSelect
               locked={locked}
               id={fieldId("customs.contents_type")}

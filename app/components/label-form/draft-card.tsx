@@ -1,11 +1,12 @@
-import { Badge, Banner, BlockStack, Button, Card, Checkbox, InlineStack, Modal, Text } from "@shopify/polaris";
-import { useState } from "react";
+import { Badge, Banner, BlockStack, Button, Card, Checkbox, InlineStack, Text } from "@shopify/polaris";
+import { useEffect, useState } from "react";
 
 import type { LabelSummary } from "~/screens/order-label-page.server";
 import { describeService } from "~/shipping/services";
 import { formatMinorUnits } from "~/utils/money";
 
 import type { AnswerFetcher } from "./action-answer";
+import { BuyConfirmation } from "./buy-confirmation";
 import { ShortcutAction } from "./keyboard-shortcuts";
 
 // A drafted label: what it costs, Buy (after a confirmation naming the exact amount), Edit and
@@ -21,6 +22,8 @@ export function DraftCard({
   redraft,
   onStartEditing,
   onCancelEditing,
+  refusal = null,
+  focusBuy = false,
 }: {
   draft: LabelSummary;
   editing: boolean;
@@ -31,14 +34,28 @@ export function DraftCard({
   redraft: AnswerFetcher;
   onStartEditing: () => void;
   onCancelEditing: () => void;
+  /** Why a rate's Buy drafted this label but did not buy it (a hold, the balance): said here, where Buy now is. */
+  refusal?: string | null;
+  /**
+   * The draft was just made on this page (a rate chosen, by click or C): the control that made it
+   * is gone, so focus goes to Buy, the next step, rather than falling to the page's body.
+   */
+  focusBuy?: boolean;
 }) {
   const [confirmBuy, setConfirmBuy] = useState(false);
+  const buyButtonId = `buy-draft-${draft.id}`;
+  useEffect(() => {
+    if (focusBuy) document.getElementById(buyButtonId)?.focus();
+  }, [focusBuy, buyButtonId]);
+  const price = formatMinorUnits(draft.quotedCents, draft.currency);
+  const service = describeService({ carrier: draft.carrier, service: draft.serviceName ?? draft.serviceCode });
+  const shownRefusal = buy.data?.error && buy.state === "idle" ? buy.data.error.message : buy.data ? null : refusal;
   return (
     <Card>
       <BlockStack gap="300">
         <InlineStack align="space-between" blockAlign="center">
           <Text as="h2" variant="headingMd">
-            Draft label: {describeService({ carrier: draft.carrier, service: draft.serviceName ?? draft.serviceCode })}
+            Draft label: {service}
           </Text>
           <Badge tone={draft.progress === "on_hold" ? "attention" : "info"}>
             {draft.status === "purchasing" ? "Buying…" : draft.progress === "on_hold" ? "On hold" : "Draft (free)"}
@@ -59,8 +76,8 @@ export function DraftCard({
           </Banner>
         ) : (
           <Text as="p">
-            Quoted {formatMinorUnits(draft.quotedCents, draft.currency)}. Drafts cost nothing; you are charged only when
-            you buy. To change the details below, choose Edit.
+            Quoted {price}. Drafts cost nothing; you are charged only when you buy. To change the details below, choose
+            Edit.
           </Text>
         )}
         <Checkbox
@@ -69,9 +86,9 @@ export function DraftCard({
           onChange={onNotifyCustomerChange}
         />
         {/* Hidden while a new attempt runs: the last refusal is not this attempt's answer. */}
-        {buy.data?.error && buy.state === "idle" ? (
+        {shownRefusal ? (
           <Banner tone="critical" title="The label was not bought">
-            <p>{buy.data.error.message}</p>
+            <p>{shownRefusal}</p>
           </Banner>
         ) : null}
         {buy.data?.writeBackError ? (
@@ -81,12 +98,13 @@ export function DraftCard({
         ) : null}
         <InlineStack gap="200">
           <Button
+            id={buyButtonId}
             variant="primary"
             onClick={() => setConfirmBuy(true)}
             loading={buy.state !== "idle"}
             disabled={buy.state !== "idle" || draft.status === "creating" || editing}
           >
-            {`Buy label for ${formatMinorUnits(draft.quotedCents, draft.currency)}`}
+            {`Buy label for ${price}`}
           </Button>
           {/* B opens the same confirmation as the button: a key never spends by itself. */}
           <ShortcutAction
@@ -118,34 +136,20 @@ export function DraftCard({
           </discard.Form>
         </InlineStack>
       </BlockStack>
-      <Modal
+      <BuyConfirmation
         open={confirmBuy}
-        onClose={() => setConfirmBuy(false)}
-        title="Buy this label?"
-        primaryAction={{
-          content: `Buy for ${formatMinorUnits(draft.quotedCents, draft.currency)}`,
-          loading: buy.state !== "idle",
-          disabled: buy.state !== "idle",
-          onAction: () => {
-            setConfirmBuy(false);
-            buy.submit(
-              { intent: "buy", labelId: draft.id, notifyCustomer: String(notifyCustomer) },
-              { method: "post" },
-            );
-          },
+        price={price}
+        service={service}
+        packageCount={draft.packageCount}
+        options={draft.options}
+        notifyCustomer={notifyCustomer}
+        busy={buy.state !== "idle"}
+        onConfirm={() => {
+          setConfirmBuy(false);
+          buy.submit({ intent: "buy", labelId: draft.id, notifyCustomer: String(notifyCustomer) }, { method: "post" });
         }}
-        secondaryActions={[{ content: "Cancel", onAction: () => setConfirmBuy(false) }]}
-      >
-        <Modal.Section>
-          <Text as="p">
-            Your shipping account is charged {formatMinorUnits(draft.quotedCents, draft.currency)} for{" "}
-            {describeService({ carrier: draft.carrier, service: draft.serviceName ?? draft.serviceCode })}
-            {draft.packageCount > 1 ? ` (${draft.packageCount} boxes)` : ""}
-            {draft.options.length > 0 ? `, which includes: ${draft.options.join(", ")}` : ""}. Then the tracking number
-            is added to the fulfillment in Shopify{notifyCustomer ? " and the customer is notified" : ""}.
-          </Text>
-        </Modal.Section>
-      </Modal>
+        onClose={() => setConfirmBuy(false)}
+      />
     </Card>
   );
 }

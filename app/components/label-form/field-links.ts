@@ -66,3 +66,19 @@ export function mergeProblems(
   }
   return merged;
 }
+
+/**
+ * What the server said about the details it was sent (`posted`) that still holds for the details
+ * as they are now: a problem about a field the merchant changed since is dropped (they fixed it,
+ * or the next answer judges the new value). Problems about something the request does not hold
+ * (the shipment, its items) stay. Without the posted request, everything stays.
+ */
+export function stillApplies(
+  problems: readonly KnownPreflightProblem[],
+  posted: LabelRequestInput | null,
+  current: LabelRequestInput,
+): KnownPreflightProblem[] {
+  if (!posted) return [...problems];
+  const at = (request: LabelRequestInput, path: string) => JSON.stringify(readPath(request, path) ?? null);
+  return problems.filter((p) => at(posted, p.path) === at(current, p.path));
+}

@@ -6,15 +6,18 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import type { FulfillmentOrderSection, OrderLabelPage } from "~/screens/order-label-page.server";
 import { describeCustomsToSave, findCustomsToSave } from "~/shipments/customs-to-product";
 import { collectFormProblems, writePath } from "~/shipments/label-form";
+import { describeLabelOptions, formLabelOptions } from "~/shipments/label-options";
 import type { LabelRequestInput } from "~/shipping/preflight";
 import type { Rate } from "~/shipping/schemas";
-import { formatMinorUnits } from "~/utils/money";
+import { describeService } from "~/shipping/services";
+import { formatAmount, formatMinorUnits } from "~/utils/money";
 
 import type { ActionAnswer } from "./action-answer";
 import { BoxesCard } from "./boxes-card";
+import { BuyConfirmation } from "./buy-confirmation";
 import { CustomsCard } from "./customs-card";
 import { DraftCard } from "./draft-card";
-import { fieldId, fieldPathFor, formFieldPaths, mergeProblems } from "./field-links";
+import { fieldId, fieldPathFor, formFieldPaths, mergeProblems, stillApplies } from "./field-links";
 import { ItemsCard } from "./items-card";
 import { LabelFileCard } from "./label-file-card";
 import { LabelResult } from "./label-result";
@@ -27,7 +30,8 @@ import { ShipToCard } from "./ship-to-card";
 
 // One fulfillment order's label: the editable request (ship-from, ship-to with validation,
 // items, boxes, customs, format, ship date) checked by preflight on every edit, then rates →
-// draft (free) → Buy (confirmed with the exact amount) → the bought label.
+// Buy on a rate (confirmed with the exact amount: draft and purchase in one step) → the bought
+// label and Print; or rates → draft (free) → Buy → the bought label.
 
 /** Scrolls an element to the middle of the screen and moves focus to it (a screen reader reads it). */
 function reveal(element: HTMLElement | null) {
@@ -58,10 +62,25 @@ function useAnswerToast(answer: ActionAnswer | undefined) {
     if (answer.error) shopify.toast.show(answer.error.message, { isError: true });
     else if (answer.intent === "create-draft") shopify.toast.show(`Draft label created (free)${saved}`);
     else if (answer.intent === "redraft") shopify.toast.show(`Draft label updated (free)${saved}`);
-    else if (answer.intent === "buy" && !answer.writeBackError)
+    else if ((answer.intent === "buy" || answer.intent === "buy-rate") && !answer.writeBackError)
       shopify.toast.show("Label bought; tracking sent to Shopify");
     else if (answer.intent === "discard") shopify.toast.show("Draft discarded");
   }, [answer, shopify]);
+}
+
+const quantitiesOf = (prefill: FulfillmentOrderSection["prefill"]): Record<string, number> =>
+  Object.fromEntries(prefill.lineItems.map((l) => [l.id, l.quantity]));
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The request a fetcher last posted, kept once its answer came: the details its problems judged. */
+function usePostedRequest(fetcher: { formData?: FormData | undefined }): LabelRequestInput | null {
+  const [posted, setPosted] = useState<LabelRequestInput | null>(null);
+  const raw = fetcher.formData?.get("request");
+  useEffect(() => {
+    if (typeof raw === "string") setPosted(JSON.parse(raw) as LabelRequestInput);
+  }, [raw]);
+  return posted;
 }
 
 export function FulfillmentOrderLabel({
@@ -75,9 +94,36 @@ export function FulfillmentOrderLabel({
   streamedRates?: Promise<RatesAnswer> | undefined;
 }) {
   const [request, setRequest] = useState<LabelRequestInput>(section.prefill.request);
-  const [quantities, setQuantities] = useState<Record<string, number>>(
-    Object.fromEntries(section.prefill.lineItems.map((l) => [l.id, l.quantity])),
-  );
+  const [quantities, setQuantities] = useState<Record<string, number>>(quantitiesOf(section.prefill));
+  // Without a label, the form follows the server's prefill when the shipment's label went away
+  // (voided, discarded) or the merchant had not changed the details: after a void the page shows
+  // the shipment as it now is, and does not say the details changed when nothing did. A label
+  // drafted or replaced keeps the details as the merchant posted them.
+  // Rates that loaded with the page stay through a revalidation (after validating the address,
+  // say), which quotes the same details again: shown rates never flash back to a skeleton. A
+  // shipment that had no quote (a draft, now discarded) takes the first one that comes.
+  const [streamed, setStreamed] = useState(streamedRates);
+  useEffect(() => {
+    if (!streamed && streamedRates) setStreamed(streamedRates);
+  }, [streamed, streamedRates]);
+  // Each time the shipment's label goes away, a new round: rates asked for before are not shown again.
+  const [round, setRound] = useState(0);
+  const labelId = section.label?.id ?? null;
+  const [basis, setBasis] = useState({ prefill: section.prefill, labelId });
+  if (!same(basis.prefill, section.prefill) || basis.labelId !== labelId) {
+    const unedited = same(request, basis.prefill.request) && same(quantities, quantitiesOf(basis.prefill));
+    const labelGone = basis.labelId !== null && labelId === null;
+    if (labelId === null && (labelGone || unedited)) {
+      setRequest(section.prefill.request);
+      setQuantities(quantitiesOf(section.prefill));
+    }
+    if (labelGone) {
+      setRound((n) => n + 1);
+      // The rates the page loads with now, for the shipment as it is after the void.
+      setStreamed(streamedRates);
+    }
+    setBasis({ prefill: section.prefill, labelId });
+  }
   const [shipFromId, setShipFromId] = useState(section.locationId ?? page.shipFromOptions[0]?.locationId ?? "");
   const [notifyCustomer, setNotifyCustomer] = useState(page.settings.notifyCustomer);
   // "Save to product", checked by default: a fixed HS code or origin is fixed once, not per order.
@@ -87,20 +133,33 @@ export function FulfillmentOrderLabel({
   const [editRound, setEditRound] = useState(0);
   const [editing, setEditing] = useState(false);
 
+  // Rates asked for in an earlier round (before a label was voided or discarded) are not this one's.
   const rates = useFetcher<ActionAnswer>({
-    key: editing ? `rates-${section.id}-edit-${editRound}` : `rates-${section.id}`,
+    key: editing ? `rates-${section.id}-edit-${editRound}` : `rates-${section.id}-${round}`,
   });
   const draft = useFetcher<ActionAnswer>({ key: `draft-${section.id}` });
   const redraft = useFetcher<ActionAnswer>({ key: `redraft-${section.id}-${editRound}` });
   const validation = useFetcher<ActionAnswer>({ key: `validate-${section.id}` });
   const buy = useFetcher<ActionAnswer>({ key: `buy-${section.id}` });
+  // "Buy" on a rate: its draft and purchase in one post (a refusal is not said again next round).
+  const rateBuy = useFetcher<ActionAnswer>({ key: `buy-rate-${section.id}-${round}` });
   const discard = useFetcher<ActionAnswer>({ key: `discard-${section.id}` });
   useAnswerToast(draft.data);
   useAnswerToast(buy.data);
+  useAnswerToast(rateBuy.data);
   useAnswerToast(discard.data);
   useAnswerToast(redraft.data);
   const ratesFailure = useRevealWhenShown(rates.data?.error);
   const draftFailure = useRevealWhenShown((editing ? redraft : draft).data?.error);
+  const rateBuyFailure = useRevealWhenShown(rateBuy.data?.error);
+  // The rate whose Buy confirmation is open.
+  const [confirming, setConfirming] = useState<Rate | null>(null);
+  const postedFor = {
+    rates: usePostedRequest(rates),
+    draft: usePostedRequest(draft),
+    redraft: usePostedRequest(redraft),
+    rateBuy: usePostedRequest(rateBuy),
+  };
   // The draft was replaced: the page now shows the new one, its details read-only again.
   const replaced = redraft.state === "idle" && redraft.data?.intent === "redraft" && !redraft.data.error;
   useEffect(() => {
@@ -117,22 +176,23 @@ export function FulfillmentOrderLabel({
       }),
     [request, section.prefill],
   );
-  const serverProblems = [rates.data, editing ? redraft.data : draft.data, validation.data].flatMap(
-    (a) => a?.problems ?? [],
-  );
+  // What the server answered about the details, less what the merchant changed since: a weight
+  // fixed after Get rates said it was missing is not still said to be missing.
+  const serverProblems = [
+    stillApplies(rates.data?.problems ?? [], postedFor.rates, request),
+    stillApplies(
+      (editing ? redraft : draft).data?.problems ?? [],
+      editing ? postedFor.redraft : postedFor.draft,
+      request,
+    ),
+    stillApplies(rateBuy.data?.problems ?? [], postedFor.rateBuy, request),
+    validation.data?.problems ?? [],
+  ].flat();
   const allProblems = mergeProblems(problems, serverProblems, request);
   const blocked = allProblems.some((p) => p.severity === "blocking");
   const notShipped = section.prefill.problems.some(
     (p) => p.code === "DELIVERY_NOT_SHIPPING" || p.code === "NOTHING_TO_SHIP",
   );
-
-  // Rates that loaded with the page stay through a revalidation (after validating the address,
-  // say), which quotes the same details again: shown rates never flash back to a skeleton. A
-  // shipment that had no quote (a draft, now discarded) takes the first one that comes.
-  const [streamed, setStreamed] = useState(streamedRates);
-  useEffect(() => {
-    if (!streamed && streamedRates) setStreamed(streamedRates);
-  }, [streamed, streamedRates]);
 
   const set = (path: string, value: unknown) => setRequest((r) => writePath(r, path, value));
   // The streamed rates were quoted for the prefilled details; once those change they no longer apply.
@@ -155,7 +215,7 @@ export function FulfillmentOrderLabel({
   };
   const cancelEditing = () => {
     setRequest(section.prefill.request);
-    setQuantities(Object.fromEntries(section.prefill.lineItems.map((l) => [l.id, l.quantity])));
+    setQuantities(quantitiesOf(section.prefill));
     setEditing(false);
   };
 
@@ -165,6 +225,8 @@ export function FulfillmentOrderLabel({
         label={chosen}
         notifyCustomer={notifyCustomer}
         withPackingSlip={page.settings.packingSlips !== "off"}
+        // Bought on this page: the button that bought it is gone, Print is the next step.
+        focusPrint={rateBuy.data?.label?.id === chosen.id || buy.data?.label?.id === chosen.id}
       />
     );
   }
@@ -192,13 +254,30 @@ export function FulfillmentOrderLabel({
       { method: "post" },
     );
 
-  // The rate whose draft is on its way, to show it working.
-  const busyRateId = ((): string | null => {
-    const pending = [draft, redraft].find((f) => f.state !== "idle")?.formData?.get("rate");
+  // Buy on a rate, once confirmed: the draft and the purchase in one post, the same details as Choose.
+  const buyRate = (rate: Rate) =>
+    rateBuy.submit(
+      {
+        intent: "buy-rate",
+        fulfillmentOrderId: section.id,
+        request: JSON.stringify(request),
+        lineItems: JSON.stringify(lineItems),
+        rate: JSON.stringify(rate),
+        saveToProduct: String(saveToProduct && customsToSave !== null),
+        notifyCustomer: String(notifyCustomer),
+      },
+      { method: "post" },
+    );
+
+  // The rate whose draft (or purchase) is on its way, to show it working.
+  const pendingRateId = (fetchers: readonly { state: string; formData?: FormData | undefined }[]): string | null => {
+    const pending = fetchers.find((f) => f.state !== "idle")?.formData?.get("rate");
     if (typeof pending !== "string") return null;
     const parsed: unknown = JSON.parse(pending);
     return parsed && typeof parsed === "object" && "rate_id" in parsed ? String(parsed.rate_id) : null;
-  })();
+  };
+  const busyRateId = pendingRateId([draft, redraft]);
+  const buyingRateId = pendingRateId([rateBuy]);
 
   if (notShipped) {
     return (
@@ -230,6 +309,9 @@ export function FulfillmentOrderLabel({
           redraft={redraft}
           onStartEditing={startEditing}
           onCancelEditing={cancelEditing}
+          // A rate's Buy that drafted this label but was refused the purchase says why here.
+          refusal={rateBuy.state === "idle" && rateBuy.data?.error ? rateBuy.data.error.message : null}
+          focusBuy={draft.data?.labelId === chosen.id || redraft.data?.labelId === chosen.id}
         />
       ) : null}
 
@@ -248,20 +330,55 @@ export function FulfillmentOrderLabel({
           expectedRows={expectedRateCount(request)}
           customerPaid={page.order.shippingPaid}
           draftFailure={
-            (editing ? redraft : draft).data?.error ? (
-              <div ref={draftFailure} tabIndex={-1}>
-                <Banner tone="critical" title={editing ? "The draft was not changed" : "The draft was not created"}>
-                  <p>{(editing ? redraft : draft).data?.error?.message}</p>
-                </Banner>
-              </div>
-            ) : null
+            <>
+              {(editing ? redraft : draft).data?.error ? (
+                <div ref={draftFailure} tabIndex={-1}>
+                  <Banner tone="critical" title={editing ? "The draft was not changed" : "The draft was not created"}>
+                    <p>{(editing ? redraft : draft).data?.error?.message}</p>
+                  </Banner>
+                </div>
+              ) : null}
+              {!editing && rateBuy.state === "idle" && rateBuy.data?.error ? (
+                <div ref={rateBuyFailure} tabIndex={-1}>
+                  <Banner tone="critical" title="The label was not bought">
+                    <p>{rateBuy.data.error.message}</p>
+                  </Banner>
+                </div>
+              ) : null}
+            </>
           }
           choose={{
             customerChose: page.order.shippingMethod,
             busyRateId,
-            disabled: draft.state !== "idle" || redraft.state !== "idle" || lineItems.length === 0,
+            buyingRateId,
+            disabled:
+              draft.state !== "idle" ||
+              redraft.state !== "idle" ||
+              rateBuy.state !== "idle" ||
+              confirming !== null ||
+              lineItems.length === 0,
             onChoose: chooseRate,
+            // While a draft is edited, choosing a rate replaces it; buying is the draft's own Buy.
+            onBuy: editing ? undefined : setConfirming,
           }}
+        />
+      ) : null}
+
+      {confirming ? (
+        <BuyConfirmation
+          open
+          price={formatAmount(confirming.amount, confirming.currency)}
+          service={describeService({ carrier: confirming.carrier, service: confirming.service })}
+          packageCount={request.parcels?.length ?? 1}
+          options={describeLabelOptions(formLabelOptions(request))}
+          notifyCustomer={notifyCustomer}
+          onNotifyCustomerChange={setNotifyCustomer}
+          busy={rateBuy.state !== "idle"}
+          onConfirm={() => {
+            setConfirming(null);
+            buyRate(confirming);
+          }}
+          onClose={() => setConfirming(null)}
         />
       ) : null}
 

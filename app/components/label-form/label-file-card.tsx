@@ -9,6 +9,8 @@ import { LockableSelect } from "./lockable-select";
 import { fieldError } from "./problem-list";
 
 // The label file and its day: format and size (the shop's settings until changed), ship date.
+// One group, not condensed: on a phone (below 490 px) Polaris stacks it in one column, where
+// condensed it cut the format's select short and pushed the ship date past the screen's edge.
 
 export function LabelFileCard({
   request,
@@ -30,7 +32,7 @@ export function LabelFileCard({
           Label
         </Text>
         <FormLayout>
-          <FormLayout.Group condensed>
+          <FormLayout.Group>
             <LockableSelect
               locked={locked}
               id={fieldId("label_format")}

@@ -1,6 +1,6 @@
 import { useFetcher } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Button, Card, InlineStack, Link, List, Text } from "@shopify/polaris";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 
 import { BOUGHT_WHILE_HELD_TITLE, VOID_SUGGESTED_ATTENTIONS } from "~/labels/label-state";
 import type { LabelSummary } from "~/screens/order-label-page.server";
@@ -111,13 +111,20 @@ export function LabelResult({
   label,
   notifyCustomer,
   withPackingSlip = false,
+  focusPrint = false,
 }: {
   label: LabelSummary;
   notifyCustomer: boolean;
   /** The shop prints packing slips: the printed and downloaded PDF carries the slip after the label. */
   withPackingSlip?: boolean;
+  /** Bought on this page just now: focus goes to Print, the next step, not to the page's body. */
+  focusPrint?: boolean;
 }) {
   const [fileProblem, setFileProblem] = useState<string | null>(null);
+  const printButtonId = `print-label-${label.id}`;
+  useEffect(() => {
+    if (focusPrint) document.getElementById(printButtonId)?.focus();
+  }, [focusPrint, printButtonId]);
   const format = (label.labelFormat ?? "pdf").toLowerCase();
   return (
     <Card>
@@ -173,7 +180,13 @@ export function LabelResult({
         ) : null}
         {label.labelUrl ? (
           <BlockStack gap="200">
-            <LabelFileButtons label={label} variant="primary" withShortcut onError={setFileProblem} />
+            <LabelFileButtons
+              label={label}
+              variant="primary"
+              withShortcut
+              printButtonId={printButtonId}
+              onError={setFileProblem}
+            />
             {withPackingSlip && format !== "zpl" ? (
               <Text as="p" tone="subdued">
                 Its packing slip prints with it, as Settings asks.

@@ -137,3 +137,27 @@ describe("while rates load", () => {
     expect(html).toContain("Loading rates");
   });
 });
+
+describe("Buy on a rate", () => {
+  it("offers each rate's Buy beside its Choose, named with the service and the price", () => {
+    const html = render(
+      <RateList
+        rates={rates}
+        customerChose={null}
+        busyRateId={null}
+        disabled={false}
+        onChoose={() => {}}
+        onBuy={() => {}}
+      />,
+    );
+    expect(rows(html)[0]).toMatch(/\$7\.95 Buy Choose$/);
+    expect(html).toContain('aria-label="Buy USPS Ground Advantage for $7.95"');
+    expect(html.match(/aria-label="Buy /g)).toHaveLength(3);
+    // On a phone the two buttons stack beside the price, within the row's height.
+    expect(html).toMatch(/@media \(max-width: 489\.95px\) \{[^]*\.rate-row-buttons \{ flex-direction: column;/);
+  });
+
+  it("offers no Buy where buying is not a rate's (a draft being edited)", () => {
+    expect(list(null)).not.toContain('aria-label="Buy ');
+  });
+});

@@ -9,6 +9,7 @@ import {
   SkeletonDisplayText,
   Text,
 } from "@shopify/polaris";
+import type { ReactNode } from "react";
 
 import { rankRates } from "~/shipments/rate-ranking";
 import type { LabelRequestInput } from "~/shipping/preflight";
@@ -35,15 +36,23 @@ const ROW_HEIGHT = "3.5rem";
 // A media query, not useBreakpoints: the skeleton is in the server's HTML, and a height set after
 // hydration would move the page itself. "Press C" goes too: a phone has no key to press, and the
 // words cramped the marked row.
+//
+// A row's two buttons, Buy and Choose (issue 40, item 7), sit side by side; on a phone they stack,
+// one above the other beside the price: side by side they left the service's name too little
+// room, and a name on two lines made its row taller than its skeleton row. Every phone row, and
+// skeleton row, holds the marks' line above the two stacked buttons, marked or not.
 const ROW_BODY = "rate-row-body";
 const KEY_HINT = "rate-row-key-hint";
 const WIDE_MARKS = "rate-row-wide-marks";
 const PHONE_MARKS = "rate-row-phone-marks";
-const PHONE_ROWS = `.${PHONE_MARKS} { display: none; }
+const ROW_BUTTONS = "rate-row-buttons";
+const PHONE_ROWS = `.${ROW_BUTTONS} { display: flex; gap: 0.5rem; align-items: center; }
+.${PHONE_MARKS} { display: none; }
 ${PHONE_MEDIA_QUERY} {
-  .${ROW_BODY} { min-height: 4.125rem; display: flex; flex-direction: column; justify-content: center; }
+  .${ROW_BODY} { min-height: 5.25rem; display: flex; flex-direction: column; justify-content: center; }
   .${KEY_HINT}, .${WIDE_MARKS} { display: none; }
   .${PHONE_MARKS} { display: block; }
+  .${ROW_BUTTONS} { flex-direction: column; align-items: stretch; gap: 0.25rem; }
 }`;
 
 /** The phone rules above, beside the list or skeleton they apply to (the app has no stylesheet of its own). */
@@ -55,6 +64,8 @@ export function RateList({
   busyRateId,
   disabled,
   onChoose,
+  onBuy,
+  buyingRateId = null,
 }: {
   rates: readonly Rate[];
   /** The shipping method the customer picked at checkout ("Standard Shipping"); null when unknown. */
@@ -63,6 +74,10 @@ export function RateList({
   busyRateId: string | null;
   disabled: boolean;
   onChoose: (rate: Rate) => void;
+  /** Buy in one step (after a confirmation naming the price); no Buy button without it. */
+  onBuy?: ((rate: Rate) => void) | undefined;
+  /** The rate being bought. */
+  buyingRateId?: string | null;
 }) {
   const choice = findCustomerChoice(rates, customerChose)?.rate_id ?? null;
   const marked = pickMarkedRate(rates, customerChose)?.rate_id ?? null;
@@ -122,14 +137,26 @@ export function RateList({
                     <Text as="span" fontWeight="semibold">
                       {price}
                     </Text>
-                    <Button
-                      onClick={() => onChoose(rate)}
-                      disabled={disabled}
-                      loading={busyRateId === rate.rate_id}
-                      accessibilityLabel={`Choose ${name} for ${price}${isMarked ? " (shortcut C)" : ""}`}
-                    >
-                      Choose
-                    </Button>
+                    <div className={ROW_BUTTONS}>
+                      {onBuy ? (
+                        <Button
+                          onClick={() => onBuy(rate)}
+                          disabled={disabled}
+                          loading={buyingRateId === rate.rate_id}
+                          accessibilityLabel={`Buy ${name} for ${price}`}
+                        >
+                          Buy
+                        </Button>
+                      ) : null}
+                      <Button
+                        onClick={() => onChoose(rate)}
+                        disabled={disabled}
+                        loading={busyRateId === rate.rate_id}
+                        accessibilityLabel={`Choose ${name} for ${price}${isMarked ? " (shortcut C)" : ""}`}
+                      >
+                        Choose
+                      </Button>
+                    </div>
                   </InlineStack>
                 </InlineStack>
               </div>
@@ -192,29 +219,53 @@ export function RateListSkeleton({ rows }: { rows: number }) {
       <Text as="span" visuallyHidden>
         Loading rates…
       </Text>
-      <BlockStack gap="0">
-        {Array.from({ length: rows }, (_, i) => (
-          <Box
-            key={i}
-            minHeight={ROW_HEIGHT}
-            paddingBlock="100"
-            paddingInline="200"
-            borderBlockEndWidth="025"
-            borderColor="border-secondary"
-          >
-            <div className={ROW_BODY}>
-              <InlineStack align="space-between" blockAlign="center" gap="200" wrap={false}>
-                <Box width="45%">
-                  <SkeletonBodyText lines={2} />
-                </Box>
-                <Box width="6rem">
-                  <SkeletonDisplayText size="small" />
-                </Box>
-              </InlineStack>
-            </div>
-          </Box>
-        ))}
-      </BlockStack>
+      <SkeletonRows rows={rows} />
     </div>
+  );
+}
+
+/**
+ * In the list's place when there are no rates to show (a quote that failed or ran out of time):
+ * a message over the skeleton's height, held (issue 40 §5), so the page does not jump from the
+ * skeleton to a one-line error and back when the merchant asks again. Never shorter than the
+ * skeleton; taller only if the message is (a one-row list).
+ */
+export function RateListHeld({ rows, children }: { rows: number; children: ReactNode }) {
+  return (
+    <div style={{ display: "grid" }}>
+      <PhoneRowStyle />
+      <div aria-hidden="true" style={{ gridArea: "1 / 1", visibility: "hidden" }}>
+        <SkeletonRows rows={rows} />
+      </div>
+      <div style={{ gridArea: "1 / 1", alignSelf: "start" }}>{children}</div>
+    </div>
+  );
+}
+
+function SkeletonRows({ rows }: { rows: number }) {
+  return (
+    <BlockStack gap="0">
+      {Array.from({ length: rows }, (_, i) => (
+        <Box
+          key={i}
+          minHeight={ROW_HEIGHT}
+          paddingBlock="100"
+          paddingInline="200"
+          borderBlockEndWidth="025"
+          borderColor="border-secondary"
+        >
+          <div className={ROW_BODY}>
+            <InlineStack align="space-between" blockAlign="center" gap="200" wrap={false}>
+              <Box width="45%">
+                <SkeletonBodyText lines={2} />
+              </Box>
+              <Box width="6rem">
+                <SkeletonDisplayText size="small" />
+              </Box>
+            </InlineStack>
+          </div>
+        </Box>
+      ))}
+    </BlockStack>
   );
 }

@@ -1,16 +1,18 @@
 import { Await } from "@remix-run/react";
 import { Banner, BlockStack, Button, Card, InlineStack, Text } from "@shopify/polaris";
-import { type ReactNode, type Ref, Suspense } from "react";
+import { type ReactNode, type Ref, Suspense, useSyncExternalStore } from "react";
 
 import type { KnownPreflightProblem } from "~/shipping/preflight";
 import type { Rate } from "~/shipping/schemas";
 
 import { ChooseMarkedRate, ShortcutAction } from "./keyboard-shortcuts";
-import { CustomerChoiceNote, RateList, RateListSkeleton } from "./rate-list";
+import { CustomerChoiceNote, RateList, RateListHeld, RateListSkeleton } from "./rate-list";
 
 // A shipment's Rates card, above its details (issue 25 §2): the rates that load with the page
 // (streamed: the page does not wait for them, a skeleton of their size holds their place), or,
 // once the merchant asks with "Get rates" or R after editing the details, the rates for those.
+// Each rate is bought in one step (Buy, then its confirmation) or drafted first (Choose). The
+// list's place keeps its size whatever the quote does: loading, slow, failed, asked again.
 
 /** A quote's answer, from the page's stream or the Get rates action: the rates, or why there are none. */
 export type RatesAnswer = {
@@ -21,10 +23,113 @@ export type RatesAnswer = {
 
 export type ChooseRate = {
   customerChose: string | null;
+  /** The rate whose draft is being made. */
   busyRateId: string | null;
+  /** The rate being bought in one step. */
+  buyingRateId: string | null;
   disabled: boolean;
   onChoose: (rate: Rate) => void;
+  /** Buy in one step, after a confirmation naming the price; not offered while a draft is edited. */
+  onBuy?: ((rate: Rate) => void) | undefined;
 };
+
+/** What the list says above the rates, or above the skeleton standing in for them. */
+function RatesIntro({ editing }: { editing: boolean }) {
+  return (
+    <Text as="p" tone="subdued">
+      {editing
+        ? "Choosing a rate replaces the draft with one for these details. Drafts are free; you confirm before anything is charged."
+        : "Buy a rate's label in one step, once you confirm its price, or choose a rate to make a free draft first."}
+    </Text>
+  );
+}
+
+function RatesLoading({ rows, editing }: { rows: number; editing: boolean }) {
+  return (
+    <BlockStack gap="200">
+      <RatesIntro editing={editing} />
+      <RateListSkeleton rows={rows} />
+    </BlockStack>
+  );
+}
+
+/** A failure in the list's place, as tall as the list would be: the page does not jump. */
+function RatesFailed({
+  rows,
+  editing,
+  message,
+  failureRef,
+}: {
+  rows: number;
+  editing: boolean;
+  message: string;
+  /** Where focus goes when the merchant asked (Get rates). */
+  failureRef?: Ref<HTMLDivElement>;
+}) {
+  return (
+    <BlockStack gap="200">
+      <RatesIntro editing={editing} />
+      <RateListHeld rows={rows}>
+        <div ref={failureRef} tabIndex={-1}>
+          <Banner tone="critical">
+            <p>{message}</p>
+          </Banner>
+        </div>
+      </RateListHeld>
+    </BlockStack>
+  );
+}
+
+const subscribeToNothing = () => () => {};
+
+/** False in the server's HTML and the render that hydrates it; true after, and on pages opened in the app. */
+function useHydrated(): boolean {
+  return useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * The rates that load with the page. Rendered in the server's HTML, their Suspense boundary waited
+ * there for a quote still on its way (a slow service: up to the page's 4.5 s), and an update
+ * reaching it before it hydrated (Polaris's providers set state once mounted) made React give up
+ * on it with error #421, logged as uncaught. So the server's HTML and the render that hydrates it
+ * hold the skeleton only, and the boundary lives in the browser alone, from the next render, on
+ * the promise the page's stream still carries: the same skeleton, then the rates or the failure.
+ */
+function StreamedRates({
+  streamed,
+  rows,
+  choose,
+}: {
+  streamed: Promise<RatesAnswer>;
+  rows: number;
+  choose: ChooseRate;
+}) {
+  const hydrated = useHydrated();
+  const loading = <RatesLoading rows={rows} editing={false} />;
+  if (!hydrated) return loading;
+  return (
+    <Suspense fallback={loading}>
+      <Await
+        resolve={streamed}
+        errorElement={
+          <RatesFailed rows={rows} editing={false} message="The rates did not load. Choose Get rates to try again." />
+        }
+      >
+        {(answer) =>
+          answer.error ? (
+            <RatesFailed rows={rows} editing={false} message={answer.error.message} />
+          ) : (
+            <RatesView rates={answer.rates ?? []} editing={false} choose={choose} />
+          )
+        }
+      </Await>
+    </Suspense>
+  );
+}
 
 export function RatesCard({
   editing,
@@ -59,23 +164,16 @@ export function RatesCard({
   draftFailure: ReactNode;
   choose: ChooseRate;
 }) {
-  const intro = (
-    <Text as="p" tone="subdued">
-      {editing
-        ? "Choosing a rate replaces the draft with one for these details. Drafts are free; you confirm before anything is charged."
-        : "Choosing a rate creates a draft label. Drafts are free; you confirm before anything is charged."}
-    </Text>
-  );
-  const loading = (
-    <BlockStack gap="200">
-      {intro}
-      <RateListSkeleton rows={expectedRows} />
-    </BlockStack>
-  );
   const body = (() => {
-    if (asked?.error) return null; // shown above, where it takes focus
-    if (asked?.rates) return <RatesView rates={asked.rates} intro={intro} choose={choose} />;
-    if (asking) return loading;
+    // The answer to Get rates, where the list is: rates stay until new ones come; a failure,
+    // which takes focus (its ref), gives way to the skeleton when asked again.
+    if (asked?.rates) return <RatesView rates={asked.rates} editing={editing} choose={choose} />;
+    if (asking) return <RatesLoading rows={expectedRows} editing={editing} />;
+    if (asked?.error) {
+      return (
+        <RatesFailed rows={expectedRows} editing={editing} message={asked.error.message} failureRef={askedFailureRef} />
+      );
+    }
     if (streamed && stale) {
       return (
         <Text as="p" tone="subdued">
@@ -83,30 +181,7 @@ export function RatesCard({
         </Text>
       );
     }
-    if (streamed) {
-      return (
-        <Suspense fallback={loading}>
-          <Await
-            resolve={streamed}
-            errorElement={
-              <Banner tone="critical">
-                <p>The rates did not load. Choose Get rates to try again.</p>
-              </Banner>
-            }
-          >
-            {(answer) =>
-              answer.error ? (
-                <Banner tone="critical">
-                  <p>{answer.error.message}</p>
-                </Banner>
-              ) : (
-                <RatesView rates={answer.rates ?? []} intro={intro} choose={choose} />
-              )
-            }
-          </Await>
-        </Suspense>
-      );
-    }
+    if (streamed) return <StreamedRates streamed={streamed} rows={expectedRows} choose={choose} />;
     return null;
   })();
 
@@ -137,13 +212,6 @@ export function RatesCard({
             Fix the highlighted details; rates may still be shown for what is filled in.
           </Text>
         ) : null}
-        {asked?.error ? (
-          <div ref={askedFailureRef} tabIndex={-1}>
-            <Banner tone="critical">
-              <p>{asked.error.message}</p>
-            </Banner>
-          </div>
-        ) : null}
         {draftFailure}
         {apiKeyConfigured ? <CustomerChoiceNote method={choose.customerChose} paid={customerPaid} /> : null}
         {body}
@@ -152,19 +220,21 @@ export function RatesCard({
   );
 }
 
-function RatesView({ rates, intro, choose }: { rates: Rate[]; intro: ReactNode; choose: ChooseRate }) {
+function RatesView({ rates, editing, choose }: { rates: Rate[]; editing: boolean; choose: ChooseRate }) {
   if (rates.length === 0) {
     return <Text as="p">No carrier offers a service for this shipment. Check the boxes and the address.</Text>;
   }
   return (
     <BlockStack gap="200">
-      {intro}
+      <RatesIntro editing={editing} />
       <RateList
         rates={rates}
         customerChose={choose.customerChose}
         busyRateId={choose.busyRateId}
+        buyingRateId={choose.buyingRateId}
         disabled={choose.disabled}
         onChoose={choose.onChoose}
+        onBuy={choose.onBuy}
       />
       <ChooseMarkedRate
         rates={rates}
