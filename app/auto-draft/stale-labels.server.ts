@@ -183,7 +183,12 @@ export async function recheckLabels(
  * A draft whose shipment Shopify holds reads "On hold" (buyLabel refuses it meanwhile); once the
  * hold is released it is a plain draft again, buyable.
  */
-async function markHold(deps: RecheckDeps, report: RecheckReport, label: OutboundLabelView, order: ShopifyOrderForLabel) {
+async function markHold(
+  deps: RecheckDeps,
+  report: RecheckReport,
+  label: OutboundLabelView,
+  order: ShopifyOrderForLabel,
+) {
   const held = order.fulfillmentOrders.find((f) => f.id === label.fulfillmentOrderGid)?.status === "ON_HOLD";
   if (held && (await markDraftOnHold(deps.db, deps.shop, label.id, deps.now?.()))) {
     report.flagged.push({ labelId: label.id, reason: "on_hold" });

@@ -61,7 +61,8 @@ const RENEWALS_PER_LEASE = 4;
 const LEASE_MARGIN_MS = 5_000;
 // A job's outcome is written through a lost connection (a database restart) while its claim is
 // still ours, so a finished job is not run again only because its "done" was not heard.
-const settle = <T>(write: () => Promise<T>) => retryWhileConnectionLost(write, { withinMs: DEFAULT_LEASE_MS - LEASE_MARGIN_MS });
+const settle = <T>(write: () => Promise<T>) =>
+  retryWhileConnectionLost(write, { withinMs: DEFAULT_LEASE_MS - LEASE_MARGIN_MS });
 
 /** The margin before a lease's end at which its handler is told to stop (at most a quarter of it). */
 export function leaseMarginMs(leaseMs: number): number {
@@ -227,7 +228,8 @@ export function createJobWorker(
       // No renewal after the handler returned: the outcome below ends the claim.
       await run.finally(lease.end);
       if (released.has(job.id)) return;
-      if (!(await settle(() => store.complete(job, now())))) log.info(`job ${job.name} finished after losing its claim`, context);
+      if (!(await settle(() => store.complete(job, now()))))
+        log.info(`job ${job.name} finished after losing its claim`, context);
     } catch (error) {
       lease.end();
       if (released.has(job.id)) return;

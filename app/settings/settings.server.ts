@@ -165,7 +165,10 @@ export async function getSettingsWithPresets(
   db: PrismaClient,
   shop: string,
 ): Promise<{ settings: SettingsView; presets: BoxPreset[] }> {
-  const [row, presetRows] = await Promise.all([db.shopSettings.findUnique({ where: { shop } }), listPresetRows(db, shop)]);
+  const [row, presetRows] = await Promise.all([
+    db.shopSettings.findUnique({ where: { shop } }),
+    listPresetRows(db, shop),
+  ]);
   return { settings: toSettingsView(row, presetRows[0] ?? null), presets: toBoxPresets(presetRows) };
 }
 
