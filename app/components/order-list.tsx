@@ -380,7 +380,10 @@ export function OrderList({
           tabs={TABS.map((t) => ({
             id: t.id,
             content: t.content,
-            ...(t.count && counts ? { badge: String(counts[t.count]) } : {}),
+            // Polaris reads its badge as "New"; the tab's name says the count plainly.
+            ...(t.count && counts
+              ? { badge: String(counts[t.count]), accessibilityLabel: `${t.content} ${counts[t.count]}` }
+              : {}),
           }))}
           selected={Math.max(
             0,
