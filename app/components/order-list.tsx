@@ -38,6 +38,7 @@ import {
   summarizeSelection,
 } from "./order-selection";
 import { usePhoneLayout } from "./phone-layout";
+import { PHONE_MEDIA_QUERY } from "./phone-width";
 
 // The Orders table: tabs, search by order name, cursor paging, one row per order awaiting
 // shipment. Navigation goes through Remix (useNavigate / search params), so the admin frame keeps
@@ -69,6 +70,23 @@ export type OrderListProps = {
 
 /** Polaris's IndexFilters bar with tabs, as drawn at phone and desktop widths alike (49 px). */
 const FILTER_BAR_HEIGHT = "3.0625rem";
+
+// On a phone Polaris lays the tabs in one strip that scrolls sideways, but nothing showed that it
+// does: the strip simply ended mid-tab at the search button, the later tabs out of sight (issue
+// 40). A shadow now marks each edge with tabs beyond it, the way a scrolling list does (the
+// shadows scroll with the content, covers keep the ends clear), and a thin scroll bar shows.
+const TABS_STRIP = "order-list-tabs";
+const TABS_STRIP_STYLE = `${PHONE_MEDIA_QUERY} {
+  .${TABS_STRIP} .Polaris-Tabs__Wrapper {
+    overflow-x: auto;
+    scrollbar-width: thin;
+    background:
+      linear-gradient(to right, var(--p-color-bg-surface) 30%, transparent) left center / 2rem 100% no-repeat local,
+      linear-gradient(to left, var(--p-color-bg-surface) 30%, transparent) right center / 2rem 100% no-repeat local,
+      radial-gradient(farthest-side at 0 50%, rgba(0, 0, 0, 0.2), transparent) left center / 0.75rem 100% no-repeat scroll,
+      radial-gradient(farthest-side at 100% 50%, rgba(0, 0, 0, 0.2), transparent) right center / 0.75rem 100% no-repeat scroll;
+  }
+}`;
 
 // The Orders list's path: /app itself is the home (app._index.tsx).
 export const ORDERS_PATH = "/app/orders";
@@ -359,12 +377,16 @@ export function OrderList({
     <Card padding="0">
       {/* The filter bar's height, held before the page is interactive: Polaris draws the bar only
           then, and the list under it moved down by its height at every load (issue 25). */}
-      <div style={{ minHeight: FILTER_BAR_HEIGHT }}>
+      <style>{TABS_STRIP_STYLE}</style>
+      <div className={TABS_STRIP} style={{ minHeight: FILTER_BAR_HEIGHT }}>
         <IndexFilters
           tabs={TABS.map((t) => ({
             id: t.id,
             content: t.content,
-            ...(t.count && counts ? { badge: String(counts[t.count]) } : {}),
+            // Polaris reads its badge as "New"; the tab's name says the count plainly.
+            ...(t.count && counts
+              ? { badge: String(counts[t.count]), accessibilityLabel: `${t.content} ${counts[t.count]}` }
+              : {}),
           }))}
           selected={Math.max(
             0,

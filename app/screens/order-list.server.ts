@@ -613,8 +613,12 @@ async function buildRows(
       createdAt: item.createdAt,
       customer: describeCustomer(item.shippingAddress),
       destination: describeDestination(item.shippingAddress),
-      items: item.lines.reduce((n, l) => n + (l.requiresShipping ? l.unfulfilledQuantity : 0), 0),
-      weightGrams: weighLines(item) ?? item.totalWeightGrams,
+      // What is left to ship; for a shipped order (a return request), what was shipped.
+      items: item.lines.reduce(
+        (n, l) => n + (l.requiresShipping ? (isShipped(item) ? l.quantity : l.unfulfilledQuantity) : 0),
+        0,
+      ),
+      weightGrams: (isShipped(item) ? null : weighLines(item)) ?? item.totalWeightGrams,
       label: { progress: orderLabels.length > 0 ? progress : "none", count: orderLabels.length },
       problems: orderLabels.length > 0 || isShipped(item) ? null : computeListProblems(item, judgeContext, facts),
       shipped: isShipped(item),
