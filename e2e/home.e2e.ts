@@ -1,7 +1,7 @@
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 
-import type { Frame } from "playwright-core";
+import type { Frame, Locator } from "playwright-core";
 import { describe, expect, it } from "vitest";
 
 import { type GuardedPage, openGuardedPage } from "./support/browser";
@@ -219,6 +219,62 @@ describe("the home page", () => {
     guarded.assertClean();
     await guarded.close();
   }, 300_000);
+
+  it("wraps what automatic drafting could not do inside its cell of the Orders list, on a laptop and a phone", async () => {
+    const guarded = await openGuardedPage(browser(), "orders-auto-draft-failure");
+    const { page } = guarded;
+    await openApp(page, "/app/orders");
+    // An order missing a weight: automatic drafting cannot draft it and says why on its row.
+    const store = page.getByRole("group", { name: "Simulate a customer" });
+    await store.getByLabel("Test order").selectOption("problem");
+    await store.getByRole("button", { name: "New order" }).click();
+    const toast = await see(page.getByText(/^Order #\d+ placed/));
+    expect(await toast.innerText()).toMatch(/Order #\d+ placed/);
+    for (const [viewport, name] of [
+      [null, "orders-auto-draft-failure"],
+      [PHONE, "orders-auto-draft-failure-on-a-phone"],
+    ] as const) {
+      const shot = viewport ? await openGuardedPage(browser(), name, viewport) : guarded;
+      let message: Locator | null = null;
+      // The worker drafts within seconds; the list shows its answer on the next load.
+      await expect
+        .poll(
+          async () => {
+            const frame = await openApp(shot.page, "/app/orders");
+            // A table row on a laptop, a stacked entry on a phone: found by its words.
+            const found = frame.getByText(/^No automatic draft: .*weight/).first();
+            if ((await found.count()) === 0) return false;
+            message = found;
+            return true;
+          },
+          { timeout: 60_000, interval: 3_000 },
+        )
+        .toBe(true);
+      if (!message) throw new Error("no message");
+      const text = message as Locator;
+      // Inside its cell: its right edge within the cell's, over more than one line.
+      const fits = await text.evaluate((el) => {
+        const cell = el.closest("td") ?? el.parentElement;
+        const own = el.getBoundingClientRect();
+        const box = cell?.getBoundingClientRect();
+        return {
+          inside: box ? own.right <= box.right + 1 : false,
+          lines: own.height / parseFloat(getComputedStyle(el).lineHeight),
+        };
+      });
+      expect(fits.inside, name).toBe(true);
+      expect(fits.lines, name).toBeGreaterThan(1.5);
+      const frame = shot.page.frames().find((f) => f !== shot.page.mainFrame());
+      if (!frame) throw new Error("no app frame");
+      await checkScreen(shot, frame, name);
+      if (viewport) {
+        shot.assertClean();
+        await shot.close();
+      }
+    }
+    guarded.assertClean();
+    await guarded.close();
+  }, 240_000);
 
   it("opens the order a scanner types, and names the field for an unknown number", async () => {
     const guarded = await openGuardedPage(browser(), "home-scan");

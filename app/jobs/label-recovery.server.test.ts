@@ -4,12 +4,14 @@ import db from "~/db.server";
 import { findLabel } from "~/labels/label-repository.server";
 import { purchase } from "~/labels/purchase.server";
 import { writeTracking } from "~/labels/write-tracking.server";
+import { saveShopSettings } from "~/settings/settings.server";
 
 import {
   crashAfterCharge,
   createEmulators,
   DEMO_ORG,
   draftSeededOrder,
+  readAtTheService,
   TEST_LABEL_SHOP,
 } from "../../test/helpers/labels";
 import { createPrismaJobQueue } from "../queue/prisma-job-queue.server";
@@ -45,6 +47,30 @@ describe("label recovery, one shop at a time", () => {
     const fulfillments = emulators.shopify.fulfillments().filter((f) => f.orderId === order.id);
     expect(fulfillments).toHaveLength(1);
     expect(await findLabel(db, SHOP, draft.label.id)).toMatchObject({ status: "fulfilled" });
+  });
+
+  it("flags a recovered purchase whose shipment Shopify held meanwhile, and voids it when Settings asks", async () => {
+    const emulators = createEmulators();
+    const { draft, client, order, input } = await draftSeededOrder(db, emulators, "#1001");
+    const crashing = crashAfterCharge(client);
+    await expect(purchase({ db, shop: SHOP, shipping: crashing }, draft.label.id)).rejects.toThrow("process crashed");
+    // Charged, then held in Shopify before anyone learned of the charge.
+    emulators.shopify.holdFulfillmentOrder(input.fulfillmentOrderGid, "HIGH_RISK_OF_FRAUD");
+    expect((await saveShopSettings(db, SHOP, { autoVoidHeldPurchases: true })).ok).toBe(true);
+
+    const report = await recoverShopLabels(
+      { db, adminFor: async () => emulators.shopify.graphql, shippingFor: async () => client, now: afterLeases },
+      SHOP,
+    );
+
+    expect(report).toMatchObject({ purchasesRecovered: 1, writeBacksDone: 0, writeBacksPending: 1 });
+    expect(emulators.shipping.charges(DEMO_ORG)).toHaveLength(1);
+    expect(emulators.shopify.fulfillments().filter((f) => f.orderId === order.id)).toEqual([]);
+    const label = await findLabel(db, SHOP, draft.label.id);
+    expect(label).toMatchObject({ status: "void_pending", attention: { reason: "bought_while_held" } });
+    expect(await readAtTheService(emulators.shipping, label?.serviceLabelId ?? null)).toMatchObject({
+      status: "void_pending",
+    });
   });
 
   it("buys nothing for a purchase that died before its charge once Shopify holds the shipment: the label is a draft again", async () => {
