@@ -41,13 +41,17 @@ function reveal(element: HTMLElement | null) {
 
 /**
  * A failure shown where the merchant looks: each new one is scrolled into view and takes focus,
- * since the button that caused it may be far from where it appears, or off screen by then.
+ * since the button that caused it may be far from where it appears, or off screen by then. Once
+ * its element is on the page: an answer can come while the card still shows the skeleton.
  */
 function useRevealWhenShown(failure: unknown) {
   const ref = useRef<HTMLDivElement>(null);
+  const revealed = useRef<unknown>(null);
   useEffect(() => {
-    if (failure) reveal(ref.current);
-  }, [failure]);
+    if (!failure || failure === revealed.current || !ref.current) return;
+    revealed.current = failure;
+    reveal(ref.current);
+  });
   return ref;
 }
 

@@ -49,7 +49,7 @@ const ROW_BUTTONS = "rate-row-buttons";
 const PHONE_ROWS = `.${ROW_BUTTONS} { display: flex; gap: 0.5rem; align-items: center; }
 .${PHONE_MARKS} { display: none; }
 ${PHONE_MEDIA_QUERY} {
-  .${ROW_BODY} { min-height: 5.25rem; display: flex; flex-direction: column; justify-content: center; }
+  .${ROW_BODY} { min-height: 5.5rem; display: flex; flex-direction: column; justify-content: center; }
   .${KEY_HINT}, .${WIDE_MARKS} { display: none; }
   .${PHONE_MARKS} { display: block; }
   .${ROW_BUTTONS} { flex-direction: column; align-items: stretch; gap: 0.25rem; }
