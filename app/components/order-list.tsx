@@ -382,11 +382,16 @@ export function OrderList({
         <IndexFilters
           tabs={TABS.map((t) => ({
             id: t.id,
-            content: t.content,
-            // Polaris reads its badge as "New"; the tab's name says the count plainly.
+            // Polaris reads its badge as "New"; the tab's name says the count plainly. The trailing
+            // space (not drawn: the flex item trims it) keeps the name and badge two words, as axe
+            // and speech-input users read the visible "Drafts 3" (label-content-name-mismatch).
             ...(t.count && counts
-              ? { badge: String(counts[t.count]), accessibilityLabel: `${t.content} ${counts[t.count]}` }
-              : {}),
+              ? {
+                  content: `${t.content} `,
+                  badge: String(counts[t.count]),
+                  accessibilityLabel: `${t.content} ${counts[t.count]}`,
+                }
+              : { content: t.content }),
           }))}
           selected={Math.max(
             0,
