@@ -124,7 +124,7 @@ describe("one truth on the Orders list, its tabs and Home's tiles", () => {
     for (const [title, tab, tabName] of [
       ["Drafts to buy", "drafts", "Drafts"],
       ["On hold", "on_hold", "On hold"],
-      ["Problems", "problems", "Problems"],
+      ["Flagged", "problems", "Flagged"],
     ] as const) {
       const home = await openApp(guarded.page, "/app");
       const count = await tileCount(home, title);

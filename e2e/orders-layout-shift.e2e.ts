@@ -55,7 +55,7 @@ describe("the Orders list's layout while it loads", () => {
         "Drafts",
         "On hold",
         "Bought",
-        "Problems",
+        "Flagged",
         "Return requested",
         "Awaiting shipment",
       ]) {

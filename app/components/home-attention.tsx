@@ -25,10 +25,10 @@ function describeTiles(attention: AttentionCounts): Tile[] {
       hint: "Orders with a draft label ready to buy",
     },
     {
-      title: "Problems",
+      title: "Flagged",
       count: String(attention.problems),
       url: "/app/orders?tab=problems",
-      hint: "Orders changed after purchase, or not drafted automatically",
+      hint: "Orders changed or held after purchase, or not drafted automatically",
     },
     {
       title: "On hold",

@@ -97,7 +97,9 @@ const TABS: { id: OrderListTab; content: string; count?: keyof OrderTabCounts }[
   { id: "drafts", content: "Drafts", count: "drafts" },
   { id: "on_hold", content: "On hold", count: "onHold" },
   { id: "bought", content: "Bought" },
-  { id: "problems", content: "Problems", count: "problems" },
+  // Not "Problems": the column of that name counts what to fix before buying, this tab what
+  // happened after (issue 40: "Problems 0" beside rows saying "1 to fix" read as a lie).
+  { id: "problems", content: "Flagged", count: "problems" },
   { id: "returns", content: "Return requested" },
 ];
 
@@ -109,8 +111,8 @@ const EMPTY_TAB: Record<OrderListTab, { heading: string; text: string }> = {
   on_hold: { heading: "Nothing on hold", text: "No draft waits for Shopify to release a hold." },
   bought: { heading: "Nothing bought", text: "No labels bought yet." },
   problems: {
-    heading: "No problems",
-    text: "No order changed after its label was bought, and automatic drafting drafted every order.",
+    heading: "Nothing flagged",
+    text: "No order changed or was held after its label was bought, and automatic drafting drafted every order.",
   },
   returns: {
     heading: "No return requests",

@@ -178,7 +178,7 @@ describe("Orders page loader", () => {
     }
   });
 
-  it("lists on the Problems tab exactly the orders Home's Problems tile counts", async () => {
+  it("lists on the Flagged tab exactly the orders Home's Flagged tile counts", async () => {
     const emulator = useEmulator();
     await insertLabelRow({ ...seeded(emulator, "#1003"), status: "purchased", attention: "order_cancelled" });
     await recordAutoDraftOutcome(db, TEST_SHOP, {
@@ -188,15 +188,17 @@ describe("Orders page loader", () => {
       problems: [{ path: "parcel.weight", message: "Enter the weight." }],
     });
     await insertLabelRow({ ...seeded(emulator, "#1005"), status: "fulfilled", attention: "address_changed" });
+    // Charged in the instant Shopify held the order: flagged here too, not only on Labels.
+    await insertLabelRow({ ...seeded(emulator, "#1006"), status: "purchased", attention: "bought_while_held" });
     // Held and voided labels are not problems: they have their own tab, or nothing left to do.
     await insertLabelRow({ ...seeded(emulator, "#1001"), status: "draft", attention: "on_hold" });
     await insertLabelRow({ ...seeded(emulator, "#1002"), status: "voided", attention: "address_changed" });
 
     const data = await loadOrders("/app/orders?tab=problems");
     const { home } = await loadHome();
-    expect(data.list?.rows.map((r) => r.name).sort()).toEqual(["#1003", "#1005", "#1014"]);
-    expect(home.attention.problems).toBe(3);
-    expect(data.list?.counts.problems).toBe(3);
+    expect(data.list?.rows.map((r) => r.name).sort()).toEqual(["#1003", "#1005", "#1006", "#1014"]);
+    expect(home.attention.problems).toBe(4);
+    expect(data.list?.counts.problems).toBe(4);
     expect(data.list?.rows.every((r) => r.attention.length > 0)).toBe(true);
     expect(data.list?.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: false });
   });

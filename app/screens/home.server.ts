@@ -283,7 +283,7 @@ export type AttentionCounts = {
   needsLabel: { count: number; atLeast: boolean } | null;
   /** Orders with a draft to buy (not held): the Orders list's Drafts tab. */
   drafts: number;
-  /** Orders with a label flagged after purchase, or a shipment automatic drafting could not draft: the Problems tab. */
+  /** Orders with a label flagged after purchase, or a shipment automatic drafting could not draft: the Flagged tab. */
   problems: number;
   /** Orders whose draft waits for Shopify to release a hold: the On hold tab. */
   onHold: number;

@@ -539,7 +539,7 @@ const OFFSET_CURSOR = /^offset:(\d{1,6})$/;
 const readOffset = (cursor: string | null | undefined) => Number(OFFSET_CURSOR.exec(cursor ?? "")?.[1] ?? 0);
 
 /**
- * "Problems": the orders order-tabs.server.ts counts (Home's tile), a page of them read from
+ * "Flagged" (tab `problems`): the orders order-tabs.server.ts counts (Home's tile), a page of them read from
  * Shopify by id in one call, so each row shows the order as it is now, judged as on every tab.
  */
 async function readProblemOrders(

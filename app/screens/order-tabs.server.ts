@@ -13,13 +13,18 @@ import {
 // the app's database only; no Shopify call.
 
 /** What changed on an order after its label was bought, that the merchant must act on. */
-const ATTENTION_AFTER_PURCHASE = ["order_cancelled", "address_changed", "shipment_closed"] as const;
+const ATTENTION_AFTER_PURCHASE = [
+  "order_cancelled",
+  "address_changed",
+  "shipment_closed",
+  "bought_while_held",
+] as const;
 
 type RecordTab = LabelTab | "problems";
 
 /**
- * Problems: orders with a label flagged after purchase (cancelled, address changed, shipment
- * closed), or a shipment automatic drafting could not draft and nothing labelled since. Most
+ * Flagged (the `problems` tab): orders with a label flagged after purchase (cancelled, address
+ * changed, shipment closed, bought while Shopify held it), or a shipment automatic drafting could not draft and nothing labelled since. Most
  * recent first.
  */
 export async function listProblemOrders(
@@ -58,7 +63,7 @@ export async function listOrdersOfTab(db: PrismaClient, shop: string, tab: Recor
 
 export type OrderTabCounts = { drafts: number; onHold: number; problems: number };
 
-/** How many orders the Drafts, On hold and Problems tabs hold: the tabs' badges and Home's tiles. */
+/** How many orders the Drafts, On hold and Flagged tabs hold: the tabs' badges and Home's tiles. */
 export async function countOrderTabs(db: PrismaClient, shop: string): Promise<OrderTabCounts> {
   const [drafts, onHold, problems] = await Promise.all([
     listOrdersOfTab(db, shop, "drafts"),

@@ -183,7 +183,7 @@ function toListItem(o: OrderForListData, problems: ShopifyProblem[]): ShopifyOrd
 
 /**
  * Which orders a list page reads: those awaiting shipment, those whose customer asked for a
- * return, or these orders by id (at most a page of them: the Problems tab, from the app's records).
+ * return, or these orders by id (at most a page of them: the Flagged tab, from the app's records).
  */
 export type OrderListScope = "awaiting_shipment" | "return_requested" | { readonly ids: readonly OrderGid[] };
 

@@ -1,4 +1,4 @@
-import { BlockStack, Button, Card, FormLayout, InlineStack, Text, TextField } from "@shopify/polaris";
+import { BlockStack, Button, Card, InlineGrid, InlineStack, Text, TextField } from "@shopify/polaris";
 import type { Dispatch, SetStateAction } from "react";
 
 import type { OrderLabelPage } from "~/screens/order-label-page.server";
@@ -117,24 +117,23 @@ export function BoxesCard({
                   }}
                 />
               ) : null}
-              <FormLayout>
-                <FormLayout.Group condensed>
-                  {(["weight", "length", "width", "height"] as const).map((field) => (
-                    <TextField
-                      key={field}
-                      id={fieldId(`${path}.${field}`)}
-                      readOnly={locked}
-                      label={field[0]?.toUpperCase() + field.slice(1)}
-                      type="number"
-                      value={box[field] == null ? "" : String(box[field])}
-                      onChange={(v) => set(`${path}.${field}`, parseNumberField(v))}
-                      autoComplete="off"
-                      suffix={field === "weight" ? (box.weight_unit ?? "oz") : (box.dimension_unit ?? "in")}
-                      error={fieldError(problemsAt(at, `${path}.${field}`))}
-                    />
-                  ))}
-                </FormLayout.Group>
-              </FormLayout>
+              {/* Two by two on a phone: four across left Height alone on a second line (issue 40). */}
+              <InlineGrid columns={{ xs: 2, sm: 4 }} gap="300">
+                {(["weight", "length", "width", "height"] as const).map((field) => (
+                  <TextField
+                    key={field}
+                    id={fieldId(`${path}.${field}`)}
+                    readOnly={locked}
+                    label={field[0]?.toUpperCase() + field.slice(1)}
+                    type="number"
+                    value={box[field] == null ? "" : String(box[field])}
+                    onChange={(v) => set(`${path}.${field}`, parseNumberField(v))}
+                    autoComplete="off"
+                    suffix={field === "weight" ? (box.weight_unit ?? "oz") : (box.dimension_unit ?? "in")}
+                    error={fieldError(problemsAt(at, `${path}.${field}`))}
+                  />
+                ))}
+              </InlineGrid>
               <FieldNotes problems={at.filter((p) => p.path === path)} />
             </BlockStack>
           );
