@@ -108,7 +108,7 @@ async function load(page: Page, demo: RunningDemo, path: string): Promise<Frame>
 
 const readVitals = (frame: Frame) => frame.evaluate(() => (window as unknown as { __vitals: Vitals }).__vitals);
 
-const ORDER_TABS = ["Needs label", "Drafts", "Bought", "Problems", "Awaiting shipment"];
+const ORDER_TABS = ["Needs label", "Drafts", "Bought", "Flagged", "Awaiting shipment"];
 
 /** Every tab of the Orders list, then a page forward, each waited for. */
 async function walkOrderTabs(frame: Frame): Promise<void> {
