@@ -1,4 +1,4 @@
-import { vitePlugin as remix } from "@remix-run/dev";
+import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig, type UserConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 
@@ -14,7 +14,7 @@ const hmrConfig =
     ? { protocol: "ws", host: "localhost", port: 64999, clientPort: 64999 }
     : { protocol: "wss", host, port: parseInt(process.env.FRONTEND_PORT ?? "8002"), clientPort: 443 };
 
-declare module "@remix-run/node" {
+declare module "react-router" {
   interface Future {
     v3_singleFetch: true;
   }
@@ -28,19 +28,7 @@ export default defineConfig({
     hmr: hmrConfig,
     fs: { allow: ["app", "node_modules"] },
   },
-  plugins: [
-    remix({
-      future: {
-        v3_fetcherPersist: true,
-        v3_relativeSplatPath: true,
-        v3_throwAbortReason: true,
-        v3_lazyRouteDiscovery: true,
-        v3_singleFetch: true,
-        v3_routeConfig: true,
-      },
-    }),
-    tsconfigPaths(),
-  ],
+  plugins: [reactRouter(), tsconfigPaths()],
   build: { assetsInlineLimit: 0 },
   optimizeDeps: { include: ["@shopify/app-bridge-react", "@shopify/polaris"] },
 }) satisfies UserConfig;

@@ -3,7 +3,7 @@ import { availableParallelism } from "node:os";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { configDefaults, defineConfig } from "vitest/config";
 
-// Tests run without the Remix plugin: loaders and actions are called as plain functions.
+// Tests run without the React Router plugin: loaders and actions are called as plain functions.
 export default defineConfig({
   plugins: [tsconfigPaths()],
   test: {

@@ -1,7 +1,7 @@
-import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { type EntryContext, ServerRouter } from "react-router";
 
 import db from "./db.server";
 import { getEnv } from "./env.server";
@@ -23,7 +23,7 @@ export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
-  remixContext: EntryContext,
+  routerContext: EntryContext,
 ) {
   addDocumentResponseHeaders(request, responseHeaders);
   applyConfiguredHosts(responseHeaders, getEnv());
@@ -32,7 +32,7 @@ export default async function handleRequest(
   const readyEvent = userAgent && isbot(userAgent) ? "onAllReady" : "onShellReady";
 
   return new Promise<Response>((resolve, reject) => {
-    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} />, {
+    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} />, {
       [readyEvent]: () => {
         // Module preloads yield to the stylesheet the first paint waits for (see the module).
         const body = lowerModulePreloadPriority();

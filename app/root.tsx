@@ -1,6 +1,5 @@
-import type { LinksFunction, MetaFunction } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
 import { useEffect } from "react";
+import { Links, type LinksFunction, Meta, type MetaFunction, Outlet, Scripts, ScrollRestoration } from "react-router";
 
 // Screens add their own title; this one names the app in the browser and to screen readers.
 export const meta: MetaFunction = () => [{ title: "Ship Orders" }];

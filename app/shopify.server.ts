@@ -1,6 +1,6 @@
-import "@shopify/shopify-app-remix/adapters/node";
+import "@shopify/shopify-app-react-router/adapters/node";
 
-import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
+import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-react-router/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 
 import prisma from "./db.server";
@@ -23,12 +23,13 @@ const shopify = shopifyApp({
   appUrl: env.SHOPIFY_APP_URL,
   authPathPrefix: "/auth",
   sessionStorage: new PrismaSessionStorage(prisma),
+  // Embedded: requests carry a session token that the library exchanges for an access token
+  // (token exchange, the React Router package's only embedded strategy), so there is no OAuth
+  // redirect dance inside the admin.
   distribution: AppDistribution.AppStore,
-  // Token exchange: embedded requests carry a session token and the library swaps it for an
-  // access token, so there is no OAuth redirect dance inside the admin.
   // Its lines go through our logger (levels mapped, secrets scrubbed), not its own console output.
   logger: { level: logLevel, log: logShopifyLibraryLine },
-  future: { unstable_newEmbeddedAuthStrategy: true, expiringOfflineAccessTokens: true },
+  future: { expiringOfflineAccessTokens: true },
 });
 
 export default shopify;

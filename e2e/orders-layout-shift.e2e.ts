@@ -10,7 +10,7 @@ const browser = withDemoBrowser();
 
 // Issue 25: each tab or page switch on the Orders list moved its rows (a layout shift of ~0.25
 // each). The bench's limit is 0.05 for the whole visit, with the CPU slowed 4× as on a modest
-// laptop; Remix navigates in the page, so one observer sees every switch.
+// laptop; React Router navigates in the page, so one observer sees every switch.
 
 /** Marks the table on screen, so waitForList knows when another replaced it. */
 const markList = (frame: Frame) =>

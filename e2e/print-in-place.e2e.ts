@@ -1,4 +1,4 @@
-import { PDFDocument } from "pdf-lib";
+import { PDFDocument } from "@cantoo/pdf-lib";
 import type { Frame } from "playwright-core";
 import { describe, expect, it } from "vitest";
 

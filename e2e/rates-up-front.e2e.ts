@@ -30,7 +30,11 @@ describe("rates up front on the order page", () => {
     // The service takes its time: the page is there before the rates, which stream in after it.
     await setShippingFaults({ latency_ms: { "POST /v1/rates": 2_500 } });
     const search = frame.getByPlaceholder("Search by order number, e.g. #1001");
-    if (!(await search.isVisible())) await frame.getByRole("button", { name: /search/i }).first().click();
+    if (!(await search.isVisible()))
+      await frame
+        .getByRole("button", { name: /search/i })
+        .first()
+        .click();
     await search.fill("#1002");
     await frame.getByRole("link", { name: "#1002", exact: true }).click();
     await see(frame.getByRole("heading", { name: "Order #1002" }));
@@ -50,7 +54,9 @@ describe("rates up front on the order page", () => {
     expect(before && after).toBeTruthy();
     expect(Math.abs((after?.y ?? 0) - (before?.y ?? 0))).toBeLessThanOrEqual(1);
     const shifts = await frame.evaluate(() => (window as unknown as { __shifts: Shift[] }).__shifts);
-    const shifted = shifts.filter((s) => s.startTime >= since && !s.hadRecentInput).reduce((sum, s) => sum + s.value, 0);
+    const shifted = shifts
+      .filter((s) => s.startTime >= since && !s.hadRecentInput)
+      .reduce((sum, s) => sum + s.value, 0);
     expect(shifted).toBeLessThanOrEqual(0.05);
 
     // Cheapest first, the carrier written once, days and the day of arrival; each mark once.

@@ -67,7 +67,7 @@ export async function driveBulkRun(
 ): Promise<DrivenRun> {
   const { startBulkRun } = await import("../app/bulk/bulk-runs.server");
   const { confirmBulkRun } = await import("../app/bulk/bulk-buying.server");
-  const { getBulkRun } = await import("../app/bulk/bulk-run-view.server");
+  const { getBulkRun } = await import("../app/routes/app.bulk.$runId/bulk-run-view.server");
   const { enqueueBulkBuy, enqueueBulkCheck } = await import("../app/jobs/bulk-run-jobs.server");
   const started = performance.now();
   const run = await startBulkRun(db, shop, { orders, choice: { mode: "cheapest" } }, (tx, id) =>

@@ -167,7 +167,7 @@ async function main(): Promise<{ result: string; code: number }> {
   // This process plays the web process's part (it starts and confirms the run).
   adoptDemoAppEnvironment(demo);
   const { createPrismaClient } = await import("../app/db.server");
-  const { getBulkRun } = await import("../app/bulk/bulk-run-view.server");
+  const { getBulkRun } = await import("../app/routes/app.bulk.$runId/bulk-run-view.server");
   const { BULK_SHIPPING_CONCURRENCY } = await import("../app/jobs/bulk-run-jobs.server");
   const db = createPrismaClient(demo.databaseUrl);
   try {

@@ -25,6 +25,7 @@ import { setupServer } from "msw/node";
 import { createShopifyAdminEmulator } from "../emulator/shopify/emulator";
 import { planFromArgs } from "../emulator/shopify/rate-limit";
 import { withGeneratedOrders } from "../test/fixtures/generated-orders";
+import { routeArgs } from "../test/helpers/route-args";
 import { createSessionToken } from "../test/helpers/shopify-requests";
 import { TEST_ENV, TEST_SHOP } from "../test/setup/test-env";
 
@@ -100,8 +101,8 @@ async function main() {
   setAbstractFetchFunc((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
 
   // Imported after the environment is set: the app reads it at import.
-  const { loader: ordersLoader } = await import("../app/routes/app.orders._index");
-  const { loader: orderPageLoader } = await import("../app/routes/app.orders.$orderId");
+  const { loader: ordersLoader } = await import("../app/routes/app.orders._index/route");
+  const { loader: orderPageLoader } = await import("../app/routes/app.orders.$orderId/route");
   const { setShippingApiKey } = await import("../app/settings/settings.server");
   const { default: db } = await import("../app/db.server");
   await setShippingApiKey(db, TEST_SHOP, "sk_live_demo");
@@ -112,16 +113,12 @@ async function main() {
     });
 
   // The pages a merchant visits: the first pages, searches, the tabs; and random orders.
-  const first = await ordersLoader({ request: request("/app/orders"), params: {}, context: {} });
+  const first = await ordersLoader(routeArgs(request("/app/orders")));
   const cursors: string[] = [];
   let after = first.list?.pageInfo.endCursor ?? null;
   for (let i = 0; i < 10 && after; i++) {
     cursors.push(after);
-    const next = await ordersLoader({
-      request: request(`/app/orders?after=${encodeURIComponent(after)}`),
-      params: {},
-      context: {},
-    });
+    const next = await ordersLoader(routeArgs(request(`/app/orders?after=${encodeURIComponent(after)}`)));
     after = next.list?.pageInfo.endCursor ?? null;
   }
   const orderPaths = [
@@ -181,11 +178,11 @@ async function main() {
   };
 
   const ordersP95 = await measure("Orders loader (/app)", (i) =>
-    ordersLoader({ request: request(orderPaths[i % orderPaths.length] ?? "/app/orders"), params: {}, context: {} }),
+    ordersLoader(routeArgs(request(orderPaths[i % orderPaths.length] ?? "/app/orders"))),
   );
   const orderPageP95 = await measure("Order label page loader (/app/orders/:orderId)", (i) => {
     const orderId = orderIds[i % orderIds.length] ?? "";
-    return orderPageLoader({ request: request(`/app/orders/${orderId}`), params: { orderId }, context: {} });
+    return orderPageLoader(routeArgs(request(`/app/orders/${orderId}`), { orderId }));
   });
 
   server.close();

@@ -1,9 +1,9 @@
-// Serves the app's production build (build/, from `remix vite:build`, the same command as
-// `npm run build`) on loopback for the demo, with Remix in development mode. scripts/demo.ts
+// Serves the app's production build (build/, from `react-router build`, the same command as
+// `npm run build`) on loopback for the demo, with React Router in development mode. scripts/demo.ts
 // starts it as a child process with `--import tsx --import ./scripts/demo-fetch-routing.ts`. On
 // SQLite the build runs the job worker in this process too (ADR 19).
 //
-// Why a build and not `remix vite:dev`: the Vite config points HMR at wss://<app host>:443 for
+// Why a build and not `react-router dev`: the Vite config points HMR at wss://<app host>:443 for
 // tunnels, which a loopback demo cannot serve, and Vite's on-demand dependency optimisation
 // reloads pages mid-test. A build starts in a second and behaves the same on every run.
 //

@@ -202,10 +202,10 @@ const nodeBin = process.execPath;
 const binScript = (relative: string) => join(ROOT, "node_modules", relative);
 
 async function buildApp(log: (line: string) => void): Promise<void> {
-  log("building the app (remix vite:build)…");
+  log("building the app (react-router build)…");
   // A production build, as `npm run build` makes (vitest would otherwise pass NODE_ENV=test on).
   const env = { ...process.env, NODE_ENV: "production" as const };
-  await execFileAsync(nodeBin, [binScript("@remix-run/dev/dist/cli.js"), "vite:build"], {
+  await execFileAsync(nodeBin, [binScript("@react-router/dev/bin.js"), "build"], {
     cwd: ROOT,
     env,
     maxBuffer: 64 * 1024 * 1024,

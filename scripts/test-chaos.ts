@@ -157,7 +157,7 @@ async function countItems(db: PrismaClient, runId: string): Promise<Record<strin
 async function runScenarioA(demo: RunningDemo, db: PrismaClient, cluster: Cluster): Promise<ScenarioA> {
   const { startBulkRun } = await import("../app/bulk/bulk-runs.server");
   const { confirmBulkRun } = await import("../app/bulk/bulk-buying.server");
-  const { getBulkRun } = await import("../app/bulk/bulk-run-view.server");
+  const { getBulkRun } = await import("../app/routes/app.bulk.$runId/bulk-run-view.server");
   const { enqueueBulkBuy, enqueueBulkCheck } = await import("../app/jobs/bulk-run-jobs.server");
   demo.shopify.webhooks?.close();
   await db.shopSettings.update({ where: { shop: demo.shop }, data: { autoDraft: false } });

@@ -3,12 +3,12 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import type { ActionFunction, LoaderFunction, ServerBuild } from "@remix-run/node";
+import type { ActionFunction, LoaderFunction, ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 import { collectWebhookActions, createAppServer } from "./app-server";
 
-// A build of three resource routes, as `remix vite:build` lays one out: what reaches a route's
+// A build of three resource routes, as `react-router build` lays one out: what reaches a route's
 // action, and through which door, is what these tests look at.
 const seen: { path: string; body: string; via: string }[] = [];
 const record =
@@ -32,19 +32,22 @@ const build = {
   publicPath: "/",
   assetsBuildDirectory: "build/client",
   future: {},
+  ssr: true,
   isSpaMode: false,
+  prerender: [],
+  routeDiscovery: { mode: "lazy", manifestPath: "/__manifest" },
   assets: { entry: { module: "", imports: [] }, routes: {}, url: "", version: "1" },
   entry: { module: { default: () => new Response("document") } },
   routes: {
     root: { id: "root", path: "", module: {} },
     "routes/webhooks.orders": route("routes/webhooks.orders", "webhooks/orders", { action: record("direct") }),
     "routes/webhooks.shipping.$endpoint": route("routes/webhooks.shipping.$endpoint", "webhooks/shipping/:endpoint", {
-      action: record("remix"),
+      action: record("router"),
     }),
     "routes/healthz": route("routes/healthz", "healthz", { loader: () => new Response("ok") }),
     // Nested: its path is relative to its parent's, so it is not taken for /webhooks/nested.
     "routes/webhooks.layout.nested": {
-      ...route("routes/webhooks.layout.nested", "webhooks/nested", { action: record("remix") }),
+      ...route("routes/webhooks.layout.nested", "webhooks/nested", { action: record("router") }),
       parentId: "routes/healthz",
     },
   },
@@ -104,11 +107,11 @@ describe("the app's server", () => {
     expect(seen).toEqual([]);
   });
 
-  it("leaves a webhook route with parameters, and everything else, to Remix", async () => {
+  it("leaves a webhook route with parameters, and everything else, to React Router", async () => {
     seen.length = 0;
     const event = await fetch(`${baseUrl}/webhooks/shipping/ep_1`, { method: "POST", body: "{}" });
     expect(event.status).toBe(200);
-    expect(seen.map((s) => s.via)).toEqual(["remix"]);
+    expect(seen.map((s) => s.via)).toEqual(["router"]);
     expect(await (await fetch(`${baseUrl}/healthz`)).text()).toBe("ok");
     expect(await (await fetch(`${baseUrl}/favicon.ico`)).text()).toBe("icon");
   });

@@ -3,17 +3,17 @@
 // and measured as production is (ADR 24). A small node:http server, no framework:
 // - static files from build/client (hashed assets cached for a year, the rest for an hour);
 // - Shopify's webhooks (POST to a `webhooks/*` route without parameters) straight to their route's
-//   action, without Remix's request handler;
-// - everything else to Remix's request handler;
-// each compressed as remix-serve compressed it (the same `compression` middleware), webhooks
+//   action, without React Router's request handler;
+// - everything else to React Router's request handler;
+// each compressed as react-router-serve compresses it (the same `compression` middleware), webhooks
 // excepted: Shopify reads only their status.
 //
-// Why webhooks skip Remix: Remix flattens and ranks the app's 51 routes on every request (twice
+// Why webhooks skip React Router: it flattens and ranks the app's 51 routes on every request (twice
 // for a resource route), and turning node's request into a web Request through streams costs as
 // much again; together about a third of a web process's CPU a delivery. On a flash sale Shopify
 // sends hundreds a second, each to be answered within 5 s (bench:webhooks: 500 a second on two
 // cores). The action is the route's own: `shopify app dev` (Vite) and the route tests reach the
-// same code through Remix.
+// same code through React Router.
 
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -21,9 +21,8 @@ import { extname, join, normalize } from "node:path";
 import { Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
 
-import type { ActionFunction } from "@remix-run/node";
-import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
+import { type ActionFunction, createRequestHandler, type ServerBuild } from "react-router";
 
 import { logger } from "../app/logger.server";
 import { purposeOfRequest, runWithAccessContext } from "../app/utils/access-context.server";
@@ -57,7 +56,7 @@ function serveStatic(clientDir: string, req: IncomingMessage, res: ServerRespons
   try {
     pathname = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
   } catch {
-    return false; // a malformed escape: Remix answers it
+    return false; // a malformed escape: React Router answers it
   }
   if (pathname === "/") return false;
   const file = normalize(join(clientDir, pathname));
@@ -119,6 +118,7 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
 export function collectWebhookActions(build: ServerBuild): Map<string, ActionFunction> {
   const actions = new Map<string, ActionFunction>();
   for (const route of Object.values(build.routes)) {
+    if (!route) continue;
     const path = route.path ?? "";
     const direct = route.parentId === "root" && path.startsWith("webhooks/") && !/[:*]/.test(path);
     if (direct && route.module.action) {
@@ -140,11 +140,12 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | n
   return Buffer.concat(chunks);
 }
 
-// What Remix does with a resource route's outcome: a Response (returned or thrown) is the answer;
+// What React Router does with a resource route's outcome: a Response (returned or thrown) is the answer;
 // anything else thrown is logged and a 500 Shopify retries.
 async function runWebhookAction(action: ActionFunction, request: Request): Promise<Response> {
   try {
-    const result: unknown = await action({ request, params: {}, context: {} });
+    const url = new URL(request.url);
+    const result: unknown = await action({ request, params: {}, context: {}, url, pattern: url.pathname });
     if (result instanceof Response) return result;
     return Response.json(result ?? null);
   } catch (thrown) {

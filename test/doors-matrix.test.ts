@@ -156,7 +156,8 @@ describe("every door refuses what the check blocks, and sends nothing for it", (
 describe("a forged order page request", () => {
   it("cannot edit away the shipment's own rules by posting a field of their name", async () => {
     const world = createDoorWorld();
-    const { createDraftForOrderPage, loadOrderLabelPage } = await import("~/screens/order-label-page.server");
+    const { createDraftForOrderPage, loadOrderLabelPage } =
+      await import("~/routes/app.orders.$orderId/order-label-page.server");
     const orderGid = world.orderGidOf("#1020");
     const page = await loadOrderLabelPage(world.deps, orderGid);
     const section = page.ok ? page.value.fulfillmentOrders[0] : null;
@@ -372,7 +373,7 @@ describe("no purchase for a shipment Shopify would not let us fulfil", () => {
 
     world.emulators.shopify.releaseFulfillmentOrderHold(world.firstFulfillmentOrder(ORDER));
     const { retryFailedBulkItems, buyBulkRunItem } = await import("~/bulk/bulk-buying.server");
-    const { getBulkRun } = await import("~/bulk/bulk-run-view.server");
+    const { getBulkRun } = await import("~/routes/app.bulk.$runId/bulk-run-view.server");
     const queued: string[] = [];
     const retried = await retryFailedBulkItems(db, world.deps.shop, runId, async (_tx, id) => void queued.push(id));
     expect(retried).toEqual({ ok: true, value: { queued: 1 } });

@@ -17,7 +17,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ["privacy"],
   // The wiring: job definitions and webhook handlers call the use cases below them.
   ["jobs", "webhooks"],
-  ["screens", "http"],
+  ["http", "extension-api"],
+  // The screens: each route folder holds its route and that screen's own loaders and actions.
   ["components", "routes"],
 ];
 
@@ -48,6 +49,25 @@ function importedFolder(file: string, specifier: string): string | null {
   return parts.length > 1 && parts[0] !== ".." ? (parts[0] ?? null) : null;
 }
 
+const ROUTES = join(APP, "routes");
+
+/** app/routes' folders: a screen each (React Router's flat routes read its `route.tsx`). */
+function listRouteFolders(): string[] {
+  return readdirSync(ROUTES).filter((name) => statSync(join(ROUTES, name)).isDirectory());
+}
+
+/** The route folder a file sits in or an import names, or null. */
+function routeFolderOf(path: string): string | null {
+  const parts = relative(ROUTES, path).split("/");
+  return parts.length > 1 && parts[0] !== ".." ? (parts[0] ?? null) : null;
+}
+
+function resolveImport(file: string, specifier: string): string | null {
+  if (specifier.startsWith("~/")) return join(APP, specifier.slice(2));
+  if (specifier.startsWith(".")) return normalize(join(dirname(file), specifier));
+  return null;
+}
+
 describe("the app's layers", () => {
   it("puts every app folder in a layer", () => {
     const folders = readdirSync(APP).filter((name) => statSync(join(APP, name)).isDirectory() && name !== "types");
@@ -66,5 +86,41 @@ describe("the app's layers", () => {
       }
     }
     expect(upward).toEqual([]);
+  });
+
+  it("gives every route folder its route module", () => {
+    const without = listRouteFolders().filter(
+      (folder) => !["route.tsx", "route.ts"].some((name) => readdirSync(join(ROUTES, folder)).includes(name)),
+    );
+    expect(without).toEqual([]);
+  });
+
+  // A screen's server code is its own: only routes and components reach into a route folder, and
+  // another screen only for what it does as that one does (the Orders list's rows to start a bulk
+  // run and to poll for changes, a bulk run's labels to print them, the order page's purchase for
+  // scan to ship, its label summary for the order's returns section).
+  it("keeps each route folder's modules to its screen", () => {
+    const SHARED: Record<string, readonly string[]> = {
+      "app.orders._index": ["app.bulk.tsx", "app.orders-version.ts"],
+      "app.bulk.$runId": ["app.bulk.$runId.print.tsx"],
+      "app.orders.$orderId": [
+        "app._index/scan-to-ship.server.ts",
+        "app.orders.$orderId.returns/order-returns.server.ts",
+      ],
+    };
+    const reaches: string[] = [];
+    for (const file of listSources(APP)) {
+      const own = relative(APP, file).split("/")[0] ?? "";
+      const ownFolder = routeFolderOf(file);
+      const source = readFileSync(file, "utf8");
+      for (const match of source.matchAll(/from\s+["']([^"']+)["']/g)) {
+        const target = resolveImport(file, match[1] ?? "");
+        const folder = target ? routeFolderOf(target) : null;
+        if (!folder || folder === ownFolder || own === "components") continue;
+        if (SHARED[folder]?.includes(relative(ROUTES, file))) continue;
+        reaches.push(`${relative(APP, file)} → ${match[1]}`);
+      }
+    }
+    expect(reaches).toEqual([]);
   });
 });

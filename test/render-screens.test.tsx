@@ -7,12 +7,12 @@ import db from "~/db.server";
 import { recordAudit } from "~/labels/audit.server";
 
 import { AUTO_DRAFT_SERVICE_OPTIONS } from "../app/auto-draft/auto-draft-rules";
-import ActivityPage from "../app/routes/app.activity";
-import LabelsPage from "../app/routes/app.labels";
-import SettingsPage from "../app/routes/app.settings";
-import { listActivity } from "../app/screens/activity.server";
-import { listShopLabels } from "../app/screens/label-list.server";
-import type { SettingsScreen } from "../app/screens/settings-screen.server";
+import { listActivity } from "../app/routes/app.activity/activity.server";
+import ActivityPage from "../app/routes/app.activity/route";
+import { listShopLabels } from "../app/routes/app.labels/label-list.server";
+import LabelsPage from "../app/routes/app.labels/route";
+import SettingsPage from "../app/routes/app.settings/route";
+import type { SettingsScreen } from "../app/routes/app.settings/settings-screen.server";
 import { DEFAULT_LABEL_SETTINGS } from "../app/settings/settings";
 import { insertLabelRow } from "./helpers/label-rows";
 import { renderScreen } from "./helpers/render-screen";

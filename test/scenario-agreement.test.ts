@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { loadOrderLabelPage } from "~/screens/order-label-page.server";
+import { loadOrderLabelPage } from "~/routes/app.orders.$orderId/order-label-page.server";
 import { countProblems } from "~/shipments/problem-count";
 
 import { ORDER_SCENARIOS } from "../emulator/shopify/seed";

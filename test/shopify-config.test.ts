@@ -18,10 +18,10 @@ const read = (file: string) => readFileSync(join(ROOT, file), "utf8");
 const routeFileFor = (path: string) => join(ROOT, "app/routes", `${path.replace(/^\//, "").replace(/\//g, ".")}.tsx`);
 
 describe("Shopify CLI configuration", () => {
-  it("has a shopify.web.toml that serves the app as frontend and backend with the Remix dev server", () => {
+  it("has a shopify.web.toml that serves the app as frontend and backend with the React Router dev server", () => {
     const web = read("shopify.web.toml");
     expect(web).toMatch(/^roles = \["frontend", "backend"\]$/m);
-    expect(web).toMatch(/^dev = ".*remix vite:dev"$/m);
+    expect(web).toMatch(/^dev = ".*react-router dev"$/m);
     const webhooksPath = /^webhooks_path = "([^"]+)"$/m.exec(web)?.[1];
     expect(webhooksPath && existsSync(routeFileFor(webhooksPath))).toBe(true);
   });

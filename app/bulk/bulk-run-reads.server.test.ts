@@ -9,8 +9,8 @@ import { loadDefaultConfig } from "../../emulator/shipping/config";
 import { createShippingEmulator } from "../../emulator/shipping/emulator";
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
 import { createTestShippingClient, TEST_LABEL_SHOP } from "../../test/helpers/labels";
+import { getBulkRun } from "../routes/app.bulk.$runId/bulk-run-view.server";
 import { BULK_READ_MIN_ORDERS, canReadAlone, claimRunBulkRead, readRunOrders } from "./bulk-run-reads.server";
-import { getBulkRun } from "./bulk-run-view.server";
 import { checkBulkRunItem, startBulkRun } from "./bulk-runs.server";
 
 const SHOP = TEST_LABEL_SHOP;

@@ -11,6 +11,7 @@ import { createShippingEmulator } from "../../emulator/shipping/emulator";
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
 import { insertLabelRow } from "../../test/helpers/label-rows";
 import { createTestShippingClient, DEMO_ORG, TEST_LABEL_SHOP } from "../../test/helpers/labels";
+import { getBulkRun, listBulkRunLabels } from "../routes/app.bulk.$runId/bulk-run-view.server";
 import {
   buyBulkRunItem,
   buyNotStartedBulkItems,
@@ -20,7 +21,6 @@ import {
   retryFailedBulkItems,
   STRANDED_AFTER_MS,
 } from "./bulk-buying.server";
-import { getBulkRun, listBulkRunLabels } from "./bulk-run-view.server";
 import { type BulkChoice, checkBulkRunItem, startBulkRun } from "./bulk-runs.server";
 
 const SHOP = TEST_LABEL_SHOP;

@@ -1,5 +1,5 @@
+import { PDFDict, PDFDocument, PDFName, type PDFPage, PDFRawStream } from "@cantoo/pdf-lib";
 import { unzipSync } from "fflate";
-import { PDFDict, PDFDocument, PDFName, type PDFPage, PDFRawStream } from "pdf-lib";
 import { beforeAll, describe, expect, it } from "vitest";
 
 import type { PackingSlip } from "~/labels/packing-slip";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 
+import { EncryptedPDFError, PDFDocument, type PDFImage } from "@cantoo/pdf-lib";
 import { type Zippable, zipSync } from "fflate";
-import { EncryptedPDFError, PDFDocument, type PDFImage } from "pdf-lib";
 
 import { appendPackingSlip, type PackingSlip } from "~/labels/packing-slip";
 import type { PackingSlipMode } from "~/settings/settings";

@@ -1,15 +1,22 @@
 import type { Env } from "~/env.server";
 
-// The library's document headers name Shopify's hosts: App Bridge preloaded from Shopify's CDN,
-// and only the shop's and Shopify's admin origins allowed to frame the app. Where those hosts
-// differ (the offline demo's emulated admin), the configured ones take their place; in
-// production neither variable is set and the headers stay exactly as the library wrote them.
+// Shopify's CDN, where the library's Link header preloads App Bridge from.
+const SHOPIFY_APP_BRIDGE_URL = "https://cdn.shopify.com/shopifycloud/app-bridge.js";
+
+// The library's document headers name Shopify's hosts: Shopify's CDN preconnected, App Bridge and
+// Polaris web components (`polaris.js`) preloaded from it, and only the shop's and Shopify's admin
+// origins allowed to frame the app. This app renders Polaris React and never loads `polaris.js`
+// (ADR 29), so its preload would only spend the first paint's bandwidth: the Link header keeps
+// App Bridge alone. Where the hosts differ (the offline demo's emulated admin), the configured ones
+// take their place; in production neither variable is set.
 export function applyConfiguredHosts(
   headers: Headers,
   env: Pick<Env, "APP_BRIDGE_URL" | "SHOPIFY_ADMIN_ORIGIN">,
 ): void {
-  if (env.APP_BRIDGE_URL && headers.has("Link")) {
-    headers.set("Link", `<${env.APP_BRIDGE_URL}>; rel="preload"; as="script";`);
+  if (headers.has("Link")) {
+    const appBridge = env.APP_BRIDGE_URL ?? SHOPIFY_APP_BRIDGE_URL;
+    const preconnect = env.APP_BRIDGE_URL ? "" : `<${new URL(SHOPIFY_APP_BRIDGE_URL).origin}>; rel="preconnect", `;
+    headers.set("Link", `${preconnect}<${appBridge}>; rel="preload"; as="script"`);
   }
   const policy = headers.get("Content-Security-Policy");
   if (env.SHOPIFY_ADMIN_ORIGIN && policy?.startsWith("frame-ancestors ")) {

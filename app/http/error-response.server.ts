@@ -1,4 +1,4 @@
-import { redirect as plainRedirect } from "@remix-run/node";
+import { redirect as plainRedirect } from "react-router";
 
 import type { AppError, ErrorField } from "~/utils/app-error";
 import { reportError } from "~/utils/error-report.server";

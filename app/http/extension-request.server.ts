@@ -1,10 +1,10 @@
+import type { ExtensionErrorBody, ExtensionErrorCode } from "~/extension-api/contract";
 import type { LabelError } from "~/labels/label-errors";
 import { logFor } from "~/logger.server";
 import { authenticate } from "~/shopify.server";
 import type { AppError } from "~/utils/app-error";
 import { createErrorReference, reportError } from "~/utils/error-report.server";
 
-import type { ExtensionErrorBody, ExtensionErrorCode } from "./extension-contract";
 import { type ShopContext, shopContextFrom } from "./shop-context.server";
 import type { SpendingRefusal } from "./spending-permission.server";
 

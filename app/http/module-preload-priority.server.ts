@@ -1,13 +1,13 @@
 import { Transform } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 
-// Remix's <Scripts /> asks the browser to preload every module of the page at high priority, so
+// React Router's <Scripts /> asks the browser to preload every module of the page at high priority, so
 // on a slow phone connection some 300 KB of scripts share the line with the two things the first
 // paint actually waits for: the Polaris stylesheet and App Bridge's script. The modules only run
 // after the document is parsed (they hydrate what the server already drew), so they are marked
 // `fetchpriority="low"`: Chromium then holds them back while the stylesheet loads, and the page
 // paints earlier without hydrating later (measured in issue 25's notes, throttled to Lighthouse's
-// mobile network). Remix gives no prop for it, hence a rewrite of the document as it streams.
+// mobile network). React Router gives no prop for it, hence a rewrite of the document as it streams.
 const PRELOAD = '<link rel="modulepreload"';
 const LOW_PRIORITY_PRELOAD = '<link rel="modulepreload" fetchpriority="low"';
 

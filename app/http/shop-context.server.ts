@@ -33,7 +33,7 @@ export interface ShopContext {
 }
 
 /**
- * Authenticates an admin request (page load, Remix fetch, or an admin extension's fetch) and
+ * Authenticates an admin request (page load, React Router fetch, or an admin extension's fetch) and
  * returns the shop's context. The library's own answers (bounce page, 401 with retry header,
  * login redirect) are thrown Responses and pass through untouched.
  */

@@ -3,7 +3,7 @@ import { authenticate, verifyWebhook } from "~/shopify.server";
 /**
  * `authenticate.webhook` (HMAC, headers, the shop's offline session), behind the app's own check
  * (`verifyWebhook`, app/shopify/webhook-request.server.ts) so that every Shopify webhook route,
- * served through Remix or directly (ADR 24), accepts exactly the same deliveries: one function
+ * served through React Router or directly (ADR 24), accepts exactly the same deliveries: one function
  * decides what a valid HMAC is. Its answers are the library's (405, 400, 401), and one is fixed:
  * a correctly signed body that is not JSON, on which the library throws a SyntaxError (a 500
  * Shopify would retry for two days), is a 400.

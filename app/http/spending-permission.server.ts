@@ -69,7 +69,8 @@ export const PRODUCT_EDITING_RULE: StaffRule = {
   notAllowed:
     'Your Shopify account is not allowed to edit products, so this was not saved to the product (the label uses it). Ask the store owner for the "Products" permission, or fix it in Shopify.',
   unknownStaff: "Shopify did not say which staff member is signed in, so nothing was saved to the product.",
-  expired: "Your session expired, so nothing was saved to the product. Edit the draft and choose a rate again to save it.",
+  expired:
+    "Your session expired, so nothing was saved to the product. Edit the draft and choose a rate again to save it.",
   unavailable: "We could not confirm with Shopify that you may edit products, so nothing was saved to the product.",
 };
 

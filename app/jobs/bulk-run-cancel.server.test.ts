@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 
 import { cancelBulkRun, confirmBulkRun } from "~/bulk/bulk-buying.server";
-import { type BulkRunView, getBulkRun } from "~/bulk/bulk-run-view.server";
 import { startBulkRun } from "~/bulk/bulk-runs.server";
 import db from "~/db.server";
+import { type BulkRunView, getBulkRun } from "~/routes/app.bulk.$runId/bulk-run-view.server";
 import type { FetchLike } from "~/shipping/client.server";
 
 import { createShippingEmulator } from "../../emulator/shipping/emulator";

@@ -2,12 +2,12 @@ import type { PrismaClient } from "@prisma/client";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { confirmBulkRun } from "~/bulk/bulk-buying.server";
-import { type BulkRunView, getBulkRun } from "~/bulk/bulk-run-view.server";
 import { startBulkRun } from "~/bulk/bulk-runs.server";
 import db, { createPrismaClient } from "~/db.server";
 import { databaseKindOf } from "~/db/database-kind.server";
 import { getEnv } from "~/env.server";
 import { PURCHASE_LEASE_MS } from "~/labels/purchase.server";
+import { type BulkRunView, getBulkRun } from "~/routes/app.bulk.$runId/bulk-run-view.server";
 import type { FetchLike } from "~/shipping/client.server";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";
 

@@ -1,4 +1,4 @@
-import { SessionNotFoundError } from "@shopify/shopify-app-remix/server";
+import { SessionNotFoundError } from "@shopify/shopify-app-react-router/server";
 
 import {
   isTransientLabelError,

@@ -14,7 +14,7 @@ const WORKER_ONLY = new Set([
   "jobs/in-process-worker.server.ts",
 ]);
 // A React effect's timer runs in the merchant's browser, never in the web process.
-const BROWSER_ONLY = new Set(["components/use-polling.ts"]);
+const BROWSER_ONLY = new Set(["components/shared/use-polling.ts"]);
 
 describe("the web process", () => {
   it("starts no background timers and no job worker anywhere in app/ but the worker's own modules", () => {

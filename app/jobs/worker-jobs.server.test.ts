@@ -1,4 +1,4 @@
-import { SessionNotFoundError } from "@shopify/shopify-app-remix/server";
+import { SessionNotFoundError } from "@shopify/shopify-app-react-router/server";
 import { describe, expect, it } from "vitest";
 
 import db from "~/db.server";

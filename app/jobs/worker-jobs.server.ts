@@ -1,5 +1,5 @@
 import type { PrismaClient } from "@prisma/client";
-import { SessionNotFoundError } from "@shopify/shopify-app-remix/server";
+import { SessionNotFoundError } from "@shopify/shopify-app-react-router/server";
 
 import { resumeStrandedBulkItems } from "~/bulk/bulk-buying.server";
 import { byDatabase } from "~/db/database-kind.server";

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 
 import { recheckLabels } from "~/auto-draft/stale-labels.server";
 import db from "~/db.server";
-import { loadHomeScreen } from "~/screens/home.server";
-import { listShopLabels } from "~/screens/label-list.server";
-import { toLabelSummary } from "~/screens/order-label-page.server";
+import { loadHomeScreen } from "~/routes/app._index/home.server";
+import { listShopLabels } from "~/routes/app.labels/label-list.server";
+import { toLabelSummary } from "~/routes/app.orders.$orderId/order-label-page.server";
 import { saveShopSettings } from "~/settings/settings.server";
 import { buyLabel } from "~/shipments/buy-label.server";
 import type { AdminGraphqlClient } from "~/shopify/admin-client";

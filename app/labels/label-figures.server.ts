@@ -2,7 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 
 import type { LabelStatus } from "./label-state";
 
-// Reads of Label rows for the home page's figures (app/screens/home.server.ts): money columns over
+// Reads of Label rows for the home page's figures (app/routes/app._index/home.server.ts): money columns over
 // a date range, and the few columns that say what waits for the merchant. A seam of the label
 // repository, like void-transitions.server.ts: reads only, every query filtered by shop.
 

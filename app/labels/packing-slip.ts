@@ -1,4 +1,4 @@
-import { type PDFDocument, type PDFFont, rgb, StandardFonts } from "pdf-lib";
+import { type PDFDocument, type PDFFont, rgb, StandardFonts } from "@cantoo/pdf-lib";
 import { z } from "zod";
 
 import type { LabelLineItem } from "./label-repository.server";

@@ -17,6 +17,7 @@ import {
   SHIPPING_BASE_URL,
   TEST_LABEL_SHOP,
 } from "../../test/helpers/labels";
+import { routeArgs } from "../../test/helpers/route-args";
 import { TEST_ENV } from "../../test/setup/test-env";
 import { action as shippingWebhook } from "../routes/webhooks.shipping.$endpoint";
 import { listAuditEntries } from "./audit.server";
@@ -35,7 +36,7 @@ async function setUp() {
   const deliverToApp = async (url: string, init: RequestInit) => {
     const request = new Request(url, init);
     const endpoint = new URL(request.url).pathname.split("/").pop() ?? "";
-    return shippingWebhook({ request, params: { endpoint }, context: {} });
+    return shippingWebhook(routeArgs(request, { endpoint }));
   };
   shipping = createShippingEmulator({ delivery: { fetch: deliverToApp, retryDelaysMs: [20, 20, 20, 20, 20, 20] } });
   const shopify = createShopifyAdminEmulator();

@@ -1,8 +1,8 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
 
-import { preflightOrdersForExtension } from "~/http/extension-api.server";
-import type { ExtensionBulkPreflightResponse } from "~/http/extension-contract";
-import { OrderIdsBodySchema, readJsonBody } from "~/http/extension-input.server";
+import { preflightOrdersForExtension } from "~/extension-api/bulk.server";
+import type { ExtensionBulkPreflightResponse } from "~/extension-api/contract";
+import { OrderIdsBodySchema, readJsonBody } from "~/extension-api/input.server";
 import { answerLabelError, handleExtensionRequest, methodNotAllowed } from "~/http/extension-request.server";
 import { createShippingClientForShop } from "~/settings/settings.server";
 

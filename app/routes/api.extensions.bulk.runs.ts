@@ -1,9 +1,10 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
 
 import { startBulkRun } from "~/bulk/bulk-runs.server";
-import { appUrlFor, toBulkRunOrders } from "~/http/extension-api.server";
-import type { ExtensionBulkStartResponse } from "~/http/extension-contract";
-import { OrderIdsBodySchema, readJsonBody } from "~/http/extension-input.server";
+import { toBulkRunOrders } from "~/extension-api/bulk.server";
+import type { ExtensionBulkStartResponse } from "~/extension-api/contract";
+import { OrderIdsBodySchema, readJsonBody } from "~/extension-api/input.server";
+import { appUrlFor } from "~/extension-api/shared.server";
 import { extensionError, handleExtensionRequest, methodNotAllowed } from "~/http/extension-request.server";
 import { enqueueBulkCheck } from "~/jobs/bulk-run-jobs.server";
 

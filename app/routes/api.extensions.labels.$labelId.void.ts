@@ -1,7 +1,7 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
 
-import { toExtensionLabel } from "~/http/extension-api.server";
-import type { ExtensionVoidResponse } from "~/http/extension-contract";
+import type { ExtensionVoidResponse } from "~/extension-api/contract";
+import { toExtensionLabel } from "~/extension-api/shared.server";
 import {
   answerLabelError,
   answerSpendingRefusal,

@@ -1,9 +1,9 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
 import { z } from "zod";
 
-import { buyForExtension, loadOrderForExtension } from "~/http/extension-api.server";
-import type { ExtensionBuyResponse, ExtensionOrderState } from "~/http/extension-contract";
-import { readJsonBody, requireExtensionOrderGid } from "~/http/extension-input.server";
+import type { ExtensionBuyResponse, ExtensionOrderState } from "~/extension-api/contract";
+import { readJsonBody, requireExtensionOrderGid } from "~/extension-api/input.server";
+import { buyForExtension, loadOrderForExtension } from "~/extension-api/orders.server";
 import {
   answerLabelError,
   answerSpendingRefusal,
@@ -17,7 +17,7 @@ import { createShippingClientForShop } from "~/settings/settings.server";
 // GET  /api/extensions/orders/:orderId/label — "Create label" on Shopify's order page: the
 //      order's shipment prefilled, its problems, and its label when it has one.
 // POST /api/extensions/orders/:orderId/label — buys that shipment's label with the chosen service
-//      at exactly the amount the merchant confirmed (extension-contract.ts).
+//      at exactly the amount the merchant confirmed (app/extension-api/contract.ts).
 
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
   handleExtensionRequest(request, async ({ db, shop, admin }) => {

@@ -1,9 +1,9 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
 import { z } from "zod";
 
-import { quoteForExtension } from "~/http/extension-api.server";
-import type { ExtensionRatesResponse } from "~/http/extension-contract";
-import { readJsonBody, requireExtensionOrderGid } from "~/http/extension-input.server";
+import type { ExtensionRatesResponse } from "~/extension-api/contract";
+import { readJsonBody, requireExtensionOrderGid } from "~/extension-api/input.server";
+import { quoteForExtension } from "~/extension-api/orders.server";
 import {
   answerLabelError,
   handleExtensionRequest,

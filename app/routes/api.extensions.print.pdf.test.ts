@@ -1,7 +1,7 @@
-import { PDFDocument } from "pdf-lib";
+import { PDFDocument } from "@cantoo/pdf-lib";
 import { describe, expect, it } from "vitest";
 
-import type { ExtensionErrorBody, ExtensionOrderState, ExtensionRatesResponse } from "~/http/extension-contract";
+import type { ExtensionErrorBody, ExtensionOrderState, ExtensionRatesResponse } from "~/extension-api/contract";
 import { setShippingApiKey } from "~/settings/settings.server";
 
 import { createShippingEmulator } from "../../emulator/shipping/emulator";
@@ -12,6 +12,7 @@ import {
   routeShippingToEmulator,
   setupMockServer,
 } from "../../test/helpers/msw";
+import { routeArgs } from "../../test/helpers/route-args";
 import { createSessionToken, type SessionTokenOptions } from "../../test/helpers/shopify-requests";
 import { TEST_ENV, TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
@@ -26,11 +27,7 @@ setupMockServer();
 
 const OTHER_SHOP = "other-shop.myshopify.com";
 
-type Handler = (args: {
-  request: Request;
-  params: Record<string, string>;
-  context: Record<string, unknown>;
-}) => Promise<Response>;
+type Handler = (args: ReturnType<typeof routeArgs>) => Promise<Response>;
 
 function bearerRequest(path: string, body?: unknown): Request {
   const headers = new Headers({ Authorization: `Bearer ${createSessionToken()}` });
@@ -43,7 +40,7 @@ function bearerRequest(path: string, body?: unknown): Request {
 }
 
 async function json<T>(handler: Handler, request: Request, params: Record<string, string>) {
-  const response = await handler({ request, params, context: {} });
+  const response = await handler(routeArgs(request, params));
   return (await response.json()) as T & ExtensionErrorBody;
 }
 
@@ -64,16 +61,13 @@ async function orderWithBoughtLabel(): Promise<string> {
   );
   const rate = rates.rates[0];
   if (!rate) throw new Error(`no rate: ${JSON.stringify(rates)}`);
-  const bought = await labelAction({
-    request: bearerRequest(path, {
-      fulfillmentOrderId,
-      serviceCode: rate.serviceCode,
-      expectedCents: rate.price.cents,
-      currency: rate.price.currency,
-    }),
-    params: { orderId },
-    context: {},
+  const request = bearerRequest(path, {
+    fulfillmentOrderId,
+    serviceCode: rate.serviceCode,
+    expectedCents: rate.price.cents,
+    currency: rate.price.currency,
   });
+  const bought = await labelAction(routeArgs(request, { orderId }));
   if (bought.status !== 200) throw new Error(`not bought: ${bought.status} ${await bought.text()}`);
   return orderId;
 }
@@ -85,7 +79,7 @@ function printRequest(orderId: string, token: string | null, headers: Record<str
   return new Request(url, { headers });
 }
 
-const print = (request: Request) => pdfLoader({ request, params: {}, context: {} });
+const print = (request: Request) => pdfLoader(routeArgs(request));
 const tokenFor = (options: SessionTokenOptions = {}) => createSessionToken(options);
 
 describe("the print PDF with the session token as an id_token query parameter", () => {

@@ -1,8 +1,8 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "react-router";
 
 import { buildLabelsPdf } from "~/bulk/label-pdf.server";
-import { listPrintableLabelsForOrders } from "~/http/extension-api.server";
-import { readOrderIdsParam } from "~/http/extension-input.server";
+import { readOrderIdsParam } from "~/extension-api/input.server";
+import { listPrintableLabelsForOrders } from "~/extension-api/print.server";
 import { extensionError, handleExtensionRequest } from "~/http/extension-request.server";
 import { withQuerySessionToken } from "~/http/query-session-token.server";
 

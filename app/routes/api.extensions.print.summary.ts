@@ -1,8 +1,8 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "react-router";
 
-import { summarizePrintForExtension } from "~/http/extension-api.server";
-import type { ExtensionPrintSummary } from "~/http/extension-contract";
-import { readOrderIdsParam } from "~/http/extension-input.server";
+import type { ExtensionPrintSummary } from "~/extension-api/contract";
+import { readOrderIdsParam } from "~/extension-api/input.server";
+import { summarizePrintForExtension } from "~/extension-api/print.server";
 import { handleExtensionRequest } from "~/http/extension-request.server";
 
 // GET /api/extensions/print/summary?orderIds=<gid>,<gid> — "Shipping label" in Shopify's print

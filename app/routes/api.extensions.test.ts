@@ -1,4 +1,4 @@
-import { PDFDocument } from "pdf-lib";
+import { PDFDocument } from "@cantoo/pdf-lib";
 import { describe, expect, it, vi } from "vitest";
 
 import type {
@@ -10,7 +10,7 @@ import type {
   ExtensionPrintSummary,
   ExtensionRatesResponse,
   ExtensionVoidResponse,
-} from "~/http/extension-contract";
+} from "~/extension-api/contract";
 import { handleExtensionRequest } from "~/http/extension-request.server";
 import { setShippingApiKey } from "~/settings/settings.server";
 
@@ -24,6 +24,7 @@ import {
   setupMockServer,
 } from "../../test/helpers/msw";
 import { draftOnOrderPage, recordVoidRequests } from "../../test/helpers/order-page-labels";
+import { routeArgs } from "../../test/helpers/route-args";
 import { createSessionToken } from "../../test/helpers/shopify-requests";
 import { TEST_ENV, TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
@@ -44,11 +45,7 @@ const ORIGIN = "https://extensions.shopifycdn.com";
 const OTHER_SHOP = "other-shop.myshopify.com";
 const DEMO_ORG = "org_demo";
 
-type Handler = (args: {
-  request: Request;
-  params: Record<string, string>;
-  context: Record<string, unknown>;
-}) => Promise<Response>;
+type Handler = (args: ReturnType<typeof routeArgs>) => Promise<Response>;
 
 function setUp(options: { apiKey?: string | null } = {}) {
   mockTokenExchange();
@@ -78,7 +75,7 @@ function extensionRequest(
 }
 
 async function call<T>(handler: Handler, request: Request, params: Record<string, string> = {}) {
-  const response = await handler({ request, params, context: {} });
+  const response = await handler(routeArgs(request, params));
   const type = response.headers.get("Content-Type") ?? "";
   const body = type.includes("json") ? ((await response.json()) as T & ExtensionErrorBody) : null;
   return { status: response.status, headers: response.headers, body, response };
@@ -138,11 +135,9 @@ describe("the extensions' API: authentication and CORS", () => {
       [preflightLoader, "/api/extensions/bulk/preflight"],
       [summaryLoader, "/api/extensions/print/summary"],
     ] as const) {
-      const response = await (handler as Handler)({
-        request: extensionRequest(path, { method: "OPTIONS", token: null }),
-        params: { orderId: "1" },
-        context: {},
-      });
+      const response = await (handler as Handler)(
+        routeArgs(extensionRequest(path, { method: "OPTIONS", token: null }), { orderId: "1" }),
+      );
       expect(response.status, path).toBe(204);
       expectCors(response.headers);
     }
@@ -424,7 +419,7 @@ describe("Shipping label (print menu)", () => {
     const pdfPath = summary.body?.pdfPath ?? "";
     expect(pdfPath).toMatch(/^\/api\/extensions\/print\/pdf\?orders=/);
 
-    const pdf = await pdfLoader({ request: extensionRequest(pdfPath), params: {}, context: {} });
+    const pdf = await pdfLoader(routeArgs(extensionRequest(pdfPath)));
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get("Content-Type")).toBe("application/pdf");
     expectCors(pdf.headers);
@@ -459,9 +454,8 @@ describe("Create label on a shipment that changed or is one of several", () => {
     // A draft made the way the order page makes one: quote, then draft (free).
     const request = await cheapestBuy(orderId);
     await db.shopSettings.update({ where: { shop: TEST_SHOP }, data: { labelFormat: "pdf" } });
-    const { createDraftForOrderPage, loadOrderLabelPage, quoteForOrderPage } = await import(
-      "~/screens/order-label-page.server"
-    );
+    const { createDraftForOrderPage, loadOrderLabelPage, quoteForOrderPage } =
+      await import("~/routes/app.orders.$orderId/order-label-page.server");
     const { createTestShippingClient } = await import("../../test/helpers/labels");
     const page = await loadOrderLabelPage(
       { db, shop: TEST_SHOP, admin: shopify.graphql },
@@ -476,16 +470,13 @@ describe("Create label on a shipment that changed or is one of several", () => {
     const quote = await quoteForOrderPage(deps, { orderGid: page.value.order.id, request: section.prefill.request });
     const rate = quote.ok ? quote.value.rates.find((r) => r.service_code === request.serviceCode) : undefined;
     if (!rate) throw new Error("no rate");
-    const drafted = await createDraftForOrderPage(
-      deps,
-      {
-        orderGid: page.value.order.id,
-        fulfillmentOrderId: section.id,
-        request: section.prefill.request,
-        lineItems: section.prefill.lineItems,
-        rate,
-      },
-    );
+    const drafted = await createDraftForOrderPage(deps, {
+      orderGid: page.value.order.id,
+      fulfillmentOrderId: section.id,
+      request: section.prefill.request,
+      lineItems: section.prefill.lineItems,
+      rate,
+    });
     expect(drafted.ok).toBe(true);
 
     shopify.updateShippingAddress(orderId, { address1: "350 Fifth Avenue", zip: "10118", city: "New York" });

@@ -1,11 +1,11 @@
+import { PDFDocument, type PDFPage } from "@cantoo/pdf-lib";
 import type { Prisma } from "@prisma/client";
 import { http, HttpResponse } from "msw";
-import { PDFDocument, type PDFPage } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 
 import { buyBulkRunItem, confirmBulkRun } from "~/bulk/bulk-buying.server";
-import { getBulkRun } from "~/bulk/bulk-run-view.server";
 import { checkBulkRunItem, startBulkRun } from "~/bulk/bulk-runs.server";
+import { getBulkRun } from "~/routes/app.bulk.$runId/bulk-run-view.server";
 
 import { createShippingEmulator } from "../../emulator/shipping/emulator";
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";

@@ -1,11 +1,11 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "react-router";
 import { z } from "zod";
 
-import { listBulkRunLabels } from "~/bulk/bulk-run-view.server";
 import { buildLabelsPdf } from "~/bulk/label-pdf.server";
 import { buildPngArchive, buildZplFile, toPrintableLabel } from "~/bulk/label-print.server";
 import { PRINT_FILES, PRINT_FORMATS, printFileName, type PrintFormat } from "~/bulk/print-files";
 import { requireShopContext } from "~/http/shop-context.server";
+import { listBulkRunLabels } from "~/routes/app.bulk.$runId/bulk-run-view.server";
 
 // GET /app/bulk/:runId/print?format=pdf|zpl|png — every label the run bought, in the run's order:
 // one merged PDF, one ZPL file, or a ZIP of the PNGs. Fetched by the page (App Bridge adds the

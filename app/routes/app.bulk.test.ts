@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import type { BulkRunView } from "~/bulk/bulk-run-view.server";
 import type { VoidLabelsAnswer } from "~/http/void-labels.server";
+import type { BulkRunView } from "~/routes/app.bulk.$runId/bulk-run-view.server";
 
 import { createShopifyAdminEmulator } from "../../emulator/shopify/emulator";
 import { withGeneratedOrders } from "../../test/fixtures/generated-orders";
@@ -13,8 +13,8 @@ import { createAdminRequest } from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
 import { action as startAction } from "./app.bulk";
-import { action as runAction, loader as runLoader } from "./app.bulk.$runId";
-import { loader as ordersLoader } from "./app.orders._index";
+import { action as runAction, loader as runLoader } from "./app.bulk.$runId/route";
+import { loader as ordersLoader } from "./app.orders._index/route";
 
 setupMockServer();
 

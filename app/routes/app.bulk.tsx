@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs } from "react-router";
 import { z } from "zod";
 
 import { BulkChoiceSchema, startBulkRun } from "~/bulk/bulk-runs.server";
@@ -6,7 +6,7 @@ import { MAX_BULK_RUN_ORDERS } from "~/bulk/run-limits";
 import { respondWithError } from "~/http/error-response.server";
 import { requireShopContext } from "~/http/shop-context.server";
 import { enqueueBulkCheck } from "~/jobs/bulk-run-jobs.server";
-import { listAllMatchingOrders, ORDER_LIST_TABS } from "~/screens/order-list.server";
+import { listAllMatchingOrders, ORDER_LIST_TABS } from "~/routes/app.orders._index/order-list.server";
 import { JsonOf } from "~/utils/json-field.server";
 
 // POST /app/bulk — "Create labels" on the Orders screen: starts a run over the selected orders

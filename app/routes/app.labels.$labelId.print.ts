@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "react-router";
 
 import { buildLabelsPdf } from "~/bulk/label-pdf.server";
 import { buildZplFile, toPrintableLabel } from "~/bulk/label-print.server";
@@ -9,7 +9,7 @@ import { findLabel } from "~/labels/label-repository.server";
 // GET /app/labels/:labelId/print — one bought label as a file, always as an attachment: a PDF (PDF
 // and PNG labels, with the packing slip when the shop's setting prints one) or the ZPL as the
 // service made it. Fetched by the page, which App Bridge gives the session token; the page saves
-// it ("Download") or prints it from a hidden frame ("Print", components/print-in-place.ts).
+// it ("Download") or prints it from a hidden frame ("Print", components/shared/print-in-place.ts).
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { db, shop } = await requireShopContext(request);

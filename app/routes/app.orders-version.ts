@@ -1,6 +1,6 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "react-router";
 
-import { readOrderListVersion } from "~/screens/order-list.server";
+import { readOrderListVersion } from "~/routes/app.orders._index/order-list.server";
 
 import { requireShopContext } from "../http/shop-context.server";
 

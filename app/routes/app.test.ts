@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { mockTokenExchange, setupMockServer } from "../../test/helpers/msw";
+import { routeArgs } from "../../test/helpers/route-args";
 import {
   createAdminRequest,
   createDocumentRequest,
@@ -15,7 +16,7 @@ setupMockServer();
 
 async function callLoader<T>(loader: (args: never) => Promise<T>, request: Request): Promise<T | Response> {
   try {
-    return await loader({ request, params: {}, context: {} } as never);
+    return await loader(routeArgs(request) as never);
   } catch (thrown) {
     // The library answers unauthenticated requests by throwing a Response (401 or redirect).
     if (thrown instanceof Response) return thrown;
@@ -64,11 +65,16 @@ describe("app loader", () => {
     expect(response.headers.has("X-Shopify-Retry-Invalid-Session-Request")).toBe(false);
   });
 
-  it("sends a page load that names no shop to the login page", async () => {
+  it("answers a page load that names no shop with App Bridge alone, which asks the admin for the shop", async () => {
     const result = await callLoader(appLoader, createAdminRequest("/app", { token: null }));
     expect(result).toBeInstanceOf(Response);
-    expect((result as Response).status).toBe(302);
-    expect((result as Response).headers.get("Location")).toBe("/auth/login");
+    const response = result as Response;
+    expect(response.status).toBe(200);
+    const page = await response.text();
+    expect(page).toContain('data-api-key="test-api-key"');
+    expect(page).toMatch(/<script [^>]*src="[^"]*app-bridge\.js"/);
+    // Nothing of the app: no shop's data, no redirect anywhere.
+    expect(page).not.toMatch(/window\.open/);
   });
 
   it("answers 401 and asks App Bridge to retry for a fetch whose token is signed with another secret", async () => {

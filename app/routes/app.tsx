@@ -1,12 +1,18 @@
-import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
 import { NavMenu } from "@shopify/app-bridge-react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
-import { AppProvider } from "@shopify/shopify-app-remix/react";
-import { boundary } from "@shopify/shopify-app-remix/server";
+import { boundary } from "@shopify/shopify-app-react-router/server";
+import {
+  type HeadersFunction,
+  Link,
+  type LoaderFunctionArgs,
+  Outlet,
+  useLoaderData,
+  useRouteError,
+} from "react-router";
 
-import { DemoBanner } from "../components/demo-banner";
-import { PhoneHintContext } from "../components/phone-layout";
+import { DemoBanner } from "../components/shared/demo-banner";
+import { EmbeddedAppProvider } from "../components/shared/embedded-app-provider";
+import { PhoneHintContext } from "../components/shared/phone-layout";
 import { getEnv } from "../env.server";
 import { isPhoneRequest } from "../http/phone-hint";
 import { authenticate } from "../shopify.server";
@@ -29,7 +35,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 export default function App() {
   const { apiKey, appBridgeUrl, demo, phone } = useLoaderData<typeof loader>();
   return (
-    <AppProvider isEmbeddedApp apiKey={apiKey} {...(appBridgeUrl ? { __APP_BRIDGE_URL: appBridgeUrl } : {})}>
+    <EmbeddedAppProvider apiKey={apiKey} appBridgeUrl={appBridgeUrl}>
       <NavMenu>
         <Link to="/app" rel="home">
           Home
@@ -46,7 +52,7 @@ export default function App() {
           <Outlet />
         </PhoneHintContext.Provider>
       </main>
-    </AppProvider>
+    </EmbeddedAppProvider>
   );
 }
 

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
 import { countJobs, enqueueTestJob } from "../../test/helpers/jobs";
+import { routeArgs } from "../../test/helpers/route-args";
 import { createWebhookRequest } from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
@@ -11,7 +12,7 @@ const OTHER_SHOP = "other-shop.myshopify.com";
 
 async function callAction(action: (args: never) => Promise<Response>, request: Request): Promise<Response> {
   try {
-    return await action({ request, params: {}, context: {} } as never);
+    return await action(routeArgs(request) as never);
   } catch (thrown) {
     if (thrown instanceof Response) return thrown;
     throw thrown;

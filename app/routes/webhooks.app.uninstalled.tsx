@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs } from "react-router";
 
 import db from "../db.server";
 import { authenticateShopifyWebhook } from "../http/shopify-webhook.server";

@@ -7,6 +7,7 @@ import { toAddressKey } from "~/shipments/validate-address.server";
 
 import { enqueueTestJob } from "../../test/helpers/jobs";
 import { insertLabelRow } from "../../test/helpers/label-rows";
+import { routeArgs } from "../../test/helpers/route-args";
 import { createWebhookRequest } from "../../test/helpers/shopify-requests";
 import { TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
@@ -17,7 +18,7 @@ const BAD_HMAC = "bm90LXRoZS1zaWduYXR1cmU=";
 
 async function callAction(request: Request): Promise<Response> {
   try {
-    return await action({ request, params: {}, context: {} } as never);
+    return await action(routeArgs(request) as never);
   } catch (thrown) {
     if (thrown instanceof Response) return thrown;
     throw thrown;

@@ -4,6 +4,7 @@ import { sealSecret } from "~/settings/secret-box.server";
 import { signShippingEvent } from "~/shipping/event-signature";
 
 import { countJobs, listJobs } from "../../test/helpers/jobs";
+import { routeArgs } from "../../test/helpers/route-args";
 import { TEST_ENV, TEST_SHOP } from "../../test/setup/test-env";
 import db from "../db.server";
 import { action } from "./webhooks.shipping.$endpoint";
@@ -54,7 +55,7 @@ function deliver(
     headers,
     body,
   });
-  return action({ request, params: { endpoint: endpointKey }, context: {} });
+  return action(routeArgs(request, { endpoint: endpointKey }));
 }
 
 const nothingStored = async () => {

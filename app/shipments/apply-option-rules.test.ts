@@ -35,7 +35,9 @@ describe("applyOptionRules", () => {
 
   it("leaves shipments at or under the threshold uninsured", () => {
     // Worth is what was paid: a $150 list price sold at $100 is not over a $100 threshold.
-    expect(applyOptionRules(rules({ insureAboveCents: 100_00 }), [line({ unitPrice: usd("100.00") })]).options).toBeNull();
+    expect(
+      applyOptionRules(rules({ insureAboveCents: 100_00 }), [line({ unitPrice: usd("100.00") })]).options,
+    ).toBeNull();
     const cheap = line({ unitPrice: usd("100.00") });
     expect(applyOptionRules(rules({ insureAboveCents: 100_00 }), [cheap]).options).toBeNull();
   });
@@ -47,7 +49,10 @@ describe("applyOptionRules", () => {
   });
 
   it("does not insure an order in another currency, and warns on the field", () => {
-    const eur = { shop: { amount: "900.00", currencyCode: "EUR" }, presentment: { amount: "900.00", currencyCode: "EUR" } };
+    const eur = {
+      shop: { amount: "900.00", currencyCode: "EUR" },
+      presentment: { amount: "900.00", currencyCode: "EUR" },
+    };
     const applied = applyOptionRules(rules({ insureAboveCents: 0 }), [line({ unitPrice: eur })]);
     expect(applied.options).toBeNull();
     expect(applied.problems).toEqual([

@@ -97,7 +97,7 @@ describe("runAdminGraphql", () => {
     });
   });
 
-  it("rethrows a Response so Remix can re-authenticate", async () => {
+  it("rethrows a Response so React Router can re-authenticate", async () => {
     const redirect = new Response(null, { status: 302 });
     await expect(runAdminGraphql(async () => Promise.reject(redirect), request)).rejects.toBe(redirect);
   });

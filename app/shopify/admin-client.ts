@@ -212,8 +212,8 @@ async function callAdmin(
       return err(createShopifyError("NETWORK_ERROR", `${operation}: no answer before the caller's deadline`));
     }
     if (error instanceof Response) {
-      // The library throws Responses for two things: asking Remix to re-authenticate (a
-      // redirect, or a 401/403 for App Bridge to retry), which must reach Remix untouched; and a
+      // The library throws Responses for two things: asking React Router to re-authenticate (a
+      // redirect, or a 401/403 for App Bridge to retry), which must reach React Router untouched; and a
       // copy of Shopify's own HTTP failure (503, 429, 5xx), which is ours to answer as a result.
       if (isAuthResponse(error)) throw error;
       const code = error.status === 429 ? "THROTTLED" : error.status >= 500 ? "NETWORK_ERROR" : "GRAPHQL_ERROR";

@@ -26,16 +26,14 @@ const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 const LOCAL_PROTOCOLS = new Set(["data:", "blob:", "chrome:", "chrome-extension:", "about:"]);
 
 /**
- * Remix's router cancels a load that a newer action makes stale (a merchant pressing P while the
+ * React Router cancels a load that a newer action makes stale (a merchant pressing P while the
  * page re-reads after a purchase, or Get rates while the Returns section loads), and its single
  * fetch logs the cancelled answer's AbortError although it drops the load on purpose and loads
  * again after the action. Only the router aborts without a reason in the browser (the app's own
- * aborts all give one), so that message from Remix's bundle is not an error of the app.
+ * aborts all give one), so that message from React Router's bundle is not an error of the app.
  */
 function isSupersededLoad(text: string, url: string): boolean {
-  return (
-    text.startsWith("AbortError: signal is aborted without reason") && /\/assets\/components-[\w-]+\.js$/.test(url)
-  );
+  return text.startsWith("AbortError: signal is aborted without reason") && /\/assets\/[\w.-]+\.js$/.test(url);
 }
 
 export type GuardedPage = {

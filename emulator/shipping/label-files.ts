@@ -1,8 +1,8 @@
 // Printable label files, generated lazily on GET /files/... so that purchase stays cheap.
 // PDF: one page per box; ZPL II: one ^XA..^XZ per box; PNG: the Code 128 barcode with its text.
 
+import { PDFDocument, StandardFonts } from "@cantoo/pdf-lib";
 import { toBuffer } from "bwip-js/node";
-import { PDFDocument, StandardFonts } from "pdf-lib";
 
 import type { Address } from "./validation";
 

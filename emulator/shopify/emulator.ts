@@ -385,6 +385,8 @@ function computeDisplayFulfillmentStatus(order: OrderRecord): string {
     }
   }
   if (total === 0) return "FULFILLMENT_NOT_REQUIRED";
+  // Since 2026-10, like Shopify: an order cancelled before anything shipped needs no fulfillment.
+  if (order.cancelledAt && remaining === total) return "FULFILLMENT_NOT_REQUIRED";
   if (remaining === 0) return "FULFILLED";
   // Like Shopify's admin: an order whose every shipment left to fulfil is held (or scheduled) says so.
   const waiting = order.fulfillmentOrders.filter(

@@ -178,6 +178,8 @@ describe("cancelOrder", () => {
     emulator.cancelOrder(id, "INVENTORY");
     const detail = (await run(ORDER_FOR_LABEL, { id })).order;
     expect(detail).toMatchObject({ cancelledAt: new Date(NOW).toISOString(), cancelReason: "INVENTORY", closed: true });
+    // API 2026-10: cancelled before anything shipped, the order needs no fulfillment.
+    expect(detail.displayFulfillmentStatus).toBe("FULFILLMENT_NOT_REQUIRED");
     expect(detail.fulfillmentOrders.nodes.map((fo: { status: string }) => fo.status)).toEqual(["CLOSED", "CLOSED"]);
     expect(detail.fulfillmentOrders.nodes[0].supportedActions).toEqual([]);
     expect(detail.lineItems.nodes.every((l: { currentQuantity: number }) => l.currentQuantity === 0)).toBe(true);

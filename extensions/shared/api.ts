@@ -1,4 +1,4 @@
-import type { ExtensionErrorBody } from "../../app/http/extension-contract";
+import type { ExtensionErrorBody } from "../../app/extension-api/contract";
 
 export const NETWORK_MESSAGE = "Couldn't reach the app. Check your connection and try again.";
 

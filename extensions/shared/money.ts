@@ -1,4 +1,4 @@
-import type { ExtensionMoney } from "../../app/http/extension-contract";
+import type { ExtensionMoney } from "../../app/extension-api/contract";
 
 /**
  * "$8.40" for { cents: 840, currency: "USD" }. The app counts every amount in hundredths of the

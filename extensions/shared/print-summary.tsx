@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 
-import type { ExtensionPrintSummary } from "../../app/http/extension-contract";
+import type { ExtensionPrintSummary } from "../../app/extension-api/contract";
 import { type ApiFailure, requestJson } from "./api";
 import { ErrorBanner } from "./ui";
 

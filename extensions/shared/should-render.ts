@@ -1,4 +1,4 @@
-import type { ExtensionPrintSummary } from "../../app/http/extension-contract";
+import type { ExtensionPrintSummary } from "../../app/extension-api/contract";
 import { requestJson } from "./api";
 
 // The should-render targets: whether Shopify shows "Create label", "Create labels" and the order

@@ -1,4 +1,4 @@
-import type { ExtensionProblem } from "../../app/http/extension-contract";
+import type { ExtensionProblem } from "../../app/extension-api/contract";
 import type { ApiFailure } from "./api";
 
 /** The problems that stop a label, each with what to do about it. */

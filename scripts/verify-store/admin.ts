@@ -1,5 +1,5 @@
 // The two Shopify endpoints the checks call, with plain fetch: the script runs outside the app
-// (no Remix, no session storage) and must say exactly what Shopify answered.
+// (no React Router, no session storage) and must say exactly what Shopify answered.
 
 /** The Admin API version the app uses (app/shopify.server.ts). */
 export const ADMIN_API_VERSION = "2026-10";

@@ -1,7 +1,8 @@
+import { routeArgs } from "./route-args";
 import { createAdminRequest, type SessionTokenOptions } from "./shopify-requests";
 
 /**
- * A form post as a Remix `<Form method="post">` or `fetcher.submit` sends it from the embedded
+ * A form post as a React Router `<Form method="post">` or `fetcher.submit` sends it from the embedded
  * admin: urlencoded body, the session token as a Bearer header.
  */
 export function createAdminFormRequest(
@@ -15,14 +16,14 @@ export function createAdminFormRequest(
   return new Request(base.url, { method: "POST", headers, body: new URLSearchParams(fields).toString() });
 }
 
-/** Calls a loader or action as Remix would, returning a thrown Response (redirect, 401) instead of throwing it. */
+/** Calls a loader or action as React Router would, returning a thrown Response (redirect, 401) instead of throwing it. */
 export async function callRoute<T>(
   handler: (args: never) => Promise<T>,
   request: Request,
   params: Record<string, string> = {},
 ): Promise<T | Response> {
   try {
-    return await handler({ request, params, context: {} } as never);
+    return await handler(routeArgs(request, params) as never);
   } catch (thrown) {
     if (thrown instanceof Response) return thrown;
     throw thrown;

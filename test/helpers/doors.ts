@@ -6,26 +6,22 @@ import type { Prisma } from "@prisma/client";
 
 import { draftFulfillmentOrderAutomatically } from "~/auto-draft/auto-draft.server";
 import { buyBulkRunItem, confirmBulkRun } from "~/bulk/bulk-buying.server";
-import { getBulkRun } from "~/bulk/bulk-run-view.server";
 import { checkBulkRunItem, startBulkRun } from "~/bulk/bulk-runs.server";
 import db from "~/db.server";
-import {
-  buyForExtension,
-  loadOrderForExtension,
-  preflightOrdersForExtension,
-  quoteForExtension,
-} from "~/http/extension-api.server";
 import type { LabelError } from "~/labels/label-errors";
+import { getBulkRun } from "~/routes/app.bulk.$runId/bulk-run-view.server";
+import { listOrdersAwaitingShipment, type OrderRow } from "~/routes/app.orders._index/order-list.server";
 import {
   buyLabelForOrderPage,
   createDraftForOrderPage,
   loadOrderLabelPage,
   quoteForOrderPage,
-} from "~/screens/order-label-page.server";
-import { listOrdersAwaitingShipment, type OrderRow } from "~/screens/order-list.server";
+} from "~/routes/app.orders.$orderId/order-label-page.server";
 import type { Rate } from "~/shipping/schemas";
 import type { FulfillmentOrderGid, OrderGid } from "~/shopify/ids";
 
+import { preflightOrdersForExtension } from "../../app/extension-api/bulk.server";
+import { buyForExtension, loadOrderForExtension, quoteForExtension } from "../../app/extension-api/orders.server";
 import { createEmulators, createTestShippingClient, DEMO_ORG, readAtTheService, TEST_LABEL_SHOP } from "./labels";
 
 export const DOOR_SHOP = TEST_LABEL_SHOP;
@@ -227,7 +223,9 @@ export function createDoorWorld() {
     /** The options of each label of the order, as the shipping service recorded them. */
     async optionsAtTheService(name: string): Promise<unknown[]> {
       const rows = await db.label.findMany({ where: { shop: DOOR_SHOP, orderGid: orderGidOf(name) } });
-      return Promise.all(rows.map(async (row) => (await readAtTheService(emulators.shipping, row.serviceLabelId)).options));
+      return Promise.all(
+        rows.map(async (row) => (await readAtTheService(emulators.shipping, row.serviceLabelId)).options),
+      );
     },
 
     /** What the shipping emulator recorded for the shop's organization. */

@@ -3,7 +3,7 @@
 import { expect, onTestFinished } from "vitest";
 
 import db from "~/db.server";
-import { action as orderAction, loader as orderLoader } from "~/routes/app.orders.$orderId";
+import { action as orderAction, loader as orderLoader } from "~/routes/app.orders.$orderId/route";
 import { setShippingApiKey } from "~/settings/settings.server";
 
 import { createShippingEmulator, type ShippingEmulator } from "../../emulator/shipping/emulator";

@@ -1,6 +1,6 @@
 // Reading back what pdf-lib drew on a page, for tests of the PDFs the app makes (labels merged,
 // packing slips). Not a test file itself.
-import { decodePDFRawStream, PDFArray, type PDFPage, PDFRawStream } from "pdf-lib";
+import { decodePDFRawStream, PDFArray, type PDFPage, PDFRawStream } from "@cantoo/pdf-lib";
 
 export function readContentStreams(page: PDFPage): string {
   const contents = page.node.Contents();

@@ -3,10 +3,10 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { confirmBulkRun } from "../../app/bulk/bulk-buying.server";
-import { getBulkRun } from "../../app/bulk/bulk-run-view.server";
 import { startBulkRun } from "../../app/bulk/bulk-runs.server";
 import { createPrismaClient } from "../../app/db/client.server";
 import { enqueueBulkBuy, enqueueBulkCheck } from "../../app/jobs/bulk-run-jobs.server";
+import { getBulkRun } from "../../app/routes/app.bulk.$runId/bulk-run-view.server";
 import { demoShippingOrganization, installBenchApp } from "../../scripts/bench-demo";
 import { DEMO, type RunningDemo, startDemo } from "../../scripts/demo";
 import { createSessionToken } from "../helpers/shopify-requests";

@@ -683,7 +683,7 @@ async function fuzz(key: string, target: Target, world: World, a: SeededA, check
           expect(world.books()).toEqual(books);
         } catch (error) {
           const why = error instanceof Error ? error.message : String(error);
-          const got = answer ? `${answer.status} ${answer.text.slice(0, 300)}` : "a crash (a 500 in Remix)";
+          const got = answer ? `${answer.status} ${answer.text.slice(0, 300)}` : "a crash (a 500 in React Router)";
           throw new Error(`${why}\n  sent: ${sent}\n  got: ${got}`);
         }
       }),

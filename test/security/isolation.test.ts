@@ -11,6 +11,7 @@ import { openPersonalOrNull } from "~/settings/personal-data-box.server";
 import { setupMockServer } from "../helpers/msw";
 import { createWebhookRequest } from "../helpers/shopify-requests";
 import { type Checks, createChecks, recordChecksOfThisFile } from "./support/checks";
+import { routeModule } from "./support/requests";
 import { coverageGaps } from "./support/routes";
 import {
   type Answer,
@@ -64,7 +65,7 @@ type Case = {
   attempt: (ctx: Context) => Promise<Answer[]>;
 };
 
-const route = (name: string) => import(`~/routes/${name}`) as Promise<Record<string, unknown>>;
+const route = (name: string) => routeModule(name);
 
 /** The part of an answer another id could change: references and the ids themselves aside. */
 const normalized = (answer: Answer, ids: readonly string[]) => {

@@ -436,7 +436,7 @@ describe("secrets", () => {
     });
     await checks.run("secret", "the client graph holds the app's screens (the graph walk works)", () => {
       expect(modules.map((m) => relative(ROOT, m.file))).toEqual(
-        expect.arrayContaining(["app/components/label-form/order-label-workspace.tsx", "app/shipments/label-form.ts"]),
+        expect.arrayContaining(["app/components/order-page/order-label-workspace.tsx", "app/shipments/label-form.ts"]),
       );
     });
     const built = clientBuildFiles();

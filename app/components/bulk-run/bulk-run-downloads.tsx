@@ -1,10 +1,10 @@
 import { BlockStack, Button, InlineStack, Text } from "@shopify/polaris";
 
-import type { BulkRunView } from "~/bulk/bulk-run-view.server";
 import { nameFirstFew, PRINT_ELSEWHERE, PRINT_FILES, PRINT_FORMATS, printFileName } from "~/bulk/print-files";
+import type { BulkRunView } from "~/routes/app.bulk.$runId/bulk-run-view.server";
 
-import { DownloadButton } from "../download-button";
-import { usePrintInPlace } from "../print-in-place";
+import { DownloadButton } from "../shared/download-button";
+import { usePrintInPlace } from "../shared/print-in-place";
 
 // The run's print files, each offered only when some bought label goes in it; the labels a file
 // leaves out are named, with where they print instead. The PDF also prints in place: the system

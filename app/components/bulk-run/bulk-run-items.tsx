@@ -1,11 +1,11 @@
 import { Badge, BlockStack, Box, Button, DataTable, InlineStack, Text } from "@shopify/polaris";
 
-import type { BulkRunItemView } from "~/bulk/bulk-run-view.server";
 import type { BulkItemStatus } from "~/bulk/bulk-runs.server";
+import type { BulkRunItemView } from "~/routes/app.bulk.$runId/bulk-run-view.server";
 import { describeLabelOptions } from "~/shipments/label-options";
 import { formatMinorUnits } from "~/utils/money";
 
-import { ByWidth } from "../by-width";
+import { ByWidth } from "../shared/by-width";
 import { describeShipment, STATUS_TEXT } from "./bulk-run-text";
 
 // One row per shipment of the run: its order (and which shipment, when an order has several),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import type { BulkRunView } from "~/bulk/bulk-run-view.server";
+import type { BulkRunView } from "~/routes/app.bulk.$runId/bulk-run-view.server";
 
 import { renderScreen } from "../../../test/helpers/render-screen";
 import { BulkRunProgress } from "./bulk-run-progress";

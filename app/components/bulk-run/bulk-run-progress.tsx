@@ -1,7 +1,7 @@
 import { Banner, BlockStack, Button, InlineStack, Modal, ProgressBar, Text } from "@shopify/polaris";
 import { useId, useState } from "react";
 
-import type { BulkRunView } from "~/bulk/bulk-run-view.server";
+import type { BulkRunView } from "~/routes/app.bulk.$runId/bulk-run-view.server";
 import { formatMinorUnits } from "~/utils/money";
 
 import { BulkRunDownloads } from "./bulk-run-downloads";

@@ -1,8 +1,8 @@
 import { BlockStack, Button, InlineStack, Modal, Text } from "@shopify/polaris";
 import { useState } from "react";
 
-import type { BulkRunView } from "~/bulk/bulk-run-view.server";
 import { describeBulkChoice } from "~/bulk/describe-bulk-choice";
+import type { BulkRunView } from "~/routes/app.bulk.$runId/bulk-run-view.server";
 import { formatMinorUnits } from "~/utils/money";
 
 import { plural } from "./bulk-run-text";

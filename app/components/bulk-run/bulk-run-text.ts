@@ -1,6 +1,6 @@
 import type { RunEstimate } from "~/bulk/bulk-run-eta";
-import type { BulkRunItemView, BulkRunView } from "~/bulk/bulk-run-view.server";
 import type { BulkItemStatus } from "~/bulk/bulk-runs.server";
+import type { BulkRunItemView, BulkRunView } from "~/routes/app.bulk.$runId/bulk-run-view.server";
 import { formatMinorUnits } from "~/utils/money";
 
 // The words a bulk run's page uses for its states, shared by its parts.

@@ -1,10 +1,10 @@
 import { Box, Button, ChoiceList, InlineStack } from "@shopify/polaris";
 import { useState } from "react";
 
-import type { BulkRunView } from "~/bulk/bulk-run-view.server";
+import type { BulkRunView } from "~/routes/app.bulk.$runId/bulk-run-view.server";
 import { formatMinorUnits } from "~/utils/money";
 
-import { useVoidLabels, VoidLabelsModal } from "../void-labels";
+import { useVoidLabels, VoidLabelsModal } from "../shared/void-labels";
 
 // "Void selected" on a bulk run's page (ADR 22): pick among the run's bought labels (those that
 // can't be voided are shown with why, not offered), confirm the count and the refund, then see

@@ -1,5 +1,4 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
+import { type LoaderFunctionArgs, redirect } from "react-router";
 
 // Shopify opens the app at / with ?shop=…; send it into the embedded app, which authenticates.
 export const loader = async ({ request }: LoaderFunctionArgs) => {

@@ -1,4 +1,4 @@
-import { type LoginError, LoginErrorType } from "@shopify/shopify-app-remix/server";
+import { type LoginError, LoginErrorType } from "@shopify/shopify-app-react-router/server";
 
 export type LoginErrorMessage = { shop?: string };
 

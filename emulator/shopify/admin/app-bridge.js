@@ -347,7 +347,7 @@
   });
 
   // The admin asks the app to navigate: dispatch `shopify:navigate` on the menu's link, where
-  // the Remix AppProvider reads event.target's href.
+  // the app's AppProvider reads event.target's href.
   window.addEventListener("message", function (event) {
     var data = event.data;
     if (event.origin !== adminOrigin || !data || data.source !== SOURCE) return;

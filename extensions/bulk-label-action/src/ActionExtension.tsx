@@ -1,7 +1,7 @@
 import { render } from "preact";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 
-import type { ExtensionBulkPreflightResponse, ExtensionBulkStartResponse } from "../../../app/http/extension-contract";
+import type { ExtensionBulkPreflightResponse, ExtensionBulkStartResponse } from "../../../app/extension-api/contract";
 import { type ApiFailure, plural, requestJson } from "../../shared/api";
 import { ErrorBanner } from "../../shared/ui";
 

@@ -2,7 +2,7 @@ import { getExtension } from "@shopify/ui-extensions-tester";
 import { fireEvent, waitFor } from "@testing-library/preact";
 import { describe, expect, it, vi } from "vitest";
 
-import type { ExtensionBulkPreflightResponse, ExtensionErrorBody } from "../../../app/http/extension-contract";
+import type { ExtensionBulkPreflightResponse, ExtensionErrorBody } from "../../../app/extension-api/contract";
 import { deferred, harnessExtension, json, query, screenText } from "../../shared/testing";
 
 const extension = getExtension("admin.order-index.selection-action.render");

@@ -10,7 +10,7 @@ import type {
   ExtensionRatesResponse,
   ExtensionShipment,
   ExtensionVoidResponse,
-} from "../../../app/http/extension-contract";
+} from "../../../app/extension-api/contract";
 import { type ApiFailure, legacyIdOf, plural, requestJson } from "../../shared/api";
 import { formatMoney } from "../../shared/money";
 import { ErrorBanner, ProblemList } from "../../shared/ui";

@@ -8,7 +8,7 @@ import type {
   ExtensionOrderState,
   ExtensionRate,
   ExtensionShipment,
-} from "../../../app/http/extension-contract";
+} from "../../../app/extension-api/contract";
 import { deferred, harnessExtension, json, query, screenText, type SentRequest } from "../../shared/testing";
 
 const extension = getExtension("admin.order-details.action.render");

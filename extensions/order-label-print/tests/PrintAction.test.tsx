@@ -2,7 +2,7 @@ import { getExtension } from "@shopify/ui-extensions-tester";
 import { waitFor } from "@testing-library/preact";
 import { describe, expect, it, vi } from "vitest";
 
-import type { ExtensionPrintSummary } from "../../../app/http/extension-contract";
+import type { ExtensionPrintSummary } from "../../../app/extension-api/contract";
 import { harnessExtension, json, query, routeFetch, screenText } from "../../shared/testing";
 
 const extension = getExtension("admin.order-details.print-action.render");

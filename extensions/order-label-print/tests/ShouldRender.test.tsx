@@ -1,7 +1,7 @@
 import { getExtension } from "@shopify/ui-extensions-tester";
 import { describe, expect, it } from "vitest";
 
-import type { ExtensionPrintSummary } from "../../../app/http/extension-contract";
+import type { ExtensionPrintSummary } from "../../../app/extension-api/contract";
 import { harnessExtension, json } from "../../shared/testing";
 import shouldRender from "../src/ShouldRender";
 

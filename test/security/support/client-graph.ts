@@ -5,7 +5,7 @@ import { ROOT } from "../../setup/database";
 import { listRouteFiles } from "./routes";
 
 // What the browser can be sent: the modules reachable from the app's root and route modules
-// without going through a `.server` module. Remix drops a route's loader and action (and what
+// without going through a `.server` module. React Router drops a route's loader and action (and what
 // only they import) from the client build, and refuses to build when client code reaches a
 // `.server` module; so the client graph is the route modules plus every non-`.server` module they
 // (transitively) import. Regex-based: the app's imports are plain static ones.

@@ -3,7 +3,7 @@ import { join, relative } from "node:path";
 
 import { ROOT } from "../../setup/database";
 
-// Every route of the app, found on disk the way Remix's flat routes find them (app/routes.ts):
+// Every route of the app, found on disk the way React Router's flat routes find them (app/routes.ts):
 // a module directly in app/routes (tests and dotfiles aside), or a folder's route.tsx. Each
 // dimension of the security suite must cover each handler (loader, action) or say here why it
 // does not apply, so a new route cannot slip past the suite unnoticed.

@@ -4,8 +4,8 @@
 // and worker where it can be, and shop B with its own key and session. The security tests then
 // act as B (or as nobody) against A's ids and compare the database and the service's books.
 import { Prisma } from "@prisma/client";
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { http, HttpResponse } from "msw";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
 import { expect } from "vitest";
 
 import db from "~/db.server";
@@ -19,6 +19,7 @@ import { createShippingEmulator, type ShippingEmulator } from "../../../emulator
 import { createOAuthServer, type OAuthServer } from "../../../emulator/shopify/auth";
 import { createShopifyAdminEmulator, type ShopifyAdminEmulator } from "../../../emulator/shopify/emulator";
 import { routeAdminToEmulator, server } from "../../helpers/msw";
+import { routeArgs } from "../../helpers/route-args";
 import { createSessionToken, createWebhookRequest, type SessionTokenOptions } from "../../helpers/shopify-requests";
 import { TEST_ENV, TEST_SHOP } from "../../setup/test-env";
 
@@ -42,7 +43,7 @@ export type Answer = { status: number; headers: Headers; text: string; json: unk
 export async function invoke(handler: unknown, request: Request, params: Params = {}): Promise<Answer> {
   let result: unknown;
   try {
-    result = await (handler as AnyHandler)({ request, params, context: {} });
+    result = await (handler as AnyHandler)(routeArgs(request, params));
   } catch (thrown) {
     if (!(thrown instanceof Response)) throw thrown;
     result = thrown;
@@ -232,7 +233,7 @@ export function createWorld(): World {
     const { action } = await import("~/routes/webhooks.shipping.$endpoint");
     const request = new Request(target, init);
     const endpoint = new URL(request.url).pathname.split("/").pop() ?? "";
-    return (await action({ request, params: { endpoint }, context: {} })) as Response;
+    return (await action(routeArgs(request, { endpoint }))) as Response;
   };
   const shipping = createShippingEmulator({ config, delivery: { fetch: deliverToApp, retryDelaysMs: [] } });
   const shippingCalls: ShippingCall[] = [];
@@ -346,7 +347,7 @@ async function expectOk(answer: Promise<Answer>, what: string): Promise<Answer> 
 
 /** Drafts the cheapest rate for the order's first shipment on the order page, as `as`. */
 export async function draftOnOrderPage(orderId: string, as: As) {
-  const page = await import("~/routes/app.orders.$orderId");
+  const page = await import("~/routes/app.orders.$orderId/route");
   const loaded = await expectOk(invoke(page.loader, getAs(`/app/orders/${orderId}`, as), { orderId }), "order page");
   const section = (loaded.json as { page: { fulfillmentOrders: { id: string; prefill: Record<string, unknown> }[] } })
     .page.fulfillmentOrders[0];
@@ -383,7 +384,7 @@ export async function draftOnOrderPage(orderId: string, as: As) {
 }
 
 async function buyOnOrderPage(orderId: string, labelId: string, as: As) {
-  const page = await import("~/routes/app.orders.$orderId");
+  const page = await import("~/routes/app.orders.$orderId/route");
   await expectOk(
     invoke(page.action, postFormAs(`/app/orders/${orderId}`, { intent: "buy", labelId, notifyCustomer: "false" }, as), {
       orderId,
@@ -403,7 +404,7 @@ async function startRun(orders: { orderGid: string; orderName: string }[], as: A
 
 /** Connects a shop's shipping key through Settings (which also registers its event endpoint). */
 export async function saveKey(shop: "A" | "B"): Promise<void> {
-  const settings = await import("~/routes/app.settings");
+  const settings = await import("~/routes/app.settings/route");
   const as = shop === "A" ? asA() : asB();
   const key = shop === "A" ? KEY_A : KEY_B;
   await expectOk(
@@ -415,7 +416,7 @@ export async function saveKey(shop: "A" | "B"): Promise<void> {
 export async function seedShopA(world: World): Promise<SeededA> {
   const as = asA();
   await saveKey("A");
-  const settings = await import("~/routes/app.settings");
+  const settings = await import("~/routes/app.settings/route");
   await expectOk(
     invoke(
       settings.action,
@@ -459,7 +460,7 @@ export async function seedShopA(world: World): Promise<SeededA> {
   const toBuy = world.shopifyA.createOrder({ kind: "domestic" }).order;
   const doneRunId = await startRun([{ orderGid: toBuy.id, orderName: toBuy.name }], as);
   await world.drainJobs();
-  const runPage = await import("~/routes/app.bulk.$runId");
+  const runPage = await import("~/routes/app.bulk.$runId/route");
   const run = (await invoke(runPage.loader, getAs(`/app/bulk/${doneRunId}`, as), { runId: doneRunId })).json as {
     run: { totalCents: number; status: string; counts: { ready: number } };
   };
