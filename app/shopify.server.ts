@@ -6,7 +6,6 @@ import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prism
 import prisma from "./db.server";
 import { getEnv } from "./env.server";
 import { logShopifyLibraryLine } from "./logger.server";
-import { createShopifyWebhookVerifier } from "./shopify/webhook-request.server";
 
 const env = getEnv();
 
@@ -39,5 +38,3 @@ export const unauthenticated = shopify.unauthenticated;
 export const login = shopify.login;
 export const registerWebhooks = shopify.registerWebhooks;
 export const sessionStorage = shopify.sessionStorage;
-/** authenticate.webhook's check without loading the shop's session: for the busy topics (webhook-request.server.ts). */
-export const verifyWebhook = createShopifyWebhookVerifier({ apiSecretKey: env.SHOPIFY_API_SECRET });
