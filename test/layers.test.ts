@@ -37,16 +37,23 @@ function listSources(dir: string): string[] {
   });
 }
 
+/** The file an app import names (~/x or a relative path), or null for a package. */
+function resolveImport(file: string, specifier: string): string | null {
+  if (specifier.startsWith("~/")) return join(APP, specifier.slice(2));
+  if (specifier.startsWith(".")) return normalize(join(dirname(file), specifier));
+  return null;
+}
+
+/** The folder directly under `dir` that `path` sits in, or null when it is not below `dir`. */
+function topFolderUnder(dir: string, path: string): string | null {
+  const parts = relative(dir, path).split("/");
+  return parts.length > 1 && parts[0] !== ".." ? (parts[0] ?? null) : null;
+}
+
 /** The app folder an import names ("labels" for ~/labels/x or ../labels/x), or null outside app folders. */
 function importedFolder(file: string, specifier: string): string | null {
-  const target = specifier.startsWith("~/")
-    ? join(APP, specifier.slice(2))
-    : specifier.startsWith(".")
-      ? normalize(join(dirname(file), specifier))
-      : null;
-  if (!target) return null;
-  const parts = relative(APP, target).split("/");
-  return parts.length > 1 && parts[0] !== ".." ? (parts[0] ?? null) : null;
+  const target = resolveImport(file, specifier);
+  return target ? topFolderUnder(APP, target) : null;
 }
 
 const ROUTES = join(APP, "routes");
@@ -57,16 +64,7 @@ function listRouteFolders(): string[] {
 }
 
 /** The route folder a file sits in or an import names, or null. */
-function routeFolderOf(path: string): string | null {
-  const parts = relative(ROUTES, path).split("/");
-  return parts.length > 1 && parts[0] !== ".." ? (parts[0] ?? null) : null;
-}
-
-function resolveImport(file: string, specifier: string): string | null {
-  if (specifier.startsWith("~/")) return join(APP, specifier.slice(2));
-  if (specifier.startsWith(".")) return normalize(join(dirname(file), specifier));
-  return null;
-}
+const routeFolderOf = (path: string) => topFolderUnder(ROUTES, path);
 
 describe("the app's layers", () => {
   it("puts every app folder in a layer", () => {

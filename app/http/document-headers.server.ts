@@ -1,7 +1,5 @@
 import type { Env } from "~/env.server";
-
-// Shopify's CDN, where the library's Link header preloads App Bridge from.
-const SHOPIFY_APP_BRIDGE_URL = "https://cdn.shopify.com/shopifycloud/app-bridge.js";
+import { SHOPIFY_APP_BRIDGE_URL } from "~/shopify/app-bridge";
 
 // The library's document headers name Shopify's hosts: Shopify's CDN preconnected, App Bridge and
 // Polaris web components (`polaris.js`) preloaded from it, and only the shop's and Shopify's admin

@@ -13,9 +13,8 @@ export const verifyShopifyWebhook = createShopifyWebhookVerifier({ apiSecretKey:
 
 /**
  * `authenticate.webhook` (HMAC, headers, the shop's offline session), behind `verifyShopifyWebhook`
- * so that every Shopify webhook route,
- * served through React Router or directly (ADR 24), accepts exactly the same deliveries: one function
- * decides what a valid HMAC is. Its answers are the library's (405, 400, 401), and one is fixed:
+ * so that every Shopify webhook route, served through React Router or directly (ADR 24), accepts
+ * exactly the same deliveries: one function decides what a valid HMAC is. Its answers are the library's (405, 400, 401), and one is fixed:
  * a correctly signed body that is not JSON, on which the library throws a SyntaxError (a 500
  * Shopify would retry for two days), is a 400.
  */

@@ -56,5 +56,5 @@ export async function quoteOrderPage(shopify: ShopifyAdminEmulator, options?: La
     lineItems: JSON.stringify(section.prefill.lineItems),
     rate: JSON.stringify(posted.rate),
   });
-  return { path, section, request, rates, fields };
+  return { orderId, path, section, request, rates, fields };
 }

@@ -3,10 +3,9 @@ import englishTranslations from "@shopify/polaris/locales/en.json";
 import { type ComponentProps, forwardRef, type ReactNode, useEffect } from "react";
 import { Link, useNavigate } from "react-router";
 
-type LinkLikeComponentProps = ComponentProps<NonNullable<AppProviderProps["linkComponent"]>>;
+import { SHOPIFY_APP_BRIDGE_URL } from "~/shopify/app-bridge";
 
-// Shopify's CDN, where production loads App Bridge (as `@shopify/shopify-app-react-router` does).
-const SHOPIFY_APP_BRIDGE_URL = "https://cdn.shopify.com/shopifycloud/app-bridge.js";
+type LinkLikeComponentProps = ComponentProps<NonNullable<AppProviderProps["linkComponent"]>>;
 
 // Polaris's links navigate through React Router, so a click stays inside the embedded admin.
 const RouterPolarisLink = forwardRef<HTMLAnchorElement, LinkLikeComponentProps>(function RouterPolarisLink(
@@ -25,7 +24,7 @@ const RouterPolarisLink = forwardRef<HTMLAnchorElement, LinkLikeComponentProps>(
  * App Bridge and Polaris React for the embedded admin. Not the React Router package's
  * `AppProvider`: that one always loads Polaris web components (`polaris.js`) and App Bridge from
  * Shopify's CDN, and this app renders Polaris React and must run offline against the demo's App
- * Bridge stand-in (ADR 27).
+ * Bridge stand-in (ADR 29).
  */
 export function EmbeddedAppProvider({
   apiKey,

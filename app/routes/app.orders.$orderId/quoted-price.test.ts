@@ -29,7 +29,7 @@ async function orderPage(shopify: ShopifyAdminEmulator, options?: LabelRequestIn
   if (!rate) throw new Error("no rate for #1001");
   const draft = (posted: { request?: LabelRequestInput; rate: Rate }) =>
     postOrderForm(page.path, { intent: "create-draft", ...page.fields(posted) });
-  return { ...page, orderId: page.path.split("/")[3] ?? "", rate, draft };
+  return { ...page, rate, draft };
 }
 
 const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
